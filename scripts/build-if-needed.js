@@ -1,0 +1,31 @@
+#!/usr/bin/env node
+/** `npm start` builds first when dist/ is missing or older than the sources, so a fresh clone just starts. */
+const fs = require('node:fs');
+const path = require('node:path');
+const { execSync } = require('node:child_process');
+
+const root = path.resolve(__dirname, '..');
+const entry = path.join(root, 'dist', 'src', 'main.js');
+
+function newest(dir) {
+  let latest = 0;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    latest = Math.max(latest, e.isDirectory() ? newest(p) : fs.statSync(p).mtimeMs);
+  }
+  return latest;
+}
+
+const srcDir = path.join(root, 'src');
+if (!fs.existsSync(srcDir)) process.exit(0); // a runtime image ships dist/ only
+if (fs.existsSync(entry) && fs.statSync(entry).mtimeMs >= newest(srcDir)) process.exit(0);
+
+console.log('Building...');
+execSync('npx tsc -p tsconfig.build.json', { cwd: root, stdio: 'inherit' });
+let hash = null;
+try {
+  hash = execSync('git rev-parse --short HEAD', { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+} catch {
+  /* not a git checkout */
+}
+fs.writeFileSync(path.join(root, 'dist', 'build-info.json'), JSON.stringify({ date: new Date().toISOString().slice(0, 10), hash }));

@@ -1,0 +1,47 @@
+import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
+import { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import cookieParser from 'cookie-parser';
+import type { NextFunction, Request, Response } from 'express';
+import { AppModule } from './app.module';
+import { AppConfig } from './config/app-config';
+import { AppLogger } from './common/logging/app-logger';
+import { requestContext } from './common/logging/request-context';
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** Builds the whole app; main.ts listens on it, tests drive it with supertest. */
+export async function createApp(config: AppConfig, logger = new AppLogger(config.logLevel, config.logTarget)): Promise<INestApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, logger), {
+    logger,
+    bodyParser: false,
+    abortOnError: false,
+  });
+  app.set('trust proxy', config.trustProxy);
+  app.disable('x-powered-by');
+  app.use(requestLogging(logger));
+  app.useBodyParser('json', { limit: '10mb' });
+  app.useBodyParser('urlencoded', { limit: '10mb', extended: true });
+  app.use(cookieParser());
+  app.enableShutdownHooks();
+  return app;
+}
+
+/** One JSON line per request, with its id; the path only, since query strings may carry tokens. */
+function requestLogging(logger: AppLogger) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const given = req.headers['x-request-id'];
+    const requestId = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    res.setHeader('X-Request-Id', requestId);
+    const started = process.hrtime.bigint();
+    requestContext.run({ requestId }, () => {
+      res.on('finish', () => {
+        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        logger.info('request', { method: req.method, path: req.path, status: res.statusCode, duration_ms: Math.round(ms * 10) / 10 });
+      });
+      next();
+    });
+  };
+}

@@ -1,0 +1,19 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { AppConfig } from './config/app-config';
+import { CoreModule } from './common/core.module';
+import { DatabaseModule } from './common/database/database.module';
+import { AppLogger } from './common/logging/app-logger';
+import { SessionsModule } from './modules/sessions/sessions.module';
+import { SettingsModule } from './modules/settings/settings.module';
+import { SetupModule } from './modules/setup/setup.module';
+import { UsersModule } from './modules/users/users.module';
+
+/** Feature modules, in no particular order; each owns its routes, services and entities. */
+export const FEATURE_MODULES = [SettingsModule, UsersModule, SessionsModule, SetupModule];
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig, logger: AppLogger): DynamicModule {
+    return { module: AppModule, imports: [CoreModule.forRoot(config, logger), DatabaseModule, ...FEATURE_MODULES] };
+  }
+}

@@ -1,0 +1,82 @@
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { sha256Hex } from '../crypto/hashing';
+import { ForbiddenError, MessageError, UnauthenticatedError } from '../errors/api-errors';
+import { AppLogger } from '../logging/app-logger';
+import { requestContext } from '../logging/request-context';
+import { SettingsService } from '../../modules/settings/settings.service';
+import { ACCESS_KEY, AccessLevel } from './access.decorator';
+import { AuthRepository } from './auth.repository';
+import { AuthedRequest, AuthUser } from './current-user';
+import { SESSION_COOKIE } from './session-cookie';
+
+
+/**
+ * The one global guard. It reads each route's @Access level; a route without one is refused (and the route
+ * test fails), so forgetting a decorator can never open an endpoint.
+ */
+@Injectable()
+export class AuthGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly auth: AuthRepository,
+    private readonly settings: SettingsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(AppLogger) private readonly logger: AppLogger,
+  ) {}
+
+  async canActivate(ctx: ExecutionContext): Promise<boolean> {
+    const level = this.reflector.getAllAndOverride<AccessLevel | undefined>(ACCESS_KEY, [ctx.getHandler(), ctx.getClass()]);
+    const req = ctx.switchToHttp().getRequest<AuthedRequest>();
+    if (!level) {
+      this.logger.error('Route declares no access level; refusing', { path: req.path });
+      throw new ForbiddenError();
+    }
+    if (level === 'embed') return true;
+    if (level === 'public-sharing') {
+      if (!(await this.settings.get<boolean>('enable-public-sharing'))) {
+        throw new MessageError('Public sharing is not enabled.');
+      }
+      return true;
+    }
+    req.user = await this.identify(req);
+    const store = requestContext.getStore();
+    if (store && req.user) store.userId = req.user.id;
+    if (level === 'public' || level === 'sso') return true;
+    if (!req.user) throw new UnauthenticatedError();
+    if (level === 'admin' && !req.user.isSuperuser) throw new ForbiddenError();
+    return true;
+  }
+
+  /** Cookie, then session header, then API key (COMPAT.md "Credentials"). */
+  private async identify(req: AuthedRequest): Promise<AuthUser | undefined> {
+    const cookies = (req as { cookies?: Record<string, string> }).cookies ?? {};
+    const sessionKey = cookies[SESSION_COOKIE] || header(req, 'x-metabase-session');
+    if (sessionKey) {
+      const keyHash = sha256Hex(sessionKey);
+      const notBefore = new Date(Date.now() - this.config.maxSessionAgeMinutes * 60_000);
+      const row = await this.auth.userBySession(keyHash, notBefore);
+      if (row) return { ...caller(row), sessionKeyHash: keyHash };
+    }
+    const apiKey = header(req, 'x-api-key');
+    if (apiKey) {
+      const row = await this.auth.userByApiKey(sha256Hex(apiKey));
+      if (row) return { ...caller(row), apiKeyId: row.api_key_id };
+    }
+    return undefined;
+  }
+}
+
+function header(req: AuthedRequest, name: string): string | undefined {
+  const v = req.headers[name];
+  return typeof v === 'string' && v.length > 0 && v.length < 512 ? v : undefined;
+}
+
+function caller(row: { id: number; is_superuser: boolean | number; group_ids: string | null }): AuthUser {
+  return {
+    id: Number(row.id),
+    isSuperuser: row.is_superuser === true || row.is_superuser === 1,
+    groupIds: (row.group_ids ?? '').split(',').filter(Boolean).map(Number),
+  };
+}

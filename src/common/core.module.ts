@@ -1,0 +1,39 @@
+import { Global, Module, ValidationPipe } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { AuthGuard } from './auth/auth.guard';
+import { AuthRepository } from './auth/auth.repository';
+import { SecretBox } from './crypto/secret-box';
+import { ApiExceptionFilter } from './errors/api-exception.filter';
+import { AppLogger } from './logging/app-logger';
+import { validationExceptionFactory } from './validation/validation-exception.factory';
+
+/** Cross-cutting providers wired once: config, logger, secrets, the global guard, pipe and filter. */
+@Global()
+@Module({})
+export class CoreModule {
+  static forRoot(config: AppConfig, logger: AppLogger) {
+    return {
+      module: CoreModule,
+      providers: [
+        { provide: APP_CONFIG, useValue: config },
+        { provide: AppLogger, useValue: logger },
+        { provide: SecretBox, useValue: new SecretBox(config.encryptionKey) },
+        AuthRepository,
+        { provide: APP_GUARD, useClass: AuthGuard },
+        { provide: APP_FILTER, useClass: ApiExceptionFilter },
+        {
+          provide: APP_PIPE,
+          useValue: new ValidationPipe({
+            whitelist: true,
+            forbidNonWhitelisted: false,
+            transform: true,
+            stopAtFirstError: true,
+            exceptionFactory: validationExceptionFactory,
+          }),
+        },
+      ],
+      exports: [APP_CONFIG, AppLogger, SecretBox, AuthRepository],
+    };
+  }
+}

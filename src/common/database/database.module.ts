@@ -1,0 +1,22 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { dataSourceOptions } from './data-source-options';
+import { runMigrations } from './migration-runner';
+
+/** The app database: connected, migrated (under a lock on Postgres), then handed to the modules. */
+@Module({
+  imports: [
+    TypeOrmModule.forRootAsync({
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => ({ ...dataSourceOptions(config), autoLoadEntities: true }),
+      dataSourceFactory: async (options) => {
+        const ds = await new DataSource(options!).initialize();
+        await runMigrations(ds);
+        return ds;
+      },
+    }),
+  ],
+})
+export class DatabaseModule {}

@@ -1,0 +1,110 @@
+import * as path from 'node:path';
+
+export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
+const LOG_LEVELS: LogLevel[] = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** Postgres URL of the app database; undefined means SQLite at `dataDir/app.db`. */
+  databaseUrl?: string;
+  /** File of the SQLite app database (ignored with `databaseUrl`). */
+  sqlitePath: string;
+  siteUrl?: string;
+  encryptionKey?: string;
+  logLevel: LogLevel;
+  /** `stdout` in production; tests keep logs in the in-memory ring buffer only. */
+  logTarget: 'stdout' | 'memory';
+  adminEmail?: string;
+  adminPassword?: string;
+  maxSessionAgeMinutes: number;
+  /** How often an instance re-reads settings changed by another instance. */
+  settingsRefreshSeconds: number;
+  /** Value of Express `trust proxy`: which hops may set X-Forwarded-For. */
+  trustProxy: string;
+  /** Folders where SQLite/DuckDB warehouse files may live, besides `dataDir`. */
+  allowedFileDirs: string[];
+  /** Generate and connect the Sample Database on the first start. */
+  loadSampleDatabase: boolean;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new ConfigError(`${name} must be an integer between ${min} and ${max} (got "${raw}")`);
+  }
+  return n;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (/^(true|1|yes)$/i.test(raw)) return true;
+  if (/^(false|0|no)$/i.test(raw)) return false;
+  throw new ConfigError(`${name} must be true or false (got "${raw}")`);
+}
+
+function httpUrl(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  if (!raw) return undefined;
+  try {
+    const url = new URL(raw);
+    if (url.protocol === 'http:' || url.protocol === 'https:') return raw.replace(/\/+$/, '');
+  } catch {
+    /* reported below */
+  }
+  throw new ConfigError(`${name} must be an http(s) URL (got "${raw}")`);
+}
+
+/** Parses and validates the process environment once, at boot. */
+export function loadConfig(env: Env = process.env): AppConfig {
+  const dataDir = path.resolve(env.DATA_DIR || './data');
+  const databaseUrl = env.DATABASE_URL || undefined;
+  if (databaseUrl && !/^postgres(ql)?:\/\/.+/.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must be a postgres:// URL (leave it unset for the embedded SQLite database)');
+  }
+  const logLevel = (env.LOG_LEVEL || 'info').toLowerCase() as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${env.LOG_LEVEL}")`);
+  }
+  const encryptionKey = env.ENCRYPTION_KEY || undefined;
+  if (encryptionKey !== undefined && encryptionKey.length < 16) {
+    throw new ConfigError('ENCRYPTION_KEY must be at least 16 characters long');
+  }
+  const adminEmail = env.ADMIN_EMAIL || undefined;
+  const adminPassword = env.ADMIN_PASSWORD || undefined;
+  if (Boolean(adminEmail) !== Boolean(adminPassword)) {
+    throw new ConfigError('ADMIN_EMAIL and ADMIN_PASSWORD must be set together');
+  }
+  if (adminEmail && !/^[^\s@]+@[^\s@]+$/.test(adminEmail)) {
+    throw new ConfigError(`ADMIN_EMAIL must be an email address (got "${adminEmail}")`);
+  }
+  const logTarget = env.LOG_TARGET === 'memory' ? 'memory' : 'stdout';
+  return {
+    port: int(env, 'PORT', 3000, 0, 65535),
+    host: env.HOST || '0.0.0.0',
+    dataDir,
+    databaseUrl,
+    sqlitePath: path.join(dataDir, 'app.db'),
+    siteUrl: httpUrl(env, 'SITE_URL'),
+    encryptionKey,
+    logLevel,
+    logTarget,
+    adminEmail: adminEmail?.toLowerCase(),
+    adminPassword,
+    maxSessionAgeMinutes: int(env, 'MAX_SESSION_AGE', 20160, 1, 5_256_000),
+    settingsRefreshSeconds: int(env, 'SETTINGS_REFRESH_SECONDS', 3, 1, 3600),
+    trustProxy: env.TRUST_PROXY || 'loopback, linklocal, uniquelocal',
+    allowedFileDirs: (env.ALLOWED_FILE_DIRS || '').split(':').filter(Boolean).map((d) => path.resolve(d)),
+    loadSampleDatabase: bool(env, 'LOAD_SAMPLE_DATABASE', true),
+  };
+}
+
+export const APP_CONFIG = Symbol('APP_CONFIG');

@@ -1,0 +1,16 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
+/** The two built-in groups every instance has; the rest are admins' own. */
+export type MagicGroupType = 'all-internal-users' | 'admin';
+
+@Entity('permissions_group')
+export class PermissionsGroup {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  @Column({ type: 'varchar', length: 255, unique: true })
+  name: string;
+
+  @Column({ type: 'varchar', length: 32, nullable: true, unique: true })
+  magic_group_type: MagicGroupType | null;
+}

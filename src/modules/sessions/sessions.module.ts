@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { UsersModule } from '../users/users.module';
+import { LoginFailure } from './login-attempt.entity';
+import { Session } from './session.entity';
+import { SessionsController } from './sessions.controller';
+import { SessionsRepository } from './sessions.repository';
+import { SessionsService } from './sessions.service';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([Session, LoginFailure]), UsersModule],
+  controllers: [SessionsController],
+  providers: [SessionsRepository, SessionsService],
+  exports: [SessionsService],
+})
+export class SessionsModule {}

@@ -1,0 +1,90 @@
+import { SettingDefinition } from './setting-definition';
+
+const HEX64 = /^[0-9a-fA-F]{64}$/;
+const SAML_CLAIMS = 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims';
+
+function httpUrl(value: string): string | undefined {
+  try {
+    const u = new URL(value);
+    if (u.protocol === 'http:' || u.protocol === 'https:') return undefined;
+  } catch {
+    /* fall through */
+  }
+  return 'value must be an http:// or https:// URL.';
+}
+
+/** Space-separated origins; `*` and `*.domain` patterns, with optional scheme and port. */
+function origins(value: string): string | undefined {
+  const bad = value.split(/\s+/).filter(Boolean).find((o) => !/^(\*|(https?:\/\/)?(\*\.)?[a-zA-Z0-9.-]+(:\d{1,5})?)$/.test(o));
+  return bad ? `value must be a space-separated list of origins; "${bad}" is not one.` : undefined;
+}
+
+/** `{"<group name>": [<group id>, ...]}`. */
+function groupMappings(value: unknown): string | undefined {
+  const ok =
+    value !== null && typeof value === 'object' && !Array.isArray(value) &&
+    Object.values(value as object).every((ids) => Array.isArray(ids) && ids.every((id) => Number.isInteger(id) && id > 0));
+  return ok ? undefined : 'value must be a map from group names to arrays of group ids.';
+}
+
+const bool = (key: string, def: boolean, description: string, visibility: SettingDefinition['visibility'] = 'admin'): SettingDefinition =>
+  ({ key, type: 'boolean', default: def, description, visibility });
+const str = (key: string, description: string, extra: Partial<SettingDefinition<string>> = {}): SettingDefinition =>
+  ({ key, type: 'string', description, visibility: 'admin', ...extra }) as SettingDefinition;
+
+/** Every setting the server knows. A key not listed here is refused. */
+export const SETTINGS: SettingDefinition[] = [
+  str('site-name', 'The name used for this instance.', { default: 'Analytics', visibility: 'public' }),
+  str('site-url', 'The base URL users reach this instance at.', { visibility: 'public', validate: httpUrl }),
+  str('site-locale', 'The default language of this instance.', { default: 'en', visibility: 'public', validate: (v) => (/^[a-z]{2}(_[A-Z]{2})?$/.test(v) ? undefined : 'value must be a locale such as en or pt_BR.') }),
+  str('admin-email', 'The email address users contact for help.', { visibility: 'authenticated' }),
+  { key: 'password-complexity', type: 'enum', options: ['weak', 'normal', 'strong'], default: 'normal', visibility: 'public', description: 'How strong passwords must be.' },
+  bool('enable-password-login', true, 'Allow logging in with email and password.', 'public'),
+  { key: 'session-cookie-samesite', type: 'enum', options: ['lax', 'none', 'strict'], default: 'lax', visibility: 'public', description: 'SameSite attribute of the session cookie.' },
+  str('report-timezone', 'Time zone that reports are shown in.', { visibility: 'authenticated' }),
+  bool('anon-tracking-enabled', false, 'Share anonymous usage statistics (nothing is sent anywhere by this server).', 'public'),
+
+  bool('enable-public-sharing', false, 'Allow public links to questions and dashboards.', 'authenticated'),
+  bool('enable-embedding-static', false, 'Allow static embedding with signed tokens.', 'authenticated'),
+  bool('enable-embedding-sdk', false, 'Allow embedding with the React SDK.', 'authenticated'),
+  bool('enable-embedding-interactive', false, 'Allow interactive (full-app) embedding.', 'authenticated'),
+  str('embedding-secret-key', 'Secret that signs embedding tokens (64 hexadecimal characters).', {
+    sensitive: true, validate: (v) => (HEX64.test(v) ? undefined : 'value must be 64 hexadecimal characters.'),
+  }),
+  str('embedding-app-origins-sdk', 'Origins allowed to embed with the SDK.', { default: '', validate: origins }),
+  str('embedding-app-origins-interactive', 'Origins allowed to embed interactively.', { default: '', validate: origins }),
+
+  bool('jwt-enabled', false, 'Allow login with JWT SSO.', 'authenticated'),
+  str('jwt-identity-provider-uri', 'URL of the JWT identity provider.', { validate: httpUrl }),
+  str('jwt-shared-secret', 'Secret shared with the JWT identity provider.', {
+    sensitive: true, validate: (v) => (v.length >= 16 ? undefined : 'value must be at least 16 characters long.'),
+  }),
+  str('jwt-attribute-email', 'JWT claim holding the email.', { default: 'email' }),
+  str('jwt-attribute-firstname', 'JWT claim holding the first name.', { default: 'first_name' }),
+  str('jwt-attribute-lastname', 'JWT claim holding the last name.', { default: 'last_name' }),
+  str('jwt-attribute-groups', 'JWT claim holding the group names.', { default: 'groups' }),
+  bool('jwt-group-sync', false, 'Sync group memberships from JWT claims.'),
+  { key: 'jwt-group-mappings', type: 'json', default: {}, visibility: 'admin', validate: groupMappings, description: 'JWT group names to group ids.' },
+  bool('jwt-user-provisioning-enabled?', true, 'Create users on their first JWT login.'),
+
+  bool('saml-enabled', false, 'Allow login with SAML.', 'authenticated'),
+  str('saml-identity-provider-uri', 'SSO URL of the SAML identity provider.', { validate: httpUrl }),
+  str('saml-identity-provider-certificate', 'X.509 certificate of the identity provider (PEM).'),
+  str('saml-identity-provider-issuer', 'Issuer (entity id) of the identity provider.'),
+  str('saml-application-name', 'Name of this application at the identity provider.', { default: 'Analytics' }),
+  str('saml-sp-certificate', 'Certificate that signs our SAML requests (PEM).'),
+  str('saml-sp-private-key', 'Private key that signs our SAML requests (PEM).', { sensitive: true }),
+  str('saml-attribute-email', 'SAML attribute holding the email.', { default: `${SAML_CLAIMS}/emailaddress` }),
+  str('saml-attribute-firstname', 'SAML attribute holding the first name.', { default: `${SAML_CLAIMS}/givenname` }),
+  str('saml-attribute-lastname', 'SAML attribute holding the last name.', { default: `${SAML_CLAIMS}/surname` }),
+  str('saml-attribute-group', 'SAML attribute holding the group names.', { default: 'member_of' }),
+  bool('saml-group-sync', false, 'Sync group memberships from SAML attributes.'),
+  { key: 'saml-group-mappings', type: 'json', default: {}, visibility: 'admin', validate: groupMappings, description: 'SAML group names to group ids.' },
+  bool('saml-user-provisioning-enabled?', true, 'Create users on their first SAML login.'),
+
+  // Kept by the server itself; never set through the API.
+  { key: 'setup-token', type: 'string', visibility: 'internal', description: 'Token that authorizes the first setup.' },
+  { key: 'settings-last-updated', type: 'string', visibility: 'internal', description: 'When any setting last changed.' },
+];
+
+export const EMBEDDING_TOGGLES = ['enable-embedding-static', 'enable-embedding-sdk', 'enable-embedding-interactive'];

@@ -1,0 +1,232 @@
+import { randomBytes } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { SecretBox } from '../../common/crypto/secret-box';
+import { ForbiddenError, MessageError, NotFoundError, ValidationError } from '../../common/errors/api-errors';
+import { SettingDefinition } from './setting-definition';
+import { EMBEDDING_TOGGLES, SETTINGS } from './setting-registry';
+import { Setting } from './setting.entity';
+
+const LAST_UPDATED = 'settings-last-updated';
+const MASK = '**********';
+
+export interface SettingView {
+  key: string;
+  value: unknown;
+  is_env_setting: boolean;
+  env_name: string;
+  description: string;
+  default: unknown;
+}
+
+/**
+ * Typed settings backed by the app DB. Each instance caches them and re-reads when `settings-last-updated`
+ * moves, which every write bumps, so a change made through one instance holds on all within a few seconds.
+ */
+@Injectable()
+export class SettingsService {
+  private readonly defs = new Map(SETTINGS.map((d) => [d.key, d]));
+  private cache = new Map<string, string>();
+  private cacheStamp: string | null = null;
+  private checkedAt = 0;
+  private refreshing?: Promise<void>;
+
+  constructor(
+    @InjectRepository(Setting) private readonly repo: Repository<Setting>,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly secrets: SecretBox,
+  ) {}
+
+  definition(key: string): SettingDefinition | undefined {
+    return this.defs.get(key);
+  }
+
+  envName(def: SettingDefinition): string {
+    return def.envVar ?? `MB_${def.key.replace(/\?$/, '').replace(/-/g, '_').toUpperCase()}`;
+  }
+
+  /** The value in force: environment, then stored, then default. */
+  async get<T>(key: string): Promise<T> {
+    const def = this.defs.get(key);
+    if (!def) throw new Error(`Unknown setting ${key}`);
+    if (def.getter) return (await def.getter()) as T;
+    const env = process.env[this.envName(def)];
+    if (env !== undefined && env !== '') return this.parse(def, env) as T;
+    if (key === 'site-url' && this.config.siteUrl) return this.config.siteUrl as T;
+    await this.ensureFresh();
+    const raw = this.cache.get(key);
+    return (raw === undefined ? (def.default ?? null) : this.parse(def, this.secrets.open(raw))) as T;
+  }
+
+  isEnvSet(def: SettingDefinition): boolean {
+    const env = process.env[this.envName(def)];
+    return env !== undefined && env !== '';
+  }
+
+  /** Sets several settings in one transaction; all are validated before any is written. */
+  async setMany(values: Record<string, unknown>): Promise<void> {
+    const writes: Array<[string, string | null]> = [];
+    for (const [key, raw] of Object.entries(values)) {
+      const def = this.defs.get(key);
+      if (!def || def.visibility === 'internal' || def.getter) throw new NotFoundError();
+      if (this.isEnvSet(def)) {
+        throw new MessageError(`You cannot update \`${key}\` because its value is set by the environment variable ${this.envName(def)}.`);
+      }
+      if (def.sensitive && typeof raw === 'string' && raw.startsWith(MASK)) continue; // the masked value sent back: keep the secret
+      const value = this.coerce(def, raw);
+      writes.push([key, value === null ? null : this.serialize(def, value)]);
+    }
+    for (const toggle of EMBEDDING_TOGGLES) {
+      if (values[toggle] === true || values[toggle] === 'true') {
+        const keyAfter = writes.find(([k]) => k === 'embedding-secret-key');
+        if (!keyAfter && !(await this.get<string | null>('embedding-secret-key'))) {
+          writes.push(['embedding-secret-key', this.secrets.seal(randomBytes(32).toString('hex'))]);
+        }
+        break;
+      }
+    }
+    await this.write(writes);
+  }
+
+  /** Writes internal settings (setup token) without the API's checks. */
+  async setInternal(key: string, value: string | null): Promise<void> {
+    await this.write([[key, value]]);
+  }
+
+  /** What `user` may read of one setting; unknown or hidden keys are 404/403. */
+  async readForApi(key: string, caller: { isSuperuser: boolean }): Promise<unknown> {
+    const def = this.defs.get(key);
+    if (!def || def.visibility === 'internal') throw new NotFoundError();
+    if (def.visibility === 'admin' && !caller.isSuperuser) throw new ForbiddenError();
+    return this.present(def, await this.get(key));
+  }
+
+  async list(): Promise<SettingView[]> {
+    const out: SettingView[] = [];
+    for (const def of SETTINGS) {
+      if (def.visibility === 'internal') continue;
+      out.push({
+        key: def.key,
+        value: this.present(def, await this.get(def.key)),
+        is_env_setting: this.isEnvSet(def),
+        env_name: this.envName(def),
+        description: def.description,
+        default: def.default ?? null,
+      });
+    }
+    return out;
+  }
+
+  /** Settings a caller may read, as a map: public ones, plus authenticated/admin ones by the caller's rights. */
+  async readable(caller?: { isSuperuser: boolean }): Promise<Record<string, unknown>> {
+    const out: Record<string, unknown> = {};
+    for (const def of SETTINGS) {
+      const allowed = def.visibility === 'public' || (caller && def.visibility === 'authenticated') || (caller?.isSuperuser && def.visibility === 'admin');
+      if (allowed) out[def.key] = this.present(def, await this.get(def.key));
+    }
+    return out;
+  }
+
+  private present(def: SettingDefinition, value: unknown): unknown {
+    if (!def.sensitive || value === null || value === undefined || value === '') return value;
+    const s = String(value);
+    return MASK + s.slice(-2);
+  }
+
+  private async write(writes: Array<[string, string | null]>): Promise<void> {
+    if (writes.length === 0) return;
+    const stamp = `${new Date().toISOString()}#${randomBytes(4).toString('hex')}`;
+    await this.repo.manager.transaction(async (tx) => {
+      for (const [key, value] of writes) {
+        if (value === null) await tx.delete(Setting, { key });
+        else await tx.upsert(Setting, { key, value }, ['key']);
+      }
+      await tx.upsert(Setting, { key: LAST_UPDATED, value: stamp }, ['key']);
+    });
+    for (const [key, value] of writes) {
+      if (value === null) this.cache.delete(key);
+      else this.cache.set(key, value);
+    }
+    this.cacheStamp = stamp;
+  }
+
+  private async ensureFresh(): Promise<void> {
+    if (Date.now() - this.checkedAt < this.config.settingsRefreshSeconds * 1000) return;
+    this.refreshing ??= this.refresh().finally(() => (this.refreshing = undefined));
+    await this.refreshing;
+  }
+
+  private async refresh(): Promise<void> {
+    const stamp = await this.repo.findOneBy({ key: LAST_UPDATED });
+    if (this.checkedAt === 0 || (stamp?.value ?? null) !== this.cacheStamp) {
+      const rows = await this.repo.find();
+      this.cache = new Map(rows.filter((r) => r.value !== null).map((r) => [r.key, r.value as string]));
+      this.cacheStamp = stamp?.value ?? null;
+    }
+    this.checkedAt = Date.now();
+  }
+
+  /** Validates an API value; returns null to reset to the default. */
+  private coerce(def: SettingDefinition, raw: unknown): unknown {
+    if (raw === null || raw === undefined || raw === '') return null;
+    const fail = (why: string): never => {
+      throw ValidationError.of(def.key, why, raw);
+    };
+    let value: unknown = raw;
+    switch (def.type) {
+      case 'boolean':
+        if (raw === 'true' || raw === 'false') value = raw === 'true';
+        else if (typeof raw !== 'boolean') fail('value must be a boolean.');
+        break;
+      case 'integer':
+        value = typeof raw === 'string' && /^-?\d+$/.test(raw) ? Number(raw) : raw;
+        if (!Number.isInteger(value)) fail('value must be an integer.');
+        break;
+      case 'enum':
+        if (typeof raw !== 'string' || !def.options?.includes(raw.toLowerCase())) {
+          fail(`value must be one of: ${def.options?.map((o) => `\`${o}\``).join(', ')}.`);
+        }
+        value = (raw as string).toLowerCase();
+        break;
+      case 'string':
+        if (typeof raw !== 'string') fail('value must be a string.');
+        break;
+      case 'json':
+        if (typeof raw === 'string') {
+          try {
+            value = JSON.parse(raw);
+          } catch {
+            fail('value must be valid JSON.');
+          }
+        }
+        break;
+    }
+    const why = def.validate?.(value as never);
+    if (why) fail(why);
+    return value;
+  }
+
+  private serialize(def: SettingDefinition, value: unknown): string {
+    const text = def.type === 'string' || def.type === 'enum' ? String(value) : JSON.stringify(value);
+    return def.sensitive ? this.secrets.seal(text) : text;
+  }
+
+  private parse(def: SettingDefinition, text: string): unknown {
+    switch (def.type) {
+      case 'boolean':
+        return text === 'true';
+      case 'integer':
+        return Number(text);
+      case 'json':
+        try {
+          return JSON.parse(text);
+        } catch {
+          return def.default ?? null;
+        }
+      default:
+        return text;
+    }
+  }
+}

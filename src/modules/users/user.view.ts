@@ -1,0 +1,58 @@
+import { PermissionsGroupMembership } from '../permissions/permissions-group-membership.entity';
+import { User } from './user.entity';
+
+/** The user as the API shows it (COMPAT.md: the keys of GET /api/user/current, and more). */
+export interface UserView {
+  id: number;
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+  common_name: string | null;
+  is_superuser: boolean;
+  is_active: boolean;
+  is_qbnewb: boolean;
+  is_installer: boolean;
+  locale: string | null;
+  date_joined: string;
+  last_login: string | null;
+  updated_at: string;
+  login_attributes: Record<string, unknown> | null;
+  sso_source: string | null;
+  personal_collection_id: number | null;
+  user_group_memberships: Array<{ id: number; is_group_manager: boolean }>;
+  group_ids: number[];
+}
+
+export function commonName(u: Pick<User, 'first_name' | 'last_name' | 'email'>): string {
+  const name = [u.first_name, u.last_name].filter((s) => s && s.trim()).join(' ');
+  return name || u.email;
+}
+
+export function toUserView(u: User, memberships: PermissionsGroupMembership[]): UserView {
+  return {
+    id: u.id,
+    email: u.email,
+    first_name: u.first_name,
+    last_name: u.last_name,
+    common_name: commonName(u),
+    is_superuser: u.is_superuser,
+    is_active: u.is_active,
+    is_qbnewb: u.is_qbnewb,
+    is_installer: u.id === 1,
+    locale: u.locale,
+    date_joined: iso(u.date_joined)!,
+    last_login: iso(u.last_login),
+    updated_at: iso(u.updated_at)!,
+    login_attributes: u.login_attributes,
+    sso_source: u.sso_source,
+    // Personal collections arrive with the content issue; until then there is none.
+    personal_collection_id: null,
+    user_group_memberships: memberships.map((m) => ({ id: m.group_id, is_group_manager: m.is_group_manager })),
+    group_ids: memberships.map((m) => m.group_id),
+  };
+}
+
+export function iso(d: Date | string | null | undefined): string | null {
+  if (d === null || d === undefined) return null;
+  return (d instanceof Date ? d : new Date(d)).toISOString();
+}
