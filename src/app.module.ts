@@ -3,13 +3,26 @@ import { AppConfig } from './config/app-config';
 import { CoreModule } from './common/core.module';
 import { DatabaseModule } from './common/database/database.module';
 import { AppLogger } from './common/logging/app-logger';
+import { ApiKeysModule } from './modules/api-keys/api-keys.module';
+import { HealthModule } from './modules/health/health.module';
+import { PermissionsModule } from './modules/permissions/permissions.module';
 import { SessionsModule } from './modules/sessions/sessions.module';
 import { SettingsModule } from './modules/settings/settings.module';
 import { SetupModule } from './modules/setup/setup.module';
 import { UsersModule } from './modules/users/users.module';
+import { UtilModule } from './modules/util/util.module';
 
 /** Feature modules, in no particular order; each owns its routes, services and entities. */
-export const FEATURE_MODULES = [SettingsModule, UsersModule, SessionsModule, SetupModule];
+export const FEATURE_MODULES = [
+  SettingsModule,
+  UsersModule,
+  PermissionsModule,
+  SessionsModule,
+  SetupModule,
+  ApiKeysModule,
+  UtilModule,
+  HealthModule,
+];
 
 @Module({})
 export class AppModule {
