@@ -33,7 +33,8 @@ async function reachable() {
   } else {
     console.warn(`SKIPPED: the Postgres app-DB tests, because Postgres at ${PG_URL} is not reachable (${pg}). Set TEST_PG_URL to run them.`);
   }
-  const args = ['jest', '--selectProjects', ...projects, ...process.argv.slice(2)];
+  // --selectProjects takes several values, so it goes last or it would swallow test paths.
+  const args = ['jest', ...process.argv.slice(2), '--selectProjects', ...projects];
   if (!process.argv.some((a) => a.startsWith('--maxWorkers') || a === '-i' || a === '--runInBand')) args.push('--maxWorkers=2');
   const r = spawnSync('npx', args, { stdio: 'inherit', env: process.env });
   process.exit(r.status ?? 1);

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { NewUser, UsersService } from '../../src/modules/users/users.service';
 import { TestApp } from './test-app';
 
 export const ADMIN = { email: 'admin@example.com', password: 'Tr0ub4dor&3-horse', first_name: 'Ada', last_name: 'Admin' };
@@ -28,4 +29,13 @@ export async function makeUser(t: TestApp, adminKey: string, extra: Record<strin
   if (created.status !== 200) throw new Error(`user create failed: ${created.status} ${JSON.stringify(created.body)}`);
   const login = await t.http().post('/api/session').send({ username: email, password }).expect(200);
   return { id: created.body.id, email, password, session: login.body.id };
+}
+
+/** A non-admin user made through the service layer (no admin session needed), logged in. */
+export async function makeUserDirect(t: TestApp, extra: Partial<NewUser> = {}): Promise<MadeUser> {
+  const email = `direct-${randomBytes(4).toString('hex')}@example.com`;
+  const password = `Pw-${randomBytes(6).toString('hex')}-9`;
+  const user = await t.app.get(UsersService).create({ email, password, first_name: 'Dee', last_name: 'Rect', ...extra });
+  const login = await t.http().post('/api/session').send({ username: email, password }).expect(200);
+  return { id: user.id, email, password, session: login.body.id };
 }

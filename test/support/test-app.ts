@@ -13,9 +13,12 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** The whole server on a fresh app database. `env` adds or overrides environment variables. */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const db = await freshAppDb();
+/**
+ * The whole server on a fresh app database. `env` adds or overrides environment variables. With `sameDbAs`
+ * it is a second instance on another instance's app database (it then leaves dropping the DB to the first).
+ */
+export async function startTestApp(env: Record<string, string> = {}, sameDbAs?: TestApp): Promise<TestApp> {
+  const db = sameDbAs ? { ...sameDbAs.db, drop: async () => undefined } : await freshAppDb();
   const config = loadConfig({ LOG_TARGET: 'memory', LOG_LEVEL: 'info', LOAD_SAMPLE_DATABASE: 'false', ...db.env, ...env });
   const app = await createApp(config);
   await app.init();
