@@ -1,0 +1,32 @@
+import * as path from 'node:path';
+import { ConfigError, loadConfig } from './app-config';
+
+describe('loadConfig', () => {
+  it('has working defaults: port 3000, SQLite under ./data', () => {
+    const c = loadConfig({});
+    expect(c.port).toBe(3000);
+    expect(c.databaseUrl).toBeUndefined();
+    expect(c.sqlitePath).toBe(path.resolve('data', 'app.db'));
+    expect(c.maxSessionAgeMinutes).toBe(20160);
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, 'PORT must be an integer between 0 and 65535 (got "abc")'],
+    [{ PORT: '70000' }, 'PORT must be an integer between 0 and 65535 (got "70000")'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL must be a postgres:// URL (leave it unset for the embedded SQLite database)'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent (got "loud")'],
+    [{ SITE_URL: 'ftp://x' }, 'SITE_URL must be an http(s) URL (got "ftp://x")'],
+    [{ ENCRYPTION_KEY: 'short' }, 'ENCRYPTION_KEY must be at least 16 characters long'],
+    [{ ADMIN_EMAIL: 'a@b.c' }, 'ADMIN_EMAIL and ADMIN_PASSWORD must be set together'],
+    [{ MAX_SESSION_AGE: '0' }, 'MAX_SESSION_AGE must be an integer between 1 and 5256000 (got "0")'],
+    [{ LOAD_SAMPLE_DATABASE: 'maybe' }, 'LOAD_SAMPLE_DATABASE must be true or false (got "maybe")'],
+  ])('refuses %j with one clear line', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(new ConfigError(message));
+  });
+
+  it('takes a Postgres URL and normalizes the site URL', () => {
+    const c = loadConfig({ DATABASE_URL: 'postgresql://u@h/db', SITE_URL: 'https://bi.example.com/' });
+    expect(c.databaseUrl).toBe('postgresql://u@h/db');
+    expect(c.siteUrl).toBe('https://bi.example.com');
+  });
+});
