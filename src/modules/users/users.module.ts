@@ -1,12 +1,16 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { PermissionsGroupMembership } from '../permissions/permissions-group-membership.entity';
+import { PermissionsModule } from '../permissions/permissions.module';
+import { Session } from '../sessions/session.entity';
 import { User } from './user.entity';
+import { UsersController } from './users.controller';
 import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([User, PermissionsGroupMembership])],
+  imports: [TypeOrmModule.forFeature([User, PermissionsGroupMembership, Session]), PermissionsModule],
+  controllers: [UsersController],
   providers: [UsersRepository, UsersService],
   exports: [UsersRepository, UsersService],
 })

@@ -1,11 +1,20 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { DataSource, EntityManager, In, Not, QueryDeepPartialEntity } from 'typeorm';
 import { PermissionsGroupMembership } from '../permissions/permissions-group-membership.entity';
+import { Session } from '../sessions/session.entity';
 import { User } from './user.entity';
 
 /** Users and their group memberships. The built-in groups are 1 (All Users) and 2 (Administrators). */
 export const ALL_USERS_GROUP_ID = 1;
 export const ADMIN_GROUP_ID = 2;
+
+export interface UserPageQuery {
+  status: 'active' | 'deactivated' | 'all';
+  query?: string;
+  groupId?: number;
+  limit?: number;
+  offset?: number;
+}
 
 @Injectable()
 export class UsersRepository {
@@ -45,11 +54,25 @@ export class UsersRepository {
     return tx.count(User, { where: { type: 'personal' } });
   }
 
-  async list(opts: { includeDeactivated: boolean }): Promise<User[]> {
-    return this.db.manager.find(User, {
-      where: opts.includeDeactivated ? { type: 'personal' } : { type: 'personal', is_active: true },
-      order: { last_name: 'ASC', first_name: 'ASC', id: 'ASC' },
-    });
+  /** One page of personal users, ordered by name, and the number of users matching in all. */
+  async page(q: UserPageQuery): Promise<{ users: User[]; total: number }> {
+    const qb = this.db.manager.createQueryBuilder(User, 'u').where('u.type = :type', { type: 'personal' });
+    if (q.status !== 'all') qb.andWhere('u.is_active = :active', { active: q.status === 'active' });
+    if (q.query) {
+      const like = `%${q.query.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      qb.andWhere(
+        `(LOWER(u.first_name) LIKE :like ESCAPE '\\' OR LOWER(u.last_name) LIKE :like ESCAPE '\\' OR LOWER(u.email) LIKE :like ESCAPE '\\')`,
+        { like },
+      );
+    }
+    if (q.groupId) {
+      qb.andWhere('EXISTS (SELECT 1 FROM permissions_group_membership m WHERE m.user_id = u.id AND m.group_id = :groupId)', { groupId: q.groupId });
+    }
+    const total = await qb.getCount();
+    qb.orderBy('LOWER(u.first_name)', 'ASC', 'NULLS LAST').addOrderBy('LOWER(u.last_name)', 'ASC', 'NULLS LAST').addOrderBy('u.id', 'ASC');
+    if (q.limit !== undefined) qb.limit(q.limit);
+    if (q.offset !== undefined) qb.offset(q.offset);
+    return { users: await qb.getMany(), total };
   }
 
   async memberships(userIds: number[], tx: EntityManager = this.db.manager): Promise<Map<number, PermissionsGroupMembership[]>> {
@@ -62,5 +85,22 @@ export class UsersRepository {
 
   countActiveAdmins(tx: EntityManager = this.db.manager): Promise<number> {
     return tx.count(User, { where: { is_superuser: true, is_active: true, type: 'personal' } });
+  }
+
+  async update(id: number, changes: Partial<User>, tx: EntityManager): Promise<void> {
+    // The JSON column's type (an open map) is wider than TypeORM's deep-partial type allows.
+    await tx.update(User, { id }, changes as QueryDeepPartialEntity<User>);
+  }
+
+  /**
+   * Session rows are written here rather than through SessionsService, which depends on this module: ending a
+   * user's sessions is part of deactivating them or changing their password, in the same transaction.
+   */
+  async deleteSessions(userId: number, tx: EntityManager, keepKeyHash?: string): Promise<void> {
+    await tx.delete(Session, keepKeyHash ? { user_id: userId, key_hash: Not(keepKeyHash) } : { user_id: userId });
+  }
+
+  async insertSession(keyHash: string, userId: number, tx: EntityManager): Promise<void> {
+    await tx.insert(Session, { key_hash: keyHash, user_id: userId });
   }
 }

@@ -1,0 +1,61 @@
+import { applyDecorators } from '@nestjs/common';
+import { Max, MaxLength } from 'class-validator';
+import { MSG } from '../../common/validation/messages';
+import { Bool, NonBlankString, Nullable, PositiveInt } from '../../common/validation/validators';
+import { commonName } from '../users/user.view';
+import { PermissionsGroupMembership } from './permissions-group-membership.entity';
+import { GroupRow, MemberRow } from './permissions.repository';
+
+/** Ids are 32-bit integers in the app DB; a larger one could only fail inside the database. */
+export const MAX_ID = 2_147_483_647;
+export const Id = () => applyDecorators(PositiveInt(), Max(MAX_ID, { message: MSG.positiveInt }));
+
+/** One decorator, so the non-blank check runs (and reports) first. */
+const GroupName = () => applyDecorators(NonBlankString(), MaxLength(255, { message: 'value must be a string of at most 255 characters.' }));
+
+export class GroupDto {
+  @GroupName()
+  name: string;
+}
+
+export class AddMembershipDto {
+  @Id()
+  group_id: number;
+
+  @Id()
+  user_id: number;
+
+  @Nullable()
+  @Bool()
+  is_group_manager?: boolean | null;
+}
+
+export type GroupView = GroupRow;
+
+export interface MemberView {
+  user_id: number;
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+  common_name: string;
+  membership_id: number;
+  group_id: number;
+  is_group_manager: boolean;
+  is_superuser: boolean;
+}
+
+export interface MembershipView {
+  membership_id: number;
+  group_id: number;
+  user_id: number;
+  is_group_manager: boolean;
+}
+
+export const toMemberView = (m: MemberRow): MemberView => ({ ...m, common_name: commonName(m) });
+
+export const toMembershipView = (m: PermissionsGroupMembership): MembershipView => ({
+  membership_id: m.id,
+  group_id: m.group_id,
+  user_id: m.user_id,
+  is_group_manager: m.is_group_manager,
+});
