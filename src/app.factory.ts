@@ -21,11 +21,11 @@ export async function createApp(config: AppConfig, logger = new AppLogger(config
   });
   app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');
-  app.use(requestLogging(logger));
   app.useBodyParser('json', { limit: '10mb' });
   app.useBodyParser('urlencoded', { limit: '10mb', extended: true });
   app.use(cookieParser());
-  app.enableShutdownHooks();
+  // After the body parsers: they resume on the socket's async context, which would drop the request's.
+  app.use(requestLogging(logger));
   return app;
 }
 

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { dataSourceOptions } from './data-source-options';
 import { runMigrations } from './migration-runner';
+import { lockSqliteTransactions } from './sqlite-transaction-lock';
 
 /** The app database: connected, migrated (under a lock on Postgres), then handed to the modules. */
 @Module({
@@ -13,6 +14,7 @@ import { runMigrations } from './migration-runner';
       useFactory: (config: AppConfig) => ({ ...dataSourceOptions(config), autoLoadEntities: true }),
       dataSourceFactory: async (options) => {
         const ds = await new DataSource(options!).initialize();
+        if (ds.options.type === 'better-sqlite3') lockSqliteTransactions(ds);
         await runMigrations(ds);
         return ds;
       },
