@@ -20,9 +20,10 @@ const base = {
   rootDir: __dirname,
   transform: { '^.+\\.(t|j|mj)s$': swc },
   transformIgnorePatterns: ['/node_modules/(?!(@nestjs|uid)/)'],
-  testTimeout: 60000,
 };
 module.exports = {
+  // Global, not per project: jest ignores testTimeout inside `projects`.
+  testTimeout: 60000,
   projects: [
     {
       ...base,

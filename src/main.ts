@@ -18,11 +18,32 @@ async function main(): Promise<void> {
     logger.warning('ENCRYPTION_KEY is not set: secrets in the app database are stored unencrypted');
   }
   const app = await createApp(config, logger);
-  // Finish in-flight requests on SIGTERM before closing pools (enableShutdownHooks runs app.close()).
   const server = app.getHttpServer() as import('node:http').Server;
   server.keepAliveTimeout = 65_000; // longer than common load-balancer idle timeouts
   await app.listen(config.port, config.host);
-  logger.info('Server started', { url: `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`, app_db: config.databaseUrl ? 'postgres' : config.sqlitePath });
+  const { port } = server.address() as import('node:net').AddressInfo;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  shutdownOn(['SIGTERM', 'SIGINT'], async () => {
+    logger.info('Shutting down: finishing in-flight requests');
+    await app.close(); // stops accepting, waits for open requests, runs shutdown hooks (pools close)
+    logger.flush();
+  });
+  logger.info('Server started', { url: `http://${host}:${port}`, app_db: config.databaseUrl ? 'postgres' : config.sqlitePath });
+}
+
+/** Graceful stop on the first signal; a second one, or 25 s without finishing, forces the exit. */
+function shutdownOn(signals: NodeJS.Signals[], close: () => Promise<void>): void {
+  let stopping = false;
+  const handler = () => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    setTimeout(() => process.exit(1), 25_000).unref();
+    close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  signals.forEach((s) => process.on(s, handler));
 }
 
 main().catch((e: unknown) => {

@@ -1,0 +1,114 @@
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+/**
+ * The built server as a user runs it: `node dist/src/main.js` with no configuration but DATA_DIR. Boots on SQLite,
+ * serves the setup token, keeps its data across a restart, and exits cleanly on SIGTERM.
+ */
+const root = path.resolve(__dirname, '..', '..');
+const entry = path.join(root, 'dist', 'src', 'main.js');
+
+const running = new Set<ChildProcess>();
+
+function start(env: Record<string, string>): Promise<{ proc: ChildProcess; url: string; output: () => string }> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, [entry], { env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', LOAD_SAMPLE_DATABASE: 'false', ...env } });
+    running.add(proc);
+    proc.on('exit', () => running.delete(proc));
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 30_000);
+    const onData = (b: Buffer) => {
+      out += b.toString();
+      const m = out.match(/"url":"(http:\/\/[^"]+)"/);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ proc, url: m[1], output: () => out });
+      }
+    };
+    proc.stdout.on('data', onData);
+    proc.stderr.on('data', onData);
+    proc.on('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
+  });
+}
+
+function stop(proc: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    proc.removeAllListeners('exit');
+    proc.on('exit', (code) => {
+      running.delete(proc);
+      resolve(code);
+    });
+    proc.kill('SIGTERM');
+  });
+}
+
+describe('the server process', () => {
+  let dataDir: string;
+  beforeAll(() => {
+    execFileSync(process.execPath, [path.join(root, 'scripts', 'build-if-needed.js')], { cwd: root, stdio: 'ignore' });
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'analytics-proc-'));
+  });
+  afterAll(() => {
+    running.forEach((p) => p.kill('SIGKILL'));
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('boots with defaults, keeps its data across a restart, and shuts down on SIGTERM', async () => {
+    const first = await start({ DATA_DIR: dataDir });
+    const props = (await (await fetch(`${first.url}/api/session/properties`)).json()) as Record<string, string>;
+    expect(props['setup-token']).toMatch(/^[0-9a-f-]{36}$/);
+    const setup = await fetch(`${first.url}/api/setup`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ token: props['setup-token'], user: { email: 'a@example.com', password: 'Sturdy-pass-42', first_name: 'A' }, prefs: { site_name: 'Kept' } }),
+    });
+    expect(setup.status).toBe(200);
+    const lines = first.output().split('\n').filter((l) => l.startsWith('{'));
+    expect(lines.length).toBeGreaterThan(0);
+    expect(JSON.parse(lines[lines.length - 1]).level).toBeDefined();
+    expect(first.output()).not.toContain('Sturdy-pass-42');
+    expect(await stop(first.proc)).toBe(0);
+
+    const second = await start({ DATA_DIR: dataDir });
+    const again = (await (await fetch(`${second.url}/api/session/properties`)).json()) as Record<string, string>;
+    expect(again['setup-token']).toBeUndefined();
+    expect(again['site-name']).toBe('Kept');
+    const login = await fetch(`${second.url}/api/session`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ username: 'a@example.com', password: 'Sturdy-pass-42' }),
+    });
+    expect(login.status).toBe(200);
+    expect(await stop(second.proc)).toBe(0);
+  });
+
+  it('refuses a bad configuration with one clear line', () => {
+    let stderr = '';
+    try {
+      execFileSync(process.execPath, [entry], { env: { PATH: process.env.PATH ?? '', PORT: 'eighty' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    } catch (e) {
+      stderr = String((e as { stderr: Buffer }).stderr);
+    }
+    expect(stderr.trim()).toBe('Configuration error: PORT must be an integer between 0 and 65535 (got "eighty")');
+  });
+
+  it('creates the first admin from ADMIN_EMAIL and ADMIN_PASSWORD', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'analytics-admin-'));
+    const s = await start({ DATA_DIR: dir, ADMIN_EMAIL: 'Boss@Example.com', ADMIN_PASSWORD: 'Container-pass-77' });
+    try {
+      const props = (await (await fetch(`${s.url}/api/session/properties`)).json()) as Record<string, string>;
+      expect(props['setup-token']).toBeUndefined();
+      const login = await fetch(`${s.url}/api/session`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ username: 'boss@example.com', password: 'Container-pass-77' }),
+      });
+      expect(login.status).toBe(200);
+    } finally {
+      await stop(s.proc);
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
