@@ -1,4 +1,10 @@
 import { Module } from '@nestjs/common';
+import { HealthController } from './health.controller';
+import { HealthRepository } from './health.repository';
+import { HealthService } from './health.service';
 
-@Module({})
+@Module({
+  controllers: [HealthController],
+  providers: [HealthRepository, HealthService],
+})
 export class HealthModule {}

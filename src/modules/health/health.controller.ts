@@ -1,0 +1,18 @@
+import { Controller, Get, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { Access } from '../../common/auth/access.decorator';
+import { HealthService } from './health.service';
+
+@Controller('api/health')
+export class HealthController {
+  constructor(private readonly health: HealthService) {}
+
+  /** Metabase's answers, which load balancers and orchestrators already match on. */
+  @Get()
+  @Access('public')
+  async check(@Res({ passthrough: true }) res: Response) {
+    if (await this.health.appDbReachable()) return { status: 'ok' };
+    res.status(503);
+    return { status: 'Unable to get app-db connection' };
+  }
+}
