@@ -20,9 +20,11 @@ describe('GET /api/health', () => {
   });
 
   // Last in the file: it closes the app DB for good.
-  it('answers 503 once the app DB connection is gone', async () => {
+  it('answers 503 once the app DB connection is gone, with or without credentials', async () => {
     await t.app.get(DataSource).destroy();
     const res = await t.http().get('/api/health').expect(503);
     expect(res.body).toEqual({ status: 'Unable to get app-db connection' });
+    const withSession = await t.http().get('/api/health').set(auth('some-session-key')).expect(503);
+    expect(withSession.body).toEqual({ status: 'Unable to get app-db connection' });
   });
 });

@@ -40,13 +40,23 @@ export class AuthGuard implements CanActivate {
       }
       return true;
     }
+    if (level === 'public' || level === 'sso') {
+      // Credentials only add to a public route: if they cannot be checked (app DB down), serve it anonymously,
+      // so /api/health can still say the database is unreachable.
+      req.user = await this.identify(req).catch(() => undefined);
+      this.tagLogs(req);
+      return true;
+    }
     req.user = await this.identify(req);
-    const store = requestContext.getStore();
-    if (store && req.user) store.userId = req.user.id;
-    if (level === 'public' || level === 'sso') return true;
+    this.tagLogs(req);
     if (!req.user) throw new UnauthenticatedError();
     if (level === 'admin' && !req.user.isSuperuser) throw new ForbiddenError();
     return true;
+  }
+
+  private tagLogs(req: AuthedRequest): void {
+    const store = requestContext.getStore();
+    if (store && req.user) store.userId = req.user.id;
   }
 
   /** Cookie, then session header, then API key (COMPAT.md "Credentials"). */
