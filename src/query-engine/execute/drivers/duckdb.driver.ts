@@ -1,0 +1,180 @@
+import { DuckDBInstance, DuckDBTypeId, StatementType, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
+import { baseTypeFor } from './base-types';
+import type { FileDetails } from './details';
+import type { DescribedDatabase, DriverOptions, QueryOptions, QueryResult, SqlParam, WarehouseDriver } from './driver';
+import { duckFloat, duckValue } from './duckdb-values';
+import { describeDuckdb } from './duckdb-describe';
+import { ConnectionError, QueryError, StatementRejectedError, WarehouseError } from './errors';
+import { checkDatabaseFile } from './file-database';
+import { QueryGuard } from './query-guard';
+import { ResourcePool } from './resource-pool';
+import { poolSettings } from './settings';
+import { checkStatement } from './statement-policy';
+import { paramValue } from './values';
+
+/**
+ * Set when the instance is created and locked: no file access beyond the database itself (read_csv, COPY,
+ * ATTACH), no extension installs or loads.
+ */
+export const DUCKDB_LOCKED_CONFIG: Record<string, string> = {
+  enable_external_access: 'false',
+  autoinstall_known_extensions: 'false',
+  autoload_known_extensions: 'false',
+  allow_community_extensions: 'false',
+  lock_configuration: 'true',
+};
+
+const NEVER_ALLOWED = new Set<StatementType>([
+  StatementType.ATTACH,
+  StatementType.DETACH,
+  StatementType.LOAD,
+  StatementType.EXTENSION,
+  StatementType.COPY,
+  StatementType.EXPORT,
+  StatementType.COPY_DATABASE,
+  StatementType.UPDATE_EXTENSIONS,
+]);
+
+/**
+ * One DuckDB instance per database, several connections on it. The file is opened READ_ONLY unless the server
+ * asks for `writable` (the sample writer, tests): read-only also lets several processes share the file.
+ * Cancellation and timeouts interrupt the connection, which stays usable.
+ */
+export class DuckDbDriver implements WarehouseDriver {
+  readonly engine = 'duckdb' as const;
+  private instance: Promise<DuckDBInstance> | null = null;
+  private readonly pool: ResourcePool<DuckDBConnection>;
+
+  constructor(
+    private readonly details: FileDetails,
+    private readonly options: DriverOptions = {},
+  ) {
+    this.pool = new ResourcePool<DuckDBConnection>(
+      {
+        create: async () => (await this.open()).connect(),
+        destroy: (c) => c.closeSync(),
+      },
+      poolSettings(options),
+    );
+  }
+
+  async testConnection(): Promise<void> {
+    const conn = await this.pool.acquire();
+    try {
+      await conn.run('SELECT 1');
+    } finally {
+      this.pool.release(conn);
+    }
+  }
+
+  async describe(): Promise<DescribedDatabase> {
+    const conn = await this.pool.acquire();
+    try {
+      return await describeDuckdb(conn);
+    } catch (e) {
+      throw duckFailure(e);
+    } finally {
+      this.pool.release(conn);
+    }
+  }
+
+  async query(sql: string, params: readonly SqlParam[] = [], opts: QueryOptions = {}): Promise<QueryResult> {
+    checkStatement('duckdb', sql, Boolean(opts.readOnly));
+    const conn = await this.pool.acquire(opts.signal);
+    const guard = new QueryGuard(opts, { cancel: () => conn.interrupt() }, opts.timeoutMs ?? null);
+    try {
+      return await guard.run(() => this.run(conn, sql, params, opts));
+    } catch (e) {
+      throw duckFailure(e);
+    } finally {
+      this.pool.release(conn);
+    }
+  }
+
+  poolInfo() {
+    return this.pool.info();
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close();
+    const instance = this.instance;
+    this.instance = null;
+    if (instance) (await instance.catch(() => null))?.closeSync();
+  }
+
+  private async run(conn: DuckDBConnection, sql: string, params: readonly SqlParam[], opts: QueryOptions): Promise<QueryResult> {
+    // DuckDB's own parser has the last word on how many statements there are.
+    const extracted = await conn.extractStatements(sql);
+    if (extracted.count !== 1) throw new StatementRejectedError('Only one SQL statement is allowed per query.', 'multiple-statements');
+    const prepared = await extracted.prepare(0);
+    try {
+      this.checkStatementType(prepared.statementType, Boolean(opts.readOnly));
+      if (params.length) prepared.bind(params.map((p) => paramValue(p) as DuckDBValue));
+      const result = await prepared.stream();
+      const types = result.columnTypes();
+      const columns = result.columnNames().map((name, i) => {
+        // JSON is VARCHAR with an alias; the alias is the name users know.
+        const databaseType = result.columnLogicalType(i).alias ?? types[i].toString();
+        return { name, databaseType, baseType: baseTypeFor('duckdb', databaseType) };
+      });
+      const convert = types.map((t) => (t.typeId === DuckDBTypeId.FLOAT ? duckFloat : duckValue));
+      const rows: unknown[][] = [];
+      const max = opts.maxRows && opts.maxRows > 0 ? opts.maxRows : Infinity;
+      while (rows.length < max) {
+        const chunk = await result.fetchChunk();
+        if (!chunk || chunk.rowCount === 0) break;
+        for (const row of chunk.getRows()) {
+          rows.push(row.map((v, i) => convert[i](v)));
+          if (rows.length >= max) break;
+        }
+      }
+      return { columns, rows };
+    } finally {
+      prepared.destroySync();
+    }
+  }
+
+  private checkStatementType(type: StatementType, readOnly: boolean): void {
+    if (NEVER_ALLOWED.has(type)) {
+      throw new StatementRejectedError(
+        'This statement is not allowed: it would reach files or extensions outside the database.',
+        'statement-not-allowed',
+      );
+    }
+    if (readOnly && type !== StatementType.SELECT && !(type === StatementType.EXPLAIN && !this.options.writable)) {
+      throw new StatementRejectedError('Only statements that read data are allowed here.', 'read-only');
+    }
+  }
+
+  private open(): Promise<DuckDBInstance> {
+    this.instance ??= this.createInstance().catch((e) => {
+      this.instance = null;
+      throw e;
+    });
+    return this.instance;
+  }
+
+  private async createInstance(): Promise<DuckDBInstance> {
+    const { db } = this.details;
+    checkDatabaseFile(db, Boolean(this.options.writable));
+    try {
+      return await DuckDBInstance.create(db, {
+        ...DUCKDB_LOCKED_CONFIG,
+        access_mode: this.options.writable ? 'READ_WRITE' : 'READ_ONLY',
+      });
+    } catch (e) {
+      const message = (e as Error).message ?? String(e);
+      if (/not a valid DuckDB database/i.test(message)) throw new ConnectionError(`File ${db} is not a DuckDB database.`);
+      if (/lock/i.test(message)) throw new ConnectionError(`File ${db} is locked by another process.`);
+      if (/does not exist/i.test(message)) throw new ConnectionError(`File ${db} does not exist.`);
+      throw new ConnectionError(`Could not open ${db}: ${message.split('\n')[0]}`);
+    }
+  }
+}
+
+function duckFailure(e: unknown): WarehouseError {
+  if (e instanceof WarehouseError) return e;
+  const message = (e as Error)?.message ?? String(e);
+  const kind = /^([A-Za-z ]+) Error:/.exec(message)?.[1];
+  return new QueryError(message.trim(), kind);
+}

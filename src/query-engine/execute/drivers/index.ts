@@ -1,0 +1,25 @@
+import type { FileDetails, ServerDetails } from './details';
+import type { DriverOptions, Engine, WarehouseDriver } from './driver';
+import { DuckDbDriver } from './duckdb.driver';
+import { MysqlDriver } from './mysql.driver';
+import { PostgresDriver } from './postgres.driver';
+import { SqliteDriver } from './sqlite.driver';
+
+export * from './driver';
+export * from './errors';
+export { baseTypeFor } from './base-types';
+export { validateDetails, type DetailsContext, type FileDetails, type ServerDetails } from './details';
+
+/** `details` must come from validateDetails() for the same engine. */
+export function createDriver(engine: Engine, details: ServerDetails | FileDetails, options: DriverOptions = {}): WarehouseDriver {
+  switch (engine) {
+    case 'postgres':
+      return new PostgresDriver(details as ServerDetails, options);
+    case 'mysql':
+      return new MysqlDriver(details as ServerDetails, options);
+    case 'sqlite':
+      return new SqliteDriver(details as FileDetails, options);
+    case 'duckdb':
+      return new DuckDbDriver(details as FileDetails, options);
+  }
+}

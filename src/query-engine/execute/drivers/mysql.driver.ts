@@ -1,0 +1,210 @@
+import { createConnection, type Connection, type ConnectionOptions, type FieldPacket, type RowDataPacket } from 'mysql2/promise';
+import type { ServerDetails } from './details';
+import type { DescribedDatabase, DriverOptions, QueryOptions, QueryResult, SqlParam, WarehouseDriver } from './driver';
+import { QueryTimeoutError } from './errors';
+import { mysqlConverter, mysqlResultColumn, type MysqlField } from './mysql-columns';
+import { describeMysql } from './mysql-describe';
+import { QueryGuard } from './query-guard';
+import { ResourcePool } from './resource-pool';
+import { connectionFailure, statementFailure } from './server-errors';
+import { poolSettings, SERVER_TIMEOUT_GRACE_MS } from './settings';
+import { checkStatement } from './statement-policy';
+import { paramValue } from './values';
+
+const ER_UNSUPPORTED_PS = 1295;
+/** MariaDB max_statement_time, MySQL max_execution_time. */
+const TIMEOUT_ERRNOS = new Set([1969, 3024]);
+
+/** No LOCAL INFILE, no multiple statements; dates, big integers and JSON arrive as text for exact conversion. */
+export function mysqlConnectionOptions(d: ServerDetails, connectTimeoutMs = 10_000): ConnectionOptions {
+  return {
+    host: d.host,
+    port: d.port,
+    database: d.dbname,
+    user: d.user,
+    password: d.password ?? '',
+    ssl: d.ssl ? { rejectUnauthorized: false } : undefined,
+    connectTimeout: connectTimeoutMs,
+    flags: ['-LOCAL_FILES', '-MULTI_STATEMENTS'],
+    multipleStatements: false,
+    dateStrings: true,
+    supportBigNumbers: true,
+    bigNumberStrings: true,
+    jsonStrings: true,
+    timezone: 'Z',
+    charset: 'utf8mb4_unicode_ci',
+    maxPreparedStatements: 256,
+  };
+}
+
+/**
+ * MySQL and MariaDB. Statements go through server-side prepared statements (`execute`), so parameters are
+ * bound by the server, never spliced into the text. LOCAL INFILE is off both ways: the client flag is removed
+ * and no infile stream factory exists, so the server cannot ask us for a file.
+ */
+export class MysqlDriver implements WarehouseDriver {
+  readonly engine = 'mysql' as const;
+  private readonly pool: ResourcePool<Connection>;
+  private readonly broken = new WeakSet<Connection>();
+  private mariadb: boolean | undefined;
+
+  constructor(
+    private readonly details: ServerDetails,
+    private readonly options: DriverOptions = {},
+  ) {
+    this.pool = new ResourcePool<Connection>(
+      {
+        create: () => this.connect(),
+        destroy: (c) => c.destroy(),
+        isUsable: (c) => !this.broken.has(c),
+      },
+      poolSettings(options),
+    );
+  }
+
+  async testConnection(): Promise<void> {
+    const conn = await this.connect();
+    try {
+      await conn.query('SELECT 1');
+    } catch (e) {
+      throw connectionFailure(e, this.details);
+    } finally {
+      conn.destroy();
+    }
+  }
+
+  async describe(): Promise<DescribedDatabase> {
+    const conn = await this.pool.acquire();
+    try {
+      const described = await describeMysql(conn);
+      this.pool.release(conn);
+      return described;
+    } catch (e) {
+      this.pool.discard(conn);
+      throw statementFailure(e);
+    }
+  }
+
+  async query(sql: string, params: readonly SqlParam[] = [], opts: QueryOptions = {}): Promise<QueryResult> {
+    checkStatement('mysql', sql, Boolean(opts.readOnly));
+    const conn = await this.pool.acquire(opts.signal);
+    const guard = new QueryGuard(
+      opts,
+      { cancel: () => this.killQuery(conn.threadId), escalate: () => conn.destroy() },
+      opts.timeoutMs ? opts.timeoutMs + SERVER_TIMEOUT_GRACE_MS : null,
+    );
+    try {
+      const result = await guard.run(() => this.run(conn, sql, params, opts));
+      this.giveBack(conn, guard.interrupted);
+      return result;
+    } catch (e) {
+      this.giveBack(conn, guard.interrupted);
+      const failure = statementFailure(e);
+      if (opts.timeoutMs && TIMEOUT_ERRNOS.has((e as { errno?: number }).errno ?? 0)) throw new QueryTimeoutError(opts.timeoutMs);
+      throw failure;
+    }
+  }
+
+  poolInfo() {
+    return this.pool.info();
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+
+  /** A KILL QUERY that arrives after its statement ended may hit the next one, so killed connections go. */
+  private giveBack(conn: Connection, interrupted: boolean): void {
+    if (interrupted || this.broken.has(conn)) this.pool.discard(conn);
+    else this.pool.release(conn);
+  }
+
+  private async run(conn: Connection, sql: string, params: readonly SqlParam[], opts: QueryOptions): Promise<QueryResult> {
+    const limits = this.statementLimits(opts);
+    const sessionLimits = Boolean(limits && !this.mariadb);
+    if (opts.readOnly) await conn.query('START TRANSACTION READ ONLY');
+    try {
+      if (sessionLimits) await conn.query(`SET SESSION ${limits}`);
+      const text = limits && this.mariadb ? `SET STATEMENT ${limits} FOR ${sql}` : sql;
+      const [rows, fields] = await this.execute(conn, text, params).finally(() => {
+        if (sessionLimits) {
+          return conn.query('SET SESSION max_execution_time = DEFAULT, sql_select_limit = DEFAULT').catch(() => this.broken.add(conn));
+        }
+      });
+      if (opts.readOnly) await conn.query('ROLLBACK');
+      if (!Array.isArray(rows) || !fields) return { columns: [], rows: [] };
+      const defs = fields as unknown as MysqlField[];
+      const convert = defs.map(mysqlConverter);
+      return {
+        columns: defs.map(mysqlResultColumn),
+        rows: (rows as unknown[][]).map((row) => row.map((v, i) => convert[i](v))),
+      };
+    } catch (e) {
+      if (opts.readOnly) await conn.query('ROLLBACK').catch(() => this.broken.add(conn));
+      throw e;
+    }
+  }
+
+  /** MariaDB takes both limits for this statement only; MySQL needs session variables set and reset. */
+  private statementLimits(opts: QueryOptions): string | null {
+    const parts: string[] = [];
+    if (opts.timeoutMs) {
+      parts.push(
+        this.mariadb
+          ? `max_statement_time = ${Math.max(0.001, opts.timeoutMs / 1000)}`
+          : `max_execution_time = ${Math.max(1, Math.ceil(opts.timeoutMs))}`,
+      );
+    }
+    if (opts.maxRows && opts.maxRows > 0) parts.push(`sql_select_limit = ${Math.floor(opts.maxRows)}`);
+    return parts.length ? parts.join(', ') : null;
+  }
+
+  private async execute(conn: Connection, text: string, params: readonly SqlParam[]): Promise<[unknown, FieldPacket[] | undefined]> {
+    const values = params.map((p) => {
+      const v = paramValue(p);
+      return typeof v === 'bigint' ? v.toString() : v;
+    });
+    try {
+      return await conn.execute({ sql: text, rowsAsArray: true }, values);
+    } catch (e) {
+      // A few statements (some SHOW forms) cannot be prepared; without parameters nothing is spliced in.
+      if ((e as { errno?: number }).errno === ER_UNSUPPORTED_PS && values.length === 0) {
+        return conn.query({ sql: text, rowsAsArray: true });
+      }
+      throw e;
+    }
+  }
+
+  private async connect(): Promise<Connection> {
+    let conn: Connection;
+    try {
+      conn = await createConnection(mysqlConnectionOptions(this.details, this.options.connectTimeoutMs));
+    } catch (e) {
+      throw connectionFailure(e, this.details);
+    }
+    // Idle connections the server drops emit 'error'; without a listener that would crash the process.
+    conn.on('error', () => this.broken.add(conn));
+    try {
+      // TIMESTAMP values come back in the session time zone: make that UTC so they can carry a 'Z'.
+      await conn.query("SET time_zone = '+00:00'");
+      if (this.mariadb === undefined) {
+        const [rows] = await conn.query<RowDataPacket[]>('SELECT VERSION() AS version');
+        this.mariadb = /mariadb/i.test(String(rows[0]?.version));
+      }
+      return conn;
+    } catch (e) {
+      conn.destroy();
+      throw connectionFailure(e, this.details);
+    }
+  }
+
+  private async killQuery(threadId: number): Promise<void> {
+    if (!Number.isInteger(threadId)) return;
+    const conn = await this.connect();
+    try {
+      await conn.query(`KILL QUERY ${threadId}`);
+    } finally {
+      conn.destroy();
+    }
+  }
+}

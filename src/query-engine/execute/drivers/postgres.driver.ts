@@ -1,0 +1,220 @@
+import { Client, Query, type ClientConfig } from 'pg';
+import { baseTypeFor } from './base-types';
+import type { ServerDetails } from './details';
+import type { DescribedDatabase, DriverOptions, QueryOptions, QueryResult, SqlParam, WarehouseDriver } from './driver';
+import { QueryTimeoutError, StatementRejectedError } from './errors';
+import { describePostgres } from './postgres-describe';
+import { BUILTIN_TYPE_NAMES, RESULT_TYPES } from './postgres-types';
+import { QueryGuard } from './query-guard';
+import { ResourcePool } from './resource-pool';
+import { connectionFailure, statementFailure } from './server-errors';
+import { poolSettings, SERVER_TIMEOUT_GRACE_MS } from './settings';
+import { checkStatement } from './statement-policy';
+import { questionMarksToDollars } from './sql-scan';
+import { paramValue } from './values';
+
+interface PgField {
+  name: string;
+  dataTypeID: number;
+}
+
+/** What pg's Query hands its callback (a Result builder; not exported by the typings). */
+interface PgResult {
+  rows: unknown[][];
+  fields: PgField[];
+}
+
+/**
+ * Every field is set explicitly: pg would otherwise fill gaps from PG* environment variables and ~/.pgpass,
+ * handing the server's own credentials to a host the user chose. The session runs in UTC.
+ */
+export function postgresClientConfig(d: ServerDetails, connectTimeoutMs = 10_000): ClientConfig {
+  return {
+    host: d.host,
+    port: d.port,
+    database: d.dbname,
+    user: d.user,
+    password: () => d.password ?? '',
+    ssl: d.ssl ? { rejectUnauthorized: false } : false,
+    sslnegotiation: 'postgres',
+    connectionTimeoutMillis: connectTimeoutMs,
+    keepAlive: true,
+    application_name: 'analytics-server',
+    options: '-c TimeZone=UTC',
+    client_encoding: 'UTF8',
+  };
+}
+
+/**
+ * pg's Query with a row limit: the portal is executed for `rows` rows and, instead of asking for more when
+ * it is suspended, we sync, which closes it. The database stops producing rows past maxRows. Always the
+ * extended protocol, which also makes the server refuse a second statement.
+ */
+class BoundedQuery extends Query {
+  handlePortalSuspended(connection: { sync(): void }): void {
+    connection.sync();
+  }
+}
+
+export class PostgresDriver implements WarehouseDriver {
+  readonly engine = 'postgres' as const;
+  private readonly pool: ResourcePool<Client>;
+  private readonly broken = new WeakSet<Client>();
+  private readonly typeNames = new Map<number, string>(Object.entries(BUILTIN_TYPE_NAMES).map(([k, v]) => [Number(k), v]));
+
+  constructor(
+    private readonly details: ServerDetails,
+    private readonly options: DriverOptions = {},
+  ) {
+    this.pool = new ResourcePool<Client>(
+      {
+        create: () => this.connect(),
+        destroy: (c) => c.end(),
+        isUsable: (c) => !this.broken.has(c),
+      },
+      poolSettings(options),
+    );
+  }
+
+  async testConnection(): Promise<void> {
+    const client = await this.connect();
+    try {
+      await client.query('SELECT 1');
+    } catch (e) {
+      throw connectionFailure(e, this.details);
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  }
+
+  async describe(): Promise<DescribedDatabase> {
+    const client = await this.pool.acquire();
+    try {
+      const described = await describePostgres(client);
+      this.pool.release(client);
+      return described;
+    } catch (e) {
+      this.pool.discard(client);
+      throw statementFailure(e);
+    }
+  }
+
+  async query(sql: string, params: readonly SqlParam[] = [], opts: QueryOptions = {}): Promise<QueryResult> {
+    const scanned = checkStatement('postgres', sql, Boolean(opts.readOnly));
+    const { sql: text, count } = questionMarksToDollars(sql, scanned);
+    if (count !== params.length) {
+      throw new StatementRejectedError(
+        `The query has ${count} parameter placeholder(s) but ${params.length} value(s) were given (write ?? for a literal ?).`,
+        'parameter-count',
+      );
+    }
+    const client = await this.pool.acquire(opts.signal);
+    const guard = new QueryGuard(
+      opts,
+      {
+        cancel: () => this.cancelBackend(client),
+        escalate: () => this.dropConnection(client),
+      },
+      opts.timeoutMs ? opts.timeoutMs + SERVER_TIMEOUT_GRACE_MS : null,
+    );
+    try {
+      const result = await guard.run(() => this.run(client, text, params, opts));
+      const columns = await this.describeColumns(client, result.fields);
+      this.pool.release(client);
+      return { columns, rows: result.rows };
+    } catch (e) {
+      if (this.broken.has(client)) this.pool.discard(client);
+      else this.pool.release(client);
+      const failure = statementFailure(e);
+      if (opts.timeoutMs && (failure as { code?: string }).code === '57014' && /statement timeout/.test(failure.message)) {
+        throw new QueryTimeoutError(opts.timeoutMs);
+      }
+      throw failure;
+    }
+  }
+
+  poolInfo() {
+    return this.pool.info();
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+
+  /** BEGIN READ ONLY / SET LOCAL statement_timeout make both settings end with the statement's transaction. */
+  private async run(client: Client, text: string, params: readonly SqlParam[], opts: QueryOptions): Promise<PgResult> {
+    const inTransaction = Boolean(opts.readOnly || opts.timeoutMs);
+    if (inTransaction) {
+      await client.query(opts.readOnly ? 'BEGIN READ ONLY' : 'BEGIN');
+      if (opts.timeoutMs) await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.ceil(opts.timeoutMs))}`);
+    }
+    try {
+      const result = await this.submit(client, text, params, opts.maxRows);
+      if (inTransaction) await client.query(opts.readOnly ? 'ROLLBACK' : 'COMMIT');
+      return result;
+    } catch (e) {
+      if (inTransaction) await client.query('ROLLBACK').catch(() => this.broken.add(client));
+      throw e;
+    }
+  }
+
+  private submit(client: Client, text: string, params: readonly SqlParam[], maxRows?: number): Promise<PgResult> {
+    return new Promise((resolve, reject) => {
+      const config = {
+        text,
+        values: params.map(paramValue),
+        rowMode: 'array',
+        types: RESULT_TYPES,
+        queryMode: 'extended',
+        rows: maxRows && maxRows > 0 ? maxRows : undefined,
+        callback: (err: Error | undefined, res: PgResult) => (err ? reject(err) : resolve(res)),
+      };
+      client.query(new BoundedQuery(config as ConstructorParameters<typeof Query>[0]));
+    });
+  }
+
+  private async describeColumns(client: Client, fields: PgField[] | undefined) {
+    const unknown = (fields ?? []).map((f) => f.dataTypeID).filter((oid) => !this.typeNames.has(oid));
+    if (unknown.length) {
+      const found = await client.query<{ oid: number; typname: string }>(
+        'SELECT oid::int AS oid, typname FROM pg_type WHERE oid = ANY($1::oid[])',
+        [unknown],
+      );
+      for (const r of found.rows) this.typeNames.set(r.oid, r.typname);
+    }
+    return (fields ?? []).map((f) => {
+      const databaseType = this.typeNames.get(f.dataTypeID) ?? String(f.dataTypeID);
+      return { name: f.name, databaseType, baseType: baseTypeFor('postgres', databaseType) };
+    });
+  }
+
+  private async connect(): Promise<Client> {
+    const client = new Client(postgresClientConfig(this.details, this.options.connectTimeoutMs));
+    // An idle connection the server drops emits 'error'; without a listener that would crash the process.
+    client.on('error', () => this.broken.add(client));
+    client.on('end', () => this.broken.add(client));
+    try {
+      await client.connect();
+      return client;
+    } catch (e) {
+      await client.end().catch(() => undefined);
+      throw connectionFailure(e, this.details);
+    }
+  }
+
+  /** From a separate connection: the busy one is waiting for its statement. */
+  private async cancelBackend(busy: Client): Promise<void> {
+    const pid = (busy as unknown as { processID: number }).processID;
+    const client = await this.connect();
+    try {
+      await client.query('SELECT pg_cancel_backend($1)', [pid]);
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  }
+
+  private dropConnection(client: Client): void {
+    this.broken.add(client);
+    (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+  }
+}

@@ -1,0 +1,64 @@
+import type { QueryOptions } from './driver';
+import { QueryCancelledError, QueryTimeoutError } from './errors';
+
+export interface GuardActions {
+  /** Stops the running statement on the database (pg_cancel_backend, KILL QUERY, interrupt, kill). */
+  cancel(): Promise<void> | void;
+  /** Last resort when the statement still runs some time after cancel(): drop the connection. */
+  escalate?(): void;
+}
+
+const ESCALATE_AFTER_MS = 3000;
+
+/**
+ * Runs one statement's work so that an aborted signal or an expired timeout stops it on the database, and
+ * turns the resulting database error into QueryCancelledError / QueryTimeoutError. `backstopMs` is when the
+ * client-side timer fires: the timeout itself for engines without a server-side one, a little later otherwise.
+ * After run() settles, `interrupted` tells the driver whether the connection went through a cancel.
+ */
+export class QueryGuard {
+  private reason: 'cancel' | 'timeout' | null = null;
+  private cancelling: Promise<void> | null = null;
+  private escalation: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly opts: QueryOptions,
+    private readonly actions: GuardActions,
+    private readonly backstopMs: number | null,
+  ) {}
+
+  get interrupted(): boolean {
+    return this.reason !== null;
+  }
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    const { signal } = this.opts;
+    if (signal?.aborted) throw new QueryCancelledError();
+    const onAbort = () => this.trigger('cancel');
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const timer = this.backstopMs !== null ? setTimeout(() => this.trigger('timeout'), this.backstopMs) : null;
+    try {
+      const result = await work();
+      if (this.reason === 'cancel') throw new QueryCancelledError();
+      return result;
+    } catch (e) {
+      if (this.reason === 'cancel') throw new QueryCancelledError();
+      if (this.reason === 'timeout') throw new QueryTimeoutError(this.opts.timeoutMs ?? this.backstopMs ?? 0);
+      throw e;
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      if (timer) clearTimeout(timer);
+      if (this.escalation) clearTimeout(this.escalation);
+      await this.cancelling;
+    }
+  }
+
+  private trigger(reason: 'cancel' | 'timeout'): void {
+    if (this.reason) return;
+    this.reason = reason;
+    this.cancelling = Promise.resolve()
+      .then(() => this.actions.cancel())
+      .catch(() => this.actions.escalate?.());
+    if (this.actions.escalate) this.escalation = setTimeout(() => this.actions.escalate!(), ESCALATE_AFTER_MS);
+  }
+}

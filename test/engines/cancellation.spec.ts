@@ -1,0 +1,112 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  PoolTimeoutError,
+  QueryCancelledError,
+  QueryTimeoutError,
+  type Engine,
+  type WarehouseDriver,
+} from '../../src/query-engine/execute/drivers';
+import { availableEngines, freshWarehouse, serverAdmin, type TestWarehouse } from '../support/warehouses';
+
+/** Statements that run for many seconds unless stopped. The marker lets us look for them on the server. */
+const MARKER = 'wh_long_marker';
+const LONG: Record<Engine, string> = {
+  postgres: `SELECT pg_sleep(20) AS ${MARKER}`,
+  mysql: `SELECT SLEEP(20) AS ${MARKER}`,
+  duckdb: `SELECT count(*) AS ${MARKER} FROM range(100000000) a, range(100000000) b WHERE a.range + b.range = 7`,
+  sqlite: `WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 2000000000) SELECT count(*) AS ${MARKER} FROM c`,
+};
+
+/** Statements of ours still running on the server (the pattern is split so this query does not match itself). */
+async function stillRunning(engine: Engine): Promise<number> {
+  if (engine === 'postgres') {
+    const rows = await serverAdmin('postgres')(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%' || 'wh_long_' || 'marker%'`,
+    );
+    return Number(rows[0].n);
+  }
+  if (engine === 'mysql') {
+    const rows = await serverAdmin('mysql')(
+      `SELECT count(*) AS n FROM information_schema.PROCESSLIST WHERE INFO LIKE CONCAT('%', 'wh_long_', 'marker%')`,
+    );
+    return Number(rows[0].n);
+  }
+  return 0;
+}
+
+const one = (engine: Engine) => (engine === 'postgres' ? 'SELECT CAST(? AS INTEGER) AS n' : 'SELECT ? AS n');
+
+async function until(check: () => boolean | Promise<boolean>, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('condition not reached');
+    await sleep(20);
+  }
+}
+
+describe.each(availableEngines())('%s cancellation, timeouts and pool', (engine: Engine) => {
+  let wh: TestWarehouse;
+
+  beforeAll(async () => {
+    wh = await freshWarehouse(engine);
+    if (engine === 'duckdb') await wh.driver({ writable: true }).query('CREATE TABLE t (x INTEGER)');
+  });
+
+  afterAll(async () => {
+    await wh?.drop();
+  });
+
+  async function startLong(driver: WarehouseDriver, signal: AbortSignal) {
+    const running = driver.query(LONG[engine], [], { signal, readOnly: true }).catch((e: unknown) => e);
+    await until(() => driver.poolInfo().numBusyConnections === 1);
+    // Let the statement reach the database.
+    await sleep(engine === 'sqlite' ? 300 : 200);
+    // Wrapped: returning the promise itself from an async function would wait for it.
+    return { outcome: running };
+  }
+
+  it('cancels a running statement on the database and keeps the pool usable', async () => {
+    const driver = wh.driver({ maxPoolSize: 1 });
+    const ac = new AbortController();
+    const { outcome } = await startLong(driver, ac.signal);
+    if (engine === 'postgres' || engine === 'mysql') expect(await stillRunning(engine)).toBe(1);
+    const started = Date.now();
+    ac.abort();
+    expect(await outcome).toBeInstanceOf(QueryCancelledError);
+    expect(Date.now() - started).toBeLessThan(4000);
+    expect(await stillRunning(engine)).toBe(0);
+    expect((await driver.query(one(engine), [7])).rows).toEqual([[7]]);
+    expect(driver.poolInfo()).toMatchObject({ numBusyConnections: 0, numWaiting: 0, maxPoolSize: 1 });
+  });
+
+  it('stops a statement that runs past its timeout', async () => {
+    const driver = wh.driver({ maxPoolSize: 1 });
+    const started = Date.now();
+    await expect(driver.query(LONG[engine], [], { timeoutMs: 300, readOnly: true })).rejects.toBeInstanceOf(QueryTimeoutError);
+    expect(Date.now() - started).toBeLessThan(4000);
+    expect(await stillRunning(engine)).toBe(0);
+    expect((await driver.query(one(engine), [8], { timeoutMs: 5000 })).rows).toEqual([[8]]);
+  });
+
+  it('queues requests beyond the pool size, and times out or cancels the wait', async () => {
+    const driver = wh.driver({ maxPoolSize: 1, acquireTimeoutMs: 300 });
+    const ac = new AbortController();
+    const long = (await startLong(driver, ac.signal)).outcome;
+
+    const waiting = driver.query(one(engine), [1]);
+    expect(driver.poolInfo()).toMatchObject({ numWaiting: 1, numBusyConnections: 1, maxPoolSize: 1 });
+    await expect(waiting).rejects.toBeInstanceOf(PoolTimeoutError);
+    await expect(driver.query(one(engine), [1])).rejects.toThrow('Timed out waiting for a connection from the pool');
+
+    const leaving = new AbortController();
+    const abandoned = driver.query(one(engine), [1], { signal: leaving.signal });
+    leaving.abort();
+    await expect(abandoned).rejects.toBeInstanceOf(QueryCancelledError);
+
+    ac.abort();
+    expect(await long).toBeInstanceOf(QueryCancelledError);
+    const queued = await Promise.all([1, 2, 3].map((n) => driver.query(one(engine), [n])));
+    expect(queued.map((r) => r.rows)).toEqual([[[1]], [[2]], [[3]]]);
+    expect(driver.poolInfo()).toMatchObject({ numConnections: 1, numIdleConnections: 1, numWaiting: 0 });
+  });
+});

@@ -1,0 +1,102 @@
+import { StatementRejectedError } from '../../src/query-engine/execute/drivers';
+import { questionMarksToDollars, scanSql } from '../../src/query-engine/execute/drivers/sql-scan';
+import { checkStatement } from '../../src/query-engine/execute/drivers/statement-policy';
+import { fractionSuffix, isoFromEpochMicros, isoFromSqlTime, isoFromSqlTimestamp, safeInteger, float32Number } from '../../src/query-engine/execute/drivers/values';
+import { baseTypeFor } from '../../src/query-engine/execute/drivers/base-types';
+
+const dollars = (sql: string) => questionMarksToDollars(sql, scanSql(sql, 'postgres'));
+
+describe('SQL scanning', () => {
+  it('rewrites ? placeholders for Postgres outside literals, identifiers and comments', () => {
+    expect(dollars("SELECT ?, '?', \"a?\", ? -- ?\n /* ? /* ? */ ? */ , ?")).toEqual({
+      sql: "SELECT $1, '?', \"a?\", $2 -- ?\n /* ? /* ? */ ? */ , $3",
+      count: 3,
+    });
+    expect(dollars("SELECT $$ ? $$, $tag$ ?'$ $tag$, E'\\' ?', ?")).toEqual({ sql: "SELECT $$ ? $$, $tag$ ?'$ $tag$, E'\\' ?', $1", count: 1 });
+    expect(dollars("SELECT doc ?? 'a', doc ??| array['a'], ?")).toEqual({ sql: "SELECT doc ? 'a', doc ?| array['a'], $1", count: 1 });
+    expect(dollars("SELECT 'it''s ?', ?")).toEqual({ sql: "SELECT 'it''s ?', $1", count: 1 });
+  });
+
+  it('counts statements, ignoring semicolons in literals, identifiers and comments', () => {
+    expect(scanSql("SELECT ';' ; ", 'postgres').statements).toBe(1);
+    expect(scanSql('SELECT 1; SELECT 2', 'postgres').statements).toBe(2);
+    expect(scanSql("SELECT 'a\\'; DROP TABLE x; --'", 'mysql').statements).toBe(1);
+    expect(scanSql("SELECT 'a\\'; DROP TABLE x; --'", 'postgres').statements).toBe(2);
+    expect(scanSql("SELECT E'a\\'; DROP TABLE x; --'", 'postgres').statements).toBe(1);
+    expect(scanSql('SELECT [a;b] FROM t', 'sqlite').statements).toBe(1);
+    expect(scanSql('SELECT `a;b` FROM t', 'mysql').statements).toBe(1);
+    expect(scanSql('SELECT 1 # ; DROP\n', 'mysql').statements).toBe(1);
+    expect(scanSql('SELECT 1 --; DROP', 'mysql').statements).toBe(2);
+    expect(scanSql('SELECT $x$;$x$', 'duckdb').statements).toBe(1);
+    expect(scanSql('-- only a comment', 'sqlite').statements).toBe(0);
+  });
+
+  it('treats MySQL executable comments as code', () => {
+    const scanned = scanSql("SELECT 1 /*!50000 INTO OUTFILE '/tmp/x' */", 'mysql');
+    expect(scanned.code).toMatch(/INTO OUTFILE/);
+    expect(() => checkStatement('mysql', "SELECT 1 /*!50000 INTO OUTFILE '/tmp/x' */", false)).toThrow(StatementRejectedError);
+    expect(scanSql('SELECT 1 /*! ; DROP TABLE t */', 'mysql').statements).toBe(2);
+  });
+
+  it('finds the first keyword after comments and parentheses', () => {
+    expect(scanSql('  /* x */ -- y\n (select 1)', 'postgres').firstKeyword).toBe('(');
+    expect(scanSql('\n with x as (select 1) select * from x', 'duckdb').firstKeyword).toBe('WITH');
+  });
+});
+
+describe('statement policy', () => {
+  it('allows reading statements in read-only mode and refuses the rest', () => {
+    expect(() => checkStatement('postgres', 'SELECT 1', true)).not.toThrow();
+    expect(() => checkStatement('postgres', 'EXPLAIN SELECT 1', true)).not.toThrow();
+    for (const sql of ['UPDATE t SET a = 1', 'DELETE FROM t', 'CREATE TABLE x (a int)', 'SET search_path = x', 'COMMIT']) {
+      expect(() => checkStatement('postgres', sql, true)).toThrow(StatementRejectedError);
+    }
+    expect(() => checkStatement('duckdb', 'FROM t', true)).not.toThrow();
+  });
+
+  it('refuses empty queries, several statements and file access', () => {
+    expect(() => checkStatement('sqlite', '  -- nothing ', false)).toThrow('The query is empty.');
+    expect(() => checkStatement('sqlite', 'SELECT 1; SELECT 2', false)).toThrow('Only one SQL statement is allowed per query.');
+    expect(() => checkStatement('sqlite', "attach 'x.db' as x", false)).toThrow(/not allowed/);
+    expect(() => checkStatement('sqlite', "VACUUM INTO '/tmp/copy.db'", false)).toThrow(/not allowed/);
+    expect(() => checkStatement('postgres', "SELECT pg_read_file('/etc/passwd')", true)).toThrow(/not allowed/);
+    expect(() => checkStatement('mysql', "SELECT LOAD_FILE('/etc/passwd')", true)).toThrow(/not allowed/);
+    expect(() => checkStatement('duckdb', 'INSTALL httpfs', false)).toThrow(/not allowed/);
+    expect(() => checkStatement('postgres', "SELECT 'pg_read_file(' AS x", true)).not.toThrow();
+  });
+});
+
+describe('value conventions', () => {
+  it('formats fractions, timestamps and times the same way for every engine', () => {
+    expect(['', '0', '5', '123', '123000', '1234', '123456789'].map(fractionSuffix)).toEqual(['', '', '.500', '.123', '.123', '.123400', '.123456']);
+    expect(isoFromSqlTimestamp('2024-01-02 03:04:05', false)).toBe('2024-01-02T03:04:05');
+    expect(isoFromSqlTimestamp('2024-01-02 03:04:05.120+00', true)).toBe('2024-01-02T03:04:05.120Z');
+    expect(isoFromSqlTimestamp('2024-01-02 01:30:00+05:30', true)).toBe('2024-01-01T20:00:00Z');
+    expect(isoFromSqlTimestamp('2024-01-02 03:04', false)).toBe('2024-01-02T03:04:00');
+    expect(isoFromSqlTimestamp('infinity', true)).toBe('infinity');
+    expect(isoFromSqlTimestamp('0044-03-15 12:00:00 BC', false)).toBe('0044-03-15 12:00:00 BC');
+    expect(isoFromSqlTime('23:59:59.5')).toBe('23:59:59.500');
+    expect(isoFromEpochMicros(1_704_164_645_000_001n, true)).toBe('2024-01-02T03:04:05.000001Z');
+    expect(isoFromEpochMicros(-1n, false)).toBe('1969-12-31T23:59:59.999999');
+  });
+
+  it('keeps integers exact and floats short', () => {
+    expect(safeInteger('9007199254740991')).toBe(9007199254740991);
+    expect(safeInteger('9007199254740993')).toBe('9007199254740993');
+    expect(safeInteger(-5n)).toBe(-5);
+    expect(float32Number(Math.fround(0.1))).toBe(0.1);
+    expect(float32Number(NaN)).toBeNull();
+  });
+
+  it('maps database types to base types per engine', () => {
+    expect(baseTypeFor('postgres', '_int4')).toBe('type/Array');
+    expect(baseTypeFor('postgres', 'timestamptz')).toBe('type/DateTimeWithLocalTZ');
+    expect(baseTypeFor('mysql', 'TIMESTAMP')).toBe('type/DateTimeWithLocalTZ');
+    expect(baseTypeFor('mysql', 'BIGINT UNSIGNED')).toBe('type/BigInteger');
+    expect(baseTypeFor('sqlite', 'NVARCHAR(20)')).toBe('type/Text');
+    expect(baseTypeFor('sqlite', 'DATETIME')).toBe('type/DateTime');
+    expect(baseTypeFor('duckdb', 'DECIMAL(18,3)')).toBe('type/Decimal');
+    expect(baseTypeFor('duckdb', 'INTEGER[]')).toBe('type/Array');
+    expect(baseTypeFor('duckdb', 'STRUCT(a INTEGER)')).toBe('type/*');
+  });
+});
