@@ -4,6 +4,7 @@ import { CoreModule } from './common/core.module';
 import { DatabaseModule } from './common/database/database.module';
 import { AppLogger } from './common/logging/app-logger';
 import { ApiKeysModule } from './modules/api-keys/api-keys.module';
+import { DatabasesModule } from './modules/databases/databases.module';
 import { HealthModule } from './modules/health/health.module';
 import { PermissionsModule } from './modules/permissions/permissions.module';
 import { SessionsModule } from './modules/sessions/sessions.module';
@@ -22,6 +23,7 @@ export const FEATURE_MODULES = [
   ApiKeysModule,
   UtilModule,
   HealthModule,
+  DatabasesModule,
 ];
 
 @Module({})

@@ -27,6 +27,8 @@ export interface AppConfig {
   allowedFileDirs: string[];
   /** Generate and connect the Sample Database on the first start. */
   loadSampleDatabase: boolean;
+  /** How often the sync scheduler looks for databases due a sync; 0 turns scheduled syncs off. */
+  syncCheckSeconds: number;
 }
 
 export class ConfigError extends Error {}
@@ -104,6 +106,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     trustProxy: env.TRUST_PROXY || 'loopback, linklocal, uniquelocal',
     allowedFileDirs: (env.ALLOWED_FILE_DIRS || '').split(':').filter(Boolean).map((d) => path.resolve(d)),
     loadSampleDatabase: bool(env, 'LOAD_SAMPLE_DATABASE', true),
+    syncCheckSeconds: int(env, 'SYNC_CHECK_SECONDS', 60, 0, 86_400),
   };
 }
 

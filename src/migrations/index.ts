@@ -1,4 +1,5 @@
 import { Foundation1763683200000 } from './1763683200000-foundation';
+import { Warehouses1763769600000 } from './1763769600000-warehouses';
 
 /** Every migration, in order. Append new ones; never edit one that has landed. */
-export const MIGRATIONS = [Foundation1763683200000];
+export const MIGRATIONS = [Foundation1763683200000, Warehouses1763769600000];

@@ -85,6 +85,8 @@ export const SETTINGS: SettingDefinition[] = [
   // Kept by the server itself; never set through the API.
   { key: 'setup-token', type: 'string', visibility: 'internal', description: 'Token that authorizes the first setup.' },
   { key: 'settings-last-updated', type: 'string', visibility: 'internal', description: 'When any setting last changed.' },
+  { key: 'data-permissions-revision', type: 'string', visibility: 'internal', description: 'Revision of the data permissions graph.' },
+  { key: 'sample-database-loaded', type: 'string', visibility: 'internal', description: 'Set once the Sample Database was loaded.' },
 ];
 
 export const EMBEDDING_TOGGLES = ['enable-embedding-static', 'enable-embedding-sdk', 'enable-embedding-interactive'];

@@ -90,6 +90,17 @@ export class SettingsService {
     await this.write(writes);
   }
 
+  /**
+   * Stores an internal setting only if absent; true for the one caller (of all instances) that stored it. Used
+   * as a once-only claim, e.g. to load the Sample Database exactly once.
+   */
+  async claim(key: string, value: string): Promise<boolean> {
+    const pg = this.repo.manager.connection.options.type === 'postgres';
+    const sql = `INSERT INTO setting (key, value) VALUES (${pg ? '$1, $2' : '?, ?'}) ON CONFLICT (key) DO NOTHING RETURNING key`;
+    const rows: unknown[] = await this.repo.query(sql, [key, value]);
+    return rows.length === 1;
+  }
+
   /** Writes internal settings (setup token) without the API's checks. */
   async setInternal(key: string, value: string | null): Promise<void> {
     await this.write([[key, value]]);

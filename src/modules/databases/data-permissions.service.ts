@@ -1,0 +1,91 @@
+import { Injectable } from '@nestjs/common';
+import { MessageError, ValidationError } from '../../common/errors/api-errors';
+import { SettingsService } from '../settings/settings.service';
+import { ADMIN_GROUP_ID } from '../users/users.repository';
+import { DataAccess, NativeAccess } from '../warehouse/database-permission.entity';
+import { DatabasePermissionsRepository } from '../warehouse/database-permissions.repository';
+import { DatabasesRepository } from './databases.repository';
+
+const REVISION_KEY = 'data-permissions-revision';
+const DATA: DataAccess[] = ['unrestricted', 'no'];
+const NATIVE: NativeAccess[] = ['write', 'none'];
+
+export interface DataPermissionsGraph {
+  revision: number;
+  groups: Record<string, Record<string, { data: DataAccess; native: NativeAccess }>>;
+}
+
+/**
+ * The data permissions graph: per group, per database, whether it may query (`data`) and write native SQL
+ * (`native`). Administrators always have full access and are not part of what can be changed. A revision guards
+ * against two admins overwriting each other's edits.
+ */
+@Injectable()
+export class DataPermissionsService {
+  constructor(
+    private readonly perms: DatabasePermissionsRepository,
+    private readonly databases: DatabasesRepository,
+    private readonly settings: SettingsService,
+  ) {}
+
+  async graph(): Promise<DataPermissionsGraph> {
+    const [dbs, grants, groupIds] = await Promise.all([this.databases.list(), this.perms.all(), this.perms.groupIds()]);
+    const groups: DataPermissionsGraph['groups'] = {};
+    for (const gid of groupIds) {
+      groups[gid] = {};
+      for (const db of dbs) {
+        const g = grants.find((p) => p.group_id === gid && p.db_id === db.id);
+        groups[gid][db.id] = gid === ADMIN_GROUP_ID ? { data: 'unrestricted', native: 'write' } : { data: g?.data ?? 'no', native: g?.native ?? 'none' };
+      }
+    }
+    return { revision: await this.revision(), groups };
+  }
+
+  /** Parts present overwrite; the rest stays. `revision` must be the one the caller read. */
+  async update(body: unknown): Promise<DataPermissionsGraph> {
+    const { revision, groups } = parseGraph(body);
+    const [dbIds, groupIds] = await Promise.all([this.databases.list().then((d) => new Set(d.map((x) => x.id))), this.perms.groupIds()]);
+    await this.perms.transaction(async (tx) => {
+      const current = await this.revision();
+      if (revision !== current) {
+        throw new MessageError('Looks like someone else edited the permissions and your data is out of date. Please fetch new data and try again.', 409);
+      }
+      for (const [gid, dbs] of Object.entries(groups)) {
+        const groupId = Number(gid);
+        if (!groupIds.includes(groupId)) throw ValidationError.of('groups', `group ${gid} does not exist.`, gid);
+        if (groupId === ADMIN_GROUP_ID) throw new MessageError('You cannot change the permissions of the Administrators group.');
+        for (const [dbId, access] of Object.entries(dbs)) {
+          if (!dbIds.has(Number(dbId))) throw ValidationError.of('groups', `database ${dbId} does not exist.`, dbId);
+          await this.perms.set(groupId, Number(dbId), access, tx);
+        }
+      }
+      await this.settings.setInternal(REVISION_KEY, String(current + 1));
+    });
+    return this.graph();
+  }
+
+  private async revision(): Promise<number> {
+    return Number((await this.settings.get<string | null>(REVISION_KEY)) ?? 0);
+  }
+}
+
+function parseGraph(body: unknown): { revision: number; groups: DataPermissionsGraph['groups'] } {
+  const b = body as { revision?: unknown; groups?: unknown } | null;
+  if (!b || typeof b !== 'object') throw ValidationError.of('body', 'value must be a map.', body);
+  if (!Number.isInteger(b.revision) || (b.revision as number) < 0) throw ValidationError.of('revision', 'value must be an integer.', b.revision);
+  if (!b.groups || typeof b.groups !== 'object' || Array.isArray(b.groups)) throw ValidationError.of('groups', 'value must be a map.', b.groups);
+  const groups: DataPermissionsGraph['groups'] = {};
+  for (const [gid, dbs] of Object.entries(b.groups as Record<string, unknown>)) {
+    if (!/^[1-9]\d{0,9}$/.test(gid) || !dbs || typeof dbs !== 'object') throw ValidationError.of('groups', 'value must map group ids to maps of database ids.', gid);
+    groups[gid] = {};
+    for (const [dbId, access] of Object.entries(dbs as Record<string, unknown>)) {
+      const a = access as { data?: unknown; native?: unknown } | null;
+      if (!/^[1-9]\d{0,9}$/.test(dbId) || !a || !DATA.includes(a.data as DataAccess) || !NATIVE.includes(a.native as NativeAccess)) {
+        throw ValidationError.of('groups', 'each database must map to {data: `unrestricted` | `no`, native: `write` | `none`}.', access);
+      }
+      // Native SQL without data access means nothing; store what takes effect.
+      groups[gid][dbId] = { data: a.data as DataAccess, native: a.data === 'no' ? 'none' : (a.native as NativeAccess) };
+    }
+  }
+  return { revision: b.revision as number, groups };
+}

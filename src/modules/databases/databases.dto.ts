@@ -1,0 +1,106 @@
+import { IsOptional, Max, Min } from 'class-validator';
+import { IsInt } from 'class-validator';
+import { MSG } from '../../common/validation/messages';
+import { Bool, BoolString, IsMap, NonBlankString, Nullable, OneOf, PositiveInt } from '../../common/validation/validators';
+import { ENGINES, Engine } from '../../query-engine/execute/drivers/driver';
+
+export class CreateDatabaseDto {
+  @OneOf(ENGINES)
+  engine: Engine;
+
+  @NonBlankString()
+  name: string;
+
+  @IsMap()
+  details: Record<string, unknown>;
+
+  @Nullable()
+  @NonBlankString()
+  description?: string | null;
+
+  @IsOptional()
+  @Bool()
+  is_full_sync?: boolean;
+
+  @IsOptional()
+  @Bool()
+  auto_run_queries?: boolean;
+
+  @Nullable()
+  @PositiveInt()
+  cache_ttl?: number | null;
+
+  /** Minutes between metadata syncs (default 60). */
+  @IsOptional()
+  @IsInt({ message: MSG.positiveInt })
+  @Min(5, { message: 'value must be an integer between 5 and 10080.' })
+  @Max(10080, { message: 'value must be an integer between 5 and 10080.' })
+  metadata_sync_interval_minutes?: number;
+
+  /** Minutes between field-value scans (default 1440). */
+  @IsOptional()
+  @IsInt({ message: MSG.positiveInt })
+  @Min(60, { message: 'value must be an integer between 60 and 43200.' })
+  @Max(43200, { message: 'value must be an integer between 60 and 43200.' })
+  field_values_interval_minutes?: number;
+}
+
+export class UpdateDatabaseDto {
+  @IsOptional()
+  @OneOf(ENGINES)
+  engine?: Engine;
+
+  @IsOptional()
+  @NonBlankString()
+  name?: string;
+
+  @IsOptional()
+  @IsMap()
+  details?: Record<string, unknown>;
+
+  @Nullable()
+  @NonBlankString()
+  description?: string | null;
+
+  @IsOptional()
+  @Bool()
+  is_full_sync?: boolean;
+
+  @IsOptional()
+  @Bool()
+  auto_run_queries?: boolean;
+
+  @Nullable()
+  @PositiveInt()
+  cache_ttl?: number | null;
+
+  @Nullable()
+  @NonBlankString()
+  caveats?: string | null;
+
+  @Nullable()
+  @NonBlankString()
+  points_of_interest?: string | null;
+
+  @IsOptional()
+  @IsInt({ message: MSG.positiveInt })
+  @Min(5, { message: 'value must be an integer between 5 and 10080.' })
+  @Max(10080, { message: 'value must be an integer between 5 and 10080.' })
+  metadata_sync_interval_minutes?: number;
+
+  @IsOptional()
+  @IsInt({ message: MSG.positiveInt })
+  @Min(60, { message: 'value must be an integer between 60 and 43200.' })
+  @Max(43200, { message: 'value must be an integer between 60 and 43200.' })
+  field_values_interval_minutes?: number;
+}
+
+export class ListDatabasesQuery {
+  @IsOptional()
+  @OneOf(['tables'])
+  include?: 'tables';
+
+  @IsOptional()
+  @BoolString()
+  saved?: boolean;
+}

@@ -1,0 +1,192 @@
+import { Injectable } from '@nestjs/common';
+import { AuthUser } from '../../common/auth/current-user';
+import { MessageError, NotFoundError } from '../../common/errors/api-errors';
+import { ConnectionError, DetailsError, Engine, WarehouseError } from '../../query-engine/execute/drivers';
+import { SyncRepository } from '../sync/sync.repository';
+import { SyncService } from '../sync/sync.service';
+import { iso } from '../users/user.view';
+import { SecretBox } from '../../common/crypto/secret-box';
+import { toFieldView } from '../fields/field.view';
+import { toTableView } from '../tables/table.view';
+import { accessIn, DatabaseAccessService } from '../warehouse/database-access.service';
+import { mergeMasked, openDetails, sealDetails } from '../warehouse/database-details';
+import { DatabasePermissionsRepository } from '../warehouse/database-permissions.repository';
+import { WarehouseConnections } from '../warehouse/warehouse-connections';
+import { WarehouseDatabase } from './database.entity';
+import { toDatabaseView } from './database.view';
+import { CreateDatabaseDto, UpdateDatabaseDto } from './databases.dto';
+import { DatabasesRepository } from './databases.repository';
+
+@Injectable()
+export class DatabasesService {
+  constructor(
+    private readonly repo: DatabasesRepository,
+    private readonly connections: WarehouseConnections,
+    private readonly access: DatabaseAccessService,
+    private readonly perms: DatabasePermissionsRepository,
+    private readonly sync: SyncService,
+    private readonly syncRuns: SyncRepository,
+    private readonly secrets: SecretBox,
+  ) {}
+
+  /** Databases the caller may query (all for admins), optionally with their tables. */
+  async list(caller: AuthUser, includeTables: boolean) {
+    const map = await this.access.accessMap(caller);
+    const dbs = (await this.repo.list()).filter((db) => accessIn(map, db.id).data === 'unrestricted');
+    const tables = includeTables ? await this.repo.activeTables(dbs.map((d) => d.id)) : [];
+    const data = dbs.map((db) => ({
+      ...toDatabaseView(db, { isAdmin: caller.isSuperuser, native: accessIn(map, db.id).native }),
+      ...(includeTables ? { tables: tables.filter((t) => t.db_id === db.id).map(toTableView) } : {}),
+    }));
+    return { data, total: data.length };
+  }
+
+  async get(caller: AuthUser, id: number) {
+    const db = await this.readable(caller, id);
+    return toDatabaseView(db, { isAdmin: caller.isSuperuser, native: (await this.access.accessTo(caller, id)).native });
+  }
+
+  /** The database with its active tables, each with its active fields. */
+  async metadata(caller: AuthUser, id: number) {
+    const view = await this.get(caller, id);
+    const tables = await this.repo.activeTables([id]);
+    const fields = await this.repo.activeFields(tables.map((t) => t.id));
+    return {
+      ...view,
+      tables: tables.map((t) => ({ ...toTableView(t), fields: fields.filter((f) => f.table_id === t.id).map(toFieldView) })),
+    };
+  }
+
+  async fields(caller: AuthUser, id: number) {
+    await this.readable(caller, id);
+    const tables = await this.repo.activeTables([id]);
+    const byId = new Map(tables.map((t) => [t.id, t]));
+    return (await this.repo.activeFields(tables.map((t) => t.id))).map((f) => ({
+      id: f.id,
+      name: f.name,
+      display_name: f.display_name,
+      base_type: f.base_type,
+      semantic_type: f.semantic_type,
+      table_name: byId.get(f.table_id)!.name,
+      schema: byId.get(f.table_id)!.schema,
+    }));
+  }
+
+  async schemas(caller: AuthUser, id: number): Promise<string[]> {
+    await this.readable(caller, id);
+    return [...new Set((await this.repo.activeTables([id])).map((t) => t.schema ?? ''))].sort();
+  }
+
+  /** Tables of one schema; '' names the schema of engines without schemas (SQLite, MySQL). */
+  async schemaTables(caller: AuthUser, id: number, schema: string) {
+    await this.readable(caller, id);
+    const tables = (await this.repo.activeTables([id])).filter((t) => (t.schema ?? '') === schema);
+    if (tables.length === 0) throw new NotFoundError();
+    return tables.map(toTableView);
+  }
+
+  /** Validates the details, tests the connection, saves, opens it to All Users, and starts the first sync. */
+  async create(caller: AuthUser, dto: CreateDatabaseDto) {
+    const details = this.validated(dto.engine, dto.details);
+    await this.testConnection(dto.engine, details);
+    const db = await this.repo.transaction(async (tx) => {
+      const saved = await this.repo.save(
+        {
+          name: dto.name.trim(), engine: dto.engine, details: sealDetails(details, this.secrets), description: dto.description ?? null,
+          is_full_sync: dto.is_full_sync ?? true, auto_run_queries: dto.auto_run_queries ?? true, cache_ttl: dto.cache_ttl ?? null,
+          metadata_sync_interval_minutes: dto.metadata_sync_interval_minutes ?? 60, field_values_interval_minutes: dto.field_values_interval_minutes ?? 1440,
+          creator_id: caller.id, initial_sync_status: 'incomplete', is_sample: false, settings: null, timezone: null,
+        },
+        tx,
+      );
+      await this.perms.grantDefault(saved.id, tx);
+      return saved;
+    });
+    this.sync.inBackground(db.id, 'metadata');
+    return toDatabaseView(db, { isAdmin: true, native: 'write' });
+  }
+
+  /** The Sample Database, connected on the first start (see SampleDatabaseLoader). */
+  async createSample(file: string): Promise<WarehouseDatabase> {
+    const details = this.validated('sqlite', { db: file });
+    return this.repo.transaction(async (tx) => {
+      const saved = await this.repo.save(
+        { name: 'Sample Database', engine: 'sqlite', details: sealDetails(details, this.secrets), is_sample: true, initial_sync_status: 'incomplete', creator_id: null },
+        tx,
+      );
+      await this.perms.grantDefault(saved.id, tx);
+      return saved;
+    });
+  }
+
+  async update(id: number, dto: UpdateDatabaseDto) {
+    const db = await this.repo.findById(id);
+    if (!db) throw new NotFoundError();
+    const engine = dto.engine ?? db.engine;
+    const changes: Partial<WarehouseDatabase> = { id };
+    if (dto.details !== undefined || engine !== db.engine) {
+      const incoming = mergeMasked(dto.details ?? {}, openDetails(db.details, this.secrets));
+      const details = this.validated(engine, dto.details === undefined ? openDetails(db.details, this.secrets) : incoming);
+      await this.testConnection(engine, details);
+      changes.details = sealDetails(details, this.secrets);
+      changes.engine = engine;
+    }
+    for (const k of ['name', 'description', 'is_full_sync', 'auto_run_queries', 'cache_ttl', 'caveats', 'points_of_interest', 'metadata_sync_interval_minutes', 'field_values_interval_minutes'] as const) {
+      if (dto[k] !== undefined) (changes as Record<string, unknown>)[k] = dto[k];
+    }
+    const saved = await this.repo.save(changes);
+    if (changes.details) {
+      await this.connections.evict(id);
+      this.sync.inBackground(id, 'metadata');
+    }
+    return toDatabaseView({ ...db, ...saved }, { isAdmin: true, native: 'write' });
+  }
+
+  async delete(id: number): Promise<void> {
+    if (!(await this.repo.findById(id))) throw new NotFoundError();
+    await this.connections.evict(id);
+    await this.repo.delete(id);
+  }
+
+  async discardValues(id: number): Promise<void> {
+    await this.requireExisting(id);
+    const tables = await this.repo.activeTables([id]);
+    await this.sync.discardValues((await this.repo.activeFields(tables.map((t) => t.id))).map((f) => f.id));
+  }
+
+  async syncLog(id: number) {
+    return (await this.syncRuns.recentRuns(id)).map((r) => ({
+      id: r.id, kind: r.kind, status: r.status, instance: r.instance, started_at: iso(r.started_at), ended_at: iso(r.ended_at), error: r.error, summary: r.summary,
+    }));
+  }
+
+  async requireExisting(id: number): Promise<WarehouseDatabase> {
+    const db = await this.repo.findById(id);
+    if (!db) throw new NotFoundError();
+    return db;
+  }
+
+  private async readable(caller: AuthUser, id: number): Promise<WarehouseDatabase> {
+    const db = await this.requireExisting(id);
+    await this.access.assertCanRead(caller, id);
+    return db;
+  }
+
+  private validated(engine: Engine, details: unknown) {
+    try {
+      return this.connections.validate(engine, details);
+    } catch (e) {
+      if (e instanceof DetailsError) throw new MessageError(e.message, 400, { errors: { [e.field]: e.message } });
+      throw e;
+    }
+  }
+
+  private async testConnection(engine: Engine, details: ReturnType<DatabasesService['validated']>): Promise<void> {
+    try {
+      await this.connections.withTemporary(engine, details, (d) => d.testConnection());
+    } catch (e) {
+      if (e instanceof ConnectionError || e instanceof WarehouseError) throw new MessageError(e.message, 400);
+      throw e;
+    }
+  }
+}

@@ -1,0 +1,81 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager, In } from 'typeorm';
+import { toDriverValue } from '../../common/auth/auth.repository';
+import { WarehouseDatabase } from '../databases/database.entity';
+import { FieldValues } from '../fields/field-values.entity';
+import { WarehouseField } from '../fields/field.entity';
+import { WarehouseTable } from '../tables/table.entity';
+import { SyncKind, SyncRun } from './sync-run.entity';
+
+@Injectable()
+export class SyncRepository {
+  constructor(private readonly db: DataSource) {}
+
+  transaction<T>(work: (tx: EntityManager) => Promise<T>): Promise<T> {
+    return this.db.transaction(work);
+  }
+
+  findDatabase(id: number): Promise<WarehouseDatabase | null> {
+    return this.db.manager.findOneBy(WarehouseDatabase, { id });
+  }
+
+  allDatabases(): Promise<WarehouseDatabase[]> {
+    return this.db.manager.find(WarehouseDatabase);
+  }
+
+  tables(dbId: number, tx: EntityManager = this.db.manager): Promise<WarehouseTable[]> {
+    return tx.find(WarehouseTable, { where: { db_id: dbId } });
+  }
+
+  fields(tableIds: number[], tx: EntityManager = this.db.manager): Promise<WarehouseField[]> {
+    if (tableIds.length === 0) return Promise.resolve([]);
+    return tx.find(WarehouseField, { where: { table_id: In(tableIds) }, order: { database_position: 'ASC' } });
+  }
+
+  fieldValues(fieldIds: number[]): Promise<FieldValues[]> {
+    if (fieldIds.length === 0) return Promise.resolve([]);
+    return this.db.manager.find(FieldValues, { where: { field_id: In(fieldIds) } });
+  }
+
+  /**
+   * Takes (or renews) the sync lease of a database for `holder`. Only one instance holds a database's lease at a
+   * time, so a scheduled sync runs once however many instances share the app DB.
+   */
+  async claimLease(dbId: number, holder: string, ttlMs: number): Promise<boolean> {
+    const pg = this.db.options.type === 'postgres';
+    const now = new Date();
+    const p = (v: unknown) => toDriverValue(v, pg);
+    const sql = `UPDATE metabase_database SET sync_lease_holder = $1, sync_lease_until = $2
+      WHERE id = $3 AND (sync_lease_until IS NULL OR sync_lease_until < $4 OR sync_lease_holder = $5)`;
+    const params = [holder, p(new Date(now.getTime() + ttlMs)), dbId, p(now), holder];
+    const result = await this.db.query(pg ? sql : sql.replace(/\$\d/g, '?'), params);
+    return affectedRows(result) === 1;
+  }
+
+  async releaseLease(dbId: number, holder: string): Promise<void> {
+    await this.db.manager
+      .createQueryBuilder()
+      .update(WarehouseDatabase)
+      .set({ sync_lease_holder: null, sync_lease_until: null })
+      .where('id = :id AND sync_lease_holder = :holder', { id: dbId, holder })
+      .execute();
+  }
+
+  async startRun(dbId: number, kind: SyncKind, instance: string): Promise<SyncRun> {
+    return this.db.manager.save(SyncRun, { db_id: dbId, kind, status: 'running', instance, started_at: new Date(), ended_at: null, error: null, summary: null });
+  }
+
+  async endRun(run: SyncRun, error: string | null, summary: Record<string, number> | null): Promise<void> {
+    await this.db.manager.update(SyncRun, { id: run.id }, { status: error ? 'failed' : 'succeeded', ended_at: new Date(), error, summary });
+  }
+
+  recentRuns(dbId: number, limit = 20): Promise<SyncRun[]> {
+    return this.db.manager.find(SyncRun, { where: { db_id: dbId }, order: { id: 'DESC' }, take: limit });
+  }
+}
+
+/** What DataSource.query answers for an UPDATE: pg gives [rows, count], better-sqlite3 the count itself. */
+function affectedRows(result: unknown): number {
+  if (Array.isArray(result) && typeof result[1] === 'number') return result[1];
+  return typeof result === 'number' ? result : 0;
+}

@@ -1,0 +1,141 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { In } from 'typeorm';
+import { AppLogger } from '../../common/logging/app-logger';
+import { requestContext } from '../../common/logging/request-context';
+import { WarehouseDatabase } from '../databases/database.entity';
+import { FieldValues } from '../fields/field-values.entity';
+import { WarehouseField } from '../fields/field.entity';
+import { WarehouseTable } from '../tables/table.entity';
+import { WarehouseConnections } from '../warehouse/warehouse-connections';
+import { fingerprintTable, readFieldValues } from './analyze';
+import { applyDescribed } from './metadata-sync';
+import { SyncKind } from './sync-run.entity';
+import { SyncRepository } from './sync.repository';
+
+/** A lease outlives any sync we expect; a crashed instance's lease simply expires. */
+const LEASE_MS = 30 * 60_000;
+
+/**
+ * Learns the structure of warehouses: tables and fields (metadata), fingerprints and semantic types (analysis),
+ * and the value lists of low-cardinality fields. Every run takes the database's lease, so two instances never
+ * sync one database at once, and is logged as a sync_run.
+ */
+@Injectable()
+export class SyncService {
+  readonly instanceId = `${process.pid}-${randomUUID().slice(0, 8)}`;
+  private readonly running = new Map<string, Promise<boolean>>();
+
+  constructor(
+    private readonly repo: SyncRepository,
+    private readonly connections: WarehouseConnections,
+    @Inject(AppLogger) private readonly logger: AppLogger,
+  ) {}
+
+  /** Starts a sync without waiting for it; errors end up in the sync log. */
+  inBackground(dbId: number, kind: SyncKind): void {
+    void requestContext
+      .run({ requestId: `sync-${dbId}-${kind}` }, () => this.run(dbId, kind))
+      .catch((e: unknown) => this.logger.error('Sync could not start', { db_id: dbId, kind, err: e }));
+  }
+
+  /**
+   * Runs a sync now; false when another instance (or this one) is already syncing the database. `metadata`
+   * also fingerprints and refreshes value lists; `field-values` refreshes value lists only.
+   */
+  run(dbId: number, kind: SyncKind): Promise<boolean> {
+    const key = `${dbId}:${kind}`;
+    const existing = this.running.get(key);
+    if (existing) return existing;
+    const job = this.runOnce(dbId, kind).finally(() => this.running.delete(key));
+    this.running.set(key, job);
+    return job;
+  }
+
+  private async runOnce(dbId: number, kind: SyncKind): Promise<boolean> {
+    if (!(await this.repo.claimLease(dbId, this.instanceId, LEASE_MS))) return false;
+    const run = await this.repo.startRun(dbId, kind, this.instanceId);
+    const started = Date.now();
+    try {
+      const db = await this.repo.findDatabase(dbId);
+      if (!db) return false;
+      const summary = kind === 'metadata' ? await this.syncMetadata(db) : await this.refreshValues(db);
+      await this.repo.endRun(run, null, summary);
+      this.logger.info('Sync finished', { db_id: dbId, kind, ms: Date.now() - started, ...summary });
+      return true;
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      await this.repo.endRun(run, message, null).catch(() => undefined);
+      await this.repo.transaction((tx) => tx.update(WarehouseDatabase, { id: dbId, initial_sync_status: 'incomplete' }, { initial_sync_status: 'aborted' })).catch(() => undefined);
+      this.logger.warning('Sync failed', { db_id: dbId, kind, error: message });
+      return false;
+    } finally {
+      await this.repo.releaseLease(dbId, this.instanceId).catch(() => undefined);
+    }
+  }
+
+  private async syncMetadata(db: WarehouseDatabase): Promise<Record<string, number>> {
+    const driver = this.connections.driverFor(db);
+    const described = await driver.describe();
+    const summary = await this.repo.transaction((tx) => applyDescribed(tx, db.id, described));
+    const analyzed = await this.analyze(db);
+    const values = await this.refreshValues(db);
+    await this.repo.transaction((tx) =>
+      tx.update(WarehouseDatabase, { id: db.id }, { initial_sync_status: 'complete', last_metadata_sync_at: new Date(), last_field_values_at: new Date() }),
+    );
+    return { ...summary, ...analyzed, ...values };
+  }
+
+  /** Fingerprints every active table; each table's results are written in one transaction. */
+  private async analyze(db: WarehouseDatabase): Promise<Record<string, number>> {
+    const driver = this.connections.driverFor(db);
+    const tables = (await this.repo.tables(db.id)).filter((t) => t.active);
+    const fields = await this.repo.fields(tables.map((t) => t.id));
+    let analyzedFields = 0;
+    for (const table of tables) {
+      const own = fields.filter((f) => f.table_id === table.id && f.active);
+      if (own.length === 0) continue;
+      const result = await fingerprintTable(driver, table, own);
+      await this.repo.transaction(async (tx) => {
+        await tx.update(WarehouseTable, { id: table.id }, { estimated_row_count: result.rowCount });
+        for (const a of result.fields) {
+          await tx.update(WarehouseField, { id: a.fieldId }, {
+            fingerprint: a.fingerprint,
+            has_field_values: a.hasFieldValues,
+            last_analyzed: new Date(),
+            ...(a.semanticType ? { semantic_type: a.semanticType } : {}),
+          });
+        }
+      });
+      analyzedFields += result.fields.length;
+    }
+    return { fields_analyzed: analyzedFields };
+  }
+
+  /** Re-reads the value lists of list fields, keeping human-readable remappings of values that remain. */
+  async refreshValues(db: WarehouseDatabase, onlyFieldIds?: number[]): Promise<Record<string, number>> {
+    const driver = this.connections.driverFor(db);
+    const tables = new Map((await this.repo.tables(db.id)).filter((t) => t.active).map((t) => [t.id, t]));
+    const fields = (await this.repo.fields([...tables.keys()])).filter(
+      (f) => f.active && ['auto-list', 'list'].includes(f.has_field_values) && (!onlyFieldIds || onlyFieldIds.includes(f.id)),
+    );
+    const existing = new Map((await this.repo.fieldValues(fields.map((f) => f.id))).map((v) => [v.field_id, v]));
+    for (const field of fields) {
+      const { values, hasMore } = await readFieldValues(driver, tables.get(field.table_id)!, field);
+      const old = existing.get(field.id);
+      const remap = old?.human_readable_values ? new Map(old.values.map((v, i) => [JSON.stringify(v), old.human_readable_values![i]])) : undefined;
+      const human = remap ? values.map((v) => remap.get(JSON.stringify(v)) ?? String(v)) : null;
+      await this.repo.transaction((tx) =>
+        tx.upsert(FieldValues, { field_id: field.id, values: values as never[], human_readable_values: human, has_more_values: hasMore }, ['field_id']),
+      );
+    }
+    await this.repo.transaction((tx) => tx.update(WarehouseDatabase, { id: db.id }, { last_field_values_at: new Date() }));
+    return { field_values_scanned: fields.length };
+  }
+
+  /** Forgets stored value lists (they come back at the next scan). */
+  async discardValues(fieldIds: number[]): Promise<void> {
+    if (fieldIds.length === 0) return;
+    await this.repo.transaction((tx) => tx.delete(FieldValues, { field_id: In(fieldIds) }));
+  }
+}

@@ -1,0 +1,35 @@
+import { Injectable } from '@nestjs/common';
+import { AuthUser } from '../../common/auth/current-user';
+import { ForbiddenError } from '../../common/errors/api-errors';
+import { Access, bestAccess, DatabasePermissionsRepository } from './database-permissions.repository';
+
+const FULL: Access = { data: 'unrestricted', native: 'write' };
+const NONE: Access = { data: 'no', native: 'none' };
+
+/** What a caller may do with a database's data. Admins may do everything; others get their groups' best grant. */
+@Injectable()
+export class DatabaseAccessService {
+  constructor(private readonly perms: DatabasePermissionsRepository) {}
+
+  async accessMap(user: AuthUser): Promise<Map<number, Access> | 'all'> {
+    if (user.isSuperuser) return 'all';
+    return bestAccess(await this.perms.forGroups(user.groupIds));
+  }
+
+  async accessTo(user: AuthUser, dbId: number): Promise<Access> {
+    const map = await this.accessMap(user);
+    return map === 'all' ? FULL : (map.get(dbId) ?? NONE);
+  }
+
+  async assertCanRead(user: AuthUser, dbId: number): Promise<void> {
+    if ((await this.accessTo(user, dbId)).data !== 'unrestricted') throw new ForbiddenError();
+  }
+
+  async assertCanRunNative(user: AuthUser, dbId: number): Promise<void> {
+    if ((await this.accessTo(user, dbId)).native !== 'write') throw new ForbiddenError();
+  }
+}
+
+export function accessIn(map: Map<number, Access> | 'all', dbId: number): Access {
+  return map === 'all' ? FULL : (map.get(dbId) ?? NONE);
+}

@@ -1,0 +1,67 @@
+import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { SecretBox } from '../../common/crypto/secret-box';
+import { createDriver, Engine, FileDetails, ServerDetails, validateDetails, WarehouseDriver } from '../../query-engine/execute/drivers';
+import { ConnectionPoolRegistry } from '../util/connection-pools';
+import { openDetails } from './database-details';
+import { WarehouseDatabase } from '../databases/database.entity';
+
+interface Cached {
+  driver: WarehouseDriver;
+  version: number;
+}
+
+/**
+ * One driver (with its pool) per connected database, opened on first use and reused. A changed database gets a
+ * fresh driver; every pool shows in the connection-pool diagnostics and closes at shutdown.
+ */
+@Injectable()
+export class WarehouseConnections implements OnApplicationShutdown {
+  private readonly drivers = new Map<number, Cached>();
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly secrets: SecretBox,
+    private readonly pools: ConnectionPoolRegistry,
+  ) {}
+
+  /** Validates details for an engine (file paths confined to the data directories). */
+  validate(engine: Engine, details: unknown): ServerDetails | FileDetails {
+    return validateDetails(engine, details, { dataDir: this.config.dataDir, allowedDirs: this.config.allowedFileDirs });
+  }
+
+  /** A short-lived driver for details not stored yet (the connection test before a database is saved). */
+  async withTemporary<T>(engine: Engine, details: ServerDetails | FileDetails, work: (d: WarehouseDriver) => Promise<T>): Promise<T> {
+    const driver = createDriver(engine, details, { maxPoolSize: 1 });
+    try {
+      return await work(driver);
+    } finally {
+      await driver.close().catch(() => undefined);
+    }
+  }
+
+  driverFor(db: WarehouseDatabase): WarehouseDriver {
+    const version = db.updated_at ? new Date(db.updated_at).getTime() : 0;
+    const cached = this.drivers.get(db.id);
+    if (cached && cached.version === version) return cached.driver;
+    if (cached) void this.evict(db.id);
+    const details = this.validate(db.engine, openDetails(db.details, this.secrets));
+    // A pooled SQLite connection is a child process (~40 MB) so a runaway query can be killed; keep few.
+    const driver = createDriver(db.engine, details, { maxPoolSize: db.engine === 'sqlite' ? 4 : 15 });
+    this.drivers.set(db.id, { driver, version });
+    this.pools.register(`db-${db.id}`, () => driver.poolInfo());
+    return driver;
+  }
+
+  async evict(dbId: number): Promise<void> {
+    const cached = this.drivers.get(dbId);
+    if (!cached) return;
+    this.drivers.delete(dbId);
+    this.pools.unregister(`db-${dbId}`);
+    await cached.driver.close().catch(() => undefined);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.all([...this.drivers.keys()].map((id) => this.evict(id)));
+  }
+}

@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { UtilModule } from '../util/util.module';
+import { DatabaseAccessService } from './database-access.service';
+import { DatabasePermission } from './database-permission.entity';
+import { DatabasePermissionsRepository } from './database-permissions.repository';
+import { WarehouseConnections } from './warehouse-connections';
+
+/** What every warehouse-facing module shares: open connections to the databases, and who may use them. */
+@Module({
+  imports: [TypeOrmModule.forFeature([DatabasePermission]), UtilModule],
+  providers: [WarehouseConnections, DatabasePermissionsRepository, DatabaseAccessService],
+  exports: [WarehouseConnections, DatabasePermissionsRepository, DatabaseAccessService],
+})
+export class WarehouseModule {}
