@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import {
-  ArrayNotEmpty, IsArray, IsBoolean, IsEmail, IsIn, IsInt, IsObject, IsString, Matches, Min, ValidateIf, ValidationOptions,
+  ArrayNotEmpty, IsArray, IsBoolean, IsEmail, IsIn, IsInt, IsObject, IsString, Matches, Max, MaxLength, Min, ValidateIf, ValidationOptions,
 } from 'class-validator';
 import { MSG } from './messages';
 
@@ -17,6 +17,14 @@ export const NonBlankString = () =>
   applyDecorators(IsString(opts(MSG.nonBlank)), Matches(/\S/, opts(MSG.nonBlank)));
 
 export const PositiveInt = () => applyDecorators(IsInt(opts(MSG.positiveInt)), Min(1, opts(MSG.positiveInt)));
+
+export const IntBetween = (min: number, max: number) => {
+  const message = `value must be an integer between ${min} and ${max}.`;
+  return applyDecorators(IsInt({ message }), Min(min, { message }), Max(max, { message }));
+};
+
+/** A string of at most `max` characters (database columns are bounded; longer input must be a 400, not a 500). */
+export const MaxLen = (max: number) => MaxLength(max, { message: `value must be a string of at most ${max} characters.` });
 
 export const Bool = () => IsBoolean(opts(MSG.boolean));
 

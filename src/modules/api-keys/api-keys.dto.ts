@@ -1,14 +1,12 @@
-import { MaxLength } from 'class-validator';
-import { NonBlankString, Nullable, PositiveInt } from '../../common/validation/validators';
+import { MaxLen, NonBlankString, Nullable, PositiveInt } from '../../common/validation/validators';
 import { iso } from '../users/user.view';
 import { ApiKey } from './api-key.entity';
 
 /** The column's width (the key's user takes the name too): longer must be a 400, not a database error. */
 export const NAME_MAX = 254;
-const nameTooLong = { message: `value must be a string of at most ${NAME_MAX} characters.` };
 
 export class CreateApiKeyDto {
-  @MaxLength(NAME_MAX, nameTooLong)
+  @MaxLen(NAME_MAX)
   @NonBlankString()
   name: string;
 
@@ -18,7 +16,7 @@ export class CreateApiKeyDto {
 
 export class UpdateApiKeyDto {
   @Nullable()
-  @MaxLength(NAME_MAX, nameTooLong)
+  @MaxLen(NAME_MAX)
   @NonBlankString()
   name?: string | null;
 

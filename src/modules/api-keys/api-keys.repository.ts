@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager, In, Not, QueryFailedError } from 'typeorm';
+import { DataSource, EntityManager, In, Not } from 'typeorm';
 import { PermissionsGroupMembership } from '../permissions/permissions-group-membership.entity';
 import { PermissionsGroup } from '../permissions/permissions-group.entity';
 import { User } from '../users/user.entity';
@@ -100,9 +100,3 @@ export class ApiKeysRepository {
   }
 }
 
-/** A unique index refused the write (Postgres 23505, SQLite SQLITE_CONSTRAINT_UNIQUE). */
-export function isUniqueViolation(e: unknown): boolean {
-  if (!(e instanceof QueryFailedError)) return false;
-  const code = (e.driverError as { code?: string } | undefined)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
-}

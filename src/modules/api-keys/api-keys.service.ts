@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AuthUser } from '../../common/auth/current-user';
 import { sha256Hex } from '../../common/crypto/hashing';
+import { isUniqueViolation } from '../../common/database/unique-violation';
 import { NotFoundError, ValidationError } from '../../common/errors/api-errors';
 import { PermissionsGroup } from '../permissions/permissions-group.entity';
 import { commonName } from '../users/user.view';
@@ -10,7 +11,7 @@ import { ADMIN_GROUP_ID } from '../users/users.repository';
 import { UsersService } from '../users/users.service';
 import { ApiKey } from './api-key.entity';
 import { ApiKeyView, CreateApiKeyDto, toApiKeyView, UpdateApiKeyDto } from './api-keys.dto';
-import { ApiKeysRepository, isUniqueViolation } from './api-keys.repository';
+import { ApiKeysRepository } from './api-keys.repository';
 
 /** `mb_` and the first four characters of the random part: enough to tell keys apart, useless to guess one. */
 const PREFIX_LENGTH = 7;

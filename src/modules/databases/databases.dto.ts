@@ -1,7 +1,5 @@
-import { IsOptional, Max, Min } from 'class-validator';
-import { IsInt } from 'class-validator';
-import { MSG } from '../../common/validation/messages';
-import { Bool, BoolString, IsMap, NonBlankString, Nullable, OneOf, PositiveInt } from '../../common/validation/validators';
+import { IsOptional } from 'class-validator';
+import { Bool, BoolString, IntBetween, IsMap, NonBlankString, Nullable, OneOf, PositiveInt } from '../../common/validation/validators';
 import { ENGINES, Engine } from '../../query-engine/execute/drivers/driver';
 
 export class CreateDatabaseDto {
@@ -32,16 +30,12 @@ export class CreateDatabaseDto {
 
   /** Minutes between metadata syncs (default 60). */
   @IsOptional()
-  @IsInt({ message: MSG.positiveInt })
-  @Min(5, { message: 'value must be an integer between 5 and 10080.' })
-  @Max(10080, { message: 'value must be an integer between 5 and 10080.' })
+  @IntBetween(5, 10080)
   metadata_sync_interval_minutes?: number;
 
   /** Minutes between field-value scans (default 1440). */
   @IsOptional()
-  @IsInt({ message: MSG.positiveInt })
-  @Min(60, { message: 'value must be an integer between 60 and 43200.' })
-  @Max(43200, { message: 'value must be an integer between 60 and 43200.' })
+  @IntBetween(60, 43200)
   field_values_interval_minutes?: number;
 }
 
@@ -82,16 +76,14 @@ export class UpdateDatabaseDto {
   @NonBlankString()
   points_of_interest?: string | null;
 
+  /** Minutes between metadata syncs (default 60). */
   @IsOptional()
-  @IsInt({ message: MSG.positiveInt })
-  @Min(5, { message: 'value must be an integer between 5 and 10080.' })
-  @Max(10080, { message: 'value must be an integer between 5 and 10080.' })
+  @IntBetween(5, 10080)
   metadata_sync_interval_minutes?: number;
 
+  /** Minutes between field-value scans (default 1440). */
   @IsOptional()
-  @IsInt({ message: MSG.positiveInt })
-  @Min(60, { message: 'value must be an integer between 60 and 43200.' })
-  @Max(43200, { message: 'value must be an integer between 60 and 43200.' })
+  @IntBetween(60, 43200)
   field_values_interval_minutes?: number;
 }
 

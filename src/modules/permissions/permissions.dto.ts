@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
-import { Max, MaxLength } from 'class-validator';
+import { Max } from 'class-validator';
 import { MSG } from '../../common/validation/messages';
-import { Bool, NonBlankString, Nullable, PositiveInt } from '../../common/validation/validators';
+import { Bool, MaxLen, NonBlankString, Nullable, PositiveInt } from '../../common/validation/validators';
 import { commonName } from '../users/user.view';
 import { PermissionsGroupMembership } from './permissions-group-membership.entity';
 import { GroupRow, MemberRow } from './permissions.repository';
@@ -11,7 +11,7 @@ export const MAX_ID = 2_147_483_647;
 export const Id = () => applyDecorators(PositiveInt(), Max(MAX_ID, { message: MSG.positiveInt }));
 
 /** One decorator, so the non-blank check runs (and reports) first. */
-const GroupName = () => applyDecorators(NonBlankString(), MaxLength(255, { message: 'value must be a string of at most 255 characters.' }));
+const GroupName = () => applyDecorators(NonBlankString(), MaxLen(255));
 
 export class GroupDto {
   @GroupName()

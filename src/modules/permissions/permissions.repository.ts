@@ -1,5 +1,6 @@
+import { isUniqueViolation } from '../../common/database/unique-violation';
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { User } from '../users/user.entity';
 import { MagicGroupType, PermissionsGroup } from './permissions-group.entity';
 import { PermissionsGroupMembership } from './permissions-group-membership.entity';
@@ -176,8 +177,7 @@ async function uniqueOrUndefined<T>(work: () => Promise<T>): Promise<T | undefin
   try {
     return await work();
   } catch (e) {
-    const code = String((e as { driverError?: { code?: unknown } }).driverError?.code ?? '');
-    if (e instanceof QueryFailedError && (code === '23505' || code.startsWith('SQLITE_CONSTRAINT_UNIQUE'))) return undefined;
+    if (isUniqueViolation(e)) return undefined;
     throw e;
   }
 }

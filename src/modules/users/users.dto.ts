@@ -2,14 +2,13 @@ import { applyDecorators } from '@nestjs/common';
 import { Transform, Type } from 'class-transformer';
 import { IsArray, IsInt, IsString, Matches, MaxLength, Min, ValidateNested } from 'class-validator';
 import { MSG } from '../../common/validation/messages';
-import { Bool, BoolString, Email, IsMap, NonBlankString, Nullable, OneOf, PositiveInt } from '../../common/validation/validators';
+import { Bool, BoolString, Email, IsMap, MaxLen, NonBlankString, Nullable, OneOf, PositiveInt } from '../../common/validation/validators';
 import { Id } from '../permissions/permissions.dto';
 
 const NAME_MAX = 254;
-const tooLong = (n: number) => ({ message: `value must be a string of at most ${n} characters.` });
 const LOCALE_MESSAGE = "String must be a valid two-letter ISO language or language-country code e.g. 'en' or 'en_US'.";
 
-const Name = () => applyDecorators(NonBlankString(), MaxLength(NAME_MAX, tooLong(NAME_MAX)));
+const Name = () => applyDecorators(NonBlankString(), MaxLen(NAME_MAX));
 const EmailAddress = () => applyDecorators(Email(), MaxLength(NAME_MAX, { message: MSG.email }));
 
 /** Query-string integers; longer than 9 digits stays a string and fails, so no value can overflow a 32-bit column. */

@@ -1,5 +1,5 @@
-import { Allow, MaxLength } from 'class-validator';
-import { NonBlankString, Nullable } from '../../common/validation/validators';
+import { Allow } from 'class-validator';
+import { MaxLen, NonBlankString, Nullable } from '../../common/validation/validators';
 
 export class PasswordCheckDto {
   /** Checked by the password policy (not here), which never echoes the password back. */
@@ -8,19 +8,18 @@ export class PasswordCheckDto {
 }
 
 /** Width of the `source` and `email` columns: longer must be a 400, not a database error. */
-const tooLong = { message: 'value must be a string of at most 254 characters.' };
 
 export class ProductFeedbackDto {
   @Nullable()
   @NonBlankString()
   comments?: string | null;
 
-  @MaxLength(254, tooLong)
+  @MaxLen(254)
   @NonBlankString()
   source: string;
 
   @Nullable()
-  @MaxLength(254, tooLong)
+  @MaxLen(254)
   @NonBlankString()
   email?: string | null;
 }
