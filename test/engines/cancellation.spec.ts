@@ -105,6 +105,13 @@ describe.each(availableEngines())('%s cancellation, timeouts and pool', (engine:
 
     ac.abort();
     expect(await long).toBeInstanceOf(QueryCancelledError);
+    // The same pool serves again after the cancel (opening a fresh connection is not counted as waiting).
+    expect((await driver.query(one(engine), [7])).rows).toEqual([[7]]);
+  });
+
+  it('serves queued requests in order once a connection frees up', async () => {
+    // A generous wait limit: on a loaded machine, opening a connection may take a while (tests must not be timing-bound).
+    const driver = wh.driver({ maxPoolSize: 1, acquireTimeoutMs: 30_000 });
     const queued = await Promise.all([1, 2, 3].map((n) => driver.query(one(engine), [n])));
     expect(queued.map((r) => r.rows)).toEqual([[[1]], [[2]], [[3]]]);
     expect(driver.poolInfo()).toMatchObject({ numConnections: 1, numIdleConnections: 1, numWaiting: 0 });

@@ -18,6 +18,8 @@ interface Waiter<T> {
   /** False when the waiter already gave up (timeout, abort): the caller keeps the resource. */
   resolve(resource: T): boolean;
   reject(error: Error): void;
+  /** The waiter got a slot and its connection is being opened: from here the connect timeout applies, not the wait. */
+  stopWaitTimer(): void;
 }
 
 /**
@@ -118,6 +120,10 @@ export class ResourcePool<T> {
 
   private wait(signal?: AbortSignal): Promise<T> {
     return new Promise<T>((resolve, reject) => {
+      if (signal?.aborted) {
+        reject(new QueryCancelledError());
+        return;
+      }
       const started = Date.now();
       let settled = false;
       const settle = () => {
@@ -139,6 +145,7 @@ export class ResourcePool<T> {
           settle();
           reject(e);
         },
+        stopWaitTimer: () => clearTimeout(timer),
       };
       const timer = setTimeout(() => waiter.reject(new PoolTimeoutError(Date.now() - started)), this.settings.acquireTimeoutMs);
       const onAbort = () => waiter.reject(new QueryCancelledError());
@@ -158,6 +165,7 @@ export class ResourcePool<T> {
       const waiter = this.waiters[0];
       // Take the waiter out of the queue while its resource is being created.
       this.waiters.shift();
+      waiter.stopWaitTimer();
       this.create().then(
         (r) => {
           if (!waiter.resolve(r)) this.release(r);
