@@ -4,10 +4,12 @@ import { CoreModule } from './common/core.module';
 import { DatabaseModule } from './common/database/database.module';
 import { AppLogger } from './common/logging/app-logger';
 import { ApiKeysModule } from './modules/api-keys/api-keys.module';
+import { FieldsModule } from './modules/fields/fields.module';
 import { DatabasesModule } from './modules/databases/databases.module';
 import { HealthModule } from './modules/health/health.module';
 import { PermissionsModule } from './modules/permissions/permissions.module';
 import { SessionsModule } from './modules/sessions/sessions.module';
+import { TablesModule } from './modules/tables/tables.module';
 import { SettingsModule } from './modules/settings/settings.module';
 import { SetupModule } from './modules/setup/setup.module';
 import { UsersModule } from './modules/users/users.module';
@@ -24,6 +26,8 @@ export const FEATURE_MODULES = [
   UtilModule,
   HealthModule,
   DatabasesModule,
+  TablesModule,
+  FieldsModule,
 ];
 
 @Module({})

@@ -1,0 +1,90 @@
+import { Injectable } from '@nestjs/common';
+import { AuthUser } from '../../common/auth/current-user';
+import { ForbiddenError, MessageError } from '../../common/errors/api-errors';
+import { WarehouseError } from '../../query-engine/execute/drivers';
+import { WarehouseDatabase } from '../databases/database.entity';
+import { SyncService } from '../sync/sync.service';
+import { WarehouseField } from './field.entity';
+import { valuePairs } from './field-hydrator';
+import { isa } from './field-types';
+import { FieldValuesDto } from './fields.dto';
+import { FieldsRepository } from './fields.repository';
+import { MetadataAccess } from './metadata-access.service';
+
+const LIST = new Set(['list', 'auto-list']);
+const NO_VALUES_VISIBILITY = new Set(['retired', 'sensitive', 'hidden', 'details-only']);
+const REMAPPABLE_SEMANTICS = ['type/Category', 'type/City', 'type/State', 'type/Country'];
+
+export const NOT_REMAPPABLE =
+  "You can only update the human readable values of a mapped values of a Field whose value of `has_field_values` is `list` or whose semantic type is 'category'/'city'/'state'/'country' or whose 'base_type' is 'type/Boolean'.";
+export const PARTIAL_REMAPPING = 'If remapped values are specified, they must be specified for all field values';
+
+/** Metabase's field-should-have-field-values?: a visible, non-temporal field set to list its values. */
+export function hasListValues(f: WarehouseField): boolean {
+  return LIST.has(f.has_field_values) && !NO_VALUES_VISIBILITY.has(f.visibility_type) && !isa(f.base_type, 'type/Temporal');
+}
+
+/** The spec's categories, plus list fields as Metabase allows (its data-model editor remaps those too). */
+function remappable(f: WarehouseField): boolean {
+  return REMAPPABLE_SEMANTICS.some((t) => isa(f.semantic_type, t)) || f.base_type === 'type/Boolean' || hasListValues(f);
+}
+
+/** The stored value lists of fields: reading (scanned on first use), remapping, rescanning, discarding. */
+@Injectable()
+export class FieldValuesService {
+  constructor(
+    private readonly access: MetadataAccess,
+    private readonly repo: FieldsRepository,
+    private readonly sync: SyncService,
+  ) {}
+
+  async values(caller: AuthUser, id: number) {
+    const { field, db } = await this.access.field(caller, id, 'read');
+    if (field.visibility_type === 'sensitive' && !caller.isSuperuser) throw new ForbiddenError();
+    if (!hasListValues(field)) return { field_id: id, values: [], has_more_values: false };
+    let [stored] = await this.repo.values([id]);
+    if (!stored) {
+      await this.scan(db, [id]);
+      [stored] = await this.repo.values([id]);
+    }
+    return { field_id: id, values: valuePairs(stored), has_more_values: stored?.has_more_values ?? false };
+  }
+
+  /** Replaces the value list with the given values and, when every pair has one, their human-readable names. */
+  async setValues(caller: AuthUser, id: number, dto: FieldValuesDto) {
+    const { field } = await this.access.field(caller, id, 'write');
+    if (!remappable(field)) throw new MessageError(NOT_REMAPPABLE);
+    const pairs = dto.values;
+    const withHuman = pairs.every((p) => p.length === 2);
+    if (!withHuman && !pairs.every((p) => p.length === 1)) throw new MessageError(PARTIAL_REMAPPING);
+    await this.repo.saveValues(id, pairs.map((p) => p[0]), withHuman && pairs.length > 0 ? pairs.map((p) => p[1] as string) : null);
+    return { status: 'success' };
+  }
+
+  async rescan(caller: AuthUser, id: number) {
+    const { field, db } = await this.access.field(caller, id, 'write');
+    if (hasListValues(field)) await this.scan(db, [id]);
+    return { status: 'success' };
+  }
+
+  async discard(caller: AuthUser, id: number) {
+    await this.access.field(caller, id, 'write');
+    await this.sync.discardValues([id]);
+    return { status: 'success' };
+  }
+
+  /** Forgets a field's value list (when it stops being a list field). */
+  async discardQuietly(id: number): Promise<void> {
+    await this.sync.discardValues([id]);
+  }
+
+  /** Reads the value lists of the given fields from the warehouse now. */
+  async scan(db: WarehouseDatabase, fieldIds: number[]): Promise<void> {
+    try {
+      await this.sync.refreshValues(db, fieldIds);
+    } catch (e) {
+      if (e instanceof WarehouseError) throw new MessageError(e.message, 400);
+      throw e;
+    }
+  }
+}
