@@ -1,0 +1,159 @@
+import type { CompiledColumn } from './contract';
+import { QueryCompileError } from './contract';
+import type { Level } from './level';
+import { isObject, type Typed } from './types';
+import { AGGREGATION_NAMES, aggregationDisplayName } from './names';
+import { literalNumber, short } from './params';
+
+/** Aggregations of one query level, with Metabase's names and display names. */
+export class AggregationCompiler {
+  constructor(private readonly lv: Level) {}
+
+  aggregation(ag: unknown, index: number, breakoutSql: string[]): { sql: string; col: CompiledColumn } {
+    if (!Array.isArray(ag) || typeof ag[0] !== 'string') throw new QueryCompileError(`Invalid aggregation ${short(ag)} in "aggregation".`, 'aggregation');
+    if (ag[0] === 'aggregation-options') {
+      const inner = this.aggregation(ag[1], index, breakoutSql);
+      const o = isObject(ag[2]) ? ag[2] : {};
+      return {
+        sql: inner.sql,
+        col: {
+          ...inner.col,
+          ...(typeof o.name === 'string' && o.name ? { name: o.name } : {}),
+          ...(typeof o['display-name'] === 'string' ? { display_name: o['display-name'] } : typeof o.name === 'string' && o.name ? { display_name: o.name } : {}),
+          field_ref: ['aggregation', index],
+        },
+      };
+    }
+    const [op, ...args] = ag as [string, ...unknown[]];
+    if (op === 'metric') throw new QueryCompileError(`Metric ${short(args[0])} should have been expanded before compiling in "aggregation".`, 'aggregation');
+    const name = AGGREGATION_NAMES[op];
+    if (!name) throw new QueryCompileError(`Unknown aggregation ${JSON.stringify(op)} in "aggregation".`, 'aggregation');
+    const arg = (i: number): Typed & { display: string } => {
+      if (args[i] === undefined) throw new QueryCompileError(`${op} needs an argument in "aggregation".`, 'aggregation');
+      const x = args[i];
+      if (Array.isArray(x) && (x[0] === 'field' || x[0] === 'expression')) {
+        const r = this.lv.resolveRef(x);
+        return { sql: r.sql, type: r.type, display: r.col.display_name };
+      }
+      const t = this.lv.expr(x);
+      return { ...t, display: this.describe(x) };
+    };
+    let sql: string;
+    let type = 'type/Float';
+    let display = '';
+    const window = (inner: string) => {
+      if (!breakoutSql.length) return inner;
+      const partition = breakoutSql.slice(0, -1);
+      return `SUM(${inner}) OVER (${partition.length ? `PARTITION BY ${partition.join(', ')} ` : ''}ORDER BY ${breakoutSql[breakoutSql.length - 1]} ROWS UNBOUNDED PRECEDING)`;
+    };
+    switch (op) {
+      case 'count':
+      case 'cum-count': {
+        const a = args.length && args[0] !== null ? arg(0) : null;
+        const inner = a ? `COUNT(${a.sql})` : 'COUNT(*)';
+        sql = op === 'count' ? inner : window(inner);
+        type = 'type/BigInteger';
+        display = a?.display ?? '';
+        break;
+      }
+      case 'sum':
+      case 'cum-sum': {
+        const a = arg(0);
+        sql = op === 'sum' ? `SUM(${a.sql})` : window(`SUM(${a.sql})`);
+        type = a.type ?? 'type/Float';
+        display = a.display;
+        break;
+      }
+      case 'avg': {
+        const a = arg(0);
+        sql = this.lv.d.avg(a.sql);
+        display = a.display;
+        break;
+      }
+      case 'distinct': {
+        const a = arg(0);
+        sql = `COUNT(DISTINCT ${a.sql})`;
+        type = 'type/BigInteger';
+        display = a.display;
+        break;
+      }
+      case 'min':
+      case 'max': {
+        const a = arg(0);
+        sql = `${op.toUpperCase()}(${a.sql})`;
+        type = a.type ?? 'type/*';
+        display = a.display;
+        break;
+      }
+      case 'stddev':
+      case 'var': {
+        const a = arg(0);
+        sql = op === 'stddev' ? this.lv.d.stddev(a.sql) : this.lv.d.variance(a.sql);
+        display = a.display;
+        break;
+      }
+      case 'median': {
+        const a = arg(0);
+        sql = this.lv.d.median(a.sql);
+        display = a.display;
+        break;
+      }
+      case 'percentile': {
+        const a = arg(0);
+        const p = args[1];
+        if (typeof p !== 'number' || !(p >= 0 && p <= 1)) throw new QueryCompileError('percentile needs a number from 0 to 1 in "aggregation".', 'aggregation');
+        sql = this.lv.d.percentile(a.sql, Number(literalNumber(p, 'The percentile', 'aggregation')));
+        display = a.display;
+        break;
+      }
+      case 'share':
+        this.lv.arity(op, args, 1, 1);
+        sql = `(${this.lv.d.floatCast(`SUM(CASE WHEN ${this.lv.filter(args[0])} THEN 1 ELSE 0 END)`)} / NULLIF(COUNT(*), 0))`;
+        break;
+      case 'count-where':
+        this.lv.arity(op, args, 1, 1);
+        sql = `SUM(CASE WHEN ${this.lv.filter(args[0])} THEN 1 ELSE 0 END)`;
+        type = 'type/BigInteger';
+        break;
+      case 'sum-where': {
+        this.lv.arity(op, args, 2, 2);
+        const a = arg(0);
+        sql = `SUM(CASE WHEN ${this.lv.filter(args[1])} THEN ${a.sql} ELSE NULL END)`;
+        type = a.type ?? 'type/Float';
+        display = a.display;
+        break;
+      }
+      default:
+        throw new QueryCompileError(`Unknown aggregation ${JSON.stringify(op)} in "aggregation".`, 'aggregation');
+    }
+    return {
+      sql,
+      col: {
+        name,
+        display_name: aggregationDisplayName(op, display),
+        source: 'aggregation',
+        base_type: type,
+        effective_type: type,
+        semantic_type: op === 'count' || op === 'distinct' || op === 'cum-count' ? 'type/Quantity' : null,
+        field_ref: ['aggregation', index],
+        aggregation_index: index,
+      },
+    };
+  }
+
+  private describe(x: unknown): string {
+    if (Array.isArray(x)) {
+      const [op, ...args] = x;
+      if (op === 'field' || op === 'expression') {
+        try {
+          return this.lv.resolveRef(x).col.display_name;
+        } catch {
+          return String(x[1]);
+        }
+      }
+      if (['+', '-', '*', '/'].includes(op)) return args.map((a) => this.describe(a)).join(` ${op} `);
+      return `${op}(${args.map((a) => this.describe(a)).join(', ')})`;
+    }
+    return typeof x === 'string' ? JSON.stringify(x) : String(x);
+  }
+}

@@ -1,0 +1,32 @@
+import type { Engine, SqlParam } from '../execute/drivers/driver';
+import type { Filter, InnerQuery } from '../mbql/types';
+import type { CompileOptions, CompiledQuery, MetadataSnapshot, SqlCompiler } from './contract';
+import type { Dialect } from './dialect';
+import { Level } from './level';
+import { Binder } from './params';
+
+/** The generic MBQL-to-SQL compiler; everything engine-specific is in its Dialect. */
+export class MbqlSqlCompiler implements SqlCompiler {
+  constructor(readonly dialect: Dialect) {}
+
+  get engine(): Engine {
+    return this.dialect.engine;
+  }
+
+  compile(query: InnerQuery, meta: MetadataSnapshot, opts: CompileOptions): CompiledQuery {
+    const binder = new Binder();
+    const { sql, columns } = new Level(this.dialect, meta, opts, binder, query).compile(true);
+    const out = binder.finish(sql);
+    return { sql: out.sql, params: out.params, columns };
+  }
+
+  compileFilter(filter: Filter, meta: MetadataSnapshot, opts: CompileOptions): { sql: string; params: SqlParam[] } {
+    const binder = new Binder();
+    const sql = new Level(this.dialect, meta, opts, binder, null).compileStandaloneFilter(filter);
+    return binder.finish(sql);
+  }
+
+  quoteIdent(name: string): string {
+    return this.dialect.quoteIdent(name);
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * Legacy MBQL, normalized: kebab-case keys, lower-case clause names, every field reference in the
+ * `["field", id | name, opts | null]` form. normalize.ts turns what clients send into this; everything after it
+ * may rely on this shape. See ../../../../shared/COMPAT.md "dataset_query".
+ */
+export type TemporalUnit =
+  | 'default' | 'minute' | 'hour' | 'day' | 'week' | 'month' | 'quarter' | 'year'
+  | 'minute-of-hour' | 'hour-of-day' | 'day-of-week' | 'day-of-month' | 'day-of-year' | 'week-of-year'
+  | 'month-of-year' | 'quarter-of-year';
+
+export const TRUNCATION_UNITS = ['minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'] as const;
+export const EXTRACTION_UNITS = [
+  'minute-of-hour', 'hour-of-day', 'day-of-week', 'day-of-month', 'day-of-year', 'week-of-year', 'month-of-year', 'quarter-of-year',
+] as const;
+
+export type Binning =
+  | { strategy: 'num-bins'; 'num-bins': number; 'bin-width'?: number; 'min-value'?: number; 'max-value'?: number }
+  | { strategy: 'bin-width'; 'bin-width': number; 'min-value'?: number; 'max-value'?: number }
+  | { strategy: 'default'; 'bin-width'?: number; 'min-value'?: number; 'max-value'?: number };
+
+export interface FieldOptions {
+  'base-type'?: string;
+  'temporal-unit'?: TemporalUnit;
+  'join-alias'?: string;
+  'source-field'?: number;
+  binning?: Binning;
+}
+
+export type FieldRef = ['field', number | string, FieldOptions | null];
+export type ExpressionRef = ['expression', string, FieldOptions?];
+export type AggregationRef = ['aggregation', number, FieldOptions?];
+export type Ref = FieldRef | ExpressionRef | AggregationRef;
+
+/** Any expression: a ref, a literal, or a clause `[name, ...args]` (arithmetic, string and date functions, case...). */
+export type Expr = Ref | string | number | boolean | null | Clause;
+export type Clause = [string, ...unknown[]];
+
+export type Filter = Clause;
+
+export type Aggregation = Clause;
+
+export type OrderBy = ['asc' | 'desc', Ref];
+
+export interface Join {
+  'source-table'?: number | string;
+  'source-query'?: InnerQuery;
+  alias: string;
+  condition: Filter;
+  fields?: 'all' | 'none' | Ref[];
+  strategy?: 'left-join' | 'right-join' | 'inner-join' | 'full-join';
+}
+
+export interface InnerQuery {
+  /** A table id, or `card__<id>` for a saved question (replaced by its query during preprocessing). */
+  'source-table'?: number | string;
+  'source-query'?: InnerQuery;
+  /** Set by preprocessing when the source is a native query (a native card used as a source). */
+  'native'?: string;
+  joins?: Join[];
+  expressions?: Record<string, Expr>;
+  fields?: Ref[];
+  filter?: Filter;
+  aggregation?: Aggregation[];
+  breakout?: Ref[];
+  'order-by'?: OrderBy[];
+  limit?: number;
+  page?: { page: number; items: number };
+}
+
+export interface TemplateTag {
+  id?: string;
+  name: string;
+  'display-name'?: string;
+  type: 'text' | 'number' | 'date' | 'dimension' | 'card' | 'snippet';
+  required?: boolean;
+  default?: unknown;
+  dimension?: FieldRef;
+  'widget-type'?: string;
+  'card-id'?: number;
+  'snippet-name'?: string;
+  'snippet-id'?: number;
+}
+
+export interface NativeQuery {
+  query: string;
+  'template-tags'?: Record<string, TemplateTag>;
+}
+
+/** A parameter value sent with a query: `{type, target, value}`. */
+export interface ParameterValue {
+  id?: string;
+  slug?: string;
+  type: string;
+  target?: unknown[];
+  value: unknown;
+}
+
+export interface Constraints {
+  'max-results'?: number;
+  'max-results-bare-rows'?: number;
+}
+
+export interface DatasetQuery {
+  database: number;
+  type: 'query' | 'native';
+  query?: InnerQuery;
+  native?: NativeQuery;
+  parameters?: ParameterValue[];
+  constraints?: Constraints;
+  middleware?: Record<string, unknown>;
+}

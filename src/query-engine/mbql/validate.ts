@@ -1,0 +1,162 @@
+import { EXTRACTION_UNITS, TRUNCATION_UNITS } from './types';
+import type { DatasetQuery, InnerQuery } from './types';
+
+/** A query the engine cannot accept; `clause` names where (e.g. `aggregation`, `joins[1].condition`). */
+export class InvalidQueryError extends Error {
+  constructor(
+    message: string,
+    readonly clause: string,
+  ) {
+    super(`Invalid query: ${clause}: ${message}`);
+    this.name = 'InvalidQueryError';
+  }
+}
+
+const FILTERS = new Set(['and', 'or', 'not', '=', '!=', '<', '>', '<=', '>=', 'between', 'starts-with', 'ends-with', 'contains', 'does-not-contain', 'inside', 'is-null', 'not-null', 'is-empty', 'not-empty', 'time-interval', 'segment']);
+const AGGREGATIONS = new Set(['count', 'cum-count', 'sum', 'cum-sum', 'avg', 'distinct', 'min', 'max', 'stddev', 'var', 'median', 'percentile', 'share', 'count-where', 'sum-where', 'metric', 'aggregation-options']);
+/** Functions an expression may use; anything else is a typo or an unsupported clause, named in the error. */
+const FUNCTIONS = new Set([
+  '+', '-', '*', '/', 'concat', 'substring', 'lower', 'upper', 'trim', 'ltrim', 'rtrim', 'length', 'coalesce', 'case', 'if',
+  'round', 'abs', 'floor', 'ceil', 'sqrt', 'power', 'exp', 'log', 'replace', 'regex-match-first',
+  'get-year', 'get-quarter', 'get-month', 'get-week', 'get-day', 'get-day-of-week', 'get-hour', 'get-minute', 'get-second',
+  'datetime-add', 'datetime-subtract', 'datetime-diff', 'now', 'value',
+]);
+const UNITS = new Set<string>(['default', ...TRUNCATION_UNITS, ...EXTRACTION_UNITS]);
+const INTERVAL_UNITS = new Set(['minute', 'hour', 'day', 'week', 'month', 'quarter', 'year']);
+const STRATEGIES = new Set(['left-join', 'right-join', 'inner-join', 'full-join']);
+
+/** Checks the shape of a normalized query, with a message naming the bad clause. */
+export function validateDatasetQuery(q: DatasetQuery): void {
+  if (!Number.isInteger(q.database) || q.database < 1) throw new InvalidQueryError('must be the id of a database.', 'database');
+  if (q.type === 'query') {
+    if (!q.query || typeof q.query !== 'object') throw new InvalidQueryError('a structured query needs a `query` map.', 'query');
+    validateInner(q.query, 'query');
+  } else if (q.type === 'native') {
+    if (!q.native || typeof q.native.query !== 'string' || q.native.query.trim() === '') {
+      throw new InvalidQueryError('a native query needs a non-blank `query` string.', 'native.query');
+    }
+  } else {
+    throw new InvalidQueryError('must be `query` or `native`.', 'type');
+  }
+  const max = q.constraints?.['max-results'];
+  if (max !== undefined && (!Number.isInteger(max) || max < 1)) throw new InvalidQueryError('must be a positive integer.', 'constraints.max-results');
+}
+
+export function validateInner(q: InnerQuery, path: string): void {
+  const st = q['source-table'];
+  const hasSource = st !== undefined || q['source-query'] !== undefined;
+  if (!hasSource) throw new InvalidQueryError('a query needs `source-table` or `source-query`.', path);
+  if (st !== undefined && !(Number.isInteger(st) && (st as number) > 0) && !(typeof st === 'string' && /^card__[1-9]\d*$/.test(st))) {
+    throw new InvalidQueryError(`must be a table id or "card__<id>", not ${JSON.stringify(st)}.`, `${path}.source-table`);
+  }
+  if (q['source-query']) validateInner(q['source-query'], `${path}.source-query`);
+  const aliases = new Set<string>();
+  (q.joins ?? []).forEach((j, i) => {
+    const at = `${path}.joins[${i}]`;
+    if (typeof j.alias !== 'string' || j.alias.trim() === '') throw new InvalidQueryError('every join needs an `alias`.', at);
+    if (aliases.has(j.alias)) throw new InvalidQueryError(`the alias "${j.alias}" is used twice.`, at);
+    aliases.add(j.alias);
+    if (j['source-query']) validateInner(j['source-query'], `${at}.source-query`);
+    else if (!Number.isInteger(j['source-table']) && !(typeof j['source-table'] === 'string' && /^card__\d+$/.test(j['source-table']))) {
+      throw new InvalidQueryError('a join needs `source-table` or `source-query`.', at);
+    }
+    if (j.strategy !== undefined && !STRATEGIES.has(j.strategy)) throw new InvalidQueryError(`unknown strategy "${j.strategy}".`, `${at}.strategy`);
+    if (!Array.isArray(j.condition)) throw new InvalidQueryError('a join needs a `condition`.', `${at}.condition`);
+    validateFilter(j.condition, `${at}.condition`);
+  });
+  for (const [name, e] of Object.entries(q.expressions ?? {})) validateExpr(e, `${path}.expressions.${name}`);
+  (q.fields ?? []).forEach((r, i) => validateRef(r, `${path}.fields[${i}]`));
+  (q.breakout ?? []).forEach((r, i) => validateRef(r, `${path}.breakout[${i}]`));
+  if (q.filter !== undefined) validateFilter(q.filter, `${path}.filter`);
+  (q.aggregation ?? []).forEach((a, i) => validateAggregation(a, `${path}.aggregation[${i}]`));
+  (q['order-by'] ?? []).forEach((o, i) => {
+    if (!Array.isArray(o) || (o[0] !== 'asc' && o[0] !== 'desc')) throw new InvalidQueryError('each entry must be ["asc" | "desc", ref].', `${path}.order-by[${i}]`);
+    validateRef(o[1], `${path}.order-by[${i}]`);
+  });
+  if (q.limit !== undefined && (!Number.isInteger(q.limit) || q.limit < 0)) throw new InvalidQueryError('must be a non-negative integer.', `${path}.limit`);
+  if (q.page !== undefined) {
+    const ok = q.page && Number.isInteger(q.page.page) && q.page.page >= 1 && Number.isInteger(q.page.items) && q.page.items >= 1;
+    if (!ok) throw new InvalidQueryError('must be {page, items} with positive integers.', `${path}.page`);
+  }
+}
+
+function validateRef(r: unknown, at: string): void {
+  if (!Array.isArray(r)) throw new InvalidQueryError(`expected a field reference, got ${JSON.stringify(r)}.`, at);
+  const [kind, id, opts] = r as [unknown, unknown, unknown];
+  if (kind === 'field') {
+    if (!(Number.isInteger(id) && (id as number) > 0) && !(typeof id === 'string' && id.length > 0)) {
+      throw new InvalidQueryError(`a field is named by a positive id or a column name, not ${JSON.stringify(id)}.`, at);
+    }
+    if (opts !== null && opts !== undefined && typeof opts !== 'object') throw new InvalidQueryError('field options must be a map.', at);
+    const o = (opts ?? {}) as Record<string, unknown>;
+    if (o['temporal-unit'] !== undefined && !UNITS.has(String(o['temporal-unit']))) {
+      throw new InvalidQueryError(`unknown temporal unit "${o['temporal-unit']}".`, at);
+    }
+    if (o['source-field'] !== undefined && !(Number.isInteger(o['source-field']) && (o['source-field'] as number) > 0)) {
+      throw new InvalidQueryError('`source-field` must be a field id.', at);
+    }
+    return;
+  }
+  if (kind === 'expression' && typeof id === 'string') return;
+  if (kind === 'aggregation' && Number.isInteger(id) && (id as number) >= 0) return;
+  throw new InvalidQueryError(`expected a field, expression or aggregation reference, got ${JSON.stringify(r)}.`, at);
+}
+
+function validateFilter(f: unknown, at: string): void {
+  if (!Array.isArray(f) || typeof f[0] !== 'string') throw new InvalidQueryError(`expected a filter clause, got ${JSON.stringify(f)}.`, at);
+  const name = f[0];
+  if (!FILTERS.has(name)) {
+    // a boolean expression (e.g. a custom column used as a filter) is also a filter
+    validateExpr(f, at);
+    return;
+  }
+  if (name === 'and' || name === 'or') {
+    if (f.length < 2) throw new InvalidQueryError(`"${name}" needs at least one clause.`, at);
+    f.slice(1).forEach((c, i) => validateFilter(c, `${at}.${name}[${i}]`));
+  } else if (name === 'not') {
+    validateFilter(f[1], `${at}.not`);
+  } else if (name === 'segment') {
+    if (!(Number.isInteger(f[1]) && f[1] > 0)) throw new InvalidQueryError('a segment is named by its id.', at);
+  } else if (name === 'time-interval') {
+    validateExpr(f[1], at);
+    const n = f[2];
+    if (!(Number.isInteger(n) || n === 'current' || n === 'last' || n === 'next')) throw new InvalidQueryError('the amount must be an integer, "current", "last" or "next".', at);
+    if (!INTERVAL_UNITS.has(String(f[3]))) throw new InvalidQueryError(`unknown unit "${f[3]}".`, at);
+  } else {
+    if (f.length < 2) throw new InvalidQueryError(`"${name}" needs a field.`, at);
+    validateExpr(f[1], at);
+    const needsValue = !['is-null', 'not-null', 'is-empty', 'not-empty'].includes(name);
+    if (needsValue && f.length < 3) throw new InvalidQueryError(`"${name}" needs a value.`, at);
+  }
+}
+
+function validateAggregation(a: unknown, at: string): void {
+  if (!Array.isArray(a) || typeof a[0] !== 'string') throw new InvalidQueryError(`expected an aggregation clause, got ${JSON.stringify(a)}.`, at);
+  if (!AGGREGATIONS.has(a[0])) {
+    validateExpr(a, at); // arithmetic over aggregations, e.g. ["/", ["sum", x], ["count"]]
+    return;
+  }
+  if (a[0] === 'aggregation-options') {
+    validateAggregation(a[1], at);
+    if (a[2] !== undefined && (a[2] === null || typeof a[2] !== 'object')) throw new InvalidQueryError('options must be a map.', at);
+    return;
+  }
+  if (a[0] === 'percentile' && !(typeof a[2] === 'number' && a[2] >= 0 && a[2] <= 1)) {
+    throw new InvalidQueryError('percentile needs a number between 0 and 1.', at);
+  }
+  if (a[0] === 'metric' && !(Number.isInteger(a[1]) && a[1] > 0)) throw new InvalidQueryError('a metric is named by its id.', at);
+  if (['share', 'count-where'].includes(a[0])) validateFilter(a[1], at);
+  if (a[0] === 'sum-where') validateFilter(a[2], at);
+  else if (a[1] !== undefined && !['share', 'count-where', 'metric'].includes(a[0])) validateExpr(a[1], at);
+}
+
+function validateExpr(e: unknown, at: string): void {
+  if (e === null || ['string', 'number', 'boolean'].includes(typeof e)) return;
+  if (!Array.isArray(e) || typeof e[0] !== 'string') throw new InvalidQueryError(`expected an expression, got ${JSON.stringify(e)}.`, at);
+  if (['field', 'expression', 'aggregation'].includes(e[0])) return validateRef(e, at);
+  if (!FUNCTIONS.has(e[0]) && !FILTERS.has(e[0]) && !AGGREGATIONS.has(e[0])) throw new InvalidQueryError(`unknown clause "${e[0]}".`, at);
+  for (const arg of e.slice(1)) {
+    if (Array.isArray(arg) && typeof arg[0] === 'string') validateExpr(arg, at);
+    else if (Array.isArray(arg)) arg.forEach((x) => (Array.isArray(x) ? x.forEach((y) => validateExpr(y, at)) : validateExpr(x, at)));
+  }
+}
