@@ -1,0 +1,13 @@
+/**
+ * A parameter value or template tag the user has to fix (a 400-ish error, never a server fault).
+ * `tag` names the template tag or parameter concerned, when there is one.
+ */
+export class ParameterError extends Error {
+  constructor(
+    message: string,
+    readonly tag?: string,
+  ) {
+    super(message);
+    this.name = 'ParameterError';
+  }
+}

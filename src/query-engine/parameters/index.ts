@@ -1,0 +1,4 @@
+export * from './errors';
+export * from './date-params';
+export * from './to-filter';
+export * from './apply-mbql';
