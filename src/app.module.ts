@@ -10,6 +10,7 @@ import { HealthModule } from './modules/health/health.module';
 import { PermissionsModule } from './modules/permissions/permissions.module';
 import { SessionsModule } from './modules/sessions/sessions.module';
 import { TablesModule } from './modules/tables/tables.module';
+import { SnippetsModule } from './modules/snippets/snippets.module';
 import { SettingsModule } from './modules/settings/settings.module';
 import { SetupModule } from './modules/setup/setup.module';
 import { UsersModule } from './modules/users/users.module';
@@ -28,6 +29,7 @@ export const FEATURE_MODULES = [
   DatabasesModule,
   TablesModule,
   FieldsModule,
+  SnippetsModule,
 ];
 
 @Module({})

@@ -28,6 +28,7 @@ export class CoreModule {
             whitelist: true,
             forbidNonWhitelisted: false,
             transform: true,
+            // One message per parameter: the rule nearest the property runs first (decorators apply bottom-up).
             stopAtFirstError: true,
             exceptionFactory: validationExceptionFactory,
           }),

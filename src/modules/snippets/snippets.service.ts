@@ -1,0 +1,80 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { In, Repository } from 'typeorm';
+import { AuthUser } from '../../common/auth/current-user';
+import { uniqueOr } from '../../common/database/unique-violation';
+import { ForbiddenError, NotFoundError, ValidationError } from '../../common/errors/api-errors';
+import { User } from '../users/user.entity';
+import { commonName } from '../users/user.view';
+import { DatabaseAccessService } from '../warehouse/database-access.service';
+import { NativeQuerySnippet } from './snippet.entity';
+import { toSnippetView } from './snippet.view';
+import { CreateSnippetDto, UpdateSnippetDto } from './snippets.dto';
+
+const nameTaken = (name: string) => ValidationError.of('name', 'A snippet with that name already exists. Please pick a different name.', name);
+
+/**
+ * Native query snippets. Everyone may read them (they are SQL text, not data); writing one needs native query
+ * rights on at least one database, as in Metabase.
+ */
+@Injectable()
+export class SnippetsService {
+  constructor(
+    @InjectRepository(NativeQuerySnippet) private readonly repo: Repository<NativeQuerySnippet>,
+    private readonly access: DatabaseAccessService,
+  ) {}
+
+  async list(archived: boolean) {
+    const rows = await this.repo.find({ where: { archived }, order: { name: 'ASC' } });
+    return this.views(rows);
+  }
+
+  async get(id: number) {
+    return (await this.views([await this.require(id)]))[0];
+  }
+
+  /** For the query engine: by name (`{{snippet: name}}`) or id; archived snippets still resolve, as saved queries use them. */
+  async find(nameOrId: string | number): Promise<NativeQuerySnippet | null> {
+    return typeof nameOrId === 'number' ? this.repo.findOneBy({ id: nameOrId }) : this.repo.findOneBy({ name: nameOrId });
+  }
+
+  async create(dto: CreateSnippetDto, caller: AuthUser) {
+    await this.assertMayWrite(caller);
+    if (await this.repo.findOneBy({ name: dto.name })) throw nameTaken(dto.name);
+    const saved = await uniqueOr(
+      () => this.repo.save(this.repo.create({ name: dto.name, content: dto.content, description: dto.description ?? null, collection_id: dto.collection_id ?? null, creator_id: caller.id, archived: false })),
+      () => nameTaken(dto.name),
+    );
+    return this.get(saved.id);
+  }
+
+  async update(id: number, dto: UpdateSnippetDto, caller: AuthUser) {
+    await this.assertMayWrite(caller);
+    const snippet = await this.require(id);
+    if (dto.name !== undefined && dto.name !== snippet.name && (await this.repo.findOneBy({ name: dto.name }))) throw nameTaken(dto.name);
+    const changes: Partial<NativeQuerySnippet> = {};
+    for (const k of ['name', 'content', 'description', 'collection_id', 'archived'] as const) {
+      if (dto[k] !== undefined) (changes as Record<string, unknown>)[k] = dto[k];
+    }
+    if (Object.keys(changes).length > 0) await uniqueOr(() => this.repo.update({ id }, changes), () => nameTaken(dto.name ?? snippet.name));
+    return this.get(id);
+  }
+
+  private async assertMayWrite(caller: AuthUser): Promise<void> {
+    const map = await this.access.accessMap(caller);
+    if (map !== 'all' && ![...map.values()].some((a) => a.native === 'write')) throw new ForbiddenError();
+  }
+
+  private async require(id: number): Promise<NativeQuerySnippet> {
+    const s = await this.repo.findOneBy({ id });
+    if (!s) throw new NotFoundError();
+    return s;
+  }
+
+  private async views(rows: NativeQuerySnippet[]) {
+    const ids = [...new Set(rows.map((r) => r.creator_id))];
+    const creators = ids.length ? await this.repo.manager.find(User, { where: { id: In(ids) } }) : [];
+    const byId = new Map(creators.map((u) => [u.id, { id: u.id, email: u.email, common_name: commonName(u) }]));
+    return rows.map((r) => toSnippetView(r, byId.get(r.creator_id)));
+  }
+}
