@@ -1,12 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { MessageError, ValidationError } from '../../common/errors/api-errors';
-import { SettingsService } from '../settings/settings.service';
 import { ADMIN_GROUP_ID } from '../users/users.repository';
 import { DataAccess, NativeAccess } from '../warehouse/database-permission.entity';
 import { DatabasePermissionsRepository } from '../warehouse/database-permissions.repository';
 import { DatabasesRepository } from './databases.repository';
 
-const REVISION_KEY = 'data-permissions-revision';
 const DATA: DataAccess[] = ['unrestricted', 'no'];
 const NATIVE: NativeAccess[] = ['write', 'none'];
 
@@ -25,7 +23,6 @@ export class DataPermissionsService {
   constructor(
     private readonly perms: DatabasePermissionsRepository,
     private readonly databases: DatabasesRepository,
-    private readonly settings: SettingsService,
   ) {}
 
   async graph(): Promise<DataPermissionsGraph> {
@@ -38,7 +35,7 @@ export class DataPermissionsService {
         groups[gid][db.id] = gid === ADMIN_GROUP_ID ? { data: 'unrestricted', native: 'write' } : { data: g?.data ?? 'no', native: g?.native ?? 'none' };
       }
     }
-    return { revision: await this.revision(), groups };
+    return { revision: await this.perms.revision(), groups };
   }
 
   /** Parts present overwrite; the rest stays. `revision` must be the one the caller read. */
@@ -46,26 +43,25 @@ export class DataPermissionsService {
     const { revision, groups } = parseGraph(body);
     const [dbIds, groupIds] = await Promise.all([this.databases.list().then((d) => new Set(d.map((x) => x.id))), this.perms.groupIds()]);
     await this.perms.transaction(async (tx) => {
-      const current = await this.revision();
-      if (revision !== current) {
+      // First, so that of two edits made from one revision the second waits for the first and then fails.
+      if (!(await this.perms.bumpRevision(revision, tx))) {
         throw new MessageError('Looks like someone else edited the permissions and your data is out of date. Please fetch new data and try again.', 409);
       }
       for (const [gid, dbs] of Object.entries(groups)) {
         const groupId = Number(gid);
         if (!groupIds.includes(groupId)) throw ValidationError.of('groups', `group ${gid} does not exist.`, gid);
-        if (groupId === ADMIN_GROUP_ID) throw new MessageError('You cannot change the permissions of the Administrators group.');
+        if (groupId === ADMIN_GROUP_ID) {
+          // Clients send back the whole graph they read, Administrators included: fine as long as nothing changes.
+          if (Object.values(dbs).every((a) => a.data === 'unrestricted' && a.native === 'write')) continue;
+          throw new MessageError('You cannot change the permissions of the Administrators group.');
+        }
         for (const [dbId, access] of Object.entries(dbs)) {
           if (!dbIds.has(Number(dbId))) throw ValidationError.of('groups', `database ${dbId} does not exist.`, dbId);
           await this.perms.set(groupId, Number(dbId), access, tx);
         }
       }
-      await this.settings.setInternal(REVISION_KEY, String(current + 1));
     });
     return this.graph();
-  }
-
-  private async revision(): Promise<number> {
-    return Number((await this.settings.get<string | null>(REVISION_KEY)) ?? 0);
   }
 }
 

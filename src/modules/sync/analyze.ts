@@ -1,4 +1,5 @@
 import type { Engine, WarehouseDriver } from '../../query-engine/execute/drivers/driver';
+import { isoFromSqlTimestamp } from '../../query-engine/execute/drivers/values';
 import { Fingerprint, HasFieldValues, WarehouseField } from '../fields/field.entity';
 import { WarehouseTable } from '../tables/table.entity';
 import { semanticTypeFromValues } from './semantic-types';
@@ -32,7 +33,7 @@ export async function fingerprintTable(driver: WarehouseDriver, table: Warehouse
     selects.push(`COUNT(DISTINCT ${c})`, `SUM(CASE WHEN ${c} IS NULL THEN 1 ELSE 0 END)`);
     if (NUMERIC.has(f.base_type)) selects.push(`MIN(${c})`, `MAX(${c})`, `AVG(${castDouble(e, c)})`);
     else if (TEMPORAL.has(f.base_type)) selects.push(`MIN(${c})`, `MAX(${c})`);
-    else if (f.base_type === 'type/Text') selects.push(`AVG(${castDouble(e, `LENGTH(${c})`)})`);
+    else if (f.base_type === 'type/Text') selects.push(`AVG(${castDouble(e, textLength(e, c))})`);
   }
   const sql = `SELECT ${selects.join(', ')} FROM (SELECT * FROM ${tableRef(e, table.schema, table.name)} LIMIT ${SAMPLE_ROWS}) s`;
   const row = (await driver.query(sql, [], { readOnly: true })).rows[0] ?? [];
@@ -45,7 +46,7 @@ export async function fingerprintTable(driver: WarehouseDriver, table: Warehouse
     const nulls = Number(row[i++] ?? 0);
     const fingerprint: Fingerprint = { global: { 'distinct-count': distinct, 'nil%': rowCount ? nulls / rowCount : 0 } };
     if (NUMERIC.has(f.base_type)) fingerprint.type = { 'type/Number': { min: num(row[i++]), max: num(row[i++]), avg: num(row[i++]) } };
-    else if (TEMPORAL.has(f.base_type)) fingerprint.type = { 'type/DateTime': { earliest: str(row[i++]), latest: str(row[i++]) } };
+    else if (TEMPORAL.has(f.base_type)) fingerprint.type = { 'type/DateTime': { earliest: temporal(row[i++], f.base_type), latest: temporal(row[i++], f.base_type) } };
     else if (f.base_type === 'type/Text') fingerprint.type = { 'type/Text': { 'average-length': num(row[i++]) } };
     const semanticType = f.semantic_type === null && !f.user_edited?.includes('semantic_type')
       ? semanticTypeFromValues(f.base_type, samples.get(f.id) ?? [], distinct, rowCount)
@@ -98,11 +99,17 @@ async function sampleTextValues(driver: WarehouseDriver, table: WarehouseTable, 
   return out;
 }
 
+/** Length in characters: MySQL's LENGTH counts bytes. */
+function textLength(e: Engine, c: string): string {
+  return e === 'mysql' ? `CHAR_LENGTH(${c})` : `LENGTH(${c})`;
+}
+
 /** Averages as floating point on every engine (integer AVG truncates on some). */
 function castDouble(e: Engine, expr: string): string {
   switch (e) {
     case 'mysql':
-      return `(${expr}) * 1.0`;
+      // A DOUBLE factor: `* 1.0` would make a DECIMAL, whose AVG keeps only four more decimals.
+      return `(${expr}) * 1e0`;
     case 'sqlite':
       return `CAST(${expr} AS REAL)`;
     case 'duckdb':
@@ -114,3 +121,6 @@ function castDouble(e: Engine, expr: string): string {
 
 const num = (v: unknown): number | null => (v === null || v === undefined || v === '' ? null : Number(v));
 const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+/** MIN/MAX of a SQLite column come back as stored text ('2024-01-02 03:04:05'); the fingerprint holds ISO-8601 on every engine. */
+const temporal = (v: unknown, baseType: string): string | null =>
+  typeof v === 'string' ? isoFromSqlTimestamp(v, baseType === 'type/DateTimeWithLocalTZ') : str(v);

@@ -16,8 +16,9 @@ const any = () => true;
 const text = (t: string) => t === TEXT;
 const NAME_RULES: NameRule[] = [
   { pattern: /^(e[-_]?mail|email_address|.*_email)$/, semantic: 'type/Email', when: text },
+  // Before URL, which would take every `*_url`.
+  { pattern: /^(avatar|image|(.*_)?image_url|avatar_url|photo|photo_url)$/, semantic: 'type/ImageURL', when: text },
   { pattern: /^(url|website|homepage|.*_url|link)$/, semantic: 'type/URL', when: text },
-  { pattern: /^(avatar|image|.*_image_url|photo)$/, semantic: 'type/ImageURL', when: text },
   { pattern: /^(lat|latitude|.*_latitude)$/, semantic: 'type/Latitude', when: isNumeric },
   { pattern: /^(lon|lng|long|longitude|.*_longitude)$/, semantic: 'type/Longitude', when: isNumeric },
   { pattern: /^(zip|zipcode|zip_code|postal_code|postcode|postalcode)$/, semantic: 'type/ZipCode', when: (t) => text(t) || isNumeric(t) },
@@ -25,6 +26,8 @@ const NAME_RULES: NameRule[] = [
   { pattern: /^(state|province|region|.*_state)$/, semantic: 'type/State', when: text },
   { pattern: /^(country|.*_country|country_code)$/, semantic: 'type/Country', when: text },
   { pattern: /^(title|.*_title)$/, semantic: 'type/Title', when: text },
+  // Before Name, which would take `vendor_name`.
+  { pattern: /^(company|.*_company|organization|vendor_name)$/, semantic: 'type/Company', when: text },
   { pattern: /^(name|.*_name|username|reviewer|full_name|first_name|last_name)$/, semantic: 'type/Name', when: text },
   { pattern: /^(description|.*_description|body|comment|comments|notes?|summary)$/, semantic: 'type/Description', when: text },
   { pattern: /^(category|.*_category|type|kind|.*_type|vendor|source|status)$/, semantic: 'type/Category', when: text },
@@ -40,7 +43,6 @@ const NAME_RULES: NameRule[] = [
   { pattern: /^(birth_?date|date_of_birth|dob|birthday)$/, semantic: 'type/Birthdate', when: isTemporal },
   { pattern: /^(join_date|joined_at|signup_date|signed_up_at)$/, semantic: 'type/JoinTimestamp', when: isTemporal },
   { pattern: /^(json|.*_json|payload|metadata)$/, semantic: 'type/SerializedJSON', when: text },
-  { pattern: /^(company|.*_company|organization|vendor_name)$/, semantic: 'type/Company', when: text },
   { pattern: /^(password|passwd|.*_password|secret|token)$/, semantic: '__none__', when: any },
 ];
 

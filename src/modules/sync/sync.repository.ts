@@ -48,8 +48,14 @@ export class SyncRepository {
     const sql = `UPDATE metabase_database SET sync_lease_holder = $1, sync_lease_until = $2
       WHERE id = $3 AND (sync_lease_until IS NULL OR sync_lease_until < $4 OR sync_lease_holder = $5)`;
     const params = [holder, p(new Date(now.getTime() + ttlMs)), dbId, p(now), holder];
-    const result = await this.db.query(pg ? sql : sql.replace(/\$\d/g, '?'), params);
-    return affectedRows(result) === 1;
+    // The structured result: without it TypeORM answers the last insert rowid for an UPDATE on better-sqlite3.
+    const runner = this.db.createQueryRunner();
+    try {
+      const result = await runner.query(pg ? sql : sql.replace(/\$\d/g, '?'), params, true);
+      return result.affected === 1;
+    } finally {
+      await runner.release();
+    }
   }
 
   async releaseLease(dbId: number, holder: string): Promise<void> {
@@ -69,13 +75,17 @@ export class SyncRepository {
     await this.db.manager.update(SyncRun, { id: run.id }, { status: error ? 'failed' : 'succeeded', ended_at: new Date(), error, summary });
   }
 
+  /** The start of the latest run of each kind, for the kinds whose latest run failed. */
+  async failedAttempts(dbId: number): Promise<Partial<Record<SyncKind, Date>>> {
+    const out: Partial<Record<SyncKind, Date>> = {};
+    for (const kind of ['metadata', 'field-values'] as const) {
+      const last = await this.db.manager.findOne(SyncRun, { where: { db_id: dbId, kind }, order: { id: 'DESC' } });
+      if (last?.status === 'failed') out[kind] = last.started_at;
+    }
+    return out;
+  }
+
   recentRuns(dbId: number, limit = 20): Promise<SyncRun[]> {
     return this.db.manager.find(SyncRun, { where: { db_id: dbId }, order: { id: 'DESC' }, take: limit });
   }
-}
-
-/** What DataSource.query answers for an UPDATE: pg gives [rows, count], better-sqlite3 the count itself. */
-function affectedRows(result: unknown): number {
-  if (Array.isArray(result) && typeof result[1] === 'number') return result[1];
-  return typeof result === 'number' ? result : 0;
 }

@@ -6,11 +6,17 @@ import { SyncKind } from './sync-run.entity';
 import { SyncService } from './sync.service';
 import { SyncRepository } from './sync.repository';
 
-/** What a database is due, if anything: metadata hourly by default, value lists daily. */
-export function dueSync(db: WarehouseDatabase, now: number): SyncKind | null {
-  const age = (d: Date | null) => (d ? now - new Date(d).getTime() : Infinity);
-  if (age(db.last_metadata_sync_at) >= db.metadata_sync_interval_minutes * 60_000) return 'metadata';
-  if (age(db.last_field_values_at) >= db.field_values_interval_minutes * 60_000) return 'field-values';
+/** When the last sync of each kind failed, if it did. */
+export type FailedAttempts = Partial<Record<SyncKind, Date | null>>;
+
+/**
+ * What a database is due, if anything: metadata hourly by default, value lists daily. A failed attempt counts
+ * like a sync, so a warehouse that is down is tried again after the interval, not at every check.
+ */
+export function dueSync(db: WarehouseDatabase, now: number, failed: FailedAttempts = {}): SyncKind | null {
+  const age = (...ds: Array<Date | null | undefined>) => Math.min(...ds.map((d) => (d ? now - new Date(d).getTime() : Infinity)));
+  if (age(db.last_metadata_sync_at, failed.metadata) >= db.metadata_sync_interval_minutes * 60_000) return 'metadata';
+  if (age(db.last_field_values_at, failed['field-values']) >= db.field_values_interval_minutes * 60_000) return 'field-values';
   return null;
 }
 
@@ -48,7 +54,8 @@ export class SyncScheduler implements OnApplicationBootstrap, OnApplicationShutd
     try {
       const now = Date.now();
       for (const db of await this.repo.allDatabases()) {
-        const kind = dueSync(db, now);
+        // The sync log is read only for databases that look due.
+        const kind = dueSync(db, now) && dueSync(db, now, await this.repo.failedAttempts(db.id));
         if (kind && (await this.sync.run(db.id, kind))) ran++;
       }
     } catch (e) {

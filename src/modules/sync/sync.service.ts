@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
 import { AppLogger } from '../../common/logging/app-logger';
+import { QueryError, QueryTimeoutError } from '../../query-engine/execute/drivers/errors';
 import { requestContext } from '../../common/logging/request-context';
 import { WarehouseDatabase } from '../databases/database.entity';
 import { FieldValues } from '../fields/field-values.entity';
@@ -12,6 +13,11 @@ import { fingerprintTable, readFieldValues } from './analyze';
 import { applyDescribed } from './metadata-sync';
 import { SyncKind } from './sync-run.entity';
 import { SyncRepository } from './sync.repository';
+
+/** A statement that failed on one table or field (not a lost connection): skipped, the sync goes on. */
+function skippable(e: unknown): boolean {
+  return e instanceof QueryError || e instanceof QueryTimeoutError;
+}
 
 /** A lease outlives any sync we expect; a crashed instance's lease simply expires. */
 const LEASE_MS = 30 * 60_000;
@@ -24,7 +30,8 @@ const LEASE_MS = 30 * 60_000;
 @Injectable()
 export class SyncService {
   readonly instanceId = `${process.pid}-${randomUUID().slice(0, 8)}`;
-  private readonly running = new Map<string, Promise<boolean>>();
+  /** The sync of each database running in this instance (one at a time: the lease is not re-entrant in practice). */
+  private readonly running = new Map<number, { kind: SyncKind; job: Promise<boolean> }>();
 
   constructor(
     private readonly repo: SyncRepository,
@@ -44,11 +51,12 @@ export class SyncService {
    * also fingerprints and refreshes value lists; `field-values` refreshes value lists only.
    */
   run(dbId: number, kind: SyncKind): Promise<boolean> {
-    const key = `${dbId}:${kind}`;
-    const existing = this.running.get(key);
-    if (existing) return existing;
-    const job = this.runOnce(dbId, kind).finally(() => this.running.delete(key));
-    this.running.set(key, job);
+    // A second sync of one database here would share this instance's lease, and the first to end would release
+    // it while the other still runs. A value scan asked for during a metadata sync joins it (that refreshes values too).
+    const existing = this.running.get(dbId);
+    if (existing) return existing.kind === kind || existing.kind === 'metadata' ? existing.job : Promise.resolve(false);
+    const job = this.runOnce(dbId, kind).finally(() => this.running.delete(dbId));
+    this.running.set(dbId, { kind, job });
     return job;
   }
 
@@ -92,10 +100,20 @@ export class SyncService {
     const tables = (await this.repo.tables(db.id)).filter((t) => t.active);
     const fields = await this.repo.fields(tables.map((t) => t.id));
     let analyzedFields = 0;
+    let failedTables = 0;
     for (const table of tables) {
       const own = fields.filter((f) => f.table_id === table.id && f.active);
       if (own.length === 0) continue;
-      const result = await fingerprintTable(driver, table, own);
+      let result: Awaited<ReturnType<typeof fingerprintTable>>;
+      try {
+        result = await fingerprintTable(driver, table, own);
+      } catch (e) {
+        // One table (typically a view) that cannot be read must not stop the others from being analyzed.
+        if (!skippable(e)) throw e;
+        failedTables++;
+        this.logger.warning('Could not analyze a table', { db_id: db.id, table_id: table.id, error: (e as Error).message });
+        continue;
+      }
       await this.repo.transaction(async (tx) => {
         await tx.update(WarehouseTable, { id: table.id }, { estimated_row_count: result.rowCount });
         for (const a of result.fields) {
@@ -109,7 +127,7 @@ export class SyncService {
       });
       analyzedFields += result.fields.length;
     }
-    return { fields_analyzed: analyzedFields };
+    return { fields_analyzed: analyzedFields, ...(failedTables ? { tables_not_analyzed: failedTables } : {}) };
   }
 
   /** Re-reads the value lists of list fields, keeping human-readable remappings of values that remain. */
@@ -120,8 +138,18 @@ export class SyncService {
       (f) => f.active && ['auto-list', 'list'].includes(f.has_field_values) && (!onlyFieldIds || onlyFieldIds.includes(f.id)),
     );
     const existing = new Map((await this.repo.fieldValues(fields.map((f) => f.id))).map((v) => [v.field_id, v]));
+    let failed = 0;
     for (const field of fields) {
-      const { values, hasMore } = await readFieldValues(driver, tables.get(field.table_id)!, field);
+      let read: Awaited<ReturnType<typeof readFieldValues>>;
+      try {
+        read = await readFieldValues(driver, tables.get(field.table_id)!, field);
+      } catch (e) {
+        if (!skippable(e)) throw e;
+        failed++;
+        this.logger.warning('Could not read the values of a field', { db_id: db.id, field_id: field.id, error: (e as Error).message });
+        continue;
+      }
+      const { values, hasMore } = read;
       const old = existing.get(field.id);
       const remap = old?.human_readable_values ? new Map(old.values.map((v, i) => [JSON.stringify(v), old.human_readable_values![i]])) : undefined;
       const human = remap ? values.map((v) => remap.get(JSON.stringify(v)) ?? String(v)) : null;
@@ -130,7 +158,7 @@ export class SyncService {
       );
     }
     await this.repo.transaction((tx) => tx.update(WarehouseDatabase, { id: db.id }, { last_field_values_at: new Date() }));
-    return { field_values_scanned: fields.length };
+    return { field_values_scanned: fields.length - failed, ...(failed ? { field_values_failed: failed } : {}) };
   }
 
   /** Forgets stored value lists (they come back at the next scan). */

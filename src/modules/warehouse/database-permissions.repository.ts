@@ -1,7 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In } from 'typeorm';
+import { Setting } from '../settings/setting.entity';
 import { ALL_USERS_GROUP_ID } from '../users/users.repository';
 import { DataAccess, DatabasePermission, NativeAccess } from './database-permission.entity';
+
+/** The internal setting that holds the revision of the data permissions graph. */
+const REVISION_KEY = 'data-permissions-revision';
 
 export interface Access {
   data: DataAccess;
@@ -38,6 +42,27 @@ export class DatabasePermissionsRepository {
 
   transaction<T>(work: (tx: EntityManager) => Promise<T>): Promise<T> {
     return this.db.transaction(work);
+  }
+
+  /**
+   * The revision of the permissions graph, read from the app DB each time: a cached copy would let an instance
+   * accept an edit based on a graph that another instance has changed since.
+   */
+  async revision(tx: EntityManager = this.db.manager): Promise<number> {
+    const row = await tx.findOneBy(Setting, { key: REVISION_KEY });
+    return Number(row?.value ?? 0);
+  }
+
+  /** Moves the revision from `expected` to the next one, atomically; false when another edit got there first. */
+  async bumpRevision(expected: number, tx: EntityManager): Promise<boolean> {
+    await tx.createQueryBuilder().insert().into(Setting).values({ key: REVISION_KEY, value: '0' }).orIgnore().execute();
+    const result = await tx
+      .createQueryBuilder()
+      .update(Setting)
+      .set({ value: String(expected + 1) })
+      .where('key = :key AND value = :expected', { key: REVISION_KEY, expected: String(expected) })
+      .execute();
+    return result.affected === 1;
   }
 }
 

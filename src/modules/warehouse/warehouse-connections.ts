@@ -1,14 +1,17 @@
+import * as path from 'node:path';
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { SecretBox } from '../../common/crypto/secret-box';
-import { createDriver, Engine, FileDetails, ServerDetails, validateDetails, WarehouseDriver } from '../../query-engine/execute/drivers';
+import { createDriver, DetailsError, Engine, FileDetails, ServerDetails, validateDetails, WarehouseDriver } from '../../query-engine/execute/drivers';
+import { canonical } from '../../query-engine/execute/drivers/details';
 import { ConnectionPoolRegistry } from '../util/connection-pools';
 import { openDetails } from './database-details';
 import { WarehouseDatabase } from '../databases/database.entity';
 
 interface Cached {
   driver: WarehouseDriver;
-  version: number;
+  /** What the driver was made from: a new name or cache setting keeps the pool, changed details replace it. */
+  version: string;
 }
 
 /**
@@ -25,9 +28,17 @@ export class WarehouseConnections implements OnApplicationShutdown {
     private readonly pools: ConnectionPoolRegistry,
   ) {}
 
-  /** Validates details for an engine (file paths confined to the data directories). */
+  /**
+   * Validates details for an engine (file paths confined to the data directories). The app database lives in the
+   * data directory too, and is never a warehouse: it holds password hashes and the instance's secrets.
+   */
   validate(engine: Engine, details: unknown): ServerDetails | FileDetails {
-    return validateDetails(engine, details, { dataDir: this.config.dataDir, allowedDirs: this.config.allowedFileDirs });
+    const valid = validateDetails(engine, details, { dataDir: this.config.dataDir, allowedDirs: this.config.allowedFileDirs });
+    if ('db' in valid) {
+      const appDb = canonical(path.resolve(this.config.sqlitePath));
+      if (valid.db === appDb || valid.db.startsWith(`${appDb}-`)) throw new DetailsError('db', 'db cannot be the app database of this server.');
+    }
+    return valid;
   }
 
   /** A short-lived driver for details not stored yet (the connection test before a database is saved). */
@@ -41,7 +52,7 @@ export class WarehouseConnections implements OnApplicationShutdown {
   }
 
   driverFor(db: WarehouseDatabase): WarehouseDriver {
-    const version = db.updated_at ? new Date(db.updated_at).getTime() : 0;
+    const version = `${db.engine}\u0000${JSON.stringify(db.details)}`;
     const cached = this.drivers.get(db.id);
     if (cached && cached.version === version) return cached.driver;
     if (cached) void this.evict(db.id);
