@@ -4,15 +4,16 @@ import { CoreModule } from './common/core.module';
 import { DatabaseModule } from './common/database/database.module';
 import { AppLogger } from './common/logging/app-logger';
 import { ApiKeysModule } from './modules/api-keys/api-keys.module';
-import { FieldsModule } from './modules/fields/fields.module';
+import { DatasetModule } from './modules/dataset/dataset.module';
 import { DatabasesModule } from './modules/databases/databases.module';
+import { FieldsModule } from './modules/fields/fields.module';
 import { HealthModule } from './modules/health/health.module';
 import { PermissionsModule } from './modules/permissions/permissions.module';
 import { SessionsModule } from './modules/sessions/sessions.module';
-import { TablesModule } from './modules/tables/tables.module';
 import { SnippetsModule } from './modules/snippets/snippets.module';
 import { SettingsModule } from './modules/settings/settings.module';
 import { SetupModule } from './modules/setup/setup.module';
+import { TablesModule } from './modules/tables/tables.module';
 import { UsersModule } from './modules/users/users.module';
 import { UtilModule } from './modules/util/util.module';
 
@@ -27,9 +28,10 @@ export const FEATURE_MODULES = [
   UtilModule,
   HealthModule,
   DatabasesModule,
+  SnippetsModule,
+  DatasetModule,
   TablesModule,
   FieldsModule,
-  SnippetsModule,
 ];
 
 @Module({})

@@ -1,0 +1,65 @@
+import type { CompiledColumn } from '../compile/contract';
+import type { DatasetQuery } from '../mbql/types';
+
+/** The successful result, exactly in the shape of COMPAT.md "Query results". */
+export interface QueryResults {
+  data: {
+    rows: unknown[][];
+    cols: CompiledColumn[];
+    native_form: { query: string; params: unknown[] };
+    results_timezone: string;
+    results_metadata: { columns: unknown[] };
+    insights: null;
+    rows_truncated?: number;
+  };
+  row_count: number;
+  status: 'completed';
+  context: string;
+  json_query: DatasetQuery;
+  started_at: string;
+  running_time: number;
+  database_id: number;
+  cached?: boolean;
+}
+
+export interface FailedResults {
+  status: 'failed';
+  error: string;
+  error_type: string;
+  data: { rows: []; cols: [] };
+  row_count: 0;
+  context: string;
+  json_query: unknown;
+  database_id: number | null;
+  started_at: string;
+  running_time: number;
+}
+
+const TEMPORAL = new Set(['type/Date', 'type/DateTime', 'type/DateTimeWithLocalTZ']);
+
+/**
+ * Temporal values computed by expressions come back from SQLite as `YYYY-MM-DD HH:MM:SS` text (it has no
+ * temporal type); every other engine's driver already gives `YYYY-MM-DDTHH:MM:SS`. One shape for all.
+ */
+export function normalizeTemporalText(rows: unknown[][], cols: CompiledColumn[]): unknown[][] {
+  const temporal = cols.map((c) => TEMPORAL.has(c.base_type));
+  if (!temporal.some(Boolean)) return rows;
+  return rows.map((row) => row.map((v, i) => (temporal[i] && typeof v === 'string' && /^\d{4}-\d\d-\d\d \d\d:\d\d/.test(v) ? v.replace(' ', 'T') : v)));
+}
+
+/** The columns part of `results_metadata`, which clients save with a card. */
+export function resultsMetadata(cols: CompiledColumn[]): { columns: unknown[] } {
+  return {
+    columns: cols.map((c) => ({
+      name: c.name,
+      display_name: c.display_name,
+      base_type: c.base_type,
+      effective_type: c.effective_type,
+      semantic_type: c.semantic_type,
+      field_ref: c.field_ref,
+      ...(c.id !== undefined ? { id: c.id } : {}),
+      ...(c.unit ? { unit: c.unit } : {}),
+      ...(c.fingerprint ? { fingerprint: c.fingerprint } : {}),
+    })),
+  };
+}

@@ -1,0 +1,51 @@
+import type { Aggregation, Filter, InnerQuery } from '../mbql/types';
+import { mapInnerQueries, PreprocessError, PreprocessContext, Stage } from './context';
+
+/**
+ * `["segment", id]` filters become the segment's own filter; `["metric", id]` aggregations become the metric's
+ * aggregation (named after the metric), its filter folded in with the `-where` forms.
+ */
+export const expandSegmentsAndMetrics: Stage = async (query, ctx) => {
+  if (query.type !== 'query' || !query.query) return query;
+  return {
+    ...query,
+    query: await mapInnerQueries(query.query, async (q: InnerQuery) => ({
+      ...q,
+      ...(q.filter ? { filter: (await expandFilter(q.filter, ctx, 0)) as Filter } : {}),
+      ...(q.aggregation ? { aggregation: await Promise.all(q.aggregation.map((a) => expandAggregation(a, ctx))) } : {}),
+    })),
+  };
+};
+
+async function expandFilter(f: unknown, ctx: PreprocessContext, depth: number): Promise<unknown> {
+  if (!Array.isArray(f)) return f;
+  if (f[0] === 'segment') {
+    if (depth > 10) throw new PreprocessError('Segments nest too deeply.');
+    const segment = await ctx.content.segment(Number(f[1]));
+    if (!segment) throw new PreprocessError(`Segment ${f[1]} does not exist.`);
+    const inner = segment.definition.filter;
+    if (!inner) throw new PreprocessError(`Segment ${f[1]} has no filter.`);
+    return expandFilter(inner, ctx, depth + 1);
+  }
+  if (f[0] === 'and' || f[0] === 'or' || f[0] === 'not') {
+    return [f[0], ...(await Promise.all(f.slice(1).map((c) => expandFilter(c, ctx, depth))))];
+  }
+  return f;
+}
+
+async function expandAggregation(a: Aggregation, ctx: PreprocessContext): Promise<Aggregation> {
+  if (a[0] === 'aggregation-options') return ['aggregation-options', await expandAggregation(a[1] as Aggregation, ctx), a[2]];
+  if (a[0] !== 'metric') return a;
+  const metric = await ctx.content.metric(Number(a[1]));
+  if (!metric) throw new PreprocessError(`Metric ${a[1]} does not exist.`);
+  const agg = metric.definition.aggregation?.[0];
+  if (!agg) throw new PreprocessError(`Metric ${a[1]} has no aggregation.`);
+  const filter = metric.definition.filter ? ((await expandFilter(metric.definition.filter, ctx, 0)) as Filter) : undefined;
+  return ['aggregation-options', filter ? withFilter(agg, filter, metric.id) : agg, { name: metric.name, 'display-name': metric.name }];
+}
+
+function withFilter(agg: Aggregation, filter: Filter, metricId: number): Aggregation {
+  if (agg[0] === 'count' && agg.length === 1) return ['count-where', filter];
+  if (agg[0] === 'sum') return ['sum-where', agg[1], filter];
+  throw new PreprocessError(`Metric ${metricId}: a filtered "${agg[0]}" aggregation is not supported; use count or sum.`);
+}

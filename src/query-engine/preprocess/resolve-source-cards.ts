@@ -1,0 +1,35 @@
+import type { InnerQuery } from '../mbql/types';
+import { mapInnerQueries, PreprocessError, Stage } from './context';
+
+const MAX_DEPTH = 20;
+
+/**
+ * `source-table: "card__12"` (in the query or a join) becomes the saved question's own query as a nested
+ * `source-query` (a native card as `{native: sql}`), recursively, after the resolver checked the caller may read
+ * the card. A card that (indirectly) uses itself is refused.
+ */
+export const resolveSourceCards: Stage = async (query, ctx) => {
+  if (query.type !== 'query' || !query.query) return query;
+  const resolve = async (inner: InnerQuery, seen: number[]): Promise<InnerQuery> => {
+    const withJoins: InnerQuery = inner.joins
+      ? { ...inner, joins: await Promise.all(inner.joins.map(async (j) => (typeof j['source-table'] === 'string' ? { ...omit(j, 'source-table'), 'source-query': await cardQuery(j['source-table'], seen) } : j))) }
+      : inner;
+    if (typeof withJoins['source-table'] !== 'string') return withJoins;
+    return { ...omit(withJoins, 'source-table'), 'source-query': await cardQuery(withJoins['source-table'], seen) };
+  };
+  const cardQuery = async (ref: string, seen: number[]): Promise<InnerQuery> => {
+    const id = Number(ref.slice('card__'.length));
+    if (seen.includes(id) || seen.length > MAX_DEPTH) throw new PreprocessError(`Card ${id} refers to itself through its sources.`);
+    const card = await ctx.content.card(id);
+    if (!card) throw new PreprocessError(`Card ${id} does not exist.`);
+    if (card.databaseId !== query.database) throw new PreprocessError(`Card ${id} belongs to another database.`);
+    if (card.query.type === 'native') return { native: card.query.native!.query } as InnerQuery;
+    return mapInnerQueries(card.query.query!, (q) => resolve(q, [...seen, id]));
+  };
+  return { ...query, query: await mapInnerQueries(query.query, (q) => resolve(q, [])) };
+};
+
+function omit<T extends object, K extends keyof T>(o: T, key: K): Omit<T, K> {
+  const { [key]: _drop, ...rest } = o;
+  return rest;
+}

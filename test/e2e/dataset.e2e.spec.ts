@@ -1,0 +1,155 @@
+import * as http from 'node:http';
+import { DataSource } from 'typeorm';
+import { auth, makeUserDirect, MadeUser, setupAdmin } from '../support/factories';
+import { waitForDatabase, waitForSync } from '../support/sync-wait';
+import { startTestApp, TestApp } from '../support/test-app';
+
+interface Meta {
+  tables: Array<{ id: number; name: string; fields: Array<{ id: number; name: string }> }>;
+}
+
+describe('POST /api/dataset on the Sample Database', () => {
+  let t: TestApp;
+  let admin: string;
+  let user: MadeUser;
+  let db: number;
+  let meta: Meta;
+  const table = (name: string) => meta.tables.find((x) => x.name === name)!;
+  const field = (tableName: string, name: string) => table(tableName).fields.find((f) => f.name === name)!.id;
+  const run = (body: unknown, session = admin) => t.http().post('/api/dataset').set(auth(session)).send(body as object);
+
+  beforeAll(async () => {
+    t = await startTestApp({ LOAD_SAMPLE_DATABASE: 'true' });
+    admin = await setupAdmin(t);
+    db = await waitForDatabase(t, admin, 'Sample Database');
+    await waitForSync(t, admin, db);
+    meta = (await t.http().get(`/api/database/${db}/metadata`).set(auth(admin)).expect(200)).body;
+    user = await makeUserDirect(t);
+  });
+  afterAll(() => t.close());
+
+  it('runs a structured count and answers 202 in the result shape', async () => {
+    const res = await run({ database: db, type: 'query', query: { 'source-table': table('PRODUCTS').id, aggregation: [['count']] } }).expect(202);
+    expect(res.body).toMatchObject({ status: 'completed', row_count: 1, context: 'ad-hoc', database_id: db, data: { rows: [[200]] } });
+    expect(res.body.data.cols[0]).toMatchObject({ name: 'count', display_name: 'Count', base_type: 'type/BigInteger', semantic_type: 'type/Quantity', source: 'aggregation', field_ref: ['aggregation', 0] });
+    expect(res.body.data.native_form.query).toMatch(/SELECT/i);
+    expect(res.body.data.results_metadata.columns[0].name).toBe('count');
+    expect(typeof res.body.running_time).toBe('number');
+    expect(res.body.json_query.query['source-table']).toBe(table('PRODUCTS').id);
+  });
+
+  it('breaks out by category with legacy snake_case keys', async () => {
+    const res = await run({ database: db, type: 'query', query: { source_table: table('PRODUCTS').id, aggregation: [['count']], breakout: [['field-id', field('PRODUCTS', 'CATEGORY')]] } }).expect(202);
+    expect(res.body.data.rows.map((r: unknown[]) => r[0])).toEqual(['Doohickey', 'Gadget', 'Gizmo', 'Widget']);
+    expect(res.body.data.rows.reduce((n: number, r: number[]) => n + r[1], 0)).toBe(200);
+    expect(res.body.data.cols[0]).toMatchObject({ name: 'CATEGORY', source: 'breakout', id: field('PRODUCTS', 'CATEGORY') });
+  });
+
+  it('applies parameters to structured queries', async () => {
+    const res = await run({
+      database: db,
+      type: 'query',
+      query: { 'source-table': table('PRODUCTS').id, aggregation: [['count']] },
+      parameters: [{ type: 'category', target: ['dimension', ['field', field('PRODUCTS', 'CATEGORY'), null]], value: ['Gizmo', 'Widget'] }],
+    }).expect(202);
+    const all = await run({ database: db, type: 'query', query: { 'source-table': table('PRODUCTS').id, aggregation: [['count']], breakout: [['field', field('PRODUCTS', 'CATEGORY'), null]] } });
+    const expected = all.body.data.rows.filter((r: unknown[]) => r[0] === 'Gizmo' || r[0] === 'Widget').reduce((n: number, r: number[]) => n + r[1], 0);
+    expect(res.body.data.rows).toEqual([[expected]]);
+  });
+
+  it('runs native SQL with template tags, values bound', async () => {
+    const res = await run({
+      database: db,
+      type: 'native',
+      native: {
+        query: 'SELECT COUNT(*) AS n FROM PRODUCTS WHERE CATEGORY = {{cat}} [[AND PRICE > {{min}}]]',
+        'template-tags': { cat: { name: 'cat', 'display-name': 'Category', type: 'text' }, min: { name: 'min', 'display-name': 'Min', type: 'number' } },
+      },
+      parameters: [{ type: 'category', target: ['variable', ['template-tag', 'cat']], value: "Gizmo' OR 1=1 --" }],
+    }).expect(202);
+    expect(res.body).toMatchObject({ status: 'completed', data: { rows: [[0]] } });
+    expect(res.body.data.native_form.query).not.toContain('OR 1=1');
+    expect(res.body.data.cols[0]).toMatchObject({ name: 'n', source: 'native' });
+  });
+
+  it('answers the failed shape (also 202) for a query the database or the engine rejects', async () => {
+    const bad = await run({ database: db, type: 'native', native: { query: 'SELECT * FROM NO_SUCH_TABLE' } }).expect(202);
+    expect(bad.body).toMatchObject({ status: 'failed', row_count: 0, data: { rows: [], cols: [] }, error_type: 'db' });
+    expect(bad.body.error).toMatch(/NO_SUCH_TABLE/);
+    const invalid = await run({ database: db, type: 'query', query: { 'source-table': table('PRODUCTS').id, aggregation: [['frobnicate']] } }).expect(202);
+    expect(invalid.body).toMatchObject({ status: 'failed', error_type: 'invalid-query' });
+    expect(invalid.body.error).toMatch(/aggregation\[0\].*frobnicate/);
+    const missing = await run({ database: db, type: 'native', native: { query: 'SELECT {{x}}', 'template-tags': { x: { name: 'x', 'display-name': 'X', type: 'text', required: true } } } }).expect(202);
+    expect(missing.body.error).toBe("You'll need to pick a value for 'X' before this query can run.");
+    const write = await run({ database: db, type: 'native', native: { query: 'DELETE FROM PRODUCTS' } }).expect(202);
+    expect(write.body.status).toBe('failed');
+    const second = await run({ database: db, type: 'native', native: { query: 'SELECT 1; SELECT 2' } }).expect(202);
+    expect(second.body.status).toBe('failed');
+    const count = await run({ database: db, type: 'query', query: { 'source-table': table('PRODUCTS').id, aggregation: [['count']] } });
+    expect(count.body.data.rows).toEqual([[200]]);
+  });
+
+  it('caps ad-hoc results at 2,000 rows and says so', async () => {
+    const res = await run({ database: db, type: 'query', query: { 'source-table': table('ORDERS').id } }).expect(202);
+    expect(res.body.row_count).toBe(2000);
+    expect(res.body.data.rows_truncated).toBe(2000);
+    const limited = await run({ database: db, type: 'query', query: { 'source-table': table('ORDERS').id, limit: 5 } }).expect(202);
+    expect(limited.body.row_count).toBe(5);
+    expect(limited.body.data.rows_truncated).toBeUndefined();
+    const constrained = await run({ database: db, type: 'query', query: { 'source-table': table('ORDERS').id }, constraints: { 'max-results': 10 } }).expect(202);
+    expect(constrained.body.row_count).toBe(10);
+  });
+
+  it('validates the body and the database', async () => {
+    const res = await run({ database: 'one', type: 'query', query: {} }).expect(400);
+    expect(res.body.errors.database).toBe('value may be nil, or if non-nil, value must be an integer.');
+    expect((await run({ database: 99999, type: 'native', native: { query: 'SELECT 1' } }).expect(404)).text).toBe('Not found.');
+    expect((await t.http().post('/api/dataset').send({ database: db, type: 'native', native: { query: 'SELECT 1' } }).expect(401)).text).toBe('Unauthenticated');
+  });
+
+  it('enforces data and native permissions per group', async () => {
+    const native = { database: db, type: 'native', native: { query: 'SELECT 1 AS one' } };
+    const mbql = { database: db, type: 'query', query: { 'source-table': table('PRODUCTS').id, aggregation: [['count']] } };
+    await run(native, user.session).expect(202);
+    const ds = t.app.get(DataSource);
+    await ds.query("UPDATE database_permission SET native = 'none'");
+    expect((await run(native, user.session).expect(403)).text).toBe("You don't have permissions to do that.");
+    await run(mbql, user.session).expect(202);
+    await ds.query("UPDATE database_permission SET data = 'no'");
+    await run(mbql, user.session).expect(403);
+    await run(mbql, admin).expect(202);
+    await ds.query("UPDATE database_permission SET data = 'unrestricted', native = 'write'");
+  });
+
+  it('shows the SQL a structured query becomes', async () => {
+    const res = await t.http().post('/api/dataset/native').set(auth(admin)).send({
+      database: db,
+      pretty: true,
+      query: { 'source-table': table('PRODUCTS').id, filter: ['=', ['field', field('PRODUCTS', 'CATEGORY'), null], 'Gizmo'] },
+    }).expect(200);
+    expect(res.body.query).toMatch(/\nFROM/);
+    expect(res.body.query).not.toContain('Gizmo');
+    expect(res.body.params).toEqual(['Gizmo']);
+    const bad = await t.http().post('/api/dataset/native').set(auth(admin)).send({ database: 0, query: {} }).expect(400);
+    expect(bad.body.errors.database).toBe('value must be an integer greater than zero.');
+  });
+
+  it('cancels the query on the database when the client disconnects', async () => {
+    const address = t.app.getHttpServer().address() ?? (await new Promise<void>((r) => t.app.getHttpServer().listen(0, '127.0.0.1', r)), t.app.getHttpServer().address());
+    const port = (address as { port: number }).port;
+    const body = JSON.stringify({ database: db, type: 'native', native: { query: 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 2000000000) SELECT count(*) FROM c' } });
+    const req = http.request({ port, host: '127.0.0.1', path: '/api/dataset', method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Metabase-Session': admin } });
+    req.on('error', () => undefined);
+    req.end(body);
+    const busy = async () => (await t.http().get('/api/util/diagnostic_info/connection_pool_info').set(auth(admin))).body['connection-pools'][`db-${db}`]?.numBusyConnections ?? 0;
+    for (let i = 0; i < 100 && (await busy()) === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(await busy()).toBe(1);
+    req.destroy();
+    let freed = false;
+    for (let i = 0; i < 100 && !freed; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      freed = (await busy()) === 0;
+    }
+    expect(freed).toBe(true);
+  });
+});
