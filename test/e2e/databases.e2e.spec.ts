@@ -319,6 +319,25 @@ describe('databases API', () => {
     });
   });
 
+  describe('hidden tables and sensitive fields', () => {
+    it('keeps them out of what users browse, and shows them to admins who ask', async () => {
+      const { id } = await connectSqlite();
+      const meta = (await http().get(`/api/database/${id}/metadata`).set(auth(admin)).expect(200)).body;
+      const tableId = meta.tables[0].id;
+      const fieldId = meta.tables[0].fields[1].id;
+      await http().put(`/api/field/${fieldId}`).set(auth(admin)).send({ visibility_type: 'sensitive' }).expect(200);
+      const forUser = (await http().get(`/api/database/${id}/metadata`).set(auth(user.session)).expect(200)).body;
+      expect(forUser.tables[0].fields.map((f: { id: number }) => f.id)).not.toContain(fieldId);
+      expect((await http().get(`/api/database/${id}/fields`).set(auth(user.session)).expect(200)).body.map((f: { id: number }) => f.id)).not.toContain(fieldId);
+      await http().put(`/api/table/${tableId}`).set(auth(admin)).send({ visibility_type: 'hidden' }).expect(200);
+      expect((await http().get(`/api/database/${id}/metadata`).set(auth(user.session)).expect(200)).body.tables).toEqual([]);
+      expect((await http().get(`/api/database/${id}/metadata?include_hidden=true`).set(auth(user.session)).expect(200)).body.tables).toEqual([]);
+      const forAdmin = (await http().get(`/api/database/${id}/metadata?include_hidden=true`).set(auth(admin)).expect(200)).body;
+      expect(forAdmin.tables[0].fields.map((f: { id: number }) => f.id)).toContain(fieldId);
+      await http().get(`/api/database/${id}/metadata?include_hidden=maybe`).set(auth(admin)).expect(400);
+    });
+  });
+
   describe('updating', () => {
     let id: number;
     beforeAll(async () => {

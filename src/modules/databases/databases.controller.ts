@@ -3,7 +3,7 @@ import { Access } from '../../common/auth/access.decorator';
 import { AuthUser, CurrentUser } from '../../common/auth/current-user';
 import { IdParam } from '../../common/validation/pipes';
 import { SyncService } from '../sync/sync.service';
-import { CreateDatabaseDto, ListDatabasesQuery, UpdateDatabaseDto } from './databases.dto';
+import { CreateDatabaseDto, ListDatabasesQuery, MetadataQuery, UpdateDatabaseDto } from './databases.dto';
 import { DatabasesService } from './databases.service';
 
 @Controller('api/database')
@@ -47,8 +47,8 @@ export class DatabasesController {
 
   @Get(':id/metadata')
   @Access('user')
-  metadata(@Param('id', IdParam()) id: number, @CurrentUser() caller: AuthUser) {
-    return this.databases.metadata(caller, id);
+  metadata(@Param('id', IdParam()) id: number, @Query() q: MetadataQuery, @CurrentUser() caller: AuthUser) {
+    return this.databases.metadata(caller, id, q.include_hidden ?? false);
   }
 
   @Get(':id/fields')

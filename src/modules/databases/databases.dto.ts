@@ -96,3 +96,9 @@ export class ListDatabasesQuery {
   @BoolString()
   saved?: boolean;
 }
+
+export class MetadataQuery {
+  @IsOptional()
+  @BoolString()
+  include_hidden?: boolean;
+}

@@ -12,6 +12,8 @@ import { accessIn, DatabaseAccessService } from '../warehouse/database-access.se
 import { mergeMasked, openDetails, sealDetails } from '../warehouse/database-details';
 import { DatabasePermissionsRepository } from '../warehouse/database-permissions.repository';
 import { WarehouseConnections } from '../warehouse/warehouse-connections';
+import { WarehouseField } from '../fields/field.entity';
+import { WarehouseTable } from '../tables/table.entity';
 import { WarehouseDatabase } from './database.entity';
 import { toDatabaseView } from './database.view';
 import { CreateDatabaseDto, UpdateDatabaseDto } from './databases.dto';
@@ -33,7 +35,7 @@ export class DatabasesService {
   async list(caller: AuthUser, includeTables: boolean) {
     const map = await this.access.accessMap(caller);
     const dbs = (await this.repo.list()).filter((db) => accessIn(map, db.id).data === 'unrestricted');
-    const tables = includeTables ? await this.repo.activeTables(dbs.map((d) => d.id)) : [];
+    const tables = includeTables ? (await this.repo.activeTables(dbs.map((d) => d.id))).filter(shownTable) : [];
     const data = dbs.map((db) => ({
       ...toDatabaseView(db, { isAdmin: caller.isSuperuser, native: accessIn(map, db.id).native }),
       ...(includeTables ? { tables: tables.filter((t) => t.db_id === db.id).map(toTableView) } : {}),
@@ -47,10 +49,12 @@ export class DatabasesService {
   }
 
   /** The database with its active tables, each with its active fields. */
-  async metadata(caller: AuthUser, id: number) {
+  /** Hidden tables and sensitive or retired fields are left out, unless an admin asks for them (`include_hidden`). */
+  async metadata(caller: AuthUser, id: number, includeHidden = false) {
     const view = await this.get(caller, id);
-    const tables = await this.repo.activeTables([id]);
-    const fields = await this.repo.activeFields(tables.map((t) => t.id));
+    const all = includeHidden && caller.isSuperuser;
+    const tables = (await this.repo.activeTables([id])).filter((t) => all || shownTable(t));
+    const fields = (await this.repo.activeFields(tables.map((t) => t.id))).filter((f) => all || shownField(f));
     return {
       ...view,
       tables: tables.map((t) => ({ ...toTableView(t), fields: fields.filter((f) => f.table_id === t.id).map(toFieldView) })),
@@ -59,9 +63,9 @@ export class DatabasesService {
 
   async fields(caller: AuthUser, id: number) {
     await this.readable(caller, id);
-    const tables = await this.repo.activeTables([id]);
+    const tables = (await this.repo.activeTables([id])).filter(shownTable);
     const byId = new Map(tables.map((t) => [t.id, t]));
-    return (await this.repo.activeFields(tables.map((t) => t.id))).map((f) => ({
+    return (await this.repo.activeFields(tables.map((t) => t.id))).filter(shownField).map((f) => ({
       id: f.id,
       name: f.name,
       display_name: f.display_name,
@@ -189,4 +193,13 @@ export class DatabasesService {
       throw e;
     }
   }
+}
+
+/** Tables an admin hid (hidden, technical, cruft) are kept out of what users browse. */
+function shownTable(t: WarehouseTable): boolean {
+  return t.visibility_type === null;
+}
+
+function shownField(f: WarehouseField): boolean {
+  return f.visibility_type !== 'sensitive' && f.visibility_type !== 'retired';
 }

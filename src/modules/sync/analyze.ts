@@ -2,7 +2,7 @@ import type { Engine, WarehouseDriver } from '../../query-engine/execute/drivers
 import { isoFromSqlTimestamp } from '../../query-engine/execute/drivers/values';
 import { Fingerprint, HasFieldValues, WarehouseField } from '../fields/field.entity';
 import { WarehouseTable } from '../tables/table.entity';
-import { semanticTypeFromValues } from './semantic-types';
+import { looksSecret, semanticTypeFromValues } from './semantic-types';
 import { quoteIdent, tableRef } from './sql-identifiers';
 
 /** Fingerprints read a sample, not the whole table: enough to choose types and widgets, cheap on big tables. */
@@ -40,7 +40,7 @@ export async function fingerprintTable(driver: WarehouseDriver, table: Warehouse
   const rowCount = Number(row[0] ?? 0);
   let i = 1;
   const analyses: FieldAnalysis[] = [];
-  const samples = await sampleTextValues(driver, table, usable.filter((f) => f.base_type === 'type/Text'));
+  const samples = await sampleTextValues(driver, table, usable.filter((f) => f.base_type === 'type/Text' && !looksSecret(f.name)));
   for (const f of usable) {
     const distinct = Number(row[i++] ?? 0);
     const nulls = Number(row[i++] ?? 0);
@@ -48,7 +48,7 @@ export async function fingerprintTable(driver: WarehouseDriver, table: Warehouse
     if (NUMERIC.has(f.base_type)) fingerprint.type = { 'type/Number': { min: num(row[i++]), max: num(row[i++]), avg: num(row[i++]) } };
     else if (TEMPORAL.has(f.base_type)) fingerprint.type = { 'type/DateTime': { earliest: temporal(row[i++], f.base_type), latest: temporal(row[i++], f.base_type) } };
     else if (f.base_type === 'type/Text') fingerprint.type = { 'type/Text': { 'average-length': num(row[i++]) } };
-    const semanticType = f.semantic_type === null && !f.user_edited?.includes('semantic_type')
+    const semanticType = f.semantic_type === null && !f.user_edited?.includes('semantic_type') && !looksSecret(f.name)
       ? semanticTypeFromValues(f.base_type, samples.get(f.id) ?? [], distinct, rowCount)
       : undefined;
     analyses.push({ fieldId: f.id, fingerprint, semanticType, hasFieldValues: chooseHasFieldValues(f, distinct, semanticType ?? f.semantic_type) });
@@ -65,6 +65,7 @@ const NEVER_LIST = new Set(['type/PK', 'type/FK', 'type/Email', 'type/URL', 'typ
 /** `auto-list` for low-cardinality categories and booleans, `search` for other text, `none` for the rest. */
 export function chooseHasFieldValues(f: WarehouseField, distinct: number, semantic: string | null): HasFieldValues {
   if (f.user_edited?.includes('has_field_values')) return f.has_field_values;
+  if (looksSecret(f.name)) return 'none';
   if (f.base_type === 'type/Boolean') return 'auto-list';
   if (semantic && NEVER_LIST.has(semantic)) return f.base_type === 'type/Text' ? 'search' : 'none';
   if (f.base_type === 'type/Text' || (semantic && LIST_SEMANTICS.has(semantic))) {

@@ -6,6 +6,13 @@ const TEXT = 'type/Text';
 const isNumeric = (t: string) => ['type/Integer', 'type/BigInteger', 'type/Float', 'type/Decimal'].includes(t);
 const isTemporal = (t: string) => ['type/Date', 'type/DateTime', 'type/DateTimeWithLocalTZ'].includes(t);
 
+/** Columns whose values are credentials: never guessed from values, never listed, never sampled. */
+const SECRET_NAME = /^(password|passwd|pwd|.*_password|password_.*|secret|.*_secret|token|.*_token|api_?key|.*_hash|salt)$/;
+
+export function looksSecret(name: string): boolean {
+  return SECRET_NAME.test(name.toLowerCase());
+}
+
 interface NameRule {
   pattern: RegExp;
   semantic: string;
@@ -43,7 +50,7 @@ const NAME_RULES: NameRule[] = [
   { pattern: /^(birth_?date|date_of_birth|dob|birthday)$/, semantic: 'type/Birthdate', when: isTemporal },
   { pattern: /^(join_date|joined_at|signup_date|signed_up_at)$/, semantic: 'type/JoinTimestamp', when: isTemporal },
   { pattern: /^(json|.*_json|payload|metadata)$/, semantic: 'type/SerializedJSON', when: text },
-  { pattern: /^(password|passwd|.*_password|secret|token)$/, semantic: '__none__', when: any },
+  { pattern: SECRET_NAME, semantic: '__none__', when: any },
 ];
 
 export interface ColumnFacts {
