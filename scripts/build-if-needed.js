@@ -11,14 +11,16 @@ function newest(dir) {
   let latest = 0;
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
     const p = path.join(dir, e.name);
-    latest = Math.max(latest, e.isDirectory() ? newest(p) : fs.statSync(p).mtimeMs);
+    if (e.isDirectory()) latest = Math.max(latest, newest(p));
+    else if (e.name.endsWith('.ts')) latest = Math.max(latest, fs.statSync(p).mtimeMs);
   }
   return latest;
 }
 
 const srcDir = path.join(root, 'src');
 if (!fs.existsSync(srcDir)) process.exit(0); // a runtime image ships dist/ only
-if (fs.existsSync(entry) && fs.statSync(entry).mtimeMs >= newest(srcDir)) process.exit(0);
+const sources = [srcDir, path.join(root, 'bench')].filter((d) => fs.existsSync(d));
+if (fs.existsSync(entry) && fs.statSync(entry).mtimeMs >= Math.max(...sources.map(newest))) process.exit(0);
 
 console.log('Building...');
 execSync('npx tsc -p tsconfig.build.json', { cwd: root, stdio: 'inherit' });

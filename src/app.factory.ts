@@ -21,6 +21,8 @@ export async function createApp(config: AppConfig, logger = new AppLogger(config
   });
   app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');
+  // Express would hash every response body for an ETag: megabytes of query results per request, for no use here.
+  app.set('etag', false);
   app.useBodyParser('json', { limit: '10mb' });
   app.useBodyParser('urlencoded', { limit: '10mb', extended: true });
   app.use(cookieParser());

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { Writable } from 'node:stream';
 import { LoggerService } from '@nestjs/common';
 import pino from 'pino';
 import type { LogLevel } from '../../config/app-config';
@@ -24,14 +23,7 @@ export class AppLogger implements LoggerService {
   private readonly pino: pino.Logger;
 
   constructor(level: LogLevel, target: 'stdout' | 'memory') {
-    const ring = new Writable({
-      write: (chunk: Buffer, _enc, done) => {
-        this.capture(chunk.toString());
-        done();
-      },
-    });
-    const streams: pino.StreamEntry[] = [{ level: 'trace', stream: ring }];
-    if (target === 'stdout') streams.push({ level: 'trace', stream: pino.destination({ dest: 1, sync: false }) });
+    const streams: pino.StreamEntry[] = target === 'stdout' ? [{ level: 'trace', stream: pino.destination({ dest: 1, sync: false }) }] : [];
     this.pino = pino(
       {
         level,
@@ -49,51 +41,57 @@ export class AppLogger implements LoggerService {
     );
   }
 
-  private capture(line: string): void {
-    try {
-      const o = JSON.parse(line) as Record<string, unknown>;
-      const err = o.err as { stack?: string; message?: string } | undefined;
-      this.buffer.push({
-        timestamp: String(o.time),
-        level: String(o.level).toUpperCase(),
-        fqns: String(o.context ?? 'app'),
-        msg: String(o.msg ?? ''),
-        exception: err ? String(err.stack ?? err.message) : null,
-        process_uuid: PROCESS_UUID,
-        request_id: o.request_id as string | undefined,
-      });
-    } catch {
-      /* a line we cannot parse is not worth failing a request for */
-    }
+  /**
+   * The ring buffer keeps the message, not the fields, so nothing a redaction would hide can reach it; it is fed
+   * directly rather than by parsing pino's output again (that cost more than the logging itself).
+   */
+  private remember(level: pino.Level, msg: string, fields: Record<string, unknown>): void {
+    if (!this.pino.isLevelEnabled(level)) return;
+    const err = fields.err as { stack?: string; message?: string } | undefined;
+    const stack = typeof fields.stack === 'string' ? fields.stack : undefined;
+    this.buffer.push({
+      timestamp: new Date().toISOString(),
+      level: level.toUpperCase(),
+      fqns: String(fields.context ?? 'app'),
+      msg,
+      exception: err ? String(err.stack ?? err.message) : (stack ?? null),
+      process_uuid: PROCESS_UUID,
+      request_id: requestContext.getStore()?.requestId,
+    });
   }
 
   info(msg: string, fields: Record<string, unknown> = {}): void {
     this.pino.info(fields, msg);
+    this.remember('info', msg, fields);
   }
   warning(msg: string, fields: Record<string, unknown> = {}): void {
     this.pino.warn(fields, msg);
+    this.remember('warn', msg, fields);
   }
   /** Ours: (msg, fields). Nest's: (message, stack?, context?). */
   error(msg: unknown, fields: Record<string, unknown> | string = {}, context?: string): void {
     const obj = typeof fields === 'string' ? { stack: fields, context } : fields;
     this.pino.error(obj, String(msg));
+    this.remember('error', String(msg), obj);
   }
   debug(msg: string, fields: Record<string, unknown> = {}): void {
     this.pino.debug(fields, msg);
+    this.remember('debug', msg, fields);
   }
 
   // Nest's LoggerService: (message, context) or (message, stack, context).
   log(message: unknown, context?: string): void {
-    this.pino.info({ context }, String(message));
+    this.info(String(message), { context });
   }
   warn(message: unknown, context?: string): void {
-    this.pino.warn({ context }, String(message));
+    this.warning(String(message), { context });
   }
   verbose(message: unknown, context?: string): void {
     this.pino.trace({ context }, String(message));
   }
   fatal(message: unknown, context?: string): void {
     this.pino.fatal({ context }, String(message));
+    this.remember('fatal', String(message), { context });
   }
 
   flush(): void {

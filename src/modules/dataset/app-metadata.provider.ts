@@ -1,69 +1,103 @@
-import { DataSource, In } from 'typeorm';
-import type { FieldMeta, MetadataProvider, TableMeta } from '../../query-engine/metadata';
-import type { DatabaseMeta } from '../../query-engine/metadata';
-import { WarehouseDatabase } from '../databases/database.entity';
-import { WarehouseField } from '../fields/field.entity';
-import { WarehouseTable } from '../tables/table.entity';
+import { DataSource } from 'typeorm';
+import type { DatabaseMeta, FieldMeta, MetadataProvider, TableMeta } from '../../query-engine/metadata';
 
-/** The engine's view of the app DB for one query run; each table's fields are read once. */
+const FIELD_COLUMNS = `id, table_id, name, display_name, base_type, effective_type, semantic_type, fk_target_field_id,
+  visibility_type, coercion_strategy, fingerprint, position`;
+
+/**
+ * The engine's view of the app DB for one query run, each look-up made once. Plain SQL rather than the ORM's
+ * query builder: these run on every query, and building the SQL cost more than running it (see bench/).
+ */
 export class AppMetadataProvider implements MetadataProvider {
   private readonly tables = new Map<number, Promise<TableMeta | null>>();
   private readonly fieldsOfTable = new Map<number, Promise<FieldMeta[]>>();
   private readonly fields = new Map<number, Promise<FieldMeta | null>>();
+  private readonly pg: boolean;
 
   constructor(
     private readonly db: DataSource,
     private readonly timezone: string | null,
-  ) {}
+  ) {
+    this.pg = db.options.type === 'postgres';
+  }
 
   async database(id: number): Promise<DatabaseMeta | null> {
-    const d = await this.db.manager.findOneBy(WarehouseDatabase, { id });
-    return d ? { id: d.id, engine: d.engine, timezone: this.timezone } : null;
+    const [row] = await this.query<{ id: number; engine: DatabaseMeta['engine'] }>('SELECT id, engine FROM metabase_database WHERE id = $1', [id]);
+    return row ? { id: Number(row.id), engine: row.engine, timezone: this.timezone } : null;
   }
 
   table(id: number): Promise<TableMeta | null> {
-    let t = this.tables.get(id);
-    if (!t) {
-      t = this.db.manager.findOneBy(WarehouseTable, { id, active: true }).then((r) => (r ? { id: r.id, dbId: r.db_id, schema: r.schema, name: r.name, displayName: r.display_name } : null));
-      this.tables.set(id, t);
-    }
-    return t;
+    return memo(this.tables, id, async () => {
+      const [r] = await this.query<{ id: number; db_id: number; schema: string | null; name: string; display_name: string }>(
+        'SELECT id, db_id, schema, name, display_name FROM metabase_table WHERE id = $1 AND active = $2',
+        [id, this.bool(true)],
+      );
+      return r ? { id: Number(r.id), dbId: Number(r.db_id), schema: r.schema, name: r.name, displayName: r.display_name } : null;
+    });
   }
 
   tableFields(tableId: number): Promise<FieldMeta[]> {
-    let f = this.fieldsOfTable.get(tableId);
-    if (!f) {
-      f = this.db.manager
-        .find(WarehouseField, { where: { table_id: tableId, active: true }, order: { position: 'ASC', id: 'ASC' } })
-        .then((rows) => rows.map(toFieldMeta));
-      this.fieldsOfTable.set(tableId, f);
-    }
-    return f;
+    return memo(this.fieldsOfTable, tableId, async () => {
+      const rows = await this.query<FieldRow>(`SELECT ${FIELD_COLUMNS} FROM metabase_field WHERE table_id = $1 AND active = $2 ORDER BY position, id`, [tableId, this.bool(true)]);
+      const fields = rows.map(toFieldMeta);
+      fields.forEach((f) => this.fields.set(f.id, Promise.resolve(f)));
+      return fields;
+    });
   }
 
   field(id: number): Promise<FieldMeta | null> {
-    let f = this.fields.get(id);
-    if (!f) {
-      f = this.db.manager.findOne(WarehouseField, { where: { id: In([id]), active: true } }).then((r) => (r ? toFieldMeta(r) : null));
-      this.fields.set(id, f);
-    }
-    return f;
+    return memo(this.fields, id, async () => {
+      const [r] = await this.query<FieldRow>(`SELECT ${FIELD_COLUMNS} FROM metabase_field WHERE id = $1 AND active = $2`, [id, this.bool(true)]);
+      return r ? toFieldMeta(r) : null;
+    });
+  }
+
+  private query<T>(sql: string, params: unknown[]): Promise<T[]> {
+    return this.db.query(this.pg ? sql : sql.replace(/\$\d+/g, '?'), params);
+  }
+
+  private bool(v: boolean): boolean | number {
+    return this.pg ? v : v ? 1 : 0;
   }
 }
 
-function toFieldMeta(f: WarehouseField): FieldMeta {
+interface FieldRow {
+  id: number;
+  table_id: number;
+  name: string;
+  display_name: string;
+  base_type: string;
+  effective_type: string | null;
+  semantic_type: string | null;
+  fk_target_field_id: number | null;
+  visibility_type: string;
+  coercion_strategy: string | null;
+  fingerprint: string | null;
+  position: number;
+}
+
+function toFieldMeta(f: FieldRow): FieldMeta {
   return {
-    id: f.id,
-    tableId: f.table_id,
+    id: Number(f.id),
+    tableId: Number(f.table_id),
     name: f.name,
     displayName: f.display_name,
     baseType: f.base_type,
     effectiveType: f.effective_type,
     semanticType: f.semantic_type,
-    fkTargetFieldId: f.fk_target_field_id,
+    fkTargetFieldId: f.fk_target_field_id === null ? null : Number(f.fk_target_field_id),
     visibilityType: f.visibility_type,
     coercionStrategy: f.coercion_strategy,
-    fingerprint: f.fingerprint,
-    position: f.position,
+    fingerprint: f.fingerprint ? JSON.parse(f.fingerprint) : null,
+    position: Number(f.position),
   };
+}
+
+function memo<K, V>(cache: Map<K, Promise<V>>, key: K, load: () => Promise<V>): Promise<V> {
+  let v = cache.get(key);
+  if (!v) {
+    v = load();
+    cache.set(key, v);
+  }
+  return v;
 }

@@ -40,13 +40,25 @@ export interface PlannedQuery {
  * answer the `failed` shape; programming errors propagate.
  */
 export class QueryProcessor {
+  private readonly databases = new Map<number, Promise<{ meta: DatabaseMeta; driver: WarehouseDriver } | null>>();
+
   constructor(private readonly deps: ProcessorDeps) {}
+
+  /** One look-up per database for the life of this processor (plan and run ask for the same one). */
+  private database(id: number) {
+    let db = this.databases.get(id);
+    if (!db) {
+      db = this.deps.database(id);
+      this.databases.set(id, db);
+    }
+    return db;
+  }
 
   /** Normalizes and validates, and finds the database; throws InvalidQueryError / answers null for no database. */
   async plan(raw: unknown): Promise<PlannedQuery | null> {
     const query = normalizeDatasetQuery(raw);
     validateDatasetQuery(query);
-    const db = await this.deps.database(query.database);
+    const db = await this.database(query.database);
     return db ? { query, database: db.meta } : null;
   }
 
@@ -56,7 +68,7 @@ export class QueryProcessor {
     const elapsed = () => Math.round(Number(process.hrtime.bigint() - started) / 1e6);
     let stage = 'execute';
     try {
-      const db = (await this.deps.database(planned.database.id))!;
+      const db = (await this.database(planned.database.id))!;
       const maxRows = planned.query.constraints?.['max-results'] ?? opts.defaultMaxRows;
       const ctx: PreprocessContext = { metadata: this.deps.metadata, content: this.deps.content, now: opts.now ?? new Date(), maxRows };
       let query = planned.query;
@@ -112,7 +124,7 @@ export class QueryProcessor {
 
   /** The SQL a query becomes (POST /api/dataset/native), without running it. */
   async toNative(planned: PlannedQuery, opts: { pretty: boolean; now?: Date }): Promise<{ query: string; params: SqlParam[] }> {
-    const db = (await this.deps.database(planned.database.id))!;
+    const db = (await this.database(planned.database.id))!;
     const ctx: PreprocessContext = { metadata: this.deps.metadata, content: this.deps.content, now: opts.now ?? new Date(), maxRows: Number.MAX_SAFE_INTEGER };
     let query = planned.query;
     for (const [, fn] of preprocessStages(this.deps.applyParameters)) query = await fn(query, ctx);

@@ -1,0 +1,252 @@
+/**
+ * `npm run bench`: the query API's overhead over the warehouse itself.
+ *
+ * The Sample Database at BENCH_ORDERS orders (default 10 million) is written once into DuckDB (bench/data/) and
+ * Postgres (database `bench_sample`) and reused by later runs. The built server runs as its own process; each
+ * query goes through POST /api/dataset over HTTP (keep-alive), and the very SQL it compiles to is run directly
+ * with the same driver class in this process. Medians over repeated runs; the server's memory is read from
+ * /proc. Figures go to bench/results.md.
+ */
+import { ChildProcess, spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Client } from 'pg';
+import { createDriver, Engine, SqlParam, validateDetails, WarehouseDriver } from '../src/query-engine/execute/drivers';
+import { writeSampleDatabase } from '../src/sample-data';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const DATA = path.join(ROOT, 'bench', 'data');
+const ORDERS = Number(process.env.BENCH_ORDERS ?? 10_000_000);
+const PG_ADMIN = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const PG_DB = 'bench_sample';
+const RUNS = Number(process.env.BENCH_RUNS ?? 40);
+const ADMIN = { email: 'bench@example.com', password: 'Bench-mark-2026!' };
+
+interface Case {
+  name: string;
+  body: (ids: Ids) => Record<string, unknown>;
+  rows: number;
+}
+interface Ids {
+  db: number;
+  orders: number;
+  products: number;
+  category: number;
+  total: number;
+}
+interface Row {
+  engine: Engine;
+  case: string;
+  rows: number;
+  directMs: number;
+  apiMs: number;
+}
+
+const CASES: Case[] = [
+  {
+    name: 'one-row aggregate (count of Gizmo products)',
+    rows: 1,
+    body: (i) => ({ database: i.db, type: 'query', query: { 'source-table': i.products, aggregation: [['count']], filter: ['=', ['field', i.category, null], 'Gizmo'] } }),
+  },
+  {
+    name: 'one-row aggregate over all orders (sum of TOTAL)',
+    rows: 1,
+    body: (i) => ({ database: i.db, type: 'query', query: { 'source-table': i.orders, aggregation: [['sum', ['field', i.total, null]]] } }),
+  },
+  {
+    name: '100,000-row result (ORDERS, all columns)',
+    rows: 100_000,
+    body: (i) => ({ database: i.db, type: 'query', query: { 'source-table': i.orders, limit: 100_000 }, constraints: { 'max-results': 100_000 } }),
+  },
+];
+
+async function main(): Promise<void> {
+  fs.mkdirSync(DATA, { recursive: true });
+  const duckFile = path.join(DATA, `sample-${ORDERS}.duckdb`);
+  await ensureDuckdb(duckFile);
+  const pgUrl = await ensurePostgres();
+
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'analytics-bench-'));
+  const server = await startServer(dataDir);
+  const results: Row[] = [];
+  try {
+    const session = await login(server.url);
+    for (const [engine, details] of [
+      ['duckdb', { db: duckFile }],
+      ['postgres', { host: pgUrl.hostname, port: Number(pgUrl.port || 5432), dbname: PG_DB, user: pgUrl.username || 'postgres' }],
+    ] as Array<[Engine, Record<string, unknown>]>) {
+      const ids = await connect(server.url, session, engine, details);
+      const driver = createDriver(engine, validateDetails(engine, details, { dataDir: DATA }) as never, {});
+      try {
+        for (const c of CASES.filter((x) => !process.env.BENCH_ONLY || x.name.includes(process.env.BENCH_ONLY))) results.push(await measure(server.url, session, driver, engine, c, ids));
+      } finally {
+        await driver.close();
+      }
+    }
+    const memory = serverMemory(server.proc.pid!);
+    fs.writeFileSync(path.join(ROOT, 'bench', 'results.md'), report(results, memory));
+    process.stdout.write(report(results, memory));
+  } finally {
+    await new Promise((resolve) => {
+      server.proc.removeAllListeners('exit');
+      server.proc.on('exit', resolve);
+      server.proc.kill('SIGTERM');
+    });
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function ensureDuckdb(file: string): Promise<void> {
+  if (fs.existsSync(file)) return;
+  log(`Writing ${ORDERS.toLocaleString('en-US')} orders into ${file} ...`);
+  await writeSampleDatabase({ engine: 'duckdb', file }, { orders: ORDERS });
+}
+
+async function ensurePostgres(): Promise<URL> {
+  const admin = new Client({ connectionString: PG_ADMIN });
+  await admin.connect();
+  const exists = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [PG_DB])).rowCount === 1;
+  if (!exists) await admin.query(`CREATE DATABASE ${PG_DB}`);
+  await admin.end();
+  const url = new URL(PG_ADMIN);
+  url.pathname = `/${PG_DB}`;
+  const c = new Client({ connectionString: url.toString() });
+  await c.connect();
+  const have = await c.query(`SELECT count(*)::bigint AS n FROM information_schema.tables WHERE table_name = 'ORDERS'`);
+  const rows = Number(have.rows[0].n) === 1 ? Number((await c.query('SELECT count(*) AS n FROM "ORDERS"')).rows[0].n) : 0;
+  await c.end();
+  if (rows !== ORDERS) {
+    log(`Writing ${ORDERS.toLocaleString('en-US')} orders into Postgres ${PG_DB} ...`);
+    const details = validateDetails('postgres', { host: url.hostname, port: Number(url.port || 5432), dbname: PG_DB, user: url.username || 'postgres' }, { dataDir: DATA });
+    await writeSampleDatabase({ engine: 'postgres', details }, { orders: ORDERS, replace: true });
+  }
+  return url;
+}
+
+function startServer(dataDir: string): Promise<{ proc: ChildProcess; url: string }> {
+  return new Promise((resolve, reject) => {
+    // BENCH_PROFILE=dir writes a CPU profile of the server there when it stops.
+    const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+    const proc = spawn(process.execPath, [...profile, path.join(ROOT, 'dist', 'src', 'main.js')], {
+      env: {
+        PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, ALLOWED_FILE_DIRS: DATA, LOG_LEVEL: 'info',
+        LOAD_SAMPLE_DATABASE: 'false', SYNC_CHECK_SECONDS: '0', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password,
+      },
+    });
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 60_000);
+    const onData = (b: Buffer) => {
+      out += b.toString();
+      const m = out.match(/"url":"(http:\/\/[^"]+)"/);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ proc, url: m[1] });
+      }
+    };
+    proc.stdout!.on('data', onData);
+    proc.stderr!.on('data', onData);
+    proc.on('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
+  });
+}
+
+async function api(url: string, session: string | null, method: string, route: string, body?: unknown): Promise<{ status: number; json: unknown; ms: number }> {
+  const started = process.hrtime.bigint();
+  const res = await fetch(url + route, {
+    method,
+    headers: { 'Content-Type': 'application/json', ...(session ? { 'X-Metabase-Session': session } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const raw = await res.arrayBuffer();
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  return { status: res.status, json: raw.byteLength ? JSON.parse(Buffer.from(raw).toString()) : null, ms };
+}
+
+async function login(url: string): Promise<string> {
+  const res = await api(url, null, 'POST', '/api/session', { username: ADMIN.email, password: ADMIN.password });
+  return (res.json as { id: string }).id;
+}
+
+async function connect(url: string, session: string, engine: Engine, details: Record<string, unknown>): Promise<Ids> {
+  const created = await api(url, session, 'POST', '/api/database', { engine, name: `bench ${engine}`, details });
+  if (created.status !== 200) throw new Error(`could not connect ${engine}: ${JSON.stringify(created.json)}`);
+  const db = (created.json as { id: number }).id;
+  for (;;) {
+    const d = (await api(url, session, 'GET', `/api/database/${db}`)).json as { initial_sync_status: string };
+    if (d.initial_sync_status !== 'incomplete') break;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  const meta = (await api(url, session, 'GET', `/api/database/${db}/metadata`)).json as { tables: Array<{ id: number; name: string; fields: Array<{ id: number; name: string }> }> };
+  const table = (n: string) => meta.tables.find((t) => t.name === n)!;
+  const field = (t: string, f: string) => table(t).fields.find((x) => x.name === f)!.id;
+  return { db, orders: table('ORDERS').id, products: table('PRODUCTS').id, category: field('PRODUCTS', 'CATEGORY'), total: field('ORDERS', 'TOTAL') };
+}
+
+async function measure(url: string, session: string, driver: WarehouseDriver, engine: Engine, c: Case, ids: Ids): Promise<Row> {
+  const body = c.body(ids);
+  const native = (await api(url, session, 'POST', '/api/dataset/native', { database: ids.db, query: body })).json as { query: string; params: SqlParam[] };
+  const runs = c.rows > 1 ? Math.max(10, Math.floor(RUNS / 4)) : RUNS;
+  const direct: number[] = [];
+  const viaApi: number[] = [];
+  // Interleaved, after a warm-up, so both see the same caches and machine load.
+  for (let i = -3; i < runs; i++) {
+    const t0 = process.hrtime.bigint();
+    const r = await driver.query(native.query, native.params, { readOnly: true, maxRows: c.rows });
+    const directMs = Number(process.hrtime.bigint() - t0) / 1e6;
+    const res = await api(url, session, 'POST', '/api/dataset', body);
+    const answer = res.json as { status: string; row_count: number; error?: string };
+    if (answer.status !== 'completed' || answer.row_count !== r.rows.length) throw new Error(`${engine} ${c.name}: ${JSON.stringify(answer).slice(0, 300)}`);
+    if (i >= 0) {
+      direct.push(directMs);
+      viaApi.push(res.ms);
+    }
+  }
+  const row = { engine, case: c.name, rows: c.rows, directMs: median(direct), apiMs: median(viaApi) };
+  log(`${engine} | ${c.name}: direct ${row.directMs.toFixed(2)} ms, API ${row.apiMs.toFixed(2)} ms`);
+  return row;
+}
+
+function serverMemory(pid: number): { rssMb: number; peakMb: number } {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (key: string) => Number(status.match(new RegExp(`${key}:\\s+(\\d+)`))?.[1] ?? 0);
+  return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
+}
+
+function report(rows: Row[], memory: { rssMb: number; peakMb: number }): string {
+  const lines = [
+    '# Benchmark: query API overhead',
+    '',
+    `Written by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)} (${os.cpus().length} cores, Node ${process.version}).`,
+    `Sample Database with ${ORDERS.toLocaleString('en-US')} orders. Medians of interleaved runs after a warm-up.`,
+    '"direct" runs the compiled SQL with the driver in the benchmark process; "API" is POST /api/dataset over HTTP',
+    '(keep-alive), until the whole JSON body has arrived. Targets: at most 2 ms overhead on a one-row aggregate,',
+    'at most 10% on a 100,000-row result.',
+    '',
+    '| engine | query | rows | direct (ms) | API (ms) | overhead | target |',
+    '|---|---|---:|---:|---:|---:|---|',
+    ...rows.map((r) => {
+      const over = r.apiMs - r.directMs;
+      const pct = (over / r.directMs) * 100;
+      const target = r.rows === 1 ? (over <= 2 ? 'met (<= 2 ms)' : 'missed (> 2 ms)') : pct <= 10 ? 'met (<= 10%)' : 'missed (> 10%)';
+      return `| ${r.engine} | ${r.case} | ${r.rows.toLocaleString('en-US')} | ${r.directMs.toFixed(2)} | ${r.apiMs.toFixed(2)} | ${over.toFixed(2)} ms (${pct.toFixed(1)}%) | ${target} |`;
+    }),
+    '',
+    `Server memory after the runs: ${memory.rssMb.toFixed(0)} MB resident, ${memory.peakMb.toFixed(0)} MB at peak.`,
+    '',
+  ];
+  return lines.join('\n');
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
+function log(msg: string): void {
+  process.stderr.write(`${msg}\n`);
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`Benchmark failed: ${e instanceof Error ? e.stack : String(e)}\n`);
+  process.exit(1);
+});
