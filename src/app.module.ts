@@ -8,6 +8,8 @@ import { DatasetModule } from './modules/dataset/dataset.module';
 import { DatabasesModule } from './modules/databases/databases.module';
 import { FieldsModule } from './modules/fields/fields.module';
 import { HealthModule } from './modules/health/health.module';
+import { QueryCacheModule } from './modules/query-cache/query-cache.module';
+import { QueryLogModule } from './modules/query-log/query-log.module';
 import { PermissionsModule } from './modules/permissions/permissions.module';
 import { SessionsModule } from './modules/sessions/sessions.module';
 import { SnippetsModule } from './modules/snippets/snippets.module';
@@ -29,6 +31,8 @@ export const FEATURE_MODULES = [
   HealthModule,
   DatabasesModule,
   SnippetsModule,
+  QueryLogModule,
+  QueryCacheModule,
   DatasetModule,
   TablesModule,
   FieldsModule,

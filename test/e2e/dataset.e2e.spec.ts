@@ -100,6 +100,16 @@ describe('POST /api/dataset on the Sample Database', () => {
     expect(constrained.body.row_count).toBe(10);
   });
 
+  it('sends large results intact (written in chunks)', async () => {
+    const res = await run({ database: db, type: 'query', query: { 'source-table': table('ORDERS').id, 'order-by': [['asc', ['field', field('ORDERS', 'ID'), null]]] }, constraints: { 'max-results': 5000 } }).expect(202);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.body.row_count).toBe(5000);
+    expect(res.body.data.rows).toHaveLength(5000);
+    expect(res.body.data.rows.map((r: number[]) => r[0])).toEqual(Array.from({ length: 5000 }, (_, i) => i + 1));
+    expect(res.body.data.rows_truncated).toBe(5000);
+    expect(res.body.data.cols.length).toBe(res.body.data.rows[0].length);
+  });
+
   it('validates the body and the database', async () => {
     const res = await run({ database: 'one', type: 'query', query: {} }).expect(400);
     expect(res.body.errors.database).toBe('value may be nil, or if non-nil, value must be an integer.');

@@ -1,20 +1,38 @@
-import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { Access } from '../../common/auth/access.decorator';
+import { writeRowsJson } from '../../common/http/write-rows-json';
 import { AuthUser, CurrentUser } from '../../common/auth/current-user';
-import { NativeFormDto } from './dataset.dto';
+import { ValidationError } from '../../common/errors/api-errors';
+import { MSG } from '../../common/validation/messages';
+import { DatasetMetadataService } from './dataset-metadata.service';
+import { NativeFormDto, ParameterSearchQuery, ParameterValuesDto } from './dataset.dto';
 import { DatasetService } from './dataset.service';
+import { ParameterValuesService } from './parameter-values.service';
+import { PivotService } from './pivot.service';
 
 @Controller('api/dataset')
 export class DatasetController {
-  constructor(private readonly dataset: DatasetService) {}
+  constructor(
+    private readonly dataset: DatasetService,
+    private readonly pivots: PivotService,
+    private readonly metadata: DatasetMetadataService,
+    private readonly parameterValues: ParameterValuesService,
+  ) {}
 
   /** Runs a query: 202 with the results, also when the query failed (COMPAT.md "Query results"). */
   @Post()
   @Access('user')
-  @HttpCode(202)
-  run(@Body() body: unknown, @CurrentUser() caller: AuthUser, @Res({ passthrough: true }) res: Response) {
-    return this.dataset.run(body, caller, abortOnDisconnect(res));
+  async run(@Body() body: unknown, @CurrentUser() caller: AuthUser, @Res() res: Response) {
+    await writeRowsJson(res, 202, await this.dataset.run(body, caller, abortOnDisconnect(res)));
+  }
+
+  /** The average running time (ms) of this query's previous runs: `{average}`, 0 when it never ran (Metabase v0.46). */
+  @Post('duration')
+  @Access('user')
+  @HttpCode(200)
+  duration(@Body() body: unknown, @CurrentUser() caller: AuthUser) {
+    return this.dataset.duration(body, caller);
   }
 
   @Post('native')
@@ -23,6 +41,47 @@ export class DatasetController {
   native(@Body() body: NativeFormDto, @CurrentUser() caller: AuthUser) {
     return this.dataset.native(body, caller);
   }
+
+  /** The pivot table of an MBQL query: detail rows and subtotal rows, tagged by `pivot-grouping`. 202 like run(). */
+  @Post('pivot')
+  @Access('user')
+  @HttpCode(202)
+  pivot(@Body() body: unknown, @CurrentUser() caller: AuthUser, @Res({ passthrough: true }) res: Response) {
+    return this.pivots.run(body, caller, abortOnDisconnect(res));
+  }
+
+  @Post('query_metadata')
+  @Access('user')
+  @HttpCode(200)
+  queryMetadata(@Body() body: unknown, @CurrentUser() caller: AuthUser) {
+    return this.metadata.queryMetadata(caller, body);
+  }
+
+  @Post('parameter/values')
+  @Access('user')
+  @HttpCode(200)
+  parameterValuesOf(@Body() body: ParameterValuesDto, @CurrentUser() caller: AuthUser) {
+    return this.parameterValues.values(caller, body.parameter, body.field_ids ?? undefined);
+  }
+
+  @Post('parameter/search/:query')
+  @Access('user')
+  @HttpCode(200)
+  searchParameterValues(@Param('query') query: string, @Body() body: ParameterValuesDto, @CurrentUser() caller: AuthUser) {
+    return this.parameterValues.values(caller, body.parameter, body.field_ids ?? undefined, nonBlank(query));
+  }
+
+  @Post('parameter/search')
+  @Access('user')
+  @HttpCode(200)
+  searchParameterValuesByQuery(@Query() q: ParameterSearchQuery, @Body() body: ParameterValuesDto, @CurrentUser() caller: AuthUser) {
+    return this.parameterValues.values(caller, body.parameter, body.field_ids ?? undefined, nonBlank(q.query));
+  }
+}
+
+function nonBlank(query: string | undefined): string {
+  if (typeof query !== 'string' || !/\S/.test(query)) throw ValidationError.of('query', MSG.nonBlank, query);
+  return query;
 }
 
 /** Aborts when the client goes away before the answer is written: the query is then cancelled on the database. */

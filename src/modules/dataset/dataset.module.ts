@@ -1,12 +1,17 @@
 import { Module } from '@nestjs/common';
+import { DatabasesModule } from '../databases/databases.module';
+import { FieldsModule } from '../fields/fields.module';
 import { SnippetsModule } from '../snippets/snippets.module';
 import { WarehouseModule } from '../warehouse/warehouse.module';
+import { DatasetMetadataService } from './dataset-metadata.service';
 import { DatasetController } from './dataset.controller';
 import { DatasetService } from './dataset.service';
+import { ParameterValuesService } from './parameter-values.service';
+import { PivotService } from './pivot.service';
 
 @Module({
-  imports: [WarehouseModule, SnippetsModule],
+  imports: [WarehouseModule, SnippetsModule, FieldsModule, DatabasesModule],
   controllers: [DatasetController],
-  providers: [DatasetService],
+  providers: [DatasetService, PivotService, DatasetMetadataService, ParameterValuesService],
 })
 export class DatasetModule {}

@@ -14,10 +14,31 @@ import { AppMetadataProvider } from './app-metadata.provider';
 import { ENGINE_WIRING } from './engine-wiring';
 import { contentResolver } from './content.resolver';
 import { SnippetsService } from '../snippets/snippets.service';
+import { Access } from '../warehouse/database-permissions.repository';
+import { QueryLogService } from '../query-log/query-log.service';
+import { queryHash, rawQueryHash } from '../query-log/query-hash';
+import { QueryCacheService } from '../query-cache/query-cache.service';
+import { cacheKey } from '../query-cache/query-cache-key';
 
 /** Ad-hoc queries show at most this many rows unless their constraints say otherwise (Metabase's default). */
 export const AD_HOC_MAX_ROWS = 2000;
 export const QUERY_TIMEOUT_MS = 20 * 60_000;
+
+export interface DatasetRunOptions {
+  context?: string;
+  /** Seconds a successful result may be reused (a card's `cache_ttl`, or a database/global default); absent or 0: no cache. */
+  cacheTtlSeconds?: number | null;
+  /** Run even when a cached result exists (the fresh result then replaces it). */
+  ignoreCache?: boolean;
+  /** Store only results of runs that took at least this long (Metabase's `query-caching-min-ttl`); default 0. */
+  cacheMinDurationMs?: number;
+  /** For the execution log. */
+  cardId?: number | null;
+  dashboardId?: number | null;
+}
+
+/** A result as answered: a cache hit says `cached` and when it was stored (`updated_at`). */
+export type DatasetAnswer = (QueryResults & { average_execution_time?: number | null; updated_at?: string }) | FailedResults;
 
 /** Runs dataset queries for the HTTP layer: checks data and native permissions, then hands over to the engine. */
 @Injectable()
@@ -28,20 +49,78 @@ export class DatasetService {
     private readonly access: DatabaseAccessService,
     private readonly settings: SettingsService,
     private readonly snippets: SnippetsService,
+    private readonly queryLog: QueryLogService,
+    private readonly cache: QueryCacheService,
   ) {}
 
-  async run(body: unknown, caller: AuthUser, signal: AbortSignal, context = 'ad-hoc'): Promise<QueryResults | FailedResults> {
+  /** Runs a query (from the cache when `cacheTtlSeconds` allows) and records the run in the execution log. */
+  async run(body: unknown, caller: AuthUser, signal: AbortSignal, options: string | DatasetRunOptions = 'ad-hoc'): Promise<DatasetAnswer> {
+    const opts: DatasetRunOptions = typeof options === 'string' ? { context: options } : options;
+    const context = opts.context ?? 'ad-hoc';
     const processor = await this.processor();
     let planned: PlannedQuery | null;
     try {
       planned = await processor.plan(assertQueryBody(body));
     } catch (e) {
-      if (e instanceof InvalidQueryError) return invalid(e, body, context);
-      throw e;
+      if (!(e instanceof InvalidQueryError)) throw e;
+      const failed = invalid(e, body, context);
+      // No database id in the log: the body's may not even exist.
+      this.record(failed, { hash: rawQueryHash(body), native: (body as { type?: unknown }).type === 'native', database_id: null }, caller, opts);
+      return failed;
     }
     if (!planned) throw new NotFoundError();
-    await this.assertMayRun(caller, planned);
-    return processor.run(planned, { context, defaultMaxRows: AD_HOC_MAX_ROWS, timeoutMs: QUERY_TIMEOUT_MS, signal });
+    const access = await this.assertMayRun(caller, planned);
+    const hash = queryHash(planned.query);
+    const average = this.queryLog.averageExecutionTime(hash);
+    const logged = { hash, native: planned.query.type === 'native', database_id: planned.database.id };
+    const ttl = opts.cacheTtlSeconds ?? 0;
+    const key = ttl > 0 ? cacheKey({ query: planned.query, defaultMaxRows: AD_HOC_MAX_ROWS, timezone: planned.database.timezone ?? null, caller, access }) : null;
+    if (key && !opts.ignoreCache) {
+      const startedAt = new Date();
+      const hit = await this.cache.get<QueryResults>(key);
+      if (hit) {
+        const answer = { ...hit.result, context, json_query: planned.query, cached: true, updated_at: hit.updatedAt.toISOString() };
+        this.record({ ...answer, started_at: startedAt.toISOString(), running_time: Date.now() - startedAt.getTime() }, { ...logged, cache_hit: true }, caller, opts);
+        return { ...answer, average_execution_time: await average };
+      }
+    }
+    const result = await processor.run(planned, { context, defaultMaxRows: AD_HOC_MAX_ROWS, timeoutMs: QUERY_TIMEOUT_MS, signal });
+    this.record(result, logged, caller, opts);
+    if (result.status !== 'completed') return result;
+    if (key && result.running_time >= (opts.cacheMinDurationMs ?? 0)) this.cache.putInBackground(key, result, ttl);
+    return { ...result, average_execution_time: await average };
+  }
+
+  /** POST /api/dataset/duration: the average running time (ms) of the query's previous runs, 0 when unknown. */
+  async duration(body: unknown, caller: AuthUser): Promise<{ average: number }> {
+    // The dataset query itself (Metabase), or `{database, query}` with an inner or a whole query (as /native takes).
+    const q = assertQueryBody(body);
+    const looksLikeQuery = (v: unknown): boolean => isDatasetQuery(v);
+    const raw = (looksLikeQuery(q) ? q : looksLikeQuery(q.query) ? q.query : { database: q.database, type: 'query', query: q.query }) as Record<string, unknown>;
+    const dbId = raw.database;
+    if (!Number.isInteger(dbId) || !(await this.db.manager.existsBy(WarehouseDatabase, { id: dbId as number }))) throw new NotFoundError();
+    await this.access.assertCanRead(caller, dbId as number);
+    return { average: (await this.queryLog.averageExecutionTime(rawQueryHash(raw))) ?? 0 };
+  }
+
+  private record(
+    result: Pick<QueryResults | FailedResults, 'status' | 'started_at' | 'running_time' | 'row_count'> & { error?: string },
+    logged: { hash: string; native: boolean; database_id: number | null; cache_hit?: boolean },
+    caller: AuthUser,
+    opts: DatasetRunOptions,
+  ): void {
+    this.queryLog.record({
+      ...logged,
+      cache_hit: logged.cache_hit ?? false,
+      started_at: new Date(result.started_at),
+      running_time: result.running_time,
+      result_rows: result.row_count,
+      context: opts.context ?? 'ad-hoc',
+      executor_id: caller.id,
+      card_id: opts.cardId ?? null,
+      dashboard_id: opts.dashboardId ?? null,
+      error: result.status === 'failed' ? (result.error ?? 'Unknown error') : null,
+    });
   }
 
   /** The SQL a query becomes, without running it. */
@@ -57,10 +136,11 @@ export class DatasetService {
     return processor.toNative(planned, { pretty: body.pretty ?? false });
   }
 
-  private async assertMayRun(caller: AuthUser, planned: PlannedQuery): Promise<void> {
+  private async assertMayRun(caller: AuthUser, planned: PlannedQuery): Promise<Access> {
     const access = await this.access.accessTo(caller, planned.database.id);
     if (access.data !== 'unrestricted') throw new ForbiddenError();
     if (planned.query.type === 'native' && access.native !== 'write') throw new ForbiddenError();
+    return access;
   }
 
   private async processor(): Promise<QueryProcessor> {

@@ -82,6 +82,11 @@ export const SETTINGS: SettingDefinition[] = [
   { key: 'saml-group-mappings', type: 'json', default: {}, visibility: 'admin', validate: groupMappings, description: 'SAML group names to group ids.' },
   bool('saml-user-provisioning-enabled?', true, 'Create users on their first SAML login.'),
 
+  { key: 'query-execution-retention-days', type: 'integer', default: 30, visibility: 'admin', description: 'Days the query execution log is kept; below 1 keeps it forever.' },
+  bool('enable-query-caching', false, 'Reuse the results of saved questions for their cache TTL.', 'authenticated'),
+  { key: 'query-caching-ttl-ratio', type: 'integer', default: 10, visibility: 'admin', description: 'Without a set TTL, cache a question for its average running time times this.' },
+  { key: 'query-caching-min-ttl', type: 'integer', default: 60, visibility: 'admin', description: 'Only results of runs longer than this many seconds are cached.' },
+
   // Kept by the server itself; never set through the API.
   { key: 'setup-token', type: 'string', visibility: 'internal', description: 'Token that authorizes the first setup.' },
   { key: 'settings-last-updated', type: 'string', visibility: 'internal', description: 'When any setting last changed.' },

@@ -1,0 +1,102 @@
+import { Injectable } from '@nestjs/common';
+import { AuthUser } from '../../common/auth/current-user';
+import { NotFoundError, ValidationError } from '../../common/errors/api-errors';
+import { MSG } from '../../common/validation/messages';
+import { normalizeDatasetQuery } from '../../query-engine/mbql/normalize';
+import type { DatasetQuery } from '../../query-engine/mbql/types';
+import { DatabasesRepository } from '../databases/databases.repository';
+import { FieldHydrator } from '../fields/field-hydrator';
+import { WarehouseField } from '../fields/field.entity';
+import { FieldsRepository } from '../fields/fields.repository';
+import { MetadataAccess, tableView } from '../fields/metadata-access.service';
+import { DIMENSION_OPTIONS, fieldDimensionOptions } from '../tables/dimension-options';
+import { WarehouseTable } from '../tables/table.entity';
+
+/**
+ * POST /api/dataset/query_metadata (v0.51): what the query builder needs to show an ad-hoc query, as Metabase's
+ * batch-fetch-query-metadata: its database; the tables it touches (`source-table` at every level and in joins,
+ * plus the tables the foreign keys of those tables point at, which implicit joins reach), each with its fields;
+ * and the fields of native field filters. What the caller may not read is left out.
+ */
+@Injectable()
+export class DatasetMetadataService {
+  constructor(
+    private readonly access: MetadataAccess,
+    private readonly fields: FieldsRepository,
+    private readonly databases: DatabasesRepository,
+    private readonly hydrator: FieldHydrator,
+  ) {}
+
+  async queryMetadata(caller: AuthUser, body: unknown) {
+    const query = parseBody(body);
+    const db = await this.databases.findById(query.database);
+    if (!db) throw new NotFoundError();
+    const dbViews = await this.access.readableDbViews(caller, [db.id]);
+    const dbView = dbViews.get(db.id);
+    if (!dbView) return { databases: [], tables: [], fields: [] };
+
+    const ids = { tables: new Set<number>(), tagFields: new Set<number>() };
+    collect(query, ids, false);
+    const sources = await this.tablesIn(db.id, [...ids.tables]);
+    // FK targets of the source tables' fields: implicit joins and remapping reach those tables.
+    const targetIds = (await this.fields.activeFields(sources.map((t) => t.id))).map((f) => f.fk_target_field_id).filter((x): x is number => x !== null);
+    const targetTables = (await this.fields.fieldsByIds(targetIds)).filter((f) => f.active).map((f) => f.table_id);
+    const tables = await this.tablesIn(db.id, [...new Set([...sources.map((t) => t.id), ...targetTables])]);
+
+    const binning = dbView.features.includes('binning');
+    const all = await this.fields.activeFields(tables.map((t) => t.id));
+    const hydrated = await this.hydrator.detailed(all.filter(shown));
+    const tableViews = tables.map((t) => ({
+      ...tableView(t),
+      db: { ...dbView, details: undefined },
+      fields: hydrated.filter((f) => f.table_id === t.id).map((f) => ({ ...f, ...fieldDimensionOptions(f, binning) })),
+      segments: [],
+      metrics: [],
+      dimension_options: DIMENSION_OPTIONS,
+    }));
+    const tagFields = (await this.fields.fieldsByIds([...ids.tagFields])).filter((f) => f.active && shown(f)).sort((a, b) => a.id - b.id);
+    const tagTables = new Set((await this.tablesIn(db.id, tagFields.map((f) => f.table_id))).map((t) => t.id));
+    const fields = (await this.hydrator.detailed(tagFields.filter((f) => tagTables.has(f.table_id)))).map((f) => ({ ...f, ...fieldDimensionOptions(f, binning) }));
+    return { databases: [dbView], tables: tableViews, fields };
+  }
+
+  /** Active tables of the database among `ids`, ordered by id. */
+  private async tablesIn(dbId: number, ids: number[]): Promise<WarehouseTable[]> {
+    const found = await this.fields.tablesByIds([...new Set(ids)]);
+    return found.filter((t) => t.active && t.db_id === dbId).sort((a, b) => a.id - b.id);
+  }
+}
+
+/** Retired, hidden and sensitive fields are not shown to the query builder (as GET /api/table/:id/query_metadata). */
+function shown(f: WarehouseField): boolean {
+  return !['retired', 'hidden', 'sensitive'].includes(f.visibility_type);
+}
+
+/** The body is the dataset query (`{database, type, query}`), or `{database, query}` with `query` inner or whole. */
+function parseBody(body: unknown): DatasetQuery {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw ValidationError.of('database', MSG.positiveInt, undefined);
+  const b = body as Record<string, unknown>;
+  if (!Number.isInteger(b.database) || (b.database as number) < 1) throw ValidationError.of('database', MSG.positiveInt, b.database);
+  const q = b.query;
+  if (b.type === 'native') {
+    if (!b.native || typeof b.native !== 'object') throw ValidationError.of('native', MSG.map, b.native);
+    return normalizeDatasetQuery(b);
+  }
+  if (!q || typeof q !== 'object' || Array.isArray(q)) throw ValidationError.of('query', MSG.map, q);
+  const inner = q as Record<string, unknown>;
+  if (typeof inner.type === 'string' && ('query' in inner || 'native' in inner)) return normalizeDatasetQuery({ ...inner, database: b.database });
+  return normalizeDatasetQuery({ database: b.database, type: 'query', query: inner });
+}
+
+/** Table ids (`source-table` at any level and in joins) and the fields of native field filters. */
+function collect(node: unknown, ids: { tables: Set<number>; tagFields: Set<number> }, inTag: boolean): void {
+  if (Array.isArray(node)) {
+    if (inTag && node[0] === 'field' && typeof node[1] === 'number') ids.tagFields.add(node[1]);
+    node.forEach((n) => collect(n, ids, inTag));
+  } else if (node && typeof node === 'object') {
+    for (const [k, v] of Object.entries(node)) {
+      if (k === 'source-table' && typeof v === 'number') ids.tables.add(v);
+      else collect(v, ids, inTag || k === 'template-tags');
+    }
+  }
+}

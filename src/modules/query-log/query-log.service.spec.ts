@@ -1,0 +1,66 @@
+import type { AppLogger } from '../../common/logging/app-logger';
+import type { SettingsService } from '../settings/settings.service';
+import type { QueryLogRepository } from './query-log.repository';
+import { ExecutionRecord, PRUNE_EVERY_MS, QueryLogService } from './query-log.service';
+
+describe('QueryLogService', () => {
+  const record: ExecutionRecord = {
+    hash: 'h'.repeat(64), started_at: new Date(), running_time: 12.4, result_rows: 3, native: false, context: 'ad-hoc',
+    executor_id: 1, database_id: 2, error: null, cache_hit: false,
+  };
+  let repo: { insert: jest.Mock; recentRunningTimes: jest.Mock; deleteStartedBefore: jest.Mock };
+  let retention: unknown;
+  let logger: { warning: jest.Mock };
+  let service: QueryLogService;
+
+  beforeEach(() => {
+    repo = { insert: jest.fn().mockResolvedValue(undefined), recentRunningTimes: jest.fn().mockResolvedValue([]), deleteStartedBefore: jest.fn().mockResolvedValue(4) };
+    retention = 30;
+    logger = { warning: jest.fn() };
+    const settings = { get: jest.fn(async () => retention) } as unknown as SettingsService;
+    service = new QueryLogService(repo as unknown as QueryLogRepository, settings, logger as unknown as AppLogger);
+  });
+
+  it('writes in the background, rounded, and swallows a failing write', async () => {
+    repo.insert.mockRejectedValueOnce(new Error('disk full'));
+    expect(() => service.record(record)).not.toThrow();
+    expect(repo.insert).not.toHaveBeenCalled();
+    await service.flush();
+    expect(repo.insert).toHaveBeenCalledWith({ ...record, running_time: 12, card_id: null, dashboard_id: null });
+    expect(logger.warning).toHaveBeenCalledWith('Query log: recording an execution failed', { error: 'disk full' });
+  });
+
+  it('prunes at most once an hour per instance', async () => {
+    const now = jest.spyOn(Date, 'now');
+    now.mockReturnValue(10 * PRUNE_EVERY_MS);
+    service.record(record);
+    service.record(record);
+    await service.flush();
+    expect(repo.deleteStartedBefore).toHaveBeenCalledTimes(1);
+    now.mockReturnValue(11 * PRUNE_EVERY_MS);
+    service.record(record);
+    await service.flush();
+    expect(repo.deleteStartedBefore).toHaveBeenCalledTimes(2);
+    now.mockRestore();
+  });
+
+  it('deletes by the retention setting; below 1 keeps everything', async () => {
+    const at = new Date('2026-01-31T00:00:00Z');
+    expect(await service.prune(at)).toBe(4);
+    expect(repo.deleteStartedBefore).toHaveBeenCalledWith(new Date('2026-01-01T00:00:00Z'));
+    retention = 0;
+    expect(await service.prune(at)).toBe(0);
+    retention = null;
+    expect(await service.prune(at)).toBe(0);
+    expect(repo.deleteStartedBefore).toHaveBeenCalledTimes(1);
+  });
+
+  it('averages the latest successful runs, null when none or when the read fails', async () => {
+    expect(await service.averageExecutionTime('x')).toBeNull();
+    repo.recentRunningTimes.mockResolvedValueOnce([10, 20, 31]);
+    expect(await service.averageExecutionTime('x')).toBe(20);
+    expect(repo.recentRunningTimes).toHaveBeenLastCalledWith('x', 10);
+    repo.recentRunningTimes.mockRejectedValueOnce(new Error('down'));
+    expect(await service.averageExecutionTime('x')).toBeNull();
+  });
+});

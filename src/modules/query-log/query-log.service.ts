@@ -1,0 +1,70 @@
+import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
+import { AppLogger } from '../../common/logging/app-logger';
+import { SettingsService } from '../settings/settings.service';
+import { BackgroundWork } from './background-work';
+import { QueryExecution } from './query-execution.entity';
+import { QueryLogRepository } from './query-log.repository';
+
+/** How many of a query's latest successful runs `average_execution_time` averages over. */
+export const AVERAGE_OVER_RUNS = 10;
+/** An instance prunes the log at most this often. */
+export const PRUNE_EVERY_MS = 60 * 60_000;
+export const RETENTION_SETTING = 'query-execution-retention-days';
+
+/** What one run was; `error` is the engine's message for a failed run (never SQL or parameter values of ours). */
+export type ExecutionRecord = Omit<QueryExecution, 'id' | 'card_id' | 'dashboard_id'> & { card_id?: number | null; dashboard_id?: number | null };
+
+/**
+ * The query execution log: one row per run, written in the background after the answer (a failing write is
+ * logged and forgotten), pruned past `query-execution-retention-days`, and averaged per query hash.
+ */
+@Injectable()
+export class QueryLogService implements BeforeApplicationShutdown {
+  private readonly work: BackgroundWork;
+  private lastPruneAt = 0;
+
+  constructor(
+    private readonly repo: QueryLogRepository,
+    private readonly settings: SettingsService,
+    @Inject(AppLogger) private readonly logger: AppLogger,
+  ) {
+    this.work = new BackgroundWork((what, e) => this.logger.warning(`Query log: ${what} failed`, { error: e instanceof Error ? e.message : String(e) }));
+  }
+
+  /** Records a run in the background; never throws and never delays the caller. */
+  record(run: ExecutionRecord): void {
+    const row = { ...run, card_id: run.card_id ?? null, dashboard_id: run.dashboard_id ?? null, running_time: Math.max(0, Math.round(run.running_time)) };
+    this.work.start('recording an execution', () => this.repo.insert(row));
+    if (Date.now() - this.lastPruneAt >= PRUNE_EVERY_MS) {
+      this.lastPruneAt = Date.now();
+      this.work.start('pruning', () => this.prune());
+    }
+  }
+
+  /** Mean running time (ms, rounded) of the latest successful uncached runs of a query, or null when there are none. */
+  async averageExecutionTime(hash: string): Promise<number | null> {
+    try {
+      const times = await this.repo.recentRunningTimes(hash, AVERAGE_OVER_RUNS);
+      return times.length === 0 ? null : Math.round(times.reduce((a, b) => a + b, 0) / times.length);
+    } catch (e) {
+      this.logger.warning('Query log: reading the average execution time failed', { error: e instanceof Error ? e.message : String(e) });
+      return null;
+    }
+  }
+
+  /** Deletes executions older than the retention setting (a value below 1 keeps everything); answers how many. */
+  async prune(now = new Date()): Promise<number> {
+    const days = Number(await this.settings.get<number | null>(RETENTION_SETTING));
+    if (!Number.isFinite(days) || days < 1) return 0;
+    return this.repo.deleteStartedBefore(new Date(now.getTime() - days * 86_400_000));
+  }
+
+  /** Waits for the writes still in flight. */
+  flush(): Promise<void> {
+    return this.work.flush();
+  }
+
+  beforeApplicationShutdown(): Promise<void> {
+    return this.flush();
+  }
+}

@@ -1,0 +1,44 @@
+import { breakoutCombinations, groupBitmask, pivotColumns, pivotOptions, spreadRows, subQuery } from './pivot';
+import type { Ref } from '../mbql/types';
+
+describe('pivot', () => {
+  it('numbers groups as Postgres numbers grouping sets', () => {
+    expect(groupBitmask(3, [0])).toBe(6);
+    expect(groupBitmask(3, [0, 1])).toBe(4);
+    expect(groupBitmask(3, [0, 1, 2])).toBe(0);
+    expect(groupBitmask(3, [])).toBe(7);
+  });
+
+  it('lists the combinations a split needs, by bitmask', () => {
+    expect(breakoutCombinations(3, [1, 2], [])).toEqual([[0, 1, 2], [1, 2], [1], []]);
+    expect(breakoutCombinations(4, [0, 1, 2], [3])).toEqual([[0, 1, 2, 3], [0, 1, 3], [0, 3], [3], [0, 1, 2], [0, 1], [0], []]);
+    expect(breakoutCombinations(2, [], [])).toEqual([[0, 1], [1], [0], []]);
+    expect(breakoutCombinations(0, [], [])).toEqual([[]]);
+    expect(() => breakoutCombinations(2, [2], [])).toThrow('Invalid pivot-rows: specified breakout at index 2, but we only have 2 breakouts');
+    expect(() => breakoutCombinations(2, [0], [-1])).toThrow(/Invalid pivot-cols/);
+  });
+
+  it('keeps the chosen breakouts and only aggregation ordering', () => {
+    const a: Ref = ['field', 1, null];
+    const b: Ref = ['field', 2, { 'temporal-unit': 'year' }];
+    const q = { 'source-table': 1, breakout: [a, b], aggregation: [['count'] as ['count']], 'order-by': [['asc', a], ['desc', ['aggregation', 0]]] as never };
+    expect(subQuery(q, [1])).toEqual({ 'source-table': 1, breakout: [b], aggregation: [['count']], 'order-by': [['desc', ['aggregation', 0]]] });
+    const none = subQuery({ ...q, 'order-by': [['asc', a]] as never }, []);
+    expect(none.breakout).toBeUndefined();
+    expect(none['order-by']).toBeUndefined();
+  });
+
+  it('spreads rows into the full layout with pivot-grouping after the breakouts', () => {
+    expect(spreadRows([['x', 5, 6]], 3, [1])).toEqual([[null, 'x', null, 5, 5, 6]]);
+    expect(pivotColumns(['a', 'b', 'count'], 2, 'g')).toEqual(['a', 'b', 'g', 'count']);
+  });
+
+  it('finds the split in the visualization settings, then in the query', () => {
+    const a: Ref = ['field', 1, null];
+    const b: Ref = ['field', 2, { 'temporal-unit': 'year' }];
+    expect(pivotOptions([a, b], { rows: [0] }, { rows: [['field', 2, { 'temporal-unit': 'month' }]], columns: [a] }, ['A', 'B'])).toEqual({ rows: [1], cols: [0] });
+    expect(pivotOptions([a, b], {}, { rows: ['B'], columns: [] }, ['A', 'B', 'count'])).toEqual({ rows: [1], cols: [] });
+    expect(pivotOptions([a, b], { rows: [1], cols: [0] }, undefined, [])).toEqual({ rows: [1], cols: [0] });
+    expect(pivotOptions([a, b], {}, undefined, [])).toEqual({ rows: [], cols: [] });
+  });
+});
