@@ -30,3 +30,11 @@ describe('loadConfig', () => {
     expect(c.siteUrl).toBe('https://bi.example.com');
   });
 });
+
+describe('query and sync timing', () => {
+  it('defaults to a 20-minute query timeout and a one-minute sync check, both configurable', () => {
+    expect(loadConfig({})).toMatchObject({ queryTimeoutSeconds: 1200, syncCheckSeconds: 60 });
+    expect(loadConfig({ QUERY_TIMEOUT_SECONDS: '30', SYNC_CHECK_SECONDS: '0' })).toMatchObject({ queryTimeoutSeconds: 30, syncCheckSeconds: 0 });
+    expect(() => loadConfig({ QUERY_TIMEOUT_SECONDS: '0' })).toThrow('QUERY_TIMEOUT_SECONDS must be an integer between 1 and 86400 (got "0")');
+  });
+});

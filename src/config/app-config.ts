@@ -29,6 +29,8 @@ export interface AppConfig {
   loadSampleDatabase: boolean;
   /** How often the sync scheduler looks for databases due a sync; 0 turns scheduled syncs off. */
   syncCheckSeconds: number;
+  /** Warehouse queries are cancelled after this long. */
+  queryTimeoutSeconds: number;
 }
 
 export class ConfigError extends Error {}
@@ -107,6 +109,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     allowedFileDirs: (env.ALLOWED_FILE_DIRS || '').split(':').filter(Boolean).map((d) => path.resolve(d)),
     loadSampleDatabase: bool(env, 'LOAD_SAMPLE_DATABASE', true),
     syncCheckSeconds: int(env, 'SYNC_CHECK_SECONDS', 60, 0, 86_400),
+    queryTimeoutSeconds: int(env, 'QUERY_TIMEOUT_SECONDS', 1200, 1, 86_400),
   };
 }
 

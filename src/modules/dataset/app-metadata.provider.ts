@@ -12,6 +12,7 @@ export class AppMetadataProvider implements MetadataProvider {
   private readonly tables = new Map<number, Promise<TableMeta | null>>();
   private readonly fieldsOfTable = new Map<number, Promise<FieldMeta[]>>();
   private readonly fields = new Map<number, Promise<FieldMeta | null>>();
+  private readonly connections = new Map<number, Promise<{ id: number; engine: DatabaseMeta['engine']; details: Record<string, unknown> } | null>>();
   private readonly pg: boolean;
 
   constructor(
@@ -22,8 +23,16 @@ export class AppMetadataProvider implements MetadataProvider {
   }
 
   async database(id: number): Promise<DatabaseMeta | null> {
-    const [row] = await this.query<{ id: number; engine: DatabaseMeta['engine'] }>('SELECT id, engine FROM metabase_database WHERE id = $1', [id]);
-    return row ? { id: Number(row.id), engine: row.engine, timezone: this.timezone } : null;
+    const row = await this.connection(id);
+    return row ? { id: row.id, engine: row.engine, timezone: this.timezone } : null;
+  }
+
+  /** What opening a connection needs (details still sealed); read once per run. */
+  connection(id: number): Promise<{ id: number; engine: DatabaseMeta['engine']; details: Record<string, unknown> } | null> {
+    return memo(this.connections, id, async () => {
+      const [r] = await this.query<{ id: number; engine: DatabaseMeta['engine']; details: string }>('SELECT id, engine, details FROM metabase_database WHERE id = $1', [id]);
+      return r ? { id: Number(r.id), engine: r.engine, details: JSON.parse(r.details) as Record<string, unknown> } : null;
+    });
   }
 
   table(id: number): Promise<TableMeta | null> {

@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { DataSource } from 'typeorm';
 import { AuthUser } from '../../common/auth/current-user';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../common/errors/api-errors';
@@ -22,7 +23,6 @@ import { cacheKey } from '../query-cache/query-cache-key';
 
 /** Ad-hoc queries show at most this many rows unless their constraints say otherwise (Metabase's default). */
 export const AD_HOC_MAX_ROWS = 2000;
-export const QUERY_TIMEOUT_MS = 20 * 60_000;
 
 export interface DatasetRunOptions {
   context?: string;
@@ -51,6 +51,7 @@ export class DatasetService {
     private readonly snippets: SnippetsService,
     private readonly queryLog: QueryLogService,
     private readonly cache: QueryCacheService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** Runs a query (from the cache when `cacheTtlSeconds` allows) and records the run in the execution log. */
@@ -84,7 +85,7 @@ export class DatasetService {
         return { ...answer, average_execution_time: await average };
       }
     }
-    const result = await processor.run(planned, { context, defaultMaxRows: AD_HOC_MAX_ROWS, timeoutMs: QUERY_TIMEOUT_MS, signal });
+    const result = await processor.run(planned, { context, defaultMaxRows: AD_HOC_MAX_ROWS, timeoutMs: this.config.queryTimeoutSeconds * 1000, signal });
     this.record(result, logged, caller, opts);
     if (result.status !== 'completed') return result;
     if (key && result.running_time >= (opts.cacheMinDurationMs ?? 0)) this.cache.putInBackground(key, result, ttl);
@@ -151,7 +152,7 @@ export class DatasetService {
       metadata,
       content,
       database: async (id) => {
-        const row = await this.db.manager.findOneBy(WarehouseDatabase, { id });
+        const row = await metadata.connection(id);
         return row ? { meta: { id: row.id, engine: row.engine, timezone }, driver: this.connections.driverFor(row) } : null;
       },
       ...ENGINE_WIRING(metadata, content),

@@ -51,7 +51,7 @@ export class WarehouseConnections implements OnApplicationShutdown {
     }
   }
 
-  driverFor(db: WarehouseDatabase): WarehouseDriver {
+  driverFor(db: Pick<WarehouseDatabase, 'id' | 'engine' | 'details'>): WarehouseDriver {
     const version = `${db.engine}\u0000${JSON.stringify(db.details)}`;
     const cached = this.drivers.get(db.id);
     if (cached && cached.version === version) return cached.driver;
