@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { AppSql } from '../database/app-sql';
 
 interface CallerRow {
   id: number;
@@ -10,7 +11,11 @@ interface CallerRow {
 /** The two look-ups every authenticated request makes, each one round trip. */
 @Injectable()
 export class AuthRepository {
-  constructor(private readonly db: DataSource) {}
+  private readonly sql: AppSql;
+
+  constructor(db: DataSource) {
+    this.sql = new AppSql(db);
+  }
 
   async userBySession(keyHash: string, notBefore: Date): Promise<CallerRow | undefined> {
     return this.one(
@@ -29,20 +34,13 @@ export class AuthRepository {
   }
 
   private async one<T extends CallerRow>(from: string, params: unknown[], extra = ''): Promise<T | undefined> {
-    const pg = this.db.options.type === 'postgres';
-    const groups = pg ? `string_agg(m.group_id::text, ',')` : `group_concat(m.group_id)`;
-    const sql = `SELECT u.id, u.is_superuser${extra},
+    const groups = this.sql.pg ? `string_agg(m.group_id::text, ',')` : `group_concat(m.group_id)`;
+    const rows = await this.sql.query<T>(
+      `SELECT u.id, u.is_superuser${extra},
         (SELECT ${groups} FROM permissions_group_membership m WHERE m.user_id = u.id) AS group_ids
-      ${from}`;
-    const rows: T[] = await this.db.query(pg ? sql : sql.replace(/\$\d+/g, '?'), params.map((p) => toDriverValue(p, pg)));
+      ${from}`,
+      params,
+    );
     return rows[0];
   }
-}
-
-/** Raw queries bypass TypeORM's conversions: SQLite stores datetimes as UTC text and booleans as 0/1. */
-export function toDriverValue(value: unknown, pg: boolean): unknown {
-  if (pg) return value;
-  if (value instanceof Date) return value.toISOString().replace('T', ' ').replace('Z', '');
-  if (typeof value === 'boolean') return value ? 1 : 0;
-  return value;
 }

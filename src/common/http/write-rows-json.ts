@@ -22,9 +22,9 @@ export async function writeRowsJson(res: Response, status: number, result: { dat
   res.write(`${head}[`);
   for (let i = 0; i < rows.length; i += CHUNK_ROWS) {
     if (res.destroyed) return;
-    let chunk = i === 0 ? '' : ',';
-    const end = Math.min(i + CHUNK_ROWS, rows.length);
-    for (let j = i; j < end; j++) chunk += (j === i ? '' : ',') + JSON.stringify(rows[j]);
+    // One native stringify per slice, brackets dropped: far cheaper than a call and a concatenation per row.
+    const slice = JSON.stringify(rows.slice(i, i + CHUNK_ROWS));
+    const chunk = (i === 0 ? '' : ',') + slice.slice(1, -1);
     if (!res.write(chunk)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
   }
   res.end(`]${tail}`);

@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { AppSql } from '../../common/database/app-sql';
 import type { DatabaseMeta, FieldMeta, MetadataProvider, TableMeta } from '../../query-engine/metadata';
 
 const FIELD_COLUMNS = `id, table_id, name, display_name, base_type, effective_type, semantic_type, fk_target_field_id,
@@ -13,13 +14,13 @@ export class AppMetadataProvider implements MetadataProvider {
   private readonly fieldsOfTable = new Map<number, Promise<FieldMeta[]>>();
   private readonly fields = new Map<number, Promise<FieldMeta | null>>();
   private readonly connections = new Map<number, Promise<{ id: number; engine: DatabaseMeta['engine']; details: Record<string, unknown> } | null>>();
-  private readonly pg: boolean;
+  private readonly sql: AppSql;
 
   constructor(
-    private readonly db: DataSource,
+    db: DataSource,
     private readonly timezone: string | null,
   ) {
-    this.pg = db.options.type === 'postgres';
+    this.sql = new AppSql(db);
   }
 
   async database(id: number): Promise<DatabaseMeta | null> {
@@ -39,7 +40,7 @@ export class AppMetadataProvider implements MetadataProvider {
     return memo(this.tables, id, async () => {
       const [r] = await this.query<{ id: number; db_id: number; schema: string | null; name: string; display_name: string }>(
         'SELECT id, db_id, schema, name, display_name FROM metabase_table WHERE id = $1 AND active = $2',
-        [id, this.bool(true)],
+        [id, true],
       );
       return r ? { id: Number(r.id), dbId: Number(r.db_id), schema: r.schema, name: r.name, displayName: r.display_name } : null;
     });
@@ -47,7 +48,7 @@ export class AppMetadataProvider implements MetadataProvider {
 
   tableFields(tableId: number): Promise<FieldMeta[]> {
     return memo(this.fieldsOfTable, tableId, async () => {
-      const rows = await this.query<FieldRow>(`SELECT ${FIELD_COLUMNS} FROM metabase_field WHERE table_id = $1 AND active = $2 ORDER BY position, id`, [tableId, this.bool(true)]);
+      const rows = await this.query<FieldRow>(`SELECT ${FIELD_COLUMNS} FROM metabase_field WHERE table_id = $1 AND active = $2 ORDER BY position, id`, [tableId, true]);
       const fields = rows.map(toFieldMeta);
       fields.forEach((f) => this.fields.set(f.id, Promise.resolve(f)));
       return fields;
@@ -56,17 +57,13 @@ export class AppMetadataProvider implements MetadataProvider {
 
   field(id: number): Promise<FieldMeta | null> {
     return memo(this.fields, id, async () => {
-      const [r] = await this.query<FieldRow>(`SELECT ${FIELD_COLUMNS} FROM metabase_field WHERE id = $1 AND active = $2`, [id, this.bool(true)]);
+      const [r] = await this.query<FieldRow>(`SELECT ${FIELD_COLUMNS} FROM metabase_field WHERE id = $1 AND active = $2`, [id, true]);
       return r ? toFieldMeta(r) : null;
     });
   }
 
   private query<T>(sql: string, params: unknown[]): Promise<T[]> {
-    return this.db.query(this.pg ? sql : sql.replace(/\$\d+/g, '?'), params);
-  }
-
-  private bool(v: boolean): boolean | number {
-    return this.pg ? v : v ? 1 : 0;
+    return this.sql.query<T>(sql, params);
   }
 }
 

@@ -1,23 +1,31 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, IsNull, LessThan } from 'typeorm';
+import { DataSource, LessThan } from 'typeorm';
+import { AppSql } from '../../common/database/app-sql';
 import { QueryExecution } from './query-execution.entity';
 
+/** Every query writes a row and reads an average here, so both are plain SQL (the ORM's builder cost more). */
 @Injectable()
 export class QueryLogRepository {
-  constructor(private readonly db: DataSource) {}
+  private readonly sql: AppSql;
 
-  async insert(row: Omit<QueryExecution, 'id'>): Promise<void> {
-    await this.db.manager.insert(QueryExecution, row);
+  constructor(private readonly db: DataSource) {
+    this.sql = new AppSql(db);
+  }
+
+  async insert(r: Omit<QueryExecution, 'id'>): Promise<void> {
+    await this.sql.execute(
+      `INSERT INTO query_execution (hash, started_at, running_time, result_rows, native, context, executor_id, card_id, dashboard_id, database_id, error, cache_hit)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+      [r.hash, r.started_at, r.running_time, r.result_rows, r.native, r.context, r.executor_id, r.card_id, r.dashboard_id, r.database_id, r.error, r.cache_hit],
+    );
   }
 
   /** Running times (ms) of the last `limit` successful, uncached runs of a query, newest first. */
   async recentRunningTimes(hash: string, limit: number): Promise<number[]> {
-    const rows = await this.db.manager.find(QueryExecution, {
-      select: { running_time: true },
-      where: { hash, error: IsNull(), cache_hit: false },
-      order: { started_at: 'DESC', id: 'DESC' },
-      take: limit,
-    });
+    const rows = await this.sql.query<{ running_time: number }>(
+      `SELECT running_time FROM query_execution WHERE hash = $1 AND error IS NULL AND cache_hit = $2 ORDER BY started_at DESC, id DESC LIMIT $3`,
+      [hash, false, limit],
+    );
     return rows.map((r) => Number(r.running_time));
   }
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In } from 'typeorm';
-import { toDriverValue } from '../../common/auth/auth.repository';
+import { AppSql } from '../../common/database/app-sql';
 import { WarehouseDatabase } from '../databases/database.entity';
 import { FieldValues } from '../fields/field-values.entity';
 import { WarehouseField } from '../fields/field.entity';
@@ -9,7 +9,11 @@ import { SyncKind, SyncRun } from './sync-run.entity';
 
 @Injectable()
 export class SyncRepository {
-  constructor(private readonly db: DataSource) {}
+  private readonly sql: AppSql;
+
+  constructor(private readonly db: DataSource) {
+    this.sql = new AppSql(db);
+  }
 
   transaction<T>(work: (tx: EntityManager) => Promise<T>): Promise<T> {
     return this.db.transaction(work);
@@ -42,20 +46,13 @@ export class SyncRepository {
    * time, so a scheduled sync runs once however many instances share the app DB.
    */
   async claimLease(dbId: number, holder: string, ttlMs: number): Promise<boolean> {
-    const pg = this.db.options.type === 'postgres';
     const now = new Date();
-    const p = (v: unknown) => toDriverValue(v, pg);
-    const sql = `UPDATE metabase_database SET sync_lease_holder = $1, sync_lease_until = $2
-      WHERE id = $3 AND (sync_lease_until IS NULL OR sync_lease_until < $4 OR sync_lease_holder = $5)`;
-    const params = [holder, p(new Date(now.getTime() + ttlMs)), dbId, p(now), holder];
-    // The structured result: without it TypeORM answers the last insert rowid for an UPDATE on better-sqlite3.
-    const runner = this.db.createQueryRunner();
-    try {
-      const result = await runner.query(pg ? sql : sql.replace(/\$\d/g, '?'), params, true);
-      return result.affected === 1;
-    } finally {
-      await runner.release();
-    }
+    const changed = await this.sql.execute(
+      `UPDATE metabase_database SET sync_lease_holder = $1, sync_lease_until = $2
+        WHERE id = $3 AND (sync_lease_until IS NULL OR sync_lease_until < $4 OR sync_lease_holder = $5)`,
+      [holder, new Date(now.getTime() + ttlMs), dbId, now, holder],
+    );
+    return changed === 1;
   }
 
   async releaseLease(dbId: number, holder: string): Promise<void> {
