@@ -1,11 +1,7 @@
 import { DataSource } from 'typeorm';
-import { auth, makeUserDirect, MadeUser, setupAdmin } from '../support/factories';
-import { waitForDatabase, waitForSync } from '../support/sync-wait';
-import { startTestApp, TestApp } from '../support/test-app';
-
-interface Meta {
-  tables: Array<{ id: number; name: string; fields: Array<{ id: number; name: string }> }>;
-}
+import { auth, MadeUser } from '../support/factories';
+import { SampleApp, startSampleApp } from '../support/sample-app';
+import { TestApp } from '../support/test-app';
 
 const PARAM = { id: 'abc123', type: 'category', name: 'Category', slug: 'category' };
 
@@ -14,20 +10,14 @@ describe('POST /api/dataset/parameter/values and /search on the Sample Database'
   let admin: string;
   let user: MadeUser;
   let db: number;
-  let meta: Meta;
-  const table = (name: string) => meta.tables.find((x) => x.name === name)!;
-  const field = (tableName: string, name: string) => table(tableName).fields.find((f) => f.name === name)!.id;
+  let table: SampleApp['table'];
+  let field: SampleApp['field'];
   const values = (body: unknown, session = admin) => t.http().post('/api/dataset/parameter/values').set(auth(session)).send(body as object);
   const search = (q: string, body: unknown, session = admin) => t.http().post(`/api/dataset/parameter/search/${encodeURIComponent(q)}`).set(auth(session)).send(body as object);
   const dataset = (query: unknown) => t.http().post('/api/dataset').set(auth(admin)).send({ database: db, type: 'query', query }).expect(202);
 
   beforeAll(async () => {
-    t = await startTestApp({ LOAD_SAMPLE_DATABASE: 'true' });
-    admin = await setupAdmin(t);
-    db = await waitForDatabase(t, admin, 'Sample Database');
-    await waitForSync(t, admin, db);
-    meta = (await t.http().get(`/api/database/${db}/metadata`).set(auth(admin)).expect(200)).body;
-    user = await makeUserDirect(t);
+    ({ t, admin, user, db, table, field } = await startSampleApp());
   });
   afterAll(() => t.close());
 

@@ -1,11 +1,7 @@
 import { DataSource } from 'typeorm';
-import { auth, makeUserDirect, MadeUser, setupAdmin } from '../support/factories';
-import { waitForDatabase, waitForSync } from '../support/sync-wait';
-import { startTestApp, TestApp } from '../support/test-app';
-
-interface Meta {
-  tables: Array<{ id: number; name: string; fields: Array<{ id: number; name: string }> }>;
-}
+import { auth, MadeUser } from '../support/factories';
+import { SampleApp, startSampleApp } from '../support/sample-app';
+import { TestApp } from '../support/test-app';
 
 /** CATEGORY, CREATED_AT, pivot-grouping, count: Metabase puts `pivot-grouping` after the breakouts. */
 type Row = [string | null, string | null, number, number];
@@ -15,10 +11,9 @@ describe('POST /api/dataset/pivot on the Sample Database', () => {
   let admin: string;
   let user: MadeUser;
   let db: number;
-  let meta: Meta;
   let orderCount: number;
-  const table = (name: string) => meta.tables.find((x) => x.name === name)!;
-  const field = (tableName: string, name: string) => table(tableName).fields.find((f) => f.name === name)!.id;
+  let table: SampleApp['table'];
+  let field: SampleApp['field'];
   const pivot = (body: unknown, session = admin) => t.http().post('/api/dataset/pivot').set(auth(session)).send(body as object);
   /** ORDERS count by PRODUCTS.CATEGORY (implicit join through ORDERS.PRODUCT_ID) and CREATED_AT by year. */
   const byCategoryAndYear = (extra: Record<string, unknown> = {}) => ({
@@ -39,12 +34,7 @@ describe('POST /api/dataset/pivot on the Sample Database', () => {
   const masks = (rows: Row[]) => [...new Set(rows.map((r) => r[2]))];
 
   beforeAll(async () => {
-    t = await startTestApp({ LOAD_SAMPLE_DATABASE: 'true' });
-    admin = await setupAdmin(t);
-    db = await waitForDatabase(t, admin, 'Sample Database');
-    await waitForSync(t, admin, db);
-    meta = (await t.http().get(`/api/database/${db}/metadata`).set(auth(admin)).expect(200)).body;
-    user = await makeUserDirect(t);
+    ({ t, admin, user, db, table, field } = await startSampleApp());
     const count = await t.http().post('/api/dataset').set(auth(admin)).send({ database: db, type: 'query', query: { 'source-table': table('ORDERS').id, aggregation: [['count']] } }).expect(202);
     orderCount = count.body.data.rows[0][0];
   });

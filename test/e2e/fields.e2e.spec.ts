@@ -1,4 +1,3 @@
-import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import { DatabasesRepository } from '../../src/modules/databases/databases.repository';
 import { SyncService } from '../../src/modules/sync/sync.service';
@@ -6,20 +5,7 @@ import { WarehouseConnections } from '../../src/modules/warehouse/warehouse-conn
 import { auth, makeUserDirect, MadeUser, setupAdmin } from '../support/factories';
 import { waitForDatabase, waitForSync } from '../support/sync-wait';
 import { startTestApp, TestApp } from '../support/test-app';
-
-function expectText(res: Response, status: number, text: string) {
-  expect([res.status, res.text]).toEqual([status, text]);
-}
-const expect401 = (res: Response) => expectText(res, 401, 'Unauthenticated');
-const expect403 = (res: Response) => expectText(res, 403, "You don't have permissions to do that.");
-const expect404 = (res: Response) => expectText(res, 404, 'Not found.');
-function expect400(res: Response, param: string, message: string) {
-  expect([res.status, res.body.errors]).toEqual([400, { [param]: message }]);
-  expect(res.body['specific-errors'][param][0]).toContain('received:');
-}
-function expectMessage(res: Response, message: string) {
-  expect([res.status, res.body]).toEqual([400, { message }]);
-}
+import { expect401, expect403, expect404, expect400, expectMessage } from '../support/expect-wire';
 
 const POSITIVE = 'value must be an integer greater than zero.';
 const NON_BLANK = 'value must be a non-blank string.';

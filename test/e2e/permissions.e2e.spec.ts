@@ -1,28 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import type { Response } from 'supertest';
 import { UsersService } from '../../src/modules/users/users.service';
 import { auth, makeUser, setupAdmin } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
+import { expect401, expect403, expect404, expect400, expectMessage } from '../support/expect-wire';
 
 const LAST_ADMIN = "You cannot remove the last member of the 'Admin' group!";
 const ALL_USERS = "You cannot add or remove users to/from the 'All Users' group.";
-
-function expectText(res: Response, status: number, text: string) {
-  expect(res.status).toBe(status);
-  expect(res.text).toBe(text);
-}
-const expect401 = (res: Response) => expectText(res, 401, 'Unauthenticated');
-const expect403 = (res: Response) => expectText(res, 403, "You don't have permissions to do that.");
-const expect404 = (res: Response) => expectText(res, 404, 'Not found.');
-function expect400(res: Response, param: string, message: string) {
-  expect(res.status).toBe(400);
-  expect(res.body.errors).toEqual({ [param]: message });
-  expect(res.body['specific-errors'][param][0]).toContain('received:');
-}
-function expectMessage(res: Response, message: string) {
-  expect(res.status).toBe(400);
-  expect(res.body).toEqual({ message });
-}
 
 interface Membership {
   membership_id: number;
@@ -30,9 +13,6 @@ interface Membership {
   user_id: number;
   is_group_manager: boolean;
 }
-
-// jest ignores the testTimeout set inside `projects` in jest.config.js; many scrypt hashes need more than 5 s under load.
-jest.setTimeout(60_000);
 
 describe('permissions groups and memberships API', () => {
   let t: TestApp;

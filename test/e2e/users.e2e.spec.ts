@@ -1,27 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import { UsersService } from '../../src/modules/users/users.service';
 import { ADMIN, auth, makeUser, MadeUser, setupAdmin } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
+import { expect401, expect403, expect404, expect400 } from '../support/expect-wire';
 
 const LAST_ADMIN = "You cannot remove the last member of the 'Admin' group!";
-
-function expectText(res: Response, status: number, text: string) {
-  expect(res.status).toBe(status);
-  expect(res.text).toBe(text);
-}
-const expect401 = (res: Response) => expectText(res, 401, 'Unauthenticated');
-const expect403 = (res: Response) => expectText(res, 403, "You don't have permissions to do that.");
-const expect404 = (res: Response) => expectText(res, 404, 'Not found.');
-function expect400(res: Response, param: string, message: string) {
-  expect(res.status).toBe(400);
-  expect(res.body.errors).toEqual({ [param]: message });
-  expect(res.body['specific-errors'][param][0]).toContain('received:');
-}
-
-// jest ignores the testTimeout set inside `projects` in jest.config.js; many scrypt hashes need more than 5 s under load.
-jest.setTimeout(60_000);
 
 describe('users API', () => {
   let t: TestApp;
