@@ -1,5 +1,5 @@
 import type { Engine } from '../../query-engine/execute/drivers/driver';
-import { quoteIdent, tableRef } from '../sync/sql-identifiers';
+import { castText, escapeLike, LIKE_ESCAPE, quoteIdent, tableRef } from '../warehouse/warehouse-sql';
 import { WarehouseTable } from '../tables/table.entity';
 import { WarehouseField } from '../fields/field.entity';
 
@@ -11,11 +11,9 @@ import { WarehouseField } from '../fields/field.entity';
 /** Types DISTINCT cannot compare on some engines (Postgres json): such fields list no values. */
 export const NOT_COMPARABLE = new Set(['type/JSON', 'type/Array', 'type/*', 'type/Structured', 'type/SerializedJSON']);
 
-const LIKE_ESCAPE = '!';
-
 /** `value` as a LIKE pattern matching texts that contain it, lower-cased; its `%`, `_` and `!` match themselves. */
 export function containsPattern(value: string): string {
-  return '%' + value.toLowerCase().replace(/[!%_]/g, (ch) => LIKE_ESCAPE + ch) + '%';
+  return '%' + escapeLike(value.toLowerCase()) + '%';
 }
 
 /** Distinct non-null values of the field, ordered; with `search`, only those whose text contains the bound pattern. */
@@ -25,14 +23,3 @@ export function distinctValuesSql(e: Engine, table: WarehouseTable, field: Wareh
   return `SELECT DISTINCT ${c} FROM ${tableRef(e, table.schema, table.name)} WHERE ${where} ORDER BY 1`;
 }
 
-function castText(e: Engine, expr: string): string {
-  switch (e) {
-    case 'mysql':
-      return `CAST(${expr} AS CHAR)`;
-    case 'duckdb':
-      return `CAST(${expr} AS VARCHAR)`;
-    case 'postgres':
-    case 'sqlite':
-      return `CAST(${expr} AS TEXT)`;
-  }
-}

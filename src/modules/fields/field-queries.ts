@@ -1,5 +1,5 @@
 import type { Engine } from '../../query-engine/execute/drivers/driver';
-import { quoteIdent, tableRef } from '../sync/sql-identifiers';
+import { castText, escapeLike, LIKE_ESCAPE, quoteIdent, tableRef } from '../warehouse/warehouse-sql';
 import { WarehouseTable } from '../tables/table.entity';
 import { WarehouseField } from './field.entity';
 
@@ -18,11 +18,10 @@ export function summarySql(e: Engine, table: WarehouseTable, field: WarehouseFie
 }
 
 /** The escape character of our LIKE patterns; `!` needs no escaping in any engine's string literals (MySQL's `\` does). */
-const LIKE_ESCAPE = '!';
 
 /** `value` as a LIKE prefix pattern: its `%`, `_` and `!` match themselves. */
 export function startsWithPattern(value: string): string {
-  return value.replace(/[!%_]/g, (ch) => LIKE_ESCAPE + ch) + '%';
+  return escapeLike(value) + '%';
 }
 
 /** Distinct (key, search) pairs whose search value starts with the parameter, case-insensitively, by search value. */
@@ -48,18 +47,6 @@ export function remappingSql(e: Engine, table: WarehouseTable, key: WarehouseFie
  */
 function textParam(e: Engine): string {
   return e === 'mysql' ? '?' : castText(e, '?');
-}
-
-function castText(e: Engine, expr: string): string {
-  switch (e) {
-    case 'mysql':
-      return `CAST(${expr} AS CHAR)`;
-    case 'duckdb':
-      return `CAST(${expr} AS VARCHAR)`;
-    case 'postgres':
-    case 'sqlite':
-      return `CAST(${expr} AS TEXT)`;
-  }
 }
 
 const INTEGER = new Set(['type/Integer', 'type/BigInteger']);

@@ -3,7 +3,7 @@ import { isoFromSqlTimestamp } from '../../query-engine/execute/drivers/values';
 import { Fingerprint, HasFieldValues, WarehouseField } from '../fields/field.entity';
 import { WarehouseTable } from '../tables/table.entity';
 import { looksSecret, semanticTypeFromValues } from './semantic-types';
-import { quoteIdent, tableRef } from './sql-identifiers';
+import { quoteIdent, tableRef } from '../warehouse/warehouse-sql';
 
 /** Fingerprints read a sample, not the whole table: enough to choose types and widgets, cheap on big tables. */
 export const SAMPLE_ROWS = 10_000;
