@@ -2,16 +2,8 @@ import { IsOptional } from 'class-validator';
 import { Bool, BoolString, IntBetween, IsMap, NonBlankString, Nullable, OneOf, PositiveInt } from '../../common/validation/validators';
 import { ENGINES, Engine } from '../../query-engine/execute/drivers/driver';
 
-export class CreateDatabaseDto {
-  @OneOf(ENGINES)
-  engine: Engine;
-
-  @NonBlankString()
-  name: string;
-
-  @IsMap()
-  details: Record<string, unknown>;
-
+/** What both creating and updating a database may set, all optional. */
+class DatabaseOptionsDto {
   @Nullable()
   @NonBlankString()
   description?: string | null;
@@ -39,7 +31,18 @@ export class CreateDatabaseDto {
   field_values_interval_minutes?: number;
 }
 
-export class UpdateDatabaseDto {
+export class CreateDatabaseDto extends DatabaseOptionsDto {
+  @OneOf(ENGINES)
+  engine: Engine;
+
+  @NonBlankString()
+  name: string;
+
+  @IsMap()
+  details: Record<string, unknown>;
+}
+
+export class UpdateDatabaseDto extends DatabaseOptionsDto {
   @IsOptional()
   @OneOf(ENGINES)
   engine?: Engine;
@@ -54,37 +57,11 @@ export class UpdateDatabaseDto {
 
   @Nullable()
   @NonBlankString()
-  description?: string | null;
-
-  @IsOptional()
-  @Bool()
-  is_full_sync?: boolean;
-
-  @IsOptional()
-  @Bool()
-  auto_run_queries?: boolean;
-
-  @Nullable()
-  @PositiveInt()
-  cache_ttl?: number | null;
-
-  @Nullable()
-  @NonBlankString()
   caveats?: string | null;
 
   @Nullable()
   @NonBlankString()
   points_of_interest?: string | null;
-
-  /** Minutes between metadata syncs (default 60). */
-  @IsOptional()
-  @IntBetween(5, 10080)
-  metadata_sync_interval_minutes?: number;
-
-  /** Minutes between field-value scans (default 1440). */
-  @IsOptional()
-  @IntBetween(60, 43200)
-  field_values_interval_minutes?: number;
 }
 
 export class ListDatabasesQuery {

@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { IsOptional, IsString, Matches, ValidateIf } from 'class-validator';
 import { Bool, BoolString, MaxLen, NonBlankString, Nullable, PositiveInt } from '../../common/validation/validators';
 
@@ -5,10 +6,11 @@ import { Bool, BoolString, MaxLen, NonBlankString, Nullable, PositiveInt } from 
 const SNIPPET_NAME = /^[^\s}][^}]*$/;
 const NAME_RULE = "snippet names cannot include '}' or start with spaces";
 
+/** Checked in this order (applyDecorators applies, and class-validator checks, first to last). */
+const SnippetName = () => applyDecorators(NonBlankString(), MaxLen(254), Matches(SNIPPET_NAME, { message: NAME_RULE }));
+
 export class CreateSnippetDto {
-  @Matches(SNIPPET_NAME, { message: NAME_RULE })
-  @MaxLen(254)
-  @NonBlankString()
+  @SnippetName()
   name: string;
 
   @IsString({ message: 'value must be a string.' })
@@ -25,9 +27,7 @@ export class CreateSnippetDto {
 
 export class UpdateSnippetDto {
   @IsOptional()
-  @Matches(SNIPPET_NAME, { message: NAME_RULE })
-  @MaxLen(254)
-  @NonBlankString()
+  @SnippetName()
   name?: string;
 
   @ValidateIf((_o, v) => v !== undefined)
