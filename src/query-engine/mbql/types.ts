@@ -44,6 +44,8 @@ export type OrderBy = ['asc' | 'desc', Ref];
 export interface Join {
   'source-table'?: number | string;
   'source-query'?: InnerQuery;
+  /** Set by preprocessing when the joined source is a native saved question. */
+  native?: string;
   alias: string;
   condition: Filter;
   fields?: 'all' | 'none' | Ref[];

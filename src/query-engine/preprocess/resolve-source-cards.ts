@@ -10,21 +10,24 @@ const MAX_DEPTH = 20;
  */
 export const resolveSourceCards: Stage = async (query, ctx) => {
   if (query.type !== 'query' || !query.query) return query;
-  const resolve = async (inner: InnerQuery, seen: number[]): Promise<InnerQuery> => {
-    const withJoins: InnerQuery = inner.joins
-      ? { ...inner, joins: await Promise.all(inner.joins.map(async (j) => (typeof j['source-table'] === 'string' ? { ...omit(j, 'source-table'), 'source-query': await cardQuery(j['source-table'], seen) } : j))) }
-      : inner;
-    if (typeof withJoins['source-table'] !== 'string') return withJoins;
-    return { ...omit(withJoins, 'source-table'), 'source-query': await cardQuery(withJoins['source-table'], seen) };
+  /** The card in place of `source-table`: its query nested as `source-query`, or its SQL as `native` (no extra level). */
+  const replace = async <T extends { 'source-table'?: number | string }>(node: T, seen: number[]): Promise<T> => {
+    if (typeof node['source-table'] !== 'string') return node;
+    const source = await cardSource(node['source-table'], seen);
+    return { ...omit(node, 'source-table'), ...source } as T;
   };
-  const cardQuery = async (ref: string, seen: number[]): Promise<InnerQuery> => {
+  const resolve = async (inner: InnerQuery, seen: number[]): Promise<InnerQuery> => {
+    const withJoins = inner.joins ? { ...inner, joins: await Promise.all(inner.joins.map((j) => replace(j, seen))) } : inner;
+    return replace(withJoins, seen);
+  };
+  const cardSource = async (ref: string, seen: number[]): Promise<Pick<InnerQuery, 'source-query' | 'native'>> => {
     const id = Number(ref.slice('card__'.length));
     if (seen.includes(id) || seen.length > MAX_DEPTH) throw new PreprocessError(`Card ${id} refers to itself through its sources.`);
     const card = await ctx.content.card(id);
     if (!card) throw new PreprocessError(`Card ${id} does not exist.`);
     if (card.databaseId !== query.database) throw new PreprocessError(`Card ${id} belongs to another database.`);
-    if (card.query.type === 'native') return { native: card.query.native!.query } as InnerQuery;
-    return mapInnerQueries(card.query.query!, (q) => resolve(q, [...seen, id]));
+    if (card.query.type === 'native') return { native: card.query.native!.query };
+    return { 'source-query': await mapInnerQueries(card.query.query!, (q) => resolve(q, [...seen, id])) };
   };
   return { ...query, query: await mapInnerQueries(query.query, (q) => resolve(q, [])) };
 };
