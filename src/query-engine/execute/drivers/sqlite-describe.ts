@@ -30,7 +30,13 @@ export function describeSqlite(db: Database.Database): DescribedDatabase {
   const foreignKeys: ForeignKeyInfo[] = [];
   const primaryKeys = new Map<string, string[]>();
   for (const rel of relations) {
-    const columns = columnsOf.all(rel.name) as ColumnRow[];
+    let columns: ColumnRow[];
+    try {
+      columns = columnsOf.all(rel.name) as ColumnRow[];
+    } catch {
+      // A view over a table that no longer exists cannot be read; it is left out rather than failing the sync.
+      continue;
+    }
     primaryKeys.set(rel.name.toLowerCase(), columns.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name));
     tables.push({
       schema: null,
