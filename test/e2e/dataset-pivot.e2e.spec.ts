@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { QueryLogService } from '../../src/modules/query-log/query-log.service';
 import { auth, MadeUser } from '../support/factories';
 import { SampleApp, startSampleApp } from '../support/sample-app';
 import { TestApp } from '../support/test-app';
@@ -63,6 +64,17 @@ describe('POST /api/dataset/pivot on the Sample Database', () => {
       expect(s[3]).toBe(sum(detail.filter((r) => r[0] === s[0])));
     }
     expect(group(rows, 3)).toEqual([[null, null, 3, orderCount]]);
+  });
+
+  it('logs one execution per pivot, not one per subtotal query', async () => {
+    const log = t.app.get(QueryLogService);
+    const ds = t.app.get(DataSource);
+    await log.flush();
+    const before = Number((await ds.query('SELECT COUNT(*) AS n FROM query_execution'))[0].n);
+    await pivot(byCategoryAndYear({ pivot_rows: [0], pivot_cols: [1] })).expect(202);
+    await log.flush();
+    const after = Number((await ds.query('SELECT COUNT(*) AS n FROM query_execution'))[0].n);
+    expect(after - before).toBe(1);
   });
 
   it('adds the column totals when pivot_rows and pivot_cols split the breakouts', async () => {

@@ -34,6 +34,8 @@ export interface DatasetRunOptions {
   cacheMinDurationMs?: number;
   /** For the execution log. */
   cardId?: number | null;
+  /** False for the extra runs of one user query (a pivot's subtotals): the log shows what the user ran, once. */
+  log?: boolean;
   dashboardId?: number | null;
 }
 
@@ -110,6 +112,7 @@ export class DatasetService {
     caller: AuthUser,
     opts: DatasetRunOptions,
   ): void {
+    if (opts.log === false) return;
     this.queryLog.record({
       ...logged,
       cache_hit: logged.cache_hit ?? false,

@@ -45,11 +45,12 @@ export class PivotService {
     const maxRows = normalized.constraints?.['max-results'] ?? AD_HOC_MAX_ROWS;
     const started = Date.now();
 
-    const runCombination = (indices: number[]) =>
-      this.dataset.run({ ...queryBody, type: 'query', query: subQuery(inner, indices), constraints: { ...normalized.constraints, 'max-results': maxRows } }, caller, signal);
+    // The full breakout is the query the user asked for and is logged; the subtotal runs are not logged again.
+    const runCombination = (indices: number[], log = false) =>
+      this.dataset.run({ ...queryBody, type: 'query', query: subQuery(inner, indices), constraints: { ...normalized.constraints, 'max-results': maxRows } }, caller, signal, { log });
 
     const all = breakouts.map((_, i) => i);
-    const full = await runCombination(all);
+    const full = await runCombination(all, true);
     if (full.status !== 'completed') return full;
     let combos: number[][];
     try {
