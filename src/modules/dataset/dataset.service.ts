@@ -2,8 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { DataSource } from 'typeorm';
 import { AuthUser } from '../../common/auth/current-user';
-import { ForbiddenError, NotFoundError, ValidationError } from '../../common/errors/api-errors';
-import { describeReceived } from '../../common/errors/api-errors';
+import { describeReceived, ForbiddenError, MessageError, NotFoundError, ValidationError } from '../../common/errors/api-errors';
+import { describeFailure } from '../../query-engine/execute/failures';
 import { QueryProcessor, PlannedQuery } from '../../query-engine/execute/query-processor';
 import { InvalidQueryError } from '../../query-engine/mbql/validate';
 import { FailedResults, QueryResults } from '../../query-engine/postprocess/results';
@@ -137,7 +137,14 @@ export class DatasetService {
     });
     if (!planned) throw new NotFoundError();
     await this.assertMayRun(caller, planned);
-    return processor.toNative(planned, { pretty: body.pretty ?? false });
+    try {
+      return await processor.toNative(planned, { pretty: body.pretty ?? false });
+    } catch (e) {
+      // A query the engine cannot compile (unknown field, bad binning...) is the caller's to fix: a 400 saying why.
+      const failure = describeFailure(e, 'compile');
+      if (failure) throw new MessageError(failure.message, 400);
+      throw e;
+    }
   }
 
   private async assertMayRun(caller: AuthUser, planned: PlannedQuery): Promise<Access> {

@@ -42,7 +42,16 @@ export function validateDatasetQuery(q: DatasetQuery): void {
   if (max !== undefined && (!Number.isInteger(max) || max < 1)) throw new InvalidQueryError('must be a positive integer.', 'constraints.max-results');
 }
 
+const LISTS = ['joins', 'fields', 'breakout', 'aggregation', 'order-by'] as const;
+
 export function validateInner(q: InnerQuery, path: string): void {
+  if (!q || typeof q !== 'object' || Array.isArray(q)) throw new InvalidQueryError('must be a map.', path);
+  for (const key of LISTS) {
+    if (q[key] !== undefined && q[key] !== null && !Array.isArray(q[key])) throw new InvalidQueryError('must be a list.', `${path}.${key}`);
+  }
+  if (q.expressions !== undefined && q.expressions !== null && (typeof q.expressions !== 'object' || Array.isArray(q.expressions))) {
+    throw new InvalidQueryError('must be a map of names to expressions.', `${path}.expressions`);
+  }
   const st = q['source-table'];
   const hasSource = st !== undefined || q['source-query'] !== undefined;
   if (!hasSource) throw new InvalidQueryError('a query needs `source-table` or `source-query`.', path);

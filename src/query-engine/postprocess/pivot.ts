@@ -58,7 +58,9 @@ export function subQuery(query: InnerQuery, indices: readonly number[]): InnerQu
   const breakouts = query.breakout ?? [];
   const out: InnerQuery = { ...query, breakout: indices.map((i) => breakouts[i]) };
   if (out.breakout!.length === 0) delete out.breakout;
-  const orderBy = (query['order-by'] ?? []).filter((o: OrderBy) => Array.isArray(o[1]) && o[1][0] === 'aggregation');
+  const given = query['order-by'];
+  if (given !== undefined && !Array.isArray(given)) return out; // malformed: left as is for validation to refuse
+  const orderBy = (given ?? []).filter((o: OrderBy) => Array.isArray(o) && Array.isArray(o[1]) && o[1][0] === 'aggregation');
   if (orderBy.length > 0) out['order-by'] = orderBy;
   else delete out['order-by'];
   return out;
