@@ -100,6 +100,25 @@ describe('POST /api/dataset on the Sample Database', () => {
     expect(res.body.data.cols.length).toBe(res.body.data.rows[0].length);
   });
 
+  it('buckets by the report-timezone setting', async () => {
+    const byHour = async () => {
+      const res = await run({ database: db, type: 'query', query: { 'source-table': table('ORDERS').id, aggregation: [['count']], breakout: [['field', field('ORDERS', 'CREATED_AT'), { 'temporal-unit': 'hour-of-day' }]] } }).expect(202);
+      return { tz: res.body.data.results_timezone, rows: res.body.data.rows as number[][] };
+    };
+    const utc = await byHour();
+    await t.http().put('/api/setting/report-timezone').set(auth(admin)).send({ value: 'Asia/Kolkata' }).expect(204);
+    try {
+      const kolkata = await byHour();
+      expect([utc.tz, kolkata.tz]).toEqual(['UTC', 'Asia/Kolkata']);
+      // +05:30: every order moves to another hour bucket, so the histograms differ but the totals do not.
+      expect(kolkata.rows).not.toEqual(utc.rows);
+      const total = (rows: number[][]) => rows.reduce((n, r) => n + r[1], 0);
+      expect(total(kolkata.rows)).toBe(total(utc.rows));
+    } finally {
+      await t.http().put('/api/setting/report-timezone').set(auth(admin)).send({ value: null }).expect(204);
+    }
+  });
+
   it('validates the body and the database', async () => {
     const res = await run({ database: 'one', type: 'query', query: {} }).expect(400);
     expect(res.body.errors.database).toBe('value may be nil, or if non-nil, value must be an integer.');

@@ -44,6 +44,9 @@ describe('settings', () => {
     expect(badKey.body.errors['embedding-secret-key']).toBe('value must be 64 hexadecimal characters.');
     const badUrl = await t.http().put('/api/setting/site-url').set(auth(admin)).send({ value: 'javascript:alert(1)' }).expect(400);
     expect(badUrl.body.errors['site-url']).toMatch(/http/);
+    const badZone = await t.http().put('/api/setting/report-timezone').set(auth(admin)).send({ value: "UTC'; DROP TABLE x; --" }).expect(400);
+    expect(badZone.body.errors['report-timezone']).toBe('value must be a time zone name such as Europe/Berlin.');
+    await t.http().put('/api/setting/report-timezone').set(auth(admin)).send({ value: 'Mars/Olympus' }).expect(400);
     await t.http().put('/api/setting/setup-token').set(auth(admin)).send({ value: 'x' }).expect(404);
     // null resets to the default
     await t.http().put('/api/setting/session-cookie-samesite').set(auth(admin)).send({ value: null }).expect(204);

@@ -13,6 +13,19 @@ function httpUrl(value: string): string | undefined {
   return 'value must be an http:// or https:// URL.';
 }
 
+/** An IANA time zone name the runtime knows (the query engine converts timestamps into it). */
+function timeZone(value: string): string | undefined {
+  try {
+    if (/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(value)) {
+      new Intl.DateTimeFormat('en-US', { timeZone: value });
+      return undefined;
+    }
+  } catch {
+    /* fall through */
+  }
+  return 'value must be a time zone name such as Europe/Berlin.';
+}
+
 /** Space-separated origins; `*` and `*.domain` patterns, with optional scheme and port. */
 function origins(value: string): string | undefined {
   const bad = value.split(/\s+/).filter(Boolean).find((o) => !/^(\*|(https?:\/\/)?(\*\.)?[a-zA-Z0-9.-]+(:\d{1,5})?)$/.test(o));
@@ -41,7 +54,7 @@ export const SETTINGS: SettingDefinition[] = [
   { key: 'password-complexity', type: 'enum', options: ['weak', 'normal', 'strong'], default: 'normal', visibility: 'public', description: 'How strong passwords must be.' },
   bool('enable-password-login', true, 'Allow logging in with email and password.', 'public'),
   { key: 'session-cookie-samesite', type: 'enum', options: ['lax', 'none', 'strict'], default: 'lax', visibility: 'public', description: 'SameSite attribute of the session cookie.' },
-  str('report-timezone', 'Time zone that reports are shown in.', { visibility: 'authenticated' }),
+  str('report-timezone', 'Time zone that reports are shown in.', { visibility: 'authenticated', validate: timeZone }),
   bool('anon-tracking-enabled', false, 'Share anonymous usage statistics (nothing is sent anywhere by this server).', 'public'),
 
   bool('enable-public-sharing', false, 'Allow public links to questions and dashboards.', 'authenticated'),

@@ -124,8 +124,12 @@ export class MysqlDialect extends Dialect {
       throw new QueryCompileError(`MySQL/MariaDB has no FULL JOIN (join ${JSON.stringify(alias)}) in "joins".`, 'joins');
     }
   }
-  /** CONVERT_TZ needs the server's time zone tables, which are often not loaded: bucketing stays in UTC. */
-  override convertTimezone(): string | null {
-    return null;
+  /**
+   * The session time zone is UTC (the driver sets it), so DATETIME and TIMESTAMP values are both UTC here.
+   * Named zones need the server's time zone tables: without them CONVERT_TZ gives NULL, and the MySQL driver
+   * refuses queries holding this conversion with a clear message (MysqlDriver.checkNamedZones).
+   */
+  override convertTimezone(x: string, zone: string): string | null {
+    return `CONVERT_TZ(${x}, '+00:00', ${zone})`;
   }
 }

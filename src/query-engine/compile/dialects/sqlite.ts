@@ -105,8 +105,11 @@ export class SqliteDialect extends Dialect {
     if (baseType === 'type/Date') return `date(${sql})`;
     return sql;
   }
-  /** SQLite knows no named time zones: bucketing stays in UTC. */
-  override convertTimezone(): string | null {
-    return null;
+  /**
+   * SQLite knows no named time zones: `report_tz(x, zone)` is a deterministic function the SQLite worker registers
+   * (sqlite-executor.ts), giving the wall-clock time in the zone as SQLite's text. SQLite has no zone-aware type.
+   */
+  override convertTimezone(x: string, zone: string): string | null {
+    return `report_tz(${x}, ${zone})`;
   }
 }

@@ -1,7 +1,7 @@
 import { createConnection, type Connection, type ConnectionOptions, type FieldPacket, type RowDataPacket } from 'mysql2/promise';
 import type { ServerDetails } from './details';
 import type { DescribedDatabase, DriverOptions, QueryOptions, QueryResult, SqlParam, WarehouseDriver } from './driver';
-import { QueryTimeoutError } from './errors';
+import { QueryError, QueryTimeoutError } from './errors';
 import { mysqlConverter, mysqlResultColumn, type MysqlField } from './mysql-columns';
 import { describeMysql } from './mysql-describe';
 import { QueryGuard } from './query-guard';
@@ -14,6 +14,16 @@ import { paramValue } from './values';
 const ER_UNSUPPORTED_PS = 1295;
 /** MariaDB max_statement_time, MySQL max_execution_time. */
 const TIMEOUT_ERRNOS = new Set([1969, 3024]);
+
+/**
+ * The conversion the compiler writes for the report time zone (MysqlDialect.convertTimezone): a named zone, which
+ * CONVERT_TZ turns into NULL when the server has no time zone tables.
+ */
+const NAMED_ZONE_CONVERSION = /CONVERT_TZ\(.*?, '\+00:00', '[A-Za-z][A-Za-z0-9_+\-/]*'\)/s;
+export const convertsToNamedZone = (sql: string): boolean => NAMED_ZONE_CONVERSION.test(sql);
+export const MISSING_ZONE_TABLES =
+  'The report time zone needs the MySQL time zone tables (mysql_tzinfo_to_sql), which this server has not loaded: ' +
+  'load them, or clear the report time zone.';
 
 /** No LOCAL INFILE, no multiple statements; dates, big integers and JSON arrive as text for exact conversion. */
 export function mysqlConnectionOptions(d: ServerDetails, connectTimeoutMs = 10_000): ConnectionOptions {
@@ -47,6 +57,8 @@ export class MysqlDriver implements WarehouseDriver {
   private readonly pool: ResourcePool<Connection>;
   private readonly broken = new WeakSet<Connection>();
   private mariadb: boolean | undefined;
+  /** Whether CONVERT_TZ knows named zones (the time zone tables are loaded); asked when a query needs it. */
+  private namedZones = false;
 
   constructor(
     private readonly details: ServerDetails,
@@ -94,6 +106,7 @@ export class MysqlDriver implements WarehouseDriver {
       opts.timeoutMs ? opts.timeoutMs + SERVER_TIMEOUT_GRACE_MS : null,
     );
     try {
+      await this.checkNamedZones(conn, sql);
       const result = await guard.run(() => this.run(conn, sql, params, opts));
       this.giveBack(conn, guard.interrupted);
       return result;
@@ -103,6 +116,17 @@ export class MysqlDriver implements WarehouseDriver {
       if (opts.timeoutMs && TIMEOUT_ERRNOS.has((e as { errno?: number }).errno ?? 0)) throw new QueryTimeoutError(opts.timeoutMs);
       throw failure;
     }
+  }
+
+  /**
+   * Without the time zone tables CONVERT_TZ gives NULL for named zones, which would bucket every row into NULL:
+   * a query converting to a named zone fails clearly instead. Asked again until the tables are there.
+   */
+  private async checkNamedZones(conn: Connection, sql: string): Promise<void> {
+    if (this.namedZones || !convertsToNamedZone(sql)) return;
+    const [rows] = await conn.query<RowDataPacket[]>("SELECT CONVERT_TZ('2024-01-01 00:00:00', '+00:00', 'America/New_York') AS converted");
+    this.namedZones = rows[0]?.converted !== null && rows[0]?.converted !== undefined;
+    if (!this.namedZones) throw new QueryError(MISSING_ZONE_TABLES);
   }
 
   poolInfo() {

@@ -15,6 +15,49 @@ export interface ExecReply {
 }
 
 /**
+ * `report_tz(ts, zone)`: a naive UTC timestamp ('YYYY-MM-DD HH:MM:SS[.fff]' or ISO, an offset or 'Z' allowed) as
+ * wall-clock time in the IANA zone, in SQLite's own 'YYYY-MM-DD HH:MM:SS[.fff]' form (the compiler's report time
+ * zone; SQLite knows no named zones). NULL gives NULL, text that is no timestamp gives NULL (as datetime() does),
+ * an unknown zone is an error. Plain JS so that it runs in the worker (CHILD_SOURCE) and in tests (reportTz).
+ */
+export const REPORT_TZ_SOURCE = `
+const reportTzFormats = new Map();
+function reportTz(ts, zone) {
+  if (ts === null || ts === undefined) return null;
+  if (typeof zone !== 'string') throw new Error('report_tz: the time zone must be text.');
+  let fmt = reportTzFormats.get(zone);
+  if (!fmt) {
+    try {
+      fmt = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
+    } catch (e) {
+      throw new Error('report_tz: unknown time zone ' + JSON.stringify(zone) + '.');
+    }
+    if (reportTzFormats.size > 100) reportTzFormats.clear();
+    reportTzFormats.set(zone, fmt);
+  }
+  const m = /^(\\d{4})-(\\d{2})-(\\d{2})(?:[T ](\\d{2}):(\\d{2})(?::(\\d{2})(\\.\\d+)?)?)?(Z|[+-]\\d{2}:?\\d{2})?$/.exec(String(ts).trim());
+  if (!m) return null;
+  const d = new Date(0);
+  d.setUTCFullYear(+m[1], +m[2] - 1, +m[3]);
+  d.setUTCHours(m[4] ? +m[4] : 0, m[5] ? +m[5] : 0, m[6] ? +m[6] : 0, 0);
+  let ms = d.getTime();
+  if (Number.isNaN(ms)) return null;
+  if (m[8] && m[8] !== 'Z') {
+    const digits = m[8].slice(1).replace(':', '');
+    ms -= (m[8][0] === '-' ? -1 : 1) * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2))) * 60000;
+  }
+  const parts = {};
+  for (const p of fmt.formatToParts(new Date(ms))) parts[p.type] = p.value;
+  const pad = (v, n) => String(Number(v)).padStart(n, '0');
+  const year = parts.era === 'BC' ? 1 - Number(parts.year) : Number(parts.year);
+  return pad(year, 4) + '-' + pad(parts.month, 2) + '-' + pad(parts.day, 2) + ' ' + pad(Number(parts.hour) % 24, 2) + ':' + pad(parts.minute, 2) + ':' + pad(parts.second, 2) + (m[7] || '');
+}
+`;
+
+/** The report_tz function for tests and in-process use: the same source the worker runs. */
+export const reportTz = new Function(`${REPORT_TZ_SOURCE}\nreturn reportTz;`)() as (ts: unknown, zone: unknown) => string | null;
+
+/**
  * better-sqlite3 is synchronous and has no interrupt: a statement runs to its end inside one native call, and
  * even a worker thread cannot be stopped before that call returns. So SQLite statements run in a small child
  * process per pooled "connection", which can be killed, and the server's event loop never blocks on them.
@@ -27,11 +70,13 @@ const Database = require(process.argv[1]);
 const file = process.argv[2];
 const writable = process.argv[3] === '1';
 const handles = {};
+${REPORT_TZ_SOURCE}
 function handle(readonly) {
   const key = readonly ? 'ro' : 'rw';
   if (!handles[key]) {
     const db = new Database(file, { readonly, fileMustExist: true, timeout: 5000 });
     db.defaultSafeIntegers(true);
+    db.function('report_tz', { deterministic: true }, reportTz);
     handles[key] = db;
   }
   return handles[key];
