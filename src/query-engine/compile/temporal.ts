@@ -1,5 +1,6 @@
 import type { TemporalUnit } from '../mbql/types';
 import { TRUNCATION_UNITS } from '../mbql/types';
+import { fromMs, toMs, truncate, wallClock, type Wall } from '../calendar';
 
 export type TruncationUnit = (typeof TRUNCATION_UNITS)[number];
 export type IntervalUnit = TruncationUnit | 'second';
@@ -9,55 +10,16 @@ export function isTruncation(unit: TemporalUnit | string): unit is TruncationUni
 }
 
 /** A wall-clock time as plain fields (no time zone attached): the compiler's calendar arithmetic. */
-export interface WallTime {
-  y: number;
-  mo: number; // 1-12
-  d: number;
-  h: number;
-  mi: number;
-  s: number;
-}
+export type WallTime = Wall;
 
+/** The wall clock of an instant in `timezone` (zone names are validated before they get here). */
 export function wallFromDate(date: Date, timezone: string | null): WallTime {
-  if (!timezone || timezone === 'UTC') {
-    return { y: date.getUTCFullYear(), mo: date.getUTCMonth() + 1, d: date.getUTCDate(), h: date.getUTCHours(), mi: date.getUTCMinutes(), s: date.getUTCSeconds() };
-  }
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone: timezone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric',
-  }).formatToParts(date);
-  const get = (t: string) => Number(parts.find((p) => p.type === t)?.value ?? 0);
-  return { y: get('year'), mo: get('month'), d: get('day'), h: get('hour') % 24, mi: get('minute'), s: get('second') };
-}
-
-function toMs(w: WallTime): number {
-  return Date.UTC(w.y, w.mo - 1, w.d, w.h, w.mi, w.s);
-}
-
-function fromMs(ms: number): WallTime {
-  return wallFromDate(new Date(ms), null);
+  return wallClock(date, timezone);
 }
 
 /** Start of the unit containing `w`; weeks start on Sunday. */
 export function truncateWall(w: WallTime, unit: TruncationUnit): WallTime {
-  switch (unit) {
-    case 'minute':
-      return { ...w, s: 0 };
-    case 'hour':
-      return { ...w, mi: 0, s: 0 };
-    case 'day':
-      return { ...w, h: 0, mi: 0, s: 0 };
-    case 'week': {
-      const day = { ...w, h: 0, mi: 0, s: 0 };
-      const dow = new Date(toMs(day)).getUTCDay();
-      return fromMs(toMs(day) - dow * 86_400_000);
-    }
-    case 'month':
-      return { ...w, d: 1, h: 0, mi: 0, s: 0 };
-    case 'quarter':
-      return { ...w, mo: Math.floor((w.mo - 1) / 3) * 3 + 1, d: 1, h: 0, mi: 0, s: 0 };
-    case 'year':
-      return { ...w, mo: 1, d: 1, h: 0, mi: 0, s: 0 };
-  }
+  return truncate(w, unit, 'sunday');
 }
 
 /** `w` plus n units (calendar months clamp to the month's last day, as SQL engines do). */

@@ -1,5 +1,8 @@
 import { ParameterError } from './errors';
-import { formatDate, formatDateTime, formatInstant, fromMs, toMs, utcMs, wallClock, wallToInstant, type Wall } from './tz';
+import {
+  formatDate, formatDateTime, formatInstant, fromMs, toMs, truncate, utcMs, wallClock, wallToInstant, WEEKDAYS,
+  type DateUnit, type StartOfWeek, type Wall,
+} from '../calendar';
 
 /**
  * Metabase's date parameter strings (COMPAT.md "Date parameter strings"), resolved against a `now` and a time zone.
@@ -11,11 +14,9 @@ import { formatDate, formatDateTime, formatInstant, fromMs, toMs, utcMs, wallClo
  * includes the current unit, `-from-<m><unit>s` shifts the window (`past3months-from-1years`).
  * Exclusions: `exclude-hours-0-23`, `exclude-days-Mon-Tue`, `exclude-months-Jan-Feb`, `exclude-quarters-1-4`.
  */
-export type DateUnit = 'minute' | 'hour' | 'day' | 'week' | 'month' | 'quarter' | 'year';
+export type { DateUnit, StartOfWeek } from '../calendar';
 export const DATE_UNITS: readonly DateUnit[] = ['minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'];
 
-export type StartOfWeek = 'sunday' | 'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday';
-const WEEKDAYS: readonly StartOfWeek[] = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 
 export interface DateParamOptions {
   /** Defaults to the current time. */
@@ -132,28 +133,6 @@ function addIn(w: Wall, n: number, unit: DateUnit, tz: string | null): Wall {
   return wallClock(new Date(ms), tz);
 }
 
-/** The start of the unit containing `w`. */
-export function truncate(w: Wall, unit: DateUnit, startOfWeek: StartOfWeek = 'sunday'): Wall {
-  switch (unit) {
-    case 'minute':
-      return { ...w, s: 0 };
-    case 'hour':
-      return { ...w, mi: 0, s: 0 };
-    case 'day':
-      return { ...w, h: 0, mi: 0, s: 0 };
-    case 'week': {
-      const dow = new Date(utcMs(w.y, w.mo - 1, w.d)).getUTCDay();
-      const back = (dow - WEEKDAYS.indexOf(startOfWeek) + 7) % 7;
-      return fromMs(utcMs(w.y, w.mo - 1, w.d - back));
-    }
-    case 'month':
-      return { y: w.y, mo: w.mo, d: 1, h: 0, mi: 0, s: 0 };
-    case 'quarter':
-      return { y: w.y, mo: w.mo - ((w.mo - 1) % 3), d: 1, h: 0, mi: 0, s: 0 };
-    case 'year':
-      return { y: w.y, mo: 1, d: 1, h: 0, mi: 0, s: 0 };
-  }
-}
 
 function normalizeUnit(u: string): DateUnit {
   return u.toLowerCase() as DateUnit;

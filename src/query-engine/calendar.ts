@@ -1,4 +1,13 @@
-import { ParameterError } from './errors';
+import { ParameterError } from './parameters/errors';
+
+/**
+ * Wall-clock calendar arithmetic shared by the compiler (date literals, relative filters) and the parameters (date
+ * strings): plain {y, mo, d, h, mi, s} fields, converted to and from instants in a named time zone.
+ */
+export type DateUnit = 'minute' | 'hour' | 'day' | 'week' | 'month' | 'quarter' | 'year';
+
+export type StartOfWeek = 'sunday' | 'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday';
+export const WEEKDAYS: readonly StartOfWeek[] = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 
 /** A wall-clock time (no zone): month is 1-12. */
 export interface Wall {
@@ -97,4 +106,27 @@ export function formatDateTime(w: Wall): string {
 /** ISO-8601 UTC with a `Z`, seconds precision. */
 export function formatInstant(d: Date): string {
   return d.toISOString().replace(/\.000Z$/, 'Z');
+}
+
+/** The start of the unit containing `w`. */
+export function truncate(w: Wall, unit: DateUnit, startOfWeek: StartOfWeek = 'sunday'): Wall {
+  switch (unit) {
+    case 'minute':
+      return { ...w, s: 0 };
+    case 'hour':
+      return { ...w, mi: 0, s: 0 };
+    case 'day':
+      return { ...w, h: 0, mi: 0, s: 0 };
+    case 'week': {
+      const dow = new Date(utcMs(w.y, w.mo - 1, w.d)).getUTCDay();
+      const back = (dow - WEEKDAYS.indexOf(startOfWeek) + 7) % 7;
+      return fromMs(utcMs(w.y, w.mo - 1, w.d - back));
+    }
+    case 'month':
+      return { y: w.y, mo: w.mo, d: 1, h: 0, mi: 0, s: 0 };
+    case 'quarter':
+      return { y: w.y, mo: w.mo - ((w.mo - 1) % 3), d: 1, h: 0, mi: 0, s: 0 };
+    case 'year':
+      return { y: w.y, mo: 1, d: 1, h: 0, mi: 0, s: 0 };
+  }
 }
