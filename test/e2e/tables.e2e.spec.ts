@@ -1,9 +1,9 @@
 import { DataSource } from 'typeorm';
 import { SyncService } from '../../src/modules/sync/sync.service';
 import { CARD_METADATA_SOURCE, CardMetadataSource } from '../../src/modules/tables/card-metadata.source';
-import { auth, makeUserDirect, MadeUser, setupAdmin } from '../support/factories';
-import { waitForDatabase, waitForSync } from '../support/sync-wait';
-import { startTestApp, TestApp } from '../support/test-app';
+import { auth, MadeUser } from '../support/factories';
+import { startSampleApp } from '../support/sample-app';
+import { TestApp } from '../support/test-app';
 import { expect401, expect403, expect404, expect400 } from '../support/expect-wire';
 
 interface Field {
@@ -47,12 +47,9 @@ describe('table metadata API on the Sample Database', () => {
   };
 
   beforeAll(async () => {
-    t = await startTestApp({ LOAD_SAMPLE_DATABASE: 'true' });
-    admin = await setupAdmin(t);
-    dbId = await waitForDatabase(t, admin, 'Sample Database');
-    await waitForSync(t, admin, dbId);
-    tables = (await http().get(`/api/database/${dbId}/metadata`).set(auth(admin)).expect(200)).body.tables;
-    user = await makeUserDirect(t);
+    const sample = await startSampleApp();
+    ({ t, admin, user, db: dbId } = sample);
+    tables = sample.meta.tables as unknown as Table[];
   });
   afterAll(() => t.close());
 
