@@ -1,9 +1,8 @@
 import { DataSource } from 'typeorm';
 import { DatabasesRepository } from '../../src/modules/databases/databases.repository';
-import { SyncService } from '../../src/modules/sync/sync.service';
 import { WarehouseConnections } from '../../src/modules/warehouse/warehouse-connections';
 import { auth, MadeUser } from '../support/factories';
-import { startSampleApp } from '../support/sample-app';
+import { SampleApp, startSampleApp } from '../support/sample-app';
 import { TestApp } from '../support/test-app';
 import { expect401, expect403, expect404, expect400, expectMessage } from '../support/expect-wire';
 
@@ -49,16 +48,11 @@ describe('field metadata API on the Sample Database', () => {
   };
   const valueCount = async (fieldId: number) => Number((await appSql('SELECT COUNT(*) AS c FROM metabase_fieldvalues WHERE field_id = ?', [fieldId]))[0].c);
 
-  /** A metadata sync now; on failure the sync log shows why. */
-  const resync = async () => {
-    const ok = await t.app.get(SyncService).run(dbId, 'metadata');
-    const log = ok ? [] : (await http().get(`/api/database/${dbId}/sync_log`).set(auth(admin))).body;
-    expect({ ok, log }).toEqual({ ok: true, log: [] });
-  };
+  let resync: SampleApp['resync'];
 
   beforeAll(async () => {
     const sample = await startSampleApp();
-    ({ t, admin, user, db: dbId } = sample);
+    ({ t, admin, user, db: dbId, resync } = sample);
     tables = sample.meta.tables as unknown as Table[];
   });
   afterAll(() => t.close());

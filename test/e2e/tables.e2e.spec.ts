@@ -1,8 +1,7 @@
 import { DataSource } from 'typeorm';
-import { SyncService } from '../../src/modules/sync/sync.service';
 import { CARD_METADATA_SOURCE, CardMetadataSource } from '../../src/modules/tables/card-metadata.source';
 import { auth, MadeUser } from '../support/factories';
-import { startSampleApp } from '../support/sample-app';
+import { SampleApp, startSampleApp } from '../support/sample-app';
 import { TestApp } from '../support/test-app';
 import { expect401, expect403, expect404, expect400 } from '../support/expect-wire';
 
@@ -39,16 +38,11 @@ describe('table metadata API on the Sample Database', () => {
   const fieldOrder = async (tableId: number) =>
     names((await http().get(`/api/table/${tableId}/query_metadata`).set(auth(admin)).expect(200)).body.fields);
 
-  /** A metadata sync now; on failure the sync log shows why. */
-  const resync = async () => {
-    const ok = await t.app.get(SyncService).run(dbId, 'metadata');
-    const log = ok ? [] : (await http().get(`/api/database/${dbId}/sync_log`).set(auth(admin))).body;
-    expect({ ok, log }).toEqual({ ok: true, log: [] });
-  };
+  let resync: SampleApp['resync'];
 
   beforeAll(async () => {
     const sample = await startSampleApp();
-    ({ t, admin, user, db: dbId } = sample);
+    ({ t, admin, user, db: dbId, resync } = sample);
     tables = sample.meta.tables as unknown as Table[];
   });
   afterAll(() => t.close());

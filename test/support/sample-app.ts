@@ -1,3 +1,4 @@
+import { SyncService } from '../../src/modules/sync/sync.service';
 import { auth, makeUserDirect, MadeUser, setupAdmin } from './factories';
 import { waitForDatabase, waitForSync } from './sync-wait';
 import { startTestApp, TestApp } from './test-app';
@@ -28,6 +29,8 @@ export interface SampleApp {
   table(name: string): SampleTable;
   /** Id of a field, by table and field name. */
   field(table: string, name: string): number;
+  /** Runs a metadata sync of the Sample Database now; on failure the sync log shows why. */
+  resync(): Promise<void>;
 }
 
 /** An app with the Sample Database loaded and synced, an admin and a non-admin user: the usual e2e starting point. */
@@ -48,5 +51,10 @@ export async function startSampleApp(env: Record<string, string> = {}): Promise<
     if (!found) throw new Error(`no field ${tableName}.${name} in the Sample Database`);
     return found.id;
   };
-  return { t, admin, user, db, meta, table, field };
+  const resync = async () => {
+    const ok = await t.app.get(SyncService).run(db, 'metadata');
+    const log = ok ? [] : (await t.http().get(`/api/database/${db}/sync_log`).set(auth(admin))).body;
+    expect({ ok, log }).toEqual({ ok: true, log: [] });
+  };
+  return { t, admin, user, db, meta, table, field, resync };
 }

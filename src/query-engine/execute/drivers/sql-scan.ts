@@ -30,29 +30,22 @@ interface DialectRules {
   dashDashNeedsSpace: boolean;
 }
 
+const POSTGRES_RULES: DialectRules = {
+  backslashEscapes: 'e-prefix',
+  doubleQuoteIsString: false,
+  backtickIdentifiers: false,
+  bracketIdentifiers: false,
+  dollarQuotes: true,
+  nestedComments: true,
+  hashComments: false,
+  executableComments: false,
+  dashDashNeedsSpace: false,
+};
+
 const RULES: Record<Engine, DialectRules> = {
-  postgres: {
-    backslashEscapes: 'e-prefix',
-    doubleQuoteIsString: false,
-    backtickIdentifiers: false,
-    bracketIdentifiers: false,
-    dollarQuotes: true,
-    nestedComments: true,
-    hashComments: false,
-    executableComments: false,
-    dashDashNeedsSpace: false,
-  },
-  duckdb: {
-    backslashEscapes: 'e-prefix',
-    doubleQuoteIsString: false,
-    backtickIdentifiers: false,
-    bracketIdentifiers: false,
-    dollarQuotes: true,
-    nestedComments: true,
-    hashComments: false,
-    executableComments: false,
-    dashDashNeedsSpace: false,
-  },
+  postgres: POSTGRES_RULES,
+  // DuckDB follows Postgres's lexical rules.
+  duckdb: POSTGRES_RULES,
   mysql: {
     backslashEscapes: 'always',
     doubleQuoteIsString: true,
