@@ -73,6 +73,18 @@ export interface QueryResult {
   rows: unknown[][];
 }
 
+/**
+ * A result read in batches while it is consumed: the connection stays with the stream until the batches run
+ * out, throw, or close() is called. Whoever opens a stream must iterate it to the end or close() it.
+ */
+export interface RowStream {
+  columns: ResultColumn[];
+  /** Converted rows, a few thousand per batch, at most `maxRows` in all. Iterate once. */
+  batches: AsyncIterable<unknown[][]>;
+  /** Stops reading and gives the connection back; safe to call more than once and after the end. */
+  close(): Promise<void>;
+}
+
 export type SqlParam = string | number | bigint | boolean | null | Date;
 
 export interface QueryOptions {
@@ -100,6 +112,12 @@ export interface WarehouseDriver {
   testConnection(): Promise<void>;
   describe(): Promise<DescribedDatabase>;
   query(sql: string, params?: readonly SqlParam[], opts?: QueryOptions): Promise<QueryResult>;
+  /**
+   * Like query(), but rows arrive in batches as the database produces them, so a large result is never held
+   * whole. Resolves once the statement runs and its columns are known (errors up to then reject here; later
+   * ones are thrown by the iteration). Cancellation and the timeout cover the whole iteration.
+   */
+  stream(sql: string, params?: readonly SqlParam[], opts?: QueryOptions): Promise<RowStream>;
   poolInfo(): PoolInfo;
   close(): Promise<void>;
 }

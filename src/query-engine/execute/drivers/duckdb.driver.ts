@@ -1,13 +1,23 @@
-import { DuckDBInstance, DuckDBTypeId, StatementType, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
+import {
+  DuckDBInstance,
+  DuckDBTypeId,
+  StatementType,
+  type DuckDBConnection,
+  type DuckDBDataChunk,
+  type DuckDBPreparedStatement,
+  type DuckDBResult,
+  type DuckDBValue,
+} from '@duckdb/node-api';
 import { baseTypeFor } from './base-types';
 import type { FileDetails } from './details';
-import type { DescribedDatabase, DriverOptions, QueryOptions, QueryResult, SqlParam, WarehouseDriver } from './driver';
+import type { DescribedDatabase, DriverOptions, QueryOptions, QueryResult, RowStream, SqlParam, WarehouseDriver } from './driver';
 import { duckFloat, duckValue } from './duckdb-values';
 import { describeDuckdb } from './duckdb-describe';
 import { ConnectionError, QueryError, StatementRejectedError, WarehouseError } from './errors';
 import { checkDatabaseFile } from './file-database';
 import { QueryGuard } from './query-guard';
 import { ResourcePool } from './resource-pool';
+import { collectRows, rowStream } from './row-stream';
 import { poolSettings } from './settings';
 import { checkStatement } from './statement-policy';
 import { paramValue } from './values';
@@ -78,16 +88,34 @@ export class DuckDbDriver implements WarehouseDriver {
     }
   }
 
+  /** The streaming path is also the fastest way to read everything: one code path for both. */
   async query(sql: string, params: readonly SqlParam[] = [], opts: QueryOptions = {}): Promise<QueryResult> {
+    return collectRows(await this.stream(sql, params, opts));
+  }
+
+  async stream(sql: string, params: readonly SqlParam[] = [], opts: QueryOptions = {}): Promise<RowStream> {
     checkStatement('duckdb', sql, Boolean(opts.readOnly));
     const conn = await this.pool.acquire(opts.signal);
     const guard = new QueryGuard(opts, { cancel: () => conn.interrupt() }, opts.timeoutMs ?? null);
-    try {
-      return await guard.run(() => this.run(conn, sql, params, opts));
-    } catch (e) {
-      throw duckFailure(e);
-    } finally {
+    let prepared: DuckDBPreparedStatement | null = null;
+    let reader: BatchReader | null = null;
+    const finish = async () => {
+      // A chunk still being fetched belongs to this connection: wait for it before anyone else gets it.
+      await reader?.settle();
+      prepared?.destroySync();
+      await guard.end();
       this.pool.release(conn);
+    };
+    try {
+      guard.begin();
+      prepared = await this.prepare(conn, sql, params, Boolean(opts.readOnly));
+      const result = await prepared.stream();
+      guard.check();
+      reader = this.batchReader(result, opts.maxRows && opts.maxRows > 0 ? opts.maxRows : Infinity, guard);
+      return rowStream(resultColumns(result), { next: reader.next, finish });
+    } catch (e) {
+      await finish();
+      throw duckFailure(guard.translate(e));
     }
   }
 
@@ -102,36 +130,52 @@ export class DuckDbDriver implements WarehouseDriver {
     if (instance) (await instance.catch(() => null))?.closeSync();
   }
 
-  private async run(conn: DuckDBConnection, sql: string, params: readonly SqlParam[], opts: QueryOptions): Promise<QueryResult> {
+  private async prepare(conn: DuckDBConnection, sql: string, params: readonly SqlParam[], readOnly: boolean): Promise<DuckDBPreparedStatement> {
     // DuckDB's own parser has the last word on how many statements there are.
     const extracted = await conn.extractStatements(sql);
     if (extracted.count !== 1) throw new StatementRejectedError('Only one SQL statement is allowed per query.', 'multiple-statements');
     const prepared = await extracted.prepare(0);
     try {
-      this.checkStatementType(prepared.statementType, Boolean(opts.readOnly));
+      this.checkStatementType(prepared.statementType, readOnly);
       if (params.length) prepared.bind(params.map((p) => paramValue(p) as DuckDBValue));
-      const result = await prepared.stream();
-      const types = result.columnTypes();
-      const columns = result.columnNames().map((name, i) => {
-        // JSON is VARCHAR with an alias; the alias is the name users know.
-        const databaseType = result.columnLogicalType(i).alias ?? types[i].toString();
-        return { name, databaseType, baseType: baseTypeFor('duckdb', databaseType) };
-      });
-      const convert = types.map((t) => (t.typeId === DuckDBTypeId.FLOAT ? duckFloat : duckValue));
-      const rows: unknown[][] = [];
-      const max = opts.maxRows && opts.maxRows > 0 ? opts.maxRows : Infinity;
-      while (rows.length < max) {
-        const chunk = await result.fetchChunk();
-        if (!chunk || chunk.rowCount === 0) break;
-        for (const row of chunk.getRows()) {
-          rows.push(row.map((v, i) => convert[i](v)));
-          if (rows.length >= max) break;
-        }
-      }
-      return { columns, rows };
-    } finally {
+      return prepared;
+    } catch (e) {
       prepared.destroySync();
+      throw e;
     }
+  }
+
+  /**
+   * Reads chunk after chunk, asking for the next one before converting the current one: DuckDB produces it on
+   * its own threads while this one converts.
+   */
+  private batchReader(result: DuckDBResult, max: number, guard: QueryGuard): BatchReader {
+    const convert = result.columnTypes().map((t) => (t.typeId === DuckDBTypeId.FLOAT ? duckFloat : duckValue));
+    let count = 0;
+    let ahead: Promise<DuckDBDataChunk | null> | null = result.fetchChunk();
+    // Nobody may be waiting for it when the reader stops early; its failure must not go unhandled.
+    ahead.catch(() => undefined);
+    const next = async () => {
+      if (!ahead || count >= max) return null;
+      let chunk: DuckDBDataChunk | null;
+      try {
+        chunk = await ahead;
+        guard.check();
+      } catch (e) {
+        throw duckFailure(guard.translate(e));
+      }
+      if (!chunk || chunk.rowCount === 0) return (ahead = null);
+      const take = Math.min(chunk.rowCount, max - count);
+      count += take;
+      ahead = count < max ? result.fetchChunk() : null;
+      ahead?.catch(() => undefined);
+      const rows = take < chunk.rowCount ? chunk.getRows().slice(0, take) : chunk.getRows();
+      for (const row of rows) {
+        for (let i = 0; i < row.length; i++) (row as unknown[])[i] = convert[i](row[i]);
+      }
+      return rows as unknown[][];
+    };
+    return { next, settle: async () => void (await ahead?.catch(() => undefined)) };
   }
 
   private checkStatementType(type: StatementType, readOnly: boolean): void {
@@ -170,6 +214,20 @@ export class DuckDbDriver implements WarehouseDriver {
       throw new ConnectionError(`Could not open ${db}: ${message.split('\n')[0]}`);
     }
   }
+}
+
+interface BatchReader {
+  next(): Promise<unknown[][] | null>;
+  settle(): Promise<void>;
+}
+
+function resultColumns(result: DuckDBResult) {
+  const types = result.columnTypes();
+  return result.columnNames().map((name, i) => {
+    // JSON is VARCHAR with an alias; the alias is the name users know.
+    const databaseType = result.columnLogicalType(i).alias ?? types[i].toString();
+    return { name, databaseType, baseType: baseTypeFor('duckdb', databaseType) };
+  });
 }
 
 function duckFailure(e: unknown): WarehouseError {

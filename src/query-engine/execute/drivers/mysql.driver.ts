@@ -1,11 +1,12 @@
 import { createConnection, type Connection, type ConnectionOptions, type FieldPacket, type RowDataPacket } from 'mysql2/promise';
 import type { ServerDetails } from './details';
-import type { DescribedDatabase, DriverOptions, QueryOptions, QueryResult, SqlParam, WarehouseDriver } from './driver';
+import type { DescribedDatabase, DriverOptions, QueryOptions, QueryResult, RowStream, SqlParam, WarehouseDriver } from './driver';
 import { QueryError, QueryTimeoutError } from './errors';
 import { mysqlConverter, mysqlResultColumn, type MysqlField } from './mysql-columns';
 import { describeMysql } from './mysql-describe';
 import { QueryGuard } from './query-guard';
 import { ResourcePool } from './resource-pool';
+import { streamOfResult } from './row-stream';
 import { connectionFailure, statementFailure } from './server-errors';
 import { poolSettings, SERVER_TIMEOUT_GRACE_MS } from './settings';
 import { checkStatement } from './statement-policy';
@@ -127,6 +128,11 @@ export class MysqlDriver implements WarehouseDriver {
     const [rows] = await conn.query<RowDataPacket[]>("SELECT CONVERT_TZ('2024-01-01 00:00:00', '+00:00', 'America/New_York') AS converted");
     this.namedZones = rows[0]?.converted !== null && rows[0]?.converted !== undefined;
     if (!this.namedZones) throw new QueryError(MISSING_ZONE_TABLES);
+  }
+
+  /** The client hands over whole results: batches of it, for the one contract. */
+  stream(sql: string, params: readonly SqlParam[] = [], opts: QueryOptions = {}): Promise<RowStream> {
+    return streamOfResult(this.query(sql, params, opts));
   }
 
   poolInfo() {

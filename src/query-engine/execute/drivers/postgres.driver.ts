@@ -1,12 +1,14 @@
 import { Client, Query, type ClientConfig } from 'pg';
+import Cursor from 'pg-cursor';
 import { baseTypeFor } from './base-types';
 import type { ServerDetails } from './details';
-import type { DescribedDatabase, DriverOptions, QueryOptions, QueryResult, SqlParam, WarehouseDriver } from './driver';
+import type { DescribedDatabase, DriverOptions, QueryOptions, QueryResult, RowStream, SqlParam, WarehouseDriver } from './driver';
 import { QueryTimeoutError, StatementRejectedError } from './errors';
 import { describePostgres } from './postgres-describe';
 import { BUILTIN_TYPE_NAMES, RESULT_TYPES } from './postgres-types';
 import { QueryGuard } from './query-guard';
 import { ResourcePool } from './resource-pool';
+import { rowStream, STREAM_BATCH_ROWS } from './row-stream';
 import { connectionFailure, statementFailure } from './server-errors';
 import { poolSettings, SERVER_TIMEOUT_GRACE_MS } from './settings';
 import { checkStatement } from './statement-policy';
@@ -22,6 +24,18 @@ interface PgField {
 interface PgResult {
   rows: unknown[][];
   fields: PgField[];
+}
+
+interface CursorBatch {
+  rows: unknown[][];
+  fields: PgField[];
+  asked: number;
+}
+
+function readBatch(cursor: Cursor<unknown[]>, size: number): Promise<CursorBatch> {
+  return new Promise((resolve, reject) => {
+    cursor.read(size, (err, rows, result) => (err ? reject(err) : resolve({ rows, fields: result.fields as PgField[], asked: size })));
+  });
 }
 
 /**
@@ -99,37 +113,71 @@ export class PostgresDriver implements WarehouseDriver {
     }
   }
 
+  /** All rows in one go: the fastest way to read a whole result (stream() for large ones). */
   async query(sql: string, params: readonly SqlParam[] = [], opts: QueryOptions = {}): Promise<QueryResult> {
-    const scanned = checkStatement('postgres', sql, Boolean(opts.readOnly));
-    const { sql: text, count } = questionMarksToDollars(sql, scanned);
-    if (count !== params.length) {
-      throw new StatementRejectedError(
-        `The query has ${count} parameter placeholder(s) but ${params.length} value(s) were given (write ?? for a literal ?).`,
-        'parameter-count',
-      );
-    }
+    const text = this.statementText(sql, params, opts);
     const client = await this.pool.acquire(opts.signal);
-    const guard = new QueryGuard(
-      opts,
-      {
-        cancel: () => this.cancelBackend(client),
-        escalate: () => this.dropConnection(client),
-      },
-      opts.timeoutMs ? opts.timeoutMs + SERVER_TIMEOUT_GRACE_MS : null,
-    );
+    const guard = this.guard(client, opts);
     try {
       const result = await guard.run(() => this.run(client, text, params, opts));
-      const columns = await this.describeColumns(client, result.fields);
+      const columns = await this.describeColumns(result.fields);
       this.pool.release(client);
       return { columns, rows: result.rows };
     } catch (e) {
-      if (this.broken.has(client)) this.pool.discard(client);
-      else this.pool.release(client);
-      const failure = statementFailure(e);
-      if (opts.timeoutMs && (failure as { code?: string }).code === '57014' && /statement timeout/.test(failure.message)) {
-        throw new QueryTimeoutError(opts.timeoutMs);
-      }
-      throw failure;
+      this.giveBack(client);
+      throw this.failure(e, opts);
+    }
+  }
+
+  /**
+   * Through a cursor (a named portal, in the statement's transaction): batch after batch, the next one asked
+   * for before the current one is handed over, so the server produces rows while the consumer writes them.
+   */
+  async stream(sql: string, params: readonly SqlParam[] = [], opts: QueryOptions = {}): Promise<RowStream> {
+    const text = this.statementText(sql, params, opts);
+    const client = await this.pool.acquire(opts.signal);
+    const guard = this.guard(client, opts);
+    const inTransaction = Boolean(opts.readOnly || opts.timeoutMs);
+    let cursor: Cursor<unknown[]> | null = null;
+    // The batch asked for and not yet handed over.
+    let pending: Promise<CursorBatch> | null = null;
+    const finish = async (error?: unknown) => {
+      await pending?.catch(() => undefined);
+      if (!error && cursor) await cursor.close().catch(() => this.broken.add(client));
+      if (inTransaction) await client.query('ROLLBACK').catch(() => this.broken.add(client));
+      await guard.end();
+      this.giveBack(client);
+    };
+    try {
+      guard.begin();
+      if (inTransaction) await this.beginStatement(client, opts);
+      cursor = client.query(new Cursor<unknown[]>(text, params.map(paramValue), { rowMode: 'array', types: RESULT_TYPES as never }));
+      const open = cursor;
+      const max = opts.maxRows && opts.maxRows > 0 ? opts.maxRows : Infinity;
+      let count = 0;
+      const read = () => readBatch(open, Math.min(STREAM_BATCH_ROWS, max - count));
+      pending = read();
+      const first = await pending;
+      const columns = await this.describeColumns(first.fields);
+      const next = async (): Promise<unknown[][] | null> => {
+        if (!pending) return null;
+        let batch: CursorBatch;
+        try {
+          batch = await pending;
+          guard.check();
+        } catch (e) {
+          throw this.failure(guard.translate(e), opts);
+        }
+        count += batch.rows.length;
+        pending = batch.rows.length < batch.asked || count >= max ? null : read();
+        // Nobody may await a batch read ahead when the consumer stops early: its failure must not go unhandled.
+        pending?.catch(() => undefined);
+        return batch.rows;
+      };
+      return rowStream(columns, { next, finish });
+    } catch (e) {
+      await finish(e);
+      throw this.failure(guard.translate(e), opts);
     }
   }
 
@@ -141,13 +189,48 @@ export class PostgresDriver implements WarehouseDriver {
     return this.pool.close();
   }
 
+  private statementText(sql: string, params: readonly SqlParam[], opts: QueryOptions): string {
+    const scanned = checkStatement('postgres', sql, Boolean(opts.readOnly));
+    const { sql: text, count } = questionMarksToDollars(sql, scanned);
+    if (count !== params.length) {
+      throw new StatementRejectedError(
+        `The query has ${count} parameter placeholder(s) but ${params.length} value(s) were given (write ?? for a literal ?).`,
+        'parameter-count',
+      );
+    }
+    return text;
+  }
+
+  private guard(client: Client, opts: QueryOptions): QueryGuard {
+    return new QueryGuard(
+      opts,
+      { cancel: () => this.cancelBackend(client), escalate: () => this.dropConnection(client) },
+      opts.timeoutMs ? opts.timeoutMs + SERVER_TIMEOUT_GRACE_MS : null,
+    );
+  }
+
+  private giveBack(client: Client): void {
+    if (this.broken.has(client)) this.pool.discard(client);
+    else this.pool.release(client);
+  }
+
+  private failure(e: unknown, opts: QueryOptions) {
+    const failure = statementFailure(e);
+    if (opts.timeoutMs && (failure as { code?: string }).code === '57014' && /statement timeout/.test(failure.message)) {
+      return new QueryTimeoutError(opts.timeoutMs);
+    }
+    return failure;
+  }
+
   /** BEGIN READ ONLY / SET LOCAL statement_timeout make both settings end with the statement's transaction. */
+  private async beginStatement(client: Client, opts: QueryOptions): Promise<void> {
+    await client.query(opts.readOnly ? 'BEGIN READ ONLY' : 'BEGIN');
+    if (opts.timeoutMs) await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.ceil(opts.timeoutMs))}`);
+  }
+
   private async run(client: Client, text: string, params: readonly SqlParam[], opts: QueryOptions): Promise<PgResult> {
     const inTransaction = Boolean(opts.readOnly || opts.timeoutMs);
-    if (inTransaction) {
-      await client.query(opts.readOnly ? 'BEGIN READ ONLY' : 'BEGIN');
-      if (opts.timeoutMs) await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.ceil(opts.timeoutMs))}`);
-    }
+    if (inTransaction) await this.beginStatement(client, opts);
     try {
       const result = await this.submit(client, text, params, opts.maxRows);
       if (inTransaction) await client.query(opts.readOnly ? 'ROLLBACK' : 'COMMIT');
@@ -173,14 +256,23 @@ export class PostgresDriver implements WarehouseDriver {
     });
   }
 
-  private async describeColumns(client: Client, fields: PgField[] | undefined) {
+  /**
+   * Names of types beyond the built-in ones (enums, domains, extensions) are looked up once per driver, on a
+   * connection of their own: the statement's may be busy with a cursor.
+   */
+  private async describeColumns(fields: PgField[] | undefined) {
     const unknown = (fields ?? []).map((f) => f.dataTypeID).filter((oid) => !this.typeNames.has(oid));
     if (unknown.length) {
-      const found = await client.query<{ oid: number; typname: string }>(
-        'SELECT oid::int AS oid, typname FROM pg_type WHERE oid = ANY($1::oid[])',
-        [unknown],
-      );
-      for (const r of found.rows) this.typeNames.set(r.oid, r.typname);
+      const client = await this.connect();
+      try {
+        const found = await client.query<{ oid: number; typname: string }>(
+          'SELECT oid::int AS oid, typname FROM pg_type WHERE oid = ANY($1::oid[])',
+          [unknown],
+        );
+        for (const r of found.rows) this.typeNames.set(r.oid, r.typname);
+      } finally {
+        await client.end().catch(() => undefined);
+      }
     }
     return (fields ?? []).map((f) => {
       const databaseType = this.typeNames.get(f.dataTypeID) ?? String(f.dataTypeID);

@@ -20,6 +20,7 @@ export class QueryGuard {
   private reason: 'cancel' | 'timeout' | null = null;
   private cancelling: Promise<void> | null = null;
   private escalation: NodeJS.Timeout | null = null;
+  private timer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly opts: QueryOptions,
@@ -32,26 +33,49 @@ export class QueryGuard {
   }
 
   async run<T>(work: () => Promise<T>): Promise<T> {
-    const { signal } = this.opts;
-    if (signal?.aborted) throw new QueryCancelledError();
-    const onAbort = () => this.trigger('cancel');
-    signal?.addEventListener('abort', onAbort, { once: true });
-    const timer = this.backstopMs !== null ? setTimeout(() => this.trigger('timeout'), this.backstopMs) : null;
+    this.begin();
     try {
       const result = await work();
+      // A timeout that fired just as the work finished is moot; a cancel is not (the caller has gone).
       if (this.reason === 'cancel') throw new QueryCancelledError();
       return result;
     } catch (e) {
-      if (this.reason === 'cancel') throw new QueryCancelledError();
-      if (this.reason === 'timeout') throw new QueryTimeoutError(this.opts.timeoutMs ?? this.backstopMs ?? 0);
-      throw e;
+      throw this.translate(e);
     } finally {
-      signal?.removeEventListener('abort', onAbort);
-      if (timer) clearTimeout(timer);
-      if (this.escalation) clearTimeout(this.escalation);
-      await this.cancelling;
+      await this.end();
     }
   }
+
+  /**
+   * For work that spans several calls (a result read in batches): begin(), then check() between batches and
+   * translate() what they throw, and end() once, whatever happened.
+   */
+  begin(): void {
+    const { signal } = this.opts;
+    if (signal?.aborted) throw new QueryCancelledError();
+    signal?.addEventListener('abort', this.onAbort, { once: true });
+    if (this.backstopMs !== null) this.timer = setTimeout(() => this.trigger('timeout'), this.backstopMs);
+  }
+
+  /** Throws when the query was cancelled or timed out while the last step succeeded anyway. */
+  check(): void {
+    if (this.reason) throw this.translate(null);
+  }
+
+  translate(e: unknown): unknown {
+    if (this.reason === 'cancel') return new QueryCancelledError();
+    if (this.reason === 'timeout') return new QueryTimeoutError(this.opts.timeoutMs ?? this.backstopMs ?? 0);
+    return e;
+  }
+
+  async end(): Promise<void> {
+    this.opts.signal?.removeEventListener('abort', this.onAbort);
+    if (this.timer) clearTimeout(this.timer);
+    if (this.escalation) clearTimeout(this.escalation);
+    await this.cancelling;
+  }
+
+  private readonly onAbort = () => this.trigger('cancel');
 
   private trigger(reason: 'cancel' | 'timeout'): void {
     if (this.reason) return;

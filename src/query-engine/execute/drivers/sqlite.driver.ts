@@ -1,11 +1,12 @@
 import Database from 'better-sqlite3';
 import { baseTypeFor } from './base-types';
 import type { FileDetails } from './details';
-import type { BaseType, DescribedDatabase, DriverOptions, QueryOptions, QueryResult, ResultColumn, SqlParam, WarehouseDriver } from './driver';
+import type { BaseType, DescribedDatabase, DriverOptions, QueryOptions, QueryResult, RowStream, ResultColumn, SqlParam, WarehouseDriver } from './driver';
 import { ConnectionError, WarehouseError } from './errors';
 import { checkDatabaseFile } from './file-database';
 import { QueryGuard } from './query-guard';
 import { ResourcePool } from './resource-pool';
+import { streamOfResult } from './row-stream';
 import { poolSettings } from './settings';
 import { describeSqlite } from './sqlite-describe';
 import { SqliteExecutor, type ExecReply } from './sqlite-executor';
@@ -67,6 +68,11 @@ export class SqliteDriver implements WarehouseDriver {
       if (executor.alive && !guard.interrupted) this.pool.release(executor);
       else this.pool.discard(executor);
     }
+  }
+
+  /** The client hands over whole results: batches of it, for the one contract. */
+  stream(sql: string, params: readonly SqlParam[] = [], opts: QueryOptions = {}): Promise<RowStream> {
+    return streamOfResult(this.query(sql, params, opts));
   }
 
   poolInfo() {
