@@ -1,31 +1,85 @@
-import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import type { Response } from 'express';
+import type { StreamedResults } from '../../query-engine/postprocess/results';
 
-const CHUNK_ROWS = 2000;
+/** Rows held back before the answer starts going out: a result this small goes as one plain body. */
+const BUFFER_ROWS = 2000;
 
 /**
- * Sends a query result as JSON, writing its `data.rows` in chunks as they are serialized: the socket sends while
- * the next rows are encoded, and no single string of the whole result is built and then copied again. Small
- * results go out in one piece. Backpressure is respected; a client that has gone stops the writing.
+ * Sends a query result as JSON. A StreamedResults is written as its rows arrive: `data.rows` first, then the
+ * rest of `data`, then the figures known only at the end (`row_count`, `running_time`, and `status: failed`
+ * with the error when the database failed half-way; the 202 has long gone by then, as in Metabase). Small
+ * results, and results that are already whole, go out as one body. Backpressure is respected; a client that
+ * has gone stops the reading, which closes the query.
  */
-export async function writeRowsJson(res: Response, status: number, result: { data?: { rows?: unknown[][] } }): Promise<void> {
-  const rows = result.data?.rows;
+export async function writeResultJson(res: Response, status: number, result: StreamedResults | object): Promise<void> {
   res.status(status);
-  if (!rows || rows.length <= CHUNK_ROWS) {
+  if (!isStreamed(result)) {
     res.json(result);
     return;
   }
-  const marker = `__rows_${randomBytes(8).toString('hex')}__`;
-  const [head, tail] = JSON.stringify({ ...result, data: { ...result.data, rows: marker } }).split(`"${marker}"`);
-  res.type('application/json');
-  res.write(`${head}[`);
-  for (let i = 0; i < rows.length; i += CHUNK_ROWS) {
-    if (res.destroyed) return;
-    // One native stringify per slice, brackets dropped: far cheaper than a call and a concatenation per row.
-    const slice = JSON.stringify(rows.slice(i, i + CHUNK_ROWS));
-    const chunk = (i === 0 ? '' : ',') + slice.slice(1, -1);
-    if (!res.write(chunk)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+  const batches = result.rows[Symbol.asyncIterator]();
+  const held: unknown[][] = [];
+  let done = false;
+  try {
+    while (held.length < BUFFER_ROWS) {
+      const next = await batches.next();
+      if (next.done) {
+        done = true;
+        break;
+      }
+      for (const row of next.value) held.push(row);
+    }
+  } catch (e) {
+    await result.close();
+    throw e;
   }
-  res.end(`]${tail}`);
+  if (done) {
+    res.json(finalBody(result, held));
+    return;
+  }
+  res.type('application/json');
+  let open = write(res, `{"data":{"rows":${JSON.stringify(held).slice(0, -1)}`);
+  try {
+    for (let next = await batches.next(); !next.done; next = await batches.next()) {
+      if (!(await open)) {
+        await batches.return?.();
+        return;
+      }
+      // One native stringify per batch, brackets dropped: far cheaper than a call and a concatenation per row.
+      open = write(res, `,${JSON.stringify(next.value).slice(1, -1)}`);
+    }
+  } catch (e) {
+    // Nothing sensible can follow half a body: end it so the client sees a broken answer, not a hanging one.
+    res.destroy(e as Error);
+    throw e;
+  }
+  const tail = JSON.stringify(finalBody(result, []));
+  // `{"data":{"rows":[],` was sent already (with the rows); the rest of the body follows them.
+  res.end(`]${tail.slice('{"data":{"rows":['.length + 1)}`);
+}
+
+/** Writes; resolves false when the client has gone, after waiting for the socket to drain when it is full. */
+async function write(res: Response, chunk: string): Promise<boolean> {
+  if (res.destroyed) return false;
+  if (!res.write(chunk)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+  return !res.destroyed;
+}
+
+function isStreamed(result: StreamedResults | object): result is StreamedResults {
+  return (result as { status?: unknown }).status === 'streaming';
+}
+
+/** The whole answer once the rows are read, `data.rows` first (the streamed form writes it in that order). */
+function finalBody(result: StreamedResults, rows: unknown[][]): object {
+  const { data: headData, ...head } = result.head;
+  const { rows: _none, ...data } = headData;
+  const outcome = result.outcome();
+  return {
+    data: { rows, ...data, ...(outcome.rows_truncated ? { rows_truncated: outcome.rows_truncated } : {}) },
+    ...head,
+    ...(outcome.failure ? { status: 'failed', error: outcome.failure.error, error_type: outcome.failure.error_type } : {}),
+    row_count: outcome.row_count,
+    running_time: outcome.running_time,
+  };
 }

@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { Access } from '../../common/auth/access.decorator';
-import { writeRowsJson } from '../../common/http/write-rows-json';
+import { writeResultJson } from '../../common/http/write-result-json';
 import { AuthUser, CurrentUser } from '../../common/auth/current-user';
 import { ValidationError } from '../../common/errors/api-errors';
 import { MSG } from '../../common/validation/messages';
@@ -24,7 +24,7 @@ export class DatasetController {
   @Post()
   @Access('user')
   async run(@Body() body: unknown, @CurrentUser() caller: AuthUser, @Res() res: Response) {
-    await writeRowsJson(res, 202, await this.dataset.run(body, caller, abortOnDisconnect(res)));
+    await writeResultJson(res, 202, await this.dataset.stream(body, caller, abortOnDisconnect(res)));
   }
 
   /** The average running time (ms) of this query's previous runs: `{average}`, 0 when it never ran (Metabase v0.46). */

@@ -6,15 +6,14 @@ import { describeReceived, ForbiddenError, MessageError, NotFoundError, Validati
 import { describeFailure } from '../../query-engine/execute/failures';
 import { QueryProcessor, PlannedQuery } from '../../query-engine/execute/query-processor';
 import { InvalidQueryError } from '../../query-engine/mbql/validate';
-import { FailedResults, QueryResults } from '../../query-engine/postprocess/results';
+import { FailedResults, QueryResults, StreamedResults } from '../../query-engine/postprocess/results';
 import { WarehouseDatabase } from '../databases/database.entity';
 import { SettingsService } from '../settings/settings.service';
 import { DatabaseAccessService } from '../warehouse/database-access.service';
 import { WarehouseConnections } from '../warehouse/warehouse-connections';
 import { AppMetadataProvider } from './app-metadata.provider';
 import { ENGINE_WIRING } from './engine-wiring';
-import { contentResolver } from './content.resolver';
-import { SnippetsService } from '../snippets/snippets.service';
+import { ContentRegistry } from './content.registry';
 import { Access } from '../warehouse/database-permissions.repository';
 import { QueryLogService } from '../query-log/query-log.service';
 import { queryHash, rawQueryHash } from '../query-log/query-hash';
@@ -42,6 +41,9 @@ export interface DatasetRunOptions {
 /** A result as answered: a cache hit says `cached` and when it was stored (`updated_at`). */
 export type DatasetAnswer = (QueryResults & { average_execution_time?: number | null; updated_at?: string }) | FailedResults;
 
+/** A result whose rows are still to be read (see StreamedResults), with the previous runs' average time. */
+export type DatasetStream = StreamedResults & { head: StreamedResults['head'] & { average_execution_time: number | null } };
+
 /** Runs dataset queries for the HTTP layer: checks data and native permissions, then hands over to the engine. */
 @Injectable()
 export class DatasetService {
@@ -50,7 +52,7 @@ export class DatasetService {
     private readonly connections: WarehouseConnections,
     private readonly access: DatabaseAccessService,
     private readonly settings: SettingsService,
-    private readonly snippets: SnippetsService,
+    private readonly content: ContentRegistry,
     private readonly queryLog: QueryLogService,
     private readonly cache: QueryCacheService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -58,9 +60,21 @@ export class DatasetService {
 
   /** Runs a query (from the cache when `cacheTtlSeconds` allows) and records the run in the execution log. */
   async run(body: unknown, caller: AuthUser, signal: AbortSignal, options: string | DatasetRunOptions = 'ad-hoc'): Promise<DatasetAnswer> {
+    return (await this.execute(body, caller, signal, options, false)) as DatasetAnswer;
+  }
+
+  /**
+   * Like run(), but a result that is not cached comes as StreamedResults: its rows are read from the database
+   * while they are written out, and the run is logged once they are all read.
+   */
+  stream(body: unknown, caller: AuthUser, signal: AbortSignal, options: string | DatasetRunOptions = 'ad-hoc'): Promise<DatasetAnswer | DatasetStream> {
+    return this.execute(body, caller, signal, options, true);
+  }
+
+  private async execute(body: unknown, caller: AuthUser, signal: AbortSignal, options: string | DatasetRunOptions, streaming: boolean): Promise<DatasetAnswer | DatasetStream> {
     const opts: DatasetRunOptions = typeof options === 'string' ? { context: options } : options;
     const context = opts.context ?? 'ad-hoc';
-    const processor = await this.processor();
+    const processor = await this.processor(caller);
     let planned: PlannedQuery | null;
     try {
       planned = await processor.plan(assertQueryBody(body));
@@ -87,11 +101,40 @@ export class DatasetService {
         return { ...answer, average_execution_time: await average };
       }
     }
-    const result = await processor.run(planned, { context, defaultMaxRows: AD_HOC_MAX_ROWS, timeoutMs: this.config.queryTimeoutSeconds * 1000, signal });
+    const runOptions = { context, defaultMaxRows: AD_HOC_MAX_ROWS, timeoutMs: this.config.queryTimeoutSeconds * 1000, signal };
+    // A result to be cached is needed whole anyway.
+    if (streaming && !key) {
+      const streamed = await processor.stream(planned, runOptions);
+      if (streamed.status !== 'streaming') {
+        this.record(streamed, logged, caller, opts);
+        return streamed;
+      }
+      return this.loggedWhenRead(streamed, { ...streamed.head, average_execution_time: await average }, logged, caller, opts);
+    }
+    const result = await processor.run(planned, runOptions);
     this.record(result, logged, caller, opts);
     if (result.status !== 'completed') return result;
     if (key && result.running_time >= (opts.cacheMinDurationMs ?? 0)) this.cache.putInBackground(key, result, ttl);
     return { ...result, average_execution_time: await average };
+  }
+
+  /** The same stream, with the run recorded in the execution log once its rows have been read. */
+  private loggedWhenRead(
+    streamed: StreamedResults,
+    head: DatasetStream['head'],
+    logged: { hash: string; native: boolean; database_id: number | null },
+    caller: AuthUser,
+    opts: DatasetRunOptions,
+  ): DatasetStream {
+    const record = () => {
+      const outcome = streamed.outcome();
+      this.record({ ...outcome, status: outcome.failure ? 'failed' : 'completed', error: outcome.failure?.error, started_at: head.started_at }, logged, caller, opts);
+    };
+    async function* rows(): AsyncGenerator<unknown[][]> {
+      yield* streamed.rows;
+      record();
+    }
+    return { ...streamed, head, rows: rows() };
   }
 
   /** POST /api/dataset/duration: the average running time (ms) of the query's previous runs, 0 when unknown. */
@@ -130,7 +173,7 @@ export class DatasetService {
   /** The SQL a query becomes, without running it. */
   async native(body: { database: number; query: unknown; pretty?: boolean }, caller: AuthUser) {
     const raw = isDatasetQuery(body.query) ? body.query : { database: body.database, type: 'query', query: body.query };
-    const processor = await this.processor();
+    const processor = await this.processor(caller);
     const planned = await processor.plan(raw).catch((e: unknown) => {
       if (e instanceof InvalidQueryError) throw ValidationError.of('query', e.message, body.query);
       throw e;
@@ -154,10 +197,10 @@ export class DatasetService {
     return access;
   }
 
-  private async processor(): Promise<QueryProcessor> {
+  private async processor(caller: AuthUser): Promise<QueryProcessor> {
     const timezone = (await this.settings.get<string | null>('report-timezone')) || null;
     const metadata = new AppMetadataProvider(this.db, timezone);
-    const content = contentResolver(this.snippets);
+    const content = this.content.resolverFor(caller);
     return new QueryProcessor({
       metadata,
       content,

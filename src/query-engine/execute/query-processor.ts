@@ -1,11 +1,11 @@
-import type { SqlCompiler } from '../compile/contract';
-import type { Engine, QueryResult, SqlParam, WarehouseDriver } from './drivers/driver';
+import type { CompiledColumn, SqlCompiler } from '../compile/contract';
+import type { Engine, QueryOptions, QueryResult, SqlParam, WarehouseDriver } from './drivers/driver';
 import type { ContentResolver, DatabaseMeta, MetadataProvider } from '../metadata';
 import { normalizeDatasetQuery } from '../mbql/normalize';
 import type { DatasetQuery, NativeQuery, ParameterValue } from '../mbql/types';
 import { validateDatasetQuery } from '../mbql/validate';
-import { loadMetadata, PreprocessContext, preprocessStages, Stage } from '../preprocess';
-import { FailedResults, normalizeTemporalText, QueryResults, resultsMetadata } from '../postprocess/results';
+import { loadMetadata, PreprocessContext, preprocessStages, Stage as PreprocessStage } from '../preprocess';
+import { FailedResults, normalizeTemporalText, QueryResults, resultsMetadata, StreamedResults, StreamOutcome } from '../postprocess/results';
 import { describeFailure } from './failures';
 
 export interface ProcessorDeps {
@@ -14,7 +14,7 @@ export interface ProcessorDeps {
   database(id: number): Promise<{ meta: DatabaseMeta; driver: WarehouseDriver } | null>;
   compilerFor(engine: Engine): SqlCompiler;
   /** Parameters of an MBQL query become filters (the `substitute-parameters` stage). */
-  applyParameters: Stage;
+  applyParameters: PreprocessStage;
   /** A native query with its template tags filled in: SQL with `?` placeholders and the bound values. */
   substituteNative(native: NativeQuery, parameters: ParameterValue[], db: DatabaseMeta): Promise<{ sql: string; params: SqlParam[] }>;
 }
@@ -62,64 +62,125 @@ export class QueryProcessor {
     return db ? { query, database: db.meta } : null;
   }
 
+  /** Runs the query and reads its whole result. */
   async run(planned: PlannedQuery, opts: RunOptions): Promise<QueryResults | FailedResults> {
-    const startedAt = new Date();
-    const started = process.hrtime.bigint();
-    const elapsed = () => Math.round(Number(process.hrtime.bigint() - started) / 1e6);
-    let stage = 'execute';
+    const clock = new RunClock();
+    let stage: Stage = 'execute';
     try {
-      const db = (await this.database(planned.database.id))!;
-      const maxRows = planned.query.constraints?.['max-results'] ?? opts.defaultMaxRows;
-      const ctx: PreprocessContext = { metadata: this.deps.metadata, content: this.deps.content, now: opts.now ?? new Date(), maxRows };
-      let query = planned.query;
-      const ownLimit = query.query?.limit;
-      for (const [name, fn] of preprocessStages(this.deps.applyParameters)) {
-        stage = name;
-        query = await fn(query, ctx);
-      }
-      stage = 'compile';
-      const compiled = query.type === 'native'
-        ? await this.native(query, db.meta)
-        : this.deps.compilerFor(db.meta.engine).compile(query.query!, await loadMetadata(query.query!, this.deps.metadata, db.meta.id), { timezone: db.meta.timezone });
+      const prepared = await this.prepare(planned, opts, (s) => (stage = s));
       stage = 'execute';
-      const result: QueryResult = await db.driver.query(compiled.sql, compiled.params, { readOnly: true, maxRows, timeoutMs: opts.timeoutMs, signal: opts.signal });
-      const cols = compiled.columns ?? result.columns.map((c) => nativeColumn(c.name, c.baseType));
+      const result: QueryResult = await prepared.driver.query(prepared.sql, prepared.params, prepared.queryOptions);
+      const cols = prepared.columns ?? result.columns.map((c) => nativeColumn(c.name, c.baseType));
       const rows = normalizeTemporalText(result.rows, cols);
-      const truncated = rows.length >= maxRows && (ownLimit === undefined || ownLimit > maxRows);
+      const truncated = prepared.truncated(rows.length);
+      const head = this.head(planned, prepared, cols, opts, clock);
+      return { ...head, data: { ...head.data, rows, ...(truncated ? { rows_truncated: truncated } : {}) }, row_count: rows.length, running_time: clock.elapsed() };
+    } catch (e) {
+      return this.failed(planned, opts, clock, e, stage);
+    }
+  }
+
+  /**
+   * Runs the query and hands over its rows as the database produces them. A failure before the first rows
+   * answers the failed shape; one after them ends the rows and shows in outcome().
+   */
+  async stream(planned: PlannedQuery, opts: RunOptions): Promise<StreamedResults | FailedResults> {
+    const clock = new RunClock();
+    let stage: Stage = 'execute';
+    try {
+      const prepared = await this.prepare(planned, opts, (s) => (stage = s));
+      stage = 'execute';
+      const stream = await prepared.driver.stream(prepared.sql, prepared.params, prepared.queryOptions);
+      const cols = prepared.columns ?? stream.columns.map((c) => nativeColumn(c.name, c.baseType));
+      let outcome: StreamOutcome | null = null;
+      let count = 0;
+      async function* rows(): AsyncGenerator<unknown[][]> {
+        try {
+          for await (const batch of stream.batches) {
+            count += batch.length;
+            yield normalizeTemporalText(batch, cols);
+          }
+          const truncated = prepared.truncated(count);
+          outcome = { row_count: count, running_time: clock.elapsed(), ...(truncated ? { rows_truncated: truncated } : {}) };
+        } catch (e) {
+          const failure = describeFailure(e, 'execute');
+          if (!failure) throw e;
+          outcome = { row_count: count, running_time: clock.elapsed(), failure: { error: failure.message, error_type: failure.type } };
+        }
+      }
       return {
-        data: {
-          rows,
-          cols,
-          native_form: { query: compiled.sql, params: compiled.params },
-          results_timezone: db.meta.timezone ?? 'UTC',
-          results_metadata: resultsMetadata(cols),
-          insights: null,
-          ...(truncated ? { rows_truncated: maxRows } : {}),
-        },
-        row_count: rows.length,
-        status: 'completed',
-        context: opts.context,
-        json_query: planned.query,
-        started_at: startedAt.toISOString(),
-        running_time: elapsed(),
-        database_id: db.meta.id,
+        status: 'streaming',
+        head: this.head(planned, prepared, cols, opts, clock),
+        rows: rows(),
+        outcome: () => outcome ?? { row_count: count, running_time: clock.elapsed() },
+        close: () => stream.close(),
       };
     } catch (e) {
-      const failure = describeFailure(e, stage);
-      if (!failure) throw e;
-      return {
-        status: 'failed',
-        error: failure.message,
-        error_type: failure.type,
-        data: { rows: [], cols: [] },
-        row_count: 0,
-        context: opts.context,
-        json_query: planned.query,
-        database_id: planned.database.id,
-        started_at: startedAt.toISOString(),
-        running_time: elapsed(),
-      };
+      return this.failed(planned, opts, clock, e, stage);
     }
+  }
+
+  /** Everything up to the SQL and its bound values: preprocessing, then compiling or filling in the native query. */
+  private async prepare(planned: PlannedQuery, opts: RunOptions, enter: (stage: Stage) => void): Promise<PreparedRun> {
+    const db = (await this.database(planned.database.id))!;
+    const maxRows = planned.query.constraints?.['max-results'] ?? opts.defaultMaxRows;
+    const ctx: PreprocessContext = { metadata: this.deps.metadata, content: this.deps.content, now: opts.now ?? new Date(), maxRows };
+    let query = planned.query;
+    const ownLimit = query.query?.limit;
+    for (const [name, fn] of preprocessStages(this.deps.applyParameters)) {
+      enter(name);
+      query = await fn(query, ctx);
+    }
+    enter('compile');
+    const compiled = query.type === 'native'
+      ? await this.native(query, db.meta)
+      : this.deps.compilerFor(db.meta.engine).compile(query.query!, await loadMetadata(query.query!, this.deps.metadata, db.meta.id), { timezone: db.meta.timezone });
+    return {
+      db: db.meta,
+      driver: db.driver,
+      sql: compiled.sql,
+      params: compiled.params,
+      columns: compiled.columns,
+      queryOptions: { readOnly: true, maxRows, timeoutMs: opts.timeoutMs, signal: opts.signal },
+      // Truncated: the cap cut the rows, not the query's own smaller limit.
+      truncated: (rows) => (rows >= maxRows && (ownLimit === undefined || ownLimit > maxRows) ? maxRows : undefined),
+    };
+  }
+
+  private head(planned: PlannedQuery, prepared: PreparedRun, cols: CompiledColumn[], opts: RunOptions, clock: RunClock): Omit<QueryResults, 'row_count' | 'running_time'> {
+    return {
+      data: {
+        rows: [],
+        cols,
+        native_form: { query: prepared.sql, params: prepared.params },
+        results_timezone: prepared.db.timezone ?? 'UTC',
+        results_metadata: resultsMetadata(cols),
+        insights: null,
+      },
+      status: 'completed',
+      context: opts.context,
+      json_query: planned.query,
+      started_at: clock.startedAt.toISOString(),
+      database_id: prepared.db.id,
+    };
+  }
+
+  /** Problems with the query or the warehouse answer the `failed` shape; programming errors propagate. */
+  private failed(planned: PlannedQuery, opts: RunOptions, clock: RunClock, e: unknown, stage: Stage): FailedResults {
+    const failure = describeFailure(e, stage);
+    if (!failure) throw e;
+    return {
+      status: 'failed',
+      error: failure.message,
+      error_type: failure.type,
+      data: { rows: [], cols: [] },
+      row_count: 0,
+      context: opts.context,
+      json_query: planned.query,
+      database_id: planned.database.id,
+      started_at: clock.startedAt.toISOString(),
+      running_time: clock.elapsed(),
+    };
   }
 
   /** The SQL a query becomes (POST /api/dataset/native), without running it. */
@@ -140,6 +201,29 @@ export class QueryProcessor {
   private async native(query: DatasetQuery, db: DatabaseMeta) {
     const { sql, params } = await this.deps.substituteNative(query.native!, query.parameters ?? [], db);
     return { sql, params, columns: undefined };
+  }
+}
+
+type Stage = string;
+
+interface PreparedRun {
+  db: DatabaseMeta;
+  driver: WarehouseDriver;
+  sql: string;
+  params: SqlParam[];
+  /** The compiler's columns; absent for native SQL, whose columns are the database's. */
+  columns?: CompiledColumn[];
+  queryOptions: QueryOptions;
+  /** The cap, when `rows` rows mean it cut the result short. */
+  truncated(rows: number): number | undefined;
+}
+
+class RunClock {
+  readonly startedAt = new Date();
+  private readonly started = process.hrtime.bigint();
+
+  elapsed(): number {
+    return Math.round(Number(process.hrtime.bigint() - this.started) / 1e6);
   }
 }
 

@@ -22,6 +22,28 @@ export interface QueryResults {
   cached?: boolean;
 }
 
+/**
+ * A completed query whose rows are still to be read, for writers that send them as they arrive (the JSON
+ * answer, exports). `head` is the result without its rows; the figures known only at the end (`row_count`,
+ * `running_time`, `rows_truncated`, or the error that stopped the rows early) come from outcome() once `rows`
+ * is done. Whoever gets one must iterate `rows` to the end or call close().
+ */
+export interface StreamedResults {
+  status: 'streaming';
+  head: Omit<QueryResults, 'row_count' | 'running_time'>;
+  rows: AsyncIterable<unknown[][]>;
+  outcome(): StreamOutcome;
+  close(): Promise<void>;
+}
+
+export interface StreamOutcome {
+  row_count: number;
+  running_time: number;
+  rows_truncated?: number;
+  /** Set when the database failed after the first rows were sent: the rows stop there. */
+  failure?: { error: string; error_type: string };
+}
+
 export interface FailedResults {
   status: 'failed';
   error: string;
