@@ -4,6 +4,7 @@ import { FieldsModule } from '../fields/fields.module';
 import { SnippetsModule } from '../snippets/snippets.module';
 import { WarehouseModule } from '../warehouse/warehouse.module';
 import { DatasetMetadataService } from './dataset-metadata.service';
+import { ContentRegistry } from './content.registry';
 import { DatasetController } from './dataset.controller';
 import { DatasetService } from './dataset.service';
 import { ParameterValuesService } from './parameter-values.service';
@@ -12,6 +13,7 @@ import { PivotService } from './pivot.service';
 @Module({
   imports: [WarehouseModule, SnippetsModule, FieldsModule, DatabasesModule],
   controllers: [DatasetController],
-  providers: [DatasetService, PivotService, DatasetMetadataService, ParameterValuesService],
+  providers: [DatasetService, PivotService, DatasetMetadataService, ParameterValuesService, ContentRegistry],
+  exports: [DatasetService, ContentRegistry],
 })
 export class DatasetModule {}
