@@ -29,6 +29,7 @@ async function main(): Promise<void> {
     logger.flush();
   });
   logger.info('Server started', { url: `http://${host}:${port}`, app_db: config.databaseUrl ? 'postgres' : config.sqlitePath });
+  logger.flush();
 }
 
 /** Graceful stop on the first signal; a second one, or 25 s without finishing, forces the exit. */

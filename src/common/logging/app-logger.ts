@@ -21,9 +21,13 @@ const PROCESS_UUID = randomUUID();
 export class AppLogger implements LoggerService {
   readonly buffer = new LogRingBuffer();
   private readonly pino: pino.Logger;
+  private readonly stdout: ReturnType<typeof pino.destination> | null;
 
   constructor(level: LogLevel, target: 'stdout' | 'memory') {
-    const streams: pino.StreamEntry[] = target === 'stdout' ? [{ level: 'trace', stream: pino.destination({ dest: 1, sync: false }) }] : [];
+    // Lines are gathered up to 4 kB (or 1 s) per write: a write per line cost a quarter of a millisecond of
+    // every request here. flush() empties the buffer at once (start-up, shutdown).
+    this.stdout = target === 'stdout' ? pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 1000 }) : null;
+    const streams: pino.StreamEntry[] = this.stdout ? [{ level: 'trace', stream: this.stdout }] : [];
     this.pino = pino(
       {
         level,
@@ -94,7 +98,12 @@ export class AppLogger implements LoggerService {
     this.remember('fatal', String(message), { context });
   }
 
+  /** Writes out what is buffered, synchronously: right before an exit nothing else would. */
   flush(): void {
-    this.pino.flush();
+    try {
+      this.stdout?.flushSync();
+    } catch {
+      // A stdout that is gone (closed pipe) cannot take the last lines; nothing else to do with them.
+    }
   }
 }

@@ -11,15 +11,22 @@ export interface LogEntry {
 
 export class LogRingBuffer {
   private readonly entries: LogEntry[] = [];
+  /** Where the next entry goes once the buffer is full (a push is then O(1), not a shift of 2,000). */
+  private next = 0;
+
   constructor(private readonly capacity = 2000) {}
 
   push(entry: LogEntry): void {
-    this.entries.push(entry);
-    if (this.entries.length > this.capacity) this.entries.splice(0, this.entries.length - this.capacity);
+    if (this.entries.length < this.capacity) {
+      this.entries.push(entry);
+      return;
+    }
+    this.entries[this.next] = entry;
+    this.next = (this.next + 1) % this.capacity;
   }
 
   /** Newest first, as Metabase's log viewer expects. */
   recent(): LogEntry[] {
-    return [...this.entries].reverse();
+    return [...this.entries.slice(this.next), ...this.entries.slice(0, this.next)].reverse();
   }
 }
