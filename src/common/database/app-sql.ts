@@ -1,4 +1,13 @@
-import type { DataSource } from 'typeorm';
+import { QueryFailedError, type DataSource } from 'typeorm';
+
+/** The parts of a better-sqlite3 handle used here. */
+interface SqliteHandle {
+  inTransaction: boolean;
+  prepare(sql: string): { reader: boolean; all(...params: unknown[]): unknown[]; run(...params: unknown[]): { changes: number } };
+}
+
+/** Distinct statement texts are a few dozen constants; the bound only guards against a caller building SQL. */
+const MAX_CACHED_STATEMENTS = 500;
 
 /**
  * Plain SQL on the app database, for the few queries on hot paths where building SQL through the ORM costs more
@@ -7,13 +16,18 @@ import type { DataSource } from 'typeorm';
  */
 export class AppSql {
   readonly pg: boolean;
+  private readonly statements = new Map<string, ReturnType<SqliteHandle['prepare']>>();
+  private statementsOf: SqliteHandle | null = null;
 
   constructor(private readonly db: DataSource) {
     this.pg = db.options.type === 'postgres';
   }
 
-  query<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
-    return this.db.query(this.pg ? sql : sql.replace(/\$\d+/g, '?'), params.map((p) => this.value(p)));
+  async query<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+    const values = params.map((p) => this.value(p));
+    const direct = this.direct(sql, values, 'all');
+    if (direct) return direct as T[];
+    return this.db.query(this.pg ? sql : sql.replace(/\$\d+/g, '?'), values);
   }
 
   /**
@@ -21,12 +35,49 @@ export class AppSql {
    * plain one is the last insert id for an UPDATE on better-sqlite3.
    */
   async execute(sql: string, params: readonly unknown[] = []): Promise<number> {
+    const values = params.map((p) => this.value(p));
+    const direct = this.direct(sql, values, 'run');
+    if (direct) return direct.changes;
     const runner = this.db.createQueryRunner();
     try {
-      const result = await runner.query(this.pg ? sql : sql.replace(/\$\d+/g, '?'), params.map((p) => this.value(p)), true);
+      const result = await runner.query(this.pg ? sql : sql.replace(/\$\d+/g, '?'), values, true);
       return result.affected ?? 0;
     } finally {
       await runner.release();
+    }
+  }
+
+  /**
+   * On SQLite, a cached prepared statement run on the handle itself: the ORM's runner costs about 0.1 ms a
+   * query, several times the query. Only while no transaction is open on the shared handle (better-sqlite3 is
+   * synchronous, so none can open in between); otherwise the ORM's runner, which waits its turn (see
+   * sqlite-transaction-lock.ts), so that nothing runs inside another request's transaction.
+   */
+  private direct(sql: string, values: unknown[], mode: 'all'): unknown[] | null;
+  private direct(sql: string, values: unknown[], mode: 'run'): { changes: number } | null;
+  private direct(sql: string, values: unknown[], mode: 'all' | 'run'): unknown[] | { changes: number } | null {
+    if (this.pg) return null;
+    const handle = (this.db.driver as unknown as { databaseConnection?: SqliteHandle }).databaseConnection;
+    if (!handle || handle.inTransaction) return null;
+    if (this.statementsOf !== handle) {
+      this.statements.clear();
+      this.statementsOf = handle;
+    }
+    const text = sql.replace(/\$\d+/g, '?');
+    try {
+      let statement = this.statements.get(text);
+      if (!statement) {
+        statement = handle.prepare(text);
+        if (this.statements.size >= MAX_CACHED_STATEMENTS) this.statements.clear();
+        this.statements.set(text, statement);
+      }
+      // A statement of the other kind (a write through query(), RETURNING through execute()) takes the ORM's
+      // path, whose answers for those cases callers may rely on.
+      if (statement.reader !== (mode === 'all')) return null;
+      return mode === 'all' ? statement.all(...values) : statement.run(...values);
+    } catch (e) {
+      // The same error type the ORM's path throws, so callers (unique violations) need not know the path.
+      throw new QueryFailedError(text, values, e as Error);
     }
   }
 

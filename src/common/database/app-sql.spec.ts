@@ -1,0 +1,58 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { DataSource } from 'typeorm';
+import { requestContext } from '../logging/request-context';
+import { AppSql } from './app-sql';
+import { lockSqliteTransactions } from './sqlite-transaction-lock';
+import { isUniqueViolation } from './unique-violation';
+
+/** AppSql on SQLite: prepared statements on the handle, unless another request's transaction is open. */
+describe('AppSql (SQLite)', () => {
+  let dir: string;
+  let ds: DataSource;
+  let sql: AppSql;
+  beforeEach(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'app-sql-'));
+    ds = await new DataSource({ type: 'better-sqlite3', database: path.join(dir, 'x.db') }).initialize();
+    lockSqliteTransactions(ds);
+    await ds.query('CREATE TABLE t (v TEXT UNIQUE, at TEXT, flag INTEGER)');
+    sql = new AppSql(ds);
+  });
+  afterEach(async () => {
+    await ds.destroy();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('reads and writes with $n placeholders, converting dates and booleans as the ORM stores them', async () => {
+    expect(await sql.execute('INSERT INTO t (v, at, flag) VALUES ($1, $2, $3)', ['a', new Date('2026-01-02T03:04:05.006Z'), true])).toBe(1);
+    expect(await sql.query('SELECT v, at, flag FROM t WHERE flag = $1', [true])).toEqual([{ v: 'a', at: '2026-01-02 03:04:05.006', flag: 1 }]);
+    expect(await sql.execute('UPDATE t SET flag = $1 WHERE v = $2', [false, 'nobody'])).toBe(0);
+  });
+
+  it('throws what the ORM throws for a unique violation', async () => {
+    await sql.execute('INSERT INTO t (v) VALUES ($1)', ['dup']);
+    const error = await sql.execute('INSERT INTO t (v) VALUES ($1)', ['dup']).catch((e: unknown) => e);
+    expect(isUniqueViolation(error)).toBe(true);
+  });
+
+  it("never reads another request's uncommitted writes: it waits for that transaction to end", async () => {
+    let inside!: () => void;
+    const opened = new Promise<void>((r) => (inside = r));
+    let finish!: () => void;
+    const held = new Promise<void>((r) => (finish = r));
+    const writer = requestContext.run({ requestId: 'writer' }, () =>
+      ds.transaction(async (m) => {
+        await m.query(`INSERT INTO t (v) VALUES ('uncommitted')`);
+        inside();
+        await held;
+        throw new Error('rolled back');
+      }),
+    );
+    await opened;
+    const read = requestContext.run({ requestId: 'reader' }, () => sql.query<{ v: string }>('SELECT v FROM t'));
+    setTimeout(finish, 20);
+    await expect(writer).rejects.toThrow('rolled back');
+    expect(await read).toEqual([]);
+  });
+});
