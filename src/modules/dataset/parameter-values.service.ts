@@ -1,12 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { AuthUser } from '../../common/auth/current-user';
-import { ForbiddenError, MessageError } from '../../common/errors/api-errors';
+import { describeReceived, ForbiddenError, MessageError, NotFoundError, ValidationError } from '../../common/errors/api-errors';
 import { WarehouseError } from '../../query-engine/execute/drivers';
+import type { FieldRef } from '../../query-engine/mbql/types';
 import { hasListValues } from '../fields/field-values.service';
 import { FieldValuesService } from '../fields/field-values.service';
 import { FieldInTable, MetadataAccess } from '../fields/metadata-access.service';
 import { WarehouseConnections } from '../warehouse/warehouse-connections';
-import { containsPattern, distinctValuesSql, NOT_COMPARABLE } from './parameter-values.sql';
+import { ContentRegistry } from './content.registry';
+import { DatasetService } from './dataset.service';
+import { CardValuesSource, cardValuesQuery, containsPattern, distinctValuesSql, NOT_COMPARABLE } from './parameter-values.sql';
 
 /** Metabase's cap on parameter values and value searches (spec "Limits": first 1000 results). */
 export const PARAMETER_VALUES_MAX = 1000;
@@ -21,13 +24,14 @@ export interface ParameterLike {
   id: unknown;
   type: unknown;
   values_source_type?: unknown;
-  values_source_config?: { values?: unknown } | null;
+  values_source_config?: { values?: unknown; card_id?: unknown; value_field?: unknown; label_field?: unknown } | null;
 }
 
 /**
  * Values for a parameter of a card or dashboard being edited (POST /api/dataset/parameter/values and
- * .../search/:query): a static list when the parameter has one, else the union of the value lists of its fields
- * (stored FieldValues, or DISTINCT read live for fields that keep no list), de-duplicated and sorted.
+ * .../search/:query): a static list when the parameter has one, the distinct values of a column of a card when it
+ * takes them from a card, else the union of the value lists of its fields (stored FieldValues, or DISTINCT read live
+ * for fields that keep no list), de-duplicated and sorted.
  */
 @Injectable()
 export class ParameterValuesService {
@@ -35,10 +39,13 @@ export class ParameterValuesService {
     private readonly access: MetadataAccess,
     private readonly fieldValues: FieldValuesService,
     private readonly connections: WarehouseConnections,
+    private readonly dataset: DatasetService,
+    private readonly content: ContentRegistry,
   ) {}
 
   async values(caller: AuthUser, parameter: ParameterLike, fieldIds: number[] | undefined, query?: string): Promise<ParameterValues> {
     if (parameter.values_source_type === 'static-list') return staticList(parameter, query);
+    if (parameter.values_source_type === 'card') return this.fromCard(caller, cardSource(parameter.values_source_config), query);
     if (!fieldIds || fieldIds.length === 0) throw new MessageError('Missing field-ids for parameter');
     const found: FieldInTable[] = [];
     // Every field is checked (404 unknown, 403 unreadable) before any warehouse is read.
@@ -56,6 +63,22 @@ export class ParameterValuesService {
     }
     const merged = sortValues(dedupe(all));
     return { values: merged.slice(0, PARAMETER_VALUES_MAX), has_more_values: more || merged.length > PARAMETER_VALUES_MAX };
+  }
+
+  /**
+   * The values of a column of a card's results, in the card's database, as the query processor answers them: the
+   * caller must be allowed to read the card (404 when it does not exist, as for an unknown field) and to query its
+   * database. The order is the breakout's (ascending); with labels, the first label of each value is kept.
+   */
+  private async fromCard(caller: AuthUser, source: CardValuesSource, query: string | undefined): Promise<ParameterValues> {
+    const card = await this.content.resolverFor(caller).card(source.cardId);
+    if (!card) throw new NotFoundError();
+    const mbql = cardValuesQuery(card.databaseId, source, PARAMETER_VALUES_MAX, query);
+    const result = await this.dataset.run(mbql, caller, AbortSignal.timeout(LOOKUP_TIMEOUT_MS), { log: false });
+    // The card's query, or the value field in it, is broken: the caller's to fix, as for a live field look-up.
+    if (result.status !== 'completed') throw new MessageError(result.error, 400);
+    const rows = result.data.rows;
+    return { values: dedupe(rows.slice(0, PARAMETER_VALUES_MAX)), has_more_values: rows.length > PARAMETER_VALUES_MAX };
   }
 
   private async ofField(caller: AuthUser, f: FieldInTable, query: string | undefined): Promise<ParameterValues> {
@@ -85,6 +108,32 @@ function staticList(parameter: ParameterLike, query: string | undefined): Parame
   const list = Array.isArray(raw) ? raw.map((v) => (Array.isArray(v) ? v : [v])) : [];
   const hits = query === undefined ? list : list.filter((p) => p.some((v) => matches(v, query)));
   return { values: hits.slice(0, PARAMETER_VALUES_MAX), has_more_values: hits.length > PARAMETER_VALUES_MAX };
+}
+
+/** `values_source_config` of a card source: `{card_id, value_field, label_field?}`, field refs as in MBQL. */
+function cardSource(config: unknown): CardValuesSource {
+  const c = (config && typeof config === 'object' && !Array.isArray(config) ? config : {}) as Record<string, unknown>;
+  const cardId = c.card_id;
+  if (typeof cardId !== 'number' || !Number.isInteger(cardId) || cardId <= 0) {
+    throw invalidConfig('card_id', 'an integer greater than zero', cardId);
+  }
+  const refWhy = 'a field reference such as ["field", 12, null] or ["field", "NAME", {"base-type": "type/Text"}]';
+  if (!isFieldRef(c.value_field)) throw invalidConfig('value_field', refWhy, c.value_field);
+  if (c.label_field !== undefined && c.label_field !== null && !isFieldRef(c.label_field)) throw invalidConfig('label_field', refWhy, c.label_field);
+  return { cardId, valueField: c.value_field, labelField: (c.label_field as FieldRef | null | undefined) ?? undefined };
+}
+
+function isFieldRef(v: unknown): v is FieldRef {
+  if (!Array.isArray(v) || v[0] !== 'field' || v.length < 2 || v.length > 3) return false;
+  const [, idOrName, opts] = v as unknown[];
+  const target = (typeof idOrName === 'number' && Number.isInteger(idOrName) && idOrName > 0) || (typeof idOrName === 'string' && idOrName !== '');
+  return target && (opts === undefined || opts === null || (typeof opts === 'object' && !Array.isArray(opts)));
+}
+
+/** 400 on `parameter`, naming the key of `values_source_config` at fault. */
+function invalidConfig(key: string, what: string, received: unknown): ValidationError {
+  const why = `values_source_config.${key} must be ${what}.`;
+  return new ValidationError({ parameter: why }, { parameter: [describeReceived(why, received)] });
 }
 
 function matches(v: unknown, query: string): boolean {
