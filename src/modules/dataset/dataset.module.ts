@@ -6,13 +6,15 @@ import { WarehouseModule } from '../warehouse/warehouse.module';
 import { DatasetMetadataService } from './dataset-metadata.service';
 import { ContentRegistry } from './content.registry';
 import { DatasetController } from './dataset.controller';
+import { DatasetExportController } from './dataset-export.controller';
 import { DatasetService } from './dataset.service';
 import { ParameterValuesService } from './parameter-values.service';
 import { PivotService } from './pivot.service';
 
 @Module({
   imports: [WarehouseModule, SnippetsModule, FieldsModule, DatabasesModule],
-  controllers: [DatasetController],
+  // DatasetExportController's `:export-format` last: the literal routes of DatasetController match first.
+  controllers: [DatasetController, DatasetExportController],
   providers: [DatasetService, PivotService, DatasetMetadataService, ParameterValuesService, ContentRegistry],
   exports: [DatasetService, ContentRegistry],
 })

@@ -36,6 +36,8 @@ export interface DatasetRunOptions {
   /** False for the extra runs of one user query (a pivot's subtotals): the log shows what the user ran, once. */
   log?: boolean;
   dashboardId?: number | null;
+  /** Row cap when the query carries no `constraints`; default AD_HOC_MAX_ROWS (exports pass Metabase's 1,048,575). */
+  defaultMaxRows?: number;
 }
 
 /** A result as answered: a cache hit says `cached` and when it was stored (`updated_at`). */
@@ -91,7 +93,8 @@ export class DatasetService {
     const average = this.queryLog.averageExecutionTime(hash);
     const logged = { hash, native: planned.query.type === 'native', database_id: planned.database.id };
     const ttl = opts.cacheTtlSeconds ?? 0;
-    const key = ttl > 0 ? cacheKey({ query: planned.query, defaultMaxRows: AD_HOC_MAX_ROWS, timezone: planned.database.timezone ?? null, caller, access }) : null;
+    const defaultMaxRows = opts.defaultMaxRows ?? AD_HOC_MAX_ROWS;
+    const key = ttl > 0 ? cacheKey({ query: planned.query, defaultMaxRows, timezone: planned.database.timezone ?? null, caller, access }) : null;
     if (key && !opts.ignoreCache) {
       const startedAt = new Date();
       const hit = await this.cache.get<QueryResults>(key);
@@ -101,7 +104,7 @@ export class DatasetService {
         return { ...answer, average_execution_time: await average };
       }
     }
-    const runOptions = { context, defaultMaxRows: AD_HOC_MAX_ROWS, timeoutMs: this.config.queryTimeoutSeconds * 1000, signal };
+    const runOptions = { context, defaultMaxRows, timeoutMs: this.config.queryTimeoutSeconds * 1000, signal };
     // A result to be cached is needed whole anyway.
     if (streaming && !key) {
       const streamed = await processor.stream(planned, runOptions);

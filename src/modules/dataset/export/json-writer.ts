@@ -1,0 +1,34 @@
+import { formatValue } from './format-value';
+import { endStream, ExportWriter, ExportWriterOptions, writeChunk } from './export-writer';
+
+/** A JSON array of objects keyed by column title (a later column with the same title wins, as in Metabase). */
+export class JsonWriter implements ExportWriter {
+  private titles: string[] = [];
+  private first = true;
+
+  constructor(private readonly opts: ExportWriterOptions) {}
+
+  begin(titles: string[]): Promise<boolean> {
+    this.titles = titles;
+    return writeChunk(this.opts.out, '[');
+  }
+
+  write(rows: unknown[][]): Promise<boolean> {
+    if (rows.length === 0) return Promise.resolve(!this.opts.out.destroyed);
+    const { cols, formatRows } = this.opts;
+    const objects = rows.map((row) => {
+      // No prototype: a column titled `__proto__` is just a key.
+      const o: Record<string, unknown> = Object.create(null);
+      row.forEach((v, i) => (o[this.titles[i]] = formatValue(v, cols[i], formatRows)));
+      return o;
+    });
+    const text = JSON.stringify(objects).slice(1, -1);
+    const chunk = this.first ? text : `,${text}`;
+    this.first = false;
+    return writeChunk(this.opts.out, chunk);
+  }
+
+  end(): Promise<void> {
+    return endStream(this.opts.out, ']');
+  }
+}
