@@ -105,8 +105,11 @@ export class MysqlDialect extends Dialect {
 
   /**
    * No PERCENTILE_CONT aggregate: the sorted values come from GROUP_CONCAT and the k-th is picked out, with
-   * PERCENTILE_CONT's linear interpolation between neighbours. The list is capped by `group_concat_max_len`
-   * (1 MB on MariaDB, 1 KB on MySQL 8 by default): when it is full the result is NULL rather than wrong.
+   * PERCENTILE_CONT's linear interpolation between neighbours. GROUP_CONCAT cuts its result at
+   * `group_concat_max_len` (1 MB on MariaDB, 1 KB on MySQL 8 by default) and in any case at `max_allowed_packet`
+   * (16 MB on MariaDB, 64 MB on MySQL 8 by default; global only). The driver raises the first to the second for its
+   * sessions (MysqlDriver.connect), so the list holds some 2 million integers on a default MariaDB, and a full list,
+   * whose tail would be missing, gives NULL rather than a wrong answer.
    */
   override percentile(x: string, p: number): string {
     const list = `GROUP_CONCAT(${x} ORDER BY ${x} SEPARATOR ',')`;

@@ -6,7 +6,8 @@ import { mysqlConverter, mysqlResultColumn, type MysqlField } from './mysql-colu
 import { describeMysql } from './mysql-describe';
 import { QueryGuard } from './query-guard';
 import { ResourcePool } from './resource-pool';
-import { streamOfResult } from './row-stream';
+import { rowStream } from './row-stream';
+import { CommandReader, core } from './mysql-command-reader';
 import { connectionFailure, statementFailure } from './server-errors';
 import { poolSettings, SERVER_TIMEOUT_GRACE_MS } from './settings';
 import { checkStatement } from './statement-policy';
@@ -101,11 +102,7 @@ export class MysqlDriver implements WarehouseDriver {
   async query(sql: string, params: readonly SqlParam[] = [], opts: QueryOptions = {}): Promise<QueryResult> {
     checkStatement('mysql', sql, Boolean(opts.readOnly));
     const conn = await this.pool.acquire(opts.signal);
-    const guard = new QueryGuard(
-      opts,
-      { cancel: () => this.killQuery(conn.threadId), escalate: () => conn.destroy() },
-      opts.timeoutMs ? opts.timeoutMs + SERVER_TIMEOUT_GRACE_MS : null,
-    );
+    const guard = this.guard(conn, opts);
     try {
       await this.checkNamedZones(conn, sql);
       const result = await guard.run(() => this.run(conn, sql, params, opts));
@@ -113,9 +110,58 @@ export class MysqlDriver implements WarehouseDriver {
       return result;
     } catch (e) {
       this.giveBack(conn, guard.interrupted);
-      const failure = statementFailure(e);
-      if (opts.timeoutMs && TIMEOUT_ERRNOS.has((e as { errno?: number }).errno ?? 0)) throw new QueryTimeoutError(opts.timeoutMs);
-      throw failure;
+      throw this.failure(e, opts);
+    }
+  }
+
+  /**
+   * Through the callback connection under the promise wrapper: its command emits the rows as they arrive and
+   * the socket is paused while a full batch waits for the consumer, so the server is about one batch ahead.
+   * A stream closed before its end cannot be told to stop on the wire: the statement is killed and the
+   * connection dropped rather than the rest read.
+   */
+  async stream(sql: string, params: readonly SqlParam[] = [], opts: QueryOptions = {}): Promise<RowStream> {
+    checkStatement('mysql', sql, Boolean(opts.readOnly));
+    const conn = await this.pool.acquire(opts.signal);
+    const guard = this.guard(conn, opts);
+    let begun = false;
+    let reader: CommandReader | null = null;
+    const finish = async () => {
+      if (reader && !reader.ended) {
+        if (!guard.interrupted) await this.killQuery(conn.threadId).catch(() => undefined);
+        this.drop(conn);
+      } else if (begun) {
+        await this.endStatement(conn, opts);
+      }
+      await guard.end();
+      this.giveBack(conn, guard.interrupted);
+    };
+    try {
+      guard.begin();
+      await this.checkNamedZones(conn, sql);
+      begun = true;
+      const text = await this.beginStatement(conn, sql, opts);
+      reader = this.startCommand(conn, text, params);
+      const fields = await reader.fields.catch((e: unknown) => {
+        if (!unpreparable(e, params)) throw e;
+        reader = new CommandReader(core(conn), core(conn).query({ sql: text, rowsAsArray: true }));
+        return reader.fields;
+      });
+      guard.check();
+      const open: CommandReader = reader;
+      const next = async () => {
+        try {
+          const batch = await open.next();
+          guard.check();
+          return batch;
+        } catch (e) {
+          throw this.failure(guard.translate(e), opts);
+        }
+      };
+      return rowStream((fields ?? []).map(mysqlResultColumn), { next, finish });
+    } catch (e) {
+      await finish();
+      throw this.failure(guard.translate(e), opts);
     }
   }
 
@@ -130,11 +176,6 @@ export class MysqlDriver implements WarehouseDriver {
     if (!this.namedZones) throw new QueryError(MISSING_ZONE_TABLES);
   }
 
-  /** The client hands over whole results: batches of it, for the one contract. */
-  stream(sql: string, params: readonly SqlParam[] = [], opts: QueryOptions = {}): Promise<RowStream> {
-    return streamOfResult(this.query(sql, params, opts));
-  }
-
   poolInfo() {
     return this.pool.info();
   }
@@ -143,25 +184,37 @@ export class MysqlDriver implements WarehouseDriver {
     return this.pool.close();
   }
 
+  /**
+   * mysql2's destroy() only ends our side of the socket: a server blocked writing rows to it (a paused stream)
+   * would wait for its write timeout. Closing the socket fails that write, and the statement, at once.
+   */
+  private drop(conn: Connection): void {
+    this.broken.add(conn);
+    (core(conn) as unknown as { stream?: { destroy(): void } }).stream?.destroy();
+  }
+
   /** A KILL QUERY that arrives after its statement ended may hit the next one, so killed connections go. */
   private giveBack(conn: Connection, interrupted: boolean): void {
     if (interrupted || this.broken.has(conn)) this.pool.discard(conn);
     else this.pool.release(conn);
   }
 
+  private guard(conn: Connection, opts: QueryOptions): QueryGuard {
+    return new QueryGuard(
+      opts,
+      { cancel: () => this.killQuery(conn.threadId), escalate: () => this.drop(conn) },
+      opts.timeoutMs ? opts.timeoutMs + SERVER_TIMEOUT_GRACE_MS : null,
+    );
+  }
+
+  private failure(e: unknown, opts: QueryOptions) {
+    if (opts.timeoutMs && TIMEOUT_ERRNOS.has((e as { errno?: number }).errno ?? 0)) return new QueryTimeoutError(opts.timeoutMs);
+    return statementFailure(e);
+  }
+
   private async run(conn: Connection, sql: string, params: readonly SqlParam[], opts: QueryOptions): Promise<QueryResult> {
-    const limits = this.statementLimits(opts);
-    const sessionLimits = Boolean(limits && !this.mariadb);
-    if (opts.readOnly) await conn.query('START TRANSACTION READ ONLY');
     try {
-      if (sessionLimits) await conn.query(`SET SESSION ${limits}`);
-      const text = limits && this.mariadb ? `SET STATEMENT ${limits} FOR ${sql}` : sql;
-      const [rows, fields] = await this.execute(conn, text, params).finally(() => {
-        if (sessionLimits) {
-          return conn.query('SET SESSION max_execution_time = DEFAULT, sql_select_limit = DEFAULT').catch(() => this.broken.add(conn));
-        }
-      });
-      if (opts.readOnly) await conn.query('ROLLBACK');
+      const [rows, fields] = await this.execute(conn, await this.beginStatement(conn, sql, opts), params);
       if (!Array.isArray(rows) || !fields) return { columns: [], rows: [] };
       const defs = fields as unknown as MysqlField[];
       const convert = defs.map(mysqlConverter);
@@ -169,10 +222,28 @@ export class MysqlDriver implements WarehouseDriver {
         columns: defs.map(mysqlResultColumn),
         rows: (rows as unknown[][]).map((row) => row.map((v, i) => convert[i](v))),
       };
-    } catch (e) {
-      if (opts.readOnly) await conn.query('ROLLBACK').catch(() => this.broken.add(conn));
-      throw e;
+    } finally {
+      await this.endStatement(conn, opts);
     }
+  }
+
+  /**
+   * Opens what a statement runs in: the read-only transaction, and on MySQL the session limits (MariaDB takes
+   * them in the statement's text, which is returned). endStatement() undoes it, whatever happened in between.
+   */
+  private async beginStatement(conn: Connection, sql: string, opts: QueryOptions): Promise<string> {
+    const limits = this.statementLimits(opts);
+    if (opts.readOnly) await conn.query('START TRANSACTION READ ONLY');
+    if (limits && !this.mariadb) await conn.query(`SET SESSION ${limits}`);
+    return limits && this.mariadb ? `SET STATEMENT ${limits} FOR ${sql}` : sql;
+  }
+
+  /** A connection whose session cannot be reset is not reused. */
+  private async endStatement(conn: Connection, opts: QueryOptions): Promise<void> {
+    if (this.statementLimits(opts) && !this.mariadb) {
+      await conn.query('SET SESSION max_execution_time = DEFAULT, sql_select_limit = DEFAULT').catch(() => this.broken.add(conn));
+    }
+    if (opts.readOnly) await conn.query('ROLLBACK').catch(() => this.broken.add(conn));
   }
 
   /** MariaDB takes both limits for this statement only; MySQL needs session variables set and reset. */
@@ -190,19 +261,18 @@ export class MysqlDriver implements WarehouseDriver {
   }
 
   private async execute(conn: Connection, text: string, params: readonly SqlParam[]): Promise<[unknown, FieldPacket[] | undefined]> {
-    const values = params.map((p) => {
-      const v = paramValue(p);
-      return typeof v === 'bigint' ? v.toString() : v;
-    });
+    const values = params.map(mysqlParam);
     try {
       return await conn.execute({ sql: text, rowsAsArray: true }, values);
     } catch (e) {
-      // A few statements (some SHOW forms) cannot be prepared; without parameters nothing is spliced in.
-      if ((e as { errno?: number }).errno === ER_UNSUPPORTED_PS && values.length === 0) {
-        return conn.query({ sql: text, rowsAsArray: true });
-      }
+      if (unpreparable(e, params)) return conn.query({ sql: text, rowsAsArray: true });
       throw e;
     }
+  }
+
+  /** The statement as a prepared one, its rows read as they come (the fallback is the caller's: see unpreparable). */
+  private startCommand(conn: Connection, text: string, params: readonly SqlParam[]): CommandReader {
+    return new CommandReader(core(conn), core(conn).execute({ sql: text, rowsAsArray: true }, params.map(mysqlParam)));
   }
 
   private async connect(): Promise<Connection> {
@@ -215,8 +285,9 @@ export class MysqlDriver implements WarehouseDriver {
     // Idle connections the server drops emit 'error'; without a listener that would crash the process.
     conn.on('error', () => this.broken.add(conn));
     try {
-      // TIMESTAMP values come back in the session time zone: make that UTC so they can carry a 'Z'.
-      await conn.query("SET time_zone = '+00:00'");
+      // TIMESTAMP values come back in the session time zone: make that UTC so they can carry a 'Z'. GROUP_CONCAT
+      // (percentile/median, see MysqlDialect.percentile) may grow up to the packet size, its real ceiling.
+      await conn.query("SET time_zone = '+00:00', group_concat_max_len = @@max_allowed_packet");
       if (this.mariadb === undefined) {
         const [rows] = await conn.query<RowDataPacket[]>('SELECT VERSION() AS version');
         this.mariadb = /mariadb/i.test(String(rows[0]?.version));
@@ -237,4 +308,14 @@ export class MysqlDriver implements WarehouseDriver {
       conn.destroy();
     }
   }
+}
+
+function mysqlParam(p: SqlParam) {
+  const v = paramValue(p);
+  return typeof v === 'bigint' ? v.toString() : v;
+}
+
+/** A few statements (some SHOW forms) cannot be prepared; without parameters nothing is spliced in when sent as text. */
+function unpreparable(e: unknown, params: readonly SqlParam[]): boolean {
+  return (e as { errno?: number } | null)?.errno === ER_UNSUPPORTED_PS && params.length === 0;
 }
