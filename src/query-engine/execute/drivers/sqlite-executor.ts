@@ -14,6 +14,12 @@ export interface ExecReply {
   rows: unknown[][];
 }
 
+/** One batch of a result read in batches; after the last one (`done`) the worker holds nothing open. */
+export interface ExecBatch {
+  rows: unknown[][];
+  done: boolean;
+}
+
 /**
  * `report_tz(ts, zone)`: a naive UTC timestamp ('YYYY-MM-DD HH:MM:SS[.fff]' or ISO, an offset or 'Z' allowed) as
  * wall-clock time in the IANA zone, in SQLite's own 'YYYY-MM-DD HH:MM:SS[.fff]' form (the compiler's report time
@@ -81,8 +87,37 @@ function handle(readonly) {
   }
   return handles[key];
 }
+// The statement being read in batches: one at a time, kept between the parent's messages.
+let open = null;
+function close() {
+  const iter = open && open.iter;
+  open = null;
+  if (iter) iter.return();
+}
+function nextBatch() {
+  const rows = [];
+  const want = Math.min(open.size, open.left);
+  while (rows.length < want) {
+    const r = open.iter.next();
+    if (r.done) break;
+    rows.push(r.value);
+  }
+  open.left -= rows.length;
+  const done = rows.length < want || open.left === 0;
+  if (done) close();
+  return { rows, done };
+}
 process.on('message', (m) => {
   try {
+    if (m.stop) {
+      close();
+      return;
+    }
+    if (m.more) {
+      process.send(open ? nextBatch() : { rows: [], done: true });
+      return;
+    }
+    close();
     const db = handle(m.readOnly || !writable);
     const stmt = db.prepare(m.sql);
     if (m.readOnly && !stmt.readonly) {
@@ -92,33 +127,40 @@ process.on('message', (m) => {
     }
     if (!stmt.reader) {
       stmt.run(...m.params);
-      process.send({ columns: [], rows: [] });
+      process.send({ columns: [], rows: [], done: true });
       return;
     }
     stmt.raw(true);
     const columns = stmt.columns().map((c) => ({ name: c.name, type: c.type }));
-    const rows = [];
-    for (const row of stmt.iterate(...m.params)) {
-      rows.push(row);
-      if (m.maxRows && rows.length >= m.maxRows) break;
-    }
-    process.send({ columns, rows });
+    // Without batchRows the whole result goes in one message.
+    open = { iter: stmt.iterate(...m.params), left: m.maxRows || Infinity, size: m.batchRows || Infinity };
+    process.send({ columns, ...nextBatch() });
   } catch (e) {
+    try {
+      close();
+    } catch {
+      // The statement failed already; its iterator may be unusable.
+    }
     process.send({ error: { message: String((e && e.message) || e), code: e && e.code } });
   }
 });
 process.on('disconnect', () => process.exit(0));
 `;
 
+type Reply = ExecReply & ExecBatch;
+
 export class SqliteExecutor {
-  private pending: { resolve(r: ExecReply): void; reject(e: Error): void } | null = null;
+  private pending: { resolve(r: Reply): void; reject(e: Error): void } | null = null;
+  /** The worker holds a statement read in batches, between two of them. */
+  private reading = false;
   private exited = false;
   private stderr = '';
 
   private constructor(private readonly child: ChildProcess) {
-    child.on('message', (m: ExecReply & { error?: { message: string; code?: string } }) => {
+    child.on('message', (m: Reply & { error?: { message: string; code?: string } }) => {
       const p = this.pending;
       this.pending = null;
+      this.reading = !m.error && !m.done;
       if (!p) return;
       if (m.error) p.reject(new QueryError(m.error.message, m.error.code));
       else p.resolve(m);
@@ -153,12 +195,36 @@ export class SqliteExecutor {
     return !this.exited;
   }
 
+  /** The whole result in one reply. */
   run(request: ExecRequest): Promise<ExecReply> {
+    return this.ask(request);
+  }
+
+  /**
+   * The columns and the first `batchRows` rows; more() asks for each next batch, which the worker reads only
+   * then. Until a batch comes back `done`, the statement stays open in the worker: stop() closes it.
+   */
+  open(request: ExecRequest, batchRows: number): Promise<ExecReply & ExecBatch> {
+    return this.ask({ ...request, batchRows });
+  }
+
+  more(): Promise<ExecBatch> {
+    return this.ask({ more: true });
+  }
+
+  /** Closes a statement left open between batches (nothing to wait for: the worker takes messages in order). */
+  stop(): void {
+    if (!this.reading || this.exited || this.pending) return;
+    this.reading = false;
+    this.child.send({ stop: true });
+  }
+
+  private ask(message: object): Promise<Reply> {
     if (this.exited) return Promise.reject(new ConnectionError('The SQLite worker stopped.'));
     if (this.pending) return Promise.reject(new Error('SqliteExecutor runs one statement at a time'));
     return new Promise((resolve, reject) => {
       this.pending = { resolve, reject };
-      this.child.send(request);
+      this.child.send(message);
     });
   }
 

@@ -6,10 +6,10 @@ import { ConnectionError, WarehouseError } from './errors';
 import { checkDatabaseFile } from './file-database';
 import { QueryGuard } from './query-guard';
 import { ResourcePool } from './resource-pool';
-import { streamOfResult } from './row-stream';
+import { rowStream, STREAM_BATCH_ROWS } from './row-stream';
 import { poolSettings } from './settings';
 import { describeSqlite } from './sqlite-describe';
-import { SqliteExecutor, type ExecReply } from './sqlite-executor';
+import { SqliteExecutor, type ExecBatch, type ExecReply, type ExecRequest } from './sqlite-executor';
 import { statementFailure } from './server-errors';
 import { checkStatement } from './statement-policy';
 import { isoFromSqlTime, isoFromSqlTimestamp, jsonValue, paramValue } from './values';
@@ -51,28 +51,62 @@ export class SqliteDriver implements WarehouseDriver {
   async query(sql: string, params: readonly SqlParam[] = [], opts: QueryOptions = {}): Promise<QueryResult> {
     checkStatement('sqlite', sql, Boolean(opts.readOnly));
     const executor = await this.pool.acquire(opts.signal);
-    const guard = new QueryGuard(opts, { cancel: () => executor.kill() }, opts.timeoutMs ?? null);
+    const guard = this.guard(executor, opts);
     try {
-      const reply = await guard.run(() =>
-        executor.run({
-          sql,
-          params: params.map(sqliteParam),
-          readOnly: Boolean(opts.readOnly),
-          maxRows: opts.maxRows && opts.maxRows > 0 ? opts.maxRows : undefined,
-        }),
-      );
-      return toResult(reply);
+      const reply = await guard.run(() => executor.run(execRequest(sql, params, opts)));
+      const columns = resultColumns(reply);
+      return { columns, rows: convertRows(columns, reply.rows) };
     } catch (e) {
       throw statementFailure(e);
     } finally {
-      if (executor.alive && !guard.interrupted) this.pool.release(executor);
-      else this.pool.discard(executor);
+      this.giveBack(executor, guard);
     }
   }
 
-  /** The client hands over whole results: batches of it, for the one contract. */
-  stream(sql: string, params: readonly SqlParam[] = [], opts: QueryOptions = {}): Promise<RowStream> {
-    return streamOfResult(this.query(sql, params, opts));
+  /**
+   * The worker reads a batch only when asked; the next one is asked for as the current one is handed over, so
+   * it is read while the consumer writes. Expression columns are typed by the first batch (query(): all rows).
+   */
+  async stream(sql: string, params: readonly SqlParam[] = [], opts: QueryOptions = {}): Promise<RowStream> {
+    checkStatement('sqlite', sql, Boolean(opts.readOnly));
+    const executor = await this.pool.acquire(opts.signal);
+    const guard = this.guard(executor, opts);
+    // The batch asked for and not yet handed over.
+    let pending: Promise<ExecBatch> | null = null;
+    let closing = false;
+    const finish = async () => {
+      // A next() waiting for the same batch must not ask for another once the worker is being given back.
+      closing = true;
+      await pending?.catch(() => undefined);
+      executor.stop();
+      await guard.end();
+      this.giveBack(executor, guard);
+    };
+    try {
+      guard.begin();
+      const opening = executor.open(execRequest(sql, params, opts), STREAM_BATCH_ROWS);
+      pending = opening;
+      const columns = resultColumns(await opening);
+      guard.check();
+      const next = async (): Promise<unknown[][] | null> => {
+        if (!pending) return null;
+        let batch: ExecBatch;
+        try {
+          batch = await pending;
+          guard.check();
+        } catch (e) {
+          throw statementFailure(guard.translate(e));
+        }
+        pending = batch.done || closing ? null : executor.more();
+        // Nobody may await a batch read ahead when the consumer stops early: its failure must not go unhandled.
+        pending?.catch(() => undefined);
+        return convertRows(columns, batch.rows);
+      };
+      return rowStream(columns, { next, finish });
+    } catch (e) {
+      await finish();
+      throw statementFailure(guard.translate(e));
+    }
   }
 
   poolInfo() {
@@ -81,6 +115,16 @@ export class SqliteDriver implements WarehouseDriver {
 
   close(): Promise<void> {
     return this.pool.close();
+  }
+
+  private guard(executor: SqliteExecutor, opts: QueryOptions): QueryGuard {
+    return new QueryGuard(opts, { cancel: () => executor.kill() }, opts.timeoutMs ?? null);
+  }
+
+  /** A killed worker goes; so does one whose statement was interrupted (it is being killed). */
+  private giveBack(executor: SqliteExecutor, guard: QueryGuard): void {
+    if (executor.alive && !guard.interrupted) this.pool.release(executor);
+    else this.pool.discard(executor);
   }
 
   private withReadHandle<T>(work: (db: Database.Database) => T): T {
@@ -108,13 +152,25 @@ function sqliteParam(p: SqlParam): string | number | bigint | null {
   return typeof v === 'boolean' ? (v ? 1 : 0) : v;
 }
 
-function toResult(reply: ExecReply): QueryResult {
-  const columns: ResultColumn[] = reply.columns.map((c, i) => {
+function execRequest(sql: string, params: readonly SqlParam[], opts: QueryOptions): ExecRequest {
+  return {
+    sql,
+    params: params.map(sqliteParam),
+    readOnly: Boolean(opts.readOnly),
+    maxRows: opts.maxRows && opts.maxRows > 0 ? opts.maxRows : undefined,
+  };
+}
+
+function resultColumns(reply: ExecReply): ResultColumn[] {
+  return reply.columns.map((c, i) => {
     const databaseType = c.type ?? inferredType(reply.rows, i);
     return { name: c.name, databaseType, baseType: baseTypeFor('sqlite', databaseType) };
   });
+}
+
+function convertRows(columns: ResultColumn[], rows: unknown[][]): unknown[][] {
   const convert = columns.map((c) => converter(c.baseType));
-  return { columns, rows: reply.rows.map((row) => row.map((v, i) => convert[i](v))) };
+  return rows.map((row) => row.map((v, i) => convert[i](v)));
 }
 
 /** SQLite values carry a storage class, not a type: an expression column is typed by its first value. */
