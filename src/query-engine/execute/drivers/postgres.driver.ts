@@ -141,9 +141,13 @@ export class PostgresDriver implements WarehouseDriver {
     let cursor: Cursor<unknown[]> | null = null;
     // The batch asked for and not yet handed over.
     let pending: Promise<CursorBatch> | null = null;
-    const finish = async (error?: unknown) => {
+    const finish = async () => {
       await pending?.catch(() => undefined);
-      if (!error && cursor) await cursor.close().catch(() => this.broken.add(client));
+      // A cursor the server failed has been synced already (closing it would wait forever); any other one,
+      // also one stopped by a cancel between batches, is closed before its transaction ends.
+      if (cursor && !['error', 'done'].includes((cursor as unknown as { state: string }).state)) {
+        await cursor.close().catch(() => this.broken.add(client));
+      }
       if (inTransaction) await client.query('ROLLBACK').catch(() => this.broken.add(client));
       await guard.end();
       this.giveBack(client);
@@ -176,7 +180,7 @@ export class PostgresDriver implements WarehouseDriver {
       };
       return rowStream(columns, { next, finish });
     } catch (e) {
-      await finish(e);
+      await finish();
       throw this.failure(guard.translate(e), opts);
     }
   }
