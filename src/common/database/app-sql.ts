@@ -9,6 +9,11 @@ interface SqliteHandle {
 /** Distinct statement texts are a few dozen constants; the bound only guards against a caller building SQL. */
 const MAX_CACHED_STATEMENTS = 500;
 
+type Statement = ReturnType<SqliteHandle['prepare']>;
+
+/** Per handle, shared by every AppSql on it (some are made per request). */
+const statementCaches = new WeakMap<SqliteHandle, Map<string, Statement>>();
+
 /**
  * Plain SQL on the app database, for the few queries on hot paths where building SQL through the ORM costs more
  * than running it. Write `$1, $2, ...`; on SQLite they become `?` and dates and booleans are converted the way the
@@ -16,8 +21,6 @@ const MAX_CACHED_STATEMENTS = 500;
  */
 export class AppSql {
   readonly pg: boolean;
-  private readonly statements = new Map<string, ReturnType<SqliteHandle['prepare']>>();
-  private statementsOf: SqliteHandle | null = null;
 
   constructor(private readonly db: DataSource) {
     this.pg = db.options.type === 'postgres';
@@ -59,17 +62,15 @@ export class AppSql {
     if (this.pg) return null;
     const handle = (this.db.driver as unknown as { databaseConnection?: SqliteHandle }).databaseConnection;
     if (!handle || handle.inTransaction) return null;
-    if (this.statementsOf !== handle) {
-      this.statements.clear();
-      this.statementsOf = handle;
-    }
+    let statements = statementCaches.get(handle);
+    if (!statements) statementCaches.set(handle, (statements = new Map()));
     const text = sql.replace(/\$\d+/g, '?');
     try {
-      let statement = this.statements.get(text);
+      let statement = statements.get(text);
       if (!statement) {
         statement = handle.prepare(text);
-        if (this.statements.size >= MAX_CACHED_STATEMENTS) this.statements.clear();
-        this.statements.set(text, statement);
+        if (statements.size >= MAX_CACHED_STATEMENTS) statements.clear();
+        statements.set(text, statement);
       }
       // A statement of the other kind (a write through query(), RETURNING through execute()) takes the ORM's
       // path, whose answers for those cases callers may rely on.
