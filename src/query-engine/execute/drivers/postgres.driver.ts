@@ -1,5 +1,4 @@
 import { Client, Query, type ClientConfig } from 'pg';
-import Cursor from 'pg-cursor';
 import { baseTypeFor } from './base-types';
 import type { ServerDetails } from './details';
 import type { DescribedDatabase, DriverOptions, QueryOptions, QueryResult, RowStream, SqlParam, WarehouseDriver } from './driver';
@@ -8,7 +7,8 @@ import { describePostgres } from './postgres-describe';
 import { BUILTIN_TYPE_NAMES, RESULT_TYPES } from './postgres-types';
 import { QueryGuard } from './query-guard';
 import { ResourcePool } from './resource-pool';
-import { rowStream, STREAM_BATCH_ROWS } from './row-stream';
+import { rowStream } from './row-stream';
+import { RowBatcher } from './row-batcher';
 import { connectionFailure, statementFailure } from './server-errors';
 import { poolSettings, SERVER_TIMEOUT_GRACE_MS } from './settings';
 import { checkStatement } from './statement-policy';
@@ -24,18 +24,6 @@ interface PgField {
 interface PgResult {
   rows: unknown[][];
   fields: PgField[];
-}
-
-interface CursorBatch {
-  rows: unknown[][];
-  fields: PgField[];
-  asked: number;
-}
-
-function readBatch(cursor: Cursor<unknown[]>, size: number): Promise<CursorBatch> {
-  return new Promise((resolve, reject) => {
-    cursor.read(size, (err, rows, result) => (err ? reject(err) : resolve({ rows, fields: result.fields as PgField[], asked: size })));
-  });
 }
 
 /**
@@ -68,6 +56,51 @@ class BoundedQuery extends Query {
   handlePortalSuspended(connection: { sync(): void }): void {
     connection.sync();
   }
+}
+
+/**
+ * A BoundedQuery whose rows go to a RowBatcher as they arrive instead of into one result (pg accumulates rows
+ * only for a query with a callback or without 'row' listeners). `fields` settles with the row description;
+ * `done` once the server is ready for the next statement, whatever happened.
+ */
+class StreamingQuery extends BoundedQuery {
+  /** Not `rows`: pg's Query keeps its row limit there. */
+  readonly batches: RowBatcher;
+  readonly fields: Promise<PgField[]>;
+  readonly done: Promise<void>;
+  private described: (fields: PgField[]) => void = () => undefined;
+
+  constructor(socket: { pause(): void; resume(): void }, config: object) {
+    super(config as ConstructorParameters<typeof Query>[0]);
+    this.batches = new RowBatcher(socket);
+    let failed: (e: unknown) => void = () => undefined;
+    this.fields = new Promise((resolve, reject) => ((this.described = resolve), (failed = reject)));
+    // A failure after the fields reaches the consumer through `batches`; it must not also count as unhandled here.
+    this.fields.catch(() => undefined);
+    this.done = new Promise((resolve) => {
+      this.on('row', (row: unknown[]) => this.batches.add(row));
+      this.on('end', (result: { fields?: PgField[] } | undefined) => {
+        this.described(result?.fields ?? []);
+        this.batches.end();
+        resolve();
+      });
+      this.on('error', (e: unknown) => {
+        failed(e);
+        this.batches.fail(e);
+        resolve();
+      });
+    });
+  }
+
+  handleRowDescription(msg: { fields: PgField[] }): void {
+    (Query.prototype as unknown as { handleRowDescription(m: unknown): void }).handleRowDescription.call(this, msg);
+    this.described(msg.fields);
+  }
+}
+
+/** The socket under pg's client: pausing it stops the rows where TCP holds them. */
+function socketOf(client: Client): { pause(): void; resume(): void } {
+  return (client as unknown as { connection: { stream: { pause(): void; resume(): void } } }).connection.stream;
 }
 
 export class PostgresDriver implements WarehouseDriver {
@@ -130,23 +163,21 @@ export class PostgresDriver implements WarehouseDriver {
   }
 
   /**
-   * Through a cursor (a named portal, in the statement's transaction): batch after batch, the next one asked
-   * for before the current one is handed over, so the server produces rows while the consumer writes them.
+   * The statement goes out as query() sends it (one round trip); its rows are taken as they arrive and the
+   * socket is paused while a full batch waits for the consumer, so the server is about one batch ahead. A
+   * stream closed before its end cancels the statement and drops the rows still coming.
    */
   async stream(sql: string, params: readonly SqlParam[] = [], opts: QueryOptions = {}): Promise<RowStream> {
     const text = this.statementText(sql, params, opts);
     const client = await this.pool.acquire(opts.signal);
     const guard = this.guard(client, opts);
     const inTransaction = Boolean(opts.readOnly || opts.timeoutMs);
-    let cursor: Cursor<unknown[]> | null = null;
-    // The batch asked for and not yet handed over.
-    let pending: Promise<CursorBatch> | null = null;
+    let query: StreamingQuery | null = null;
     const finish = async () => {
-      await pending?.catch(() => undefined);
-      // A cursor the server failed has been synced already (closing it would wait forever); any other one,
-      // also one stopped by a cancel between batches, is closed before its transaction ends.
-      if (cursor && !['error', 'done'].includes((cursor as unknown as { state: string }).state)) {
-        await cursor.close().catch(() => this.broken.add(client));
+      if (query && !query.batches.ended) {
+        query.batches.discardRest();
+        if (!guard.interrupted) await this.cancelBackend(client).catch(() => this.dropConnection(client));
+        await query.done;
       }
       if (inTransaction) await client.query('ROLLBACK').catch(() => this.broken.add(client));
       await guard.end();
@@ -155,28 +186,19 @@ export class PostgresDriver implements WarehouseDriver {
     try {
       guard.begin();
       if (inTransaction) await this.beginStatement(client, opts);
-      cursor = client.query(new Cursor<unknown[]>(text, params.map(paramValue), { rowMode: 'array', types: RESULT_TYPES as never }));
-      const open = cursor;
-      const max = opts.maxRows && opts.maxRows > 0 ? opts.maxRows : Infinity;
-      let count = 0;
-      const read = () => readBatch(open, Math.min(STREAM_BATCH_ROWS, max - count));
-      pending = read();
-      const first = await pending;
-      const columns = await this.describeColumns(first.fields);
-      const next = async (): Promise<unknown[][] | null> => {
-        if (!pending) return null;
-        let batch: CursorBatch;
+      query = new StreamingQuery(socketOf(client), { text, values: params.map(paramValue), rowMode: 'array', types: RESULT_TYPES, queryMode: 'extended', rows: opts.maxRows && opts.maxRows > 0 ? opts.maxRows : undefined });
+      client.query(query as unknown as Query);
+      const columns = await this.describeColumns(await query.fields);
+      guard.check();
+      const open = query;
+      const next = async () => {
         try {
-          batch = await pending;
+          const batch = await open.batches.next();
           guard.check();
+          return batch;
         } catch (e) {
           throw this.failure(guard.translate(e), opts);
         }
-        count += batch.rows.length;
-        pending = batch.rows.length < batch.asked || count >= max ? null : read();
-        // Nobody may await a batch read ahead when the consumer stops early: its failure must not go unhandled.
-        pending?.catch(() => undefined);
-        return batch.rows;
       };
       return rowStream(columns, { next, finish });
     } catch (e) {
