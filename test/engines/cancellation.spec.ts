@@ -6,7 +6,7 @@ import {
   type Engine,
   type WarehouseDriver,
 } from '../../src/query-engine/execute/drivers';
-import { availableEngines, freshWarehouse, serverAdmin, type TestWarehouse } from '../support/warehouses';
+import { availableEngines, freshWarehouse, stillRunning, until, type TestWarehouse } from '../support/warehouses';
 
 /** Statements that run for many seconds unless stopped. The marker lets us look for them on the server. */
 const MARKER = 'wh_long_marker';
@@ -17,32 +17,7 @@ const LONG: Record<Engine, string> = {
   sqlite: `WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 2000000000) SELECT count(*) AS ${MARKER} FROM c`,
 };
 
-/** Statements of ours still running on the server (the pattern is split so this query does not match itself). */
-async function stillRunning(engine: Engine): Promise<number> {
-  if (engine === 'postgres') {
-    const rows = await serverAdmin('postgres')(
-      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%' || 'wh_long_' || 'marker%'`,
-    );
-    return Number(rows[0].n);
-  }
-  if (engine === 'mysql') {
-    const rows = await serverAdmin('mysql')(
-      `SELECT count(*) AS n FROM information_schema.PROCESSLIST WHERE INFO LIKE CONCAT('%', 'wh_long_', 'marker%')`,
-    );
-    return Number(rows[0].n);
-  }
-  return 0;
-}
-
 const one = (engine: Engine) => (engine === 'postgres' ? 'SELECT CAST(? AS INTEGER) AS n' : 'SELECT ? AS n');
-
-async function until(check: () => boolean | Promise<boolean>, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('condition not reached');
-    await sleep(20);
-  }
-}
 
 describe.each(availableEngines())('%s cancellation, timeouts and pool', (engine: Engine) => {
   let wh: TestWarehouse;
@@ -69,12 +44,12 @@ describe.each(availableEngines())('%s cancellation, timeouts and pool', (engine:
     const driver = wh.driver({ maxPoolSize: 1 });
     const ac = new AbortController();
     const { outcome } = await startLong(driver, ac.signal);
-    if (engine === 'postgres' || engine === 'mysql') expect(await stillRunning(engine)).toBe(1);
+    if (engine === 'postgres' || engine === 'mysql') expect(await stillRunning(engine, ['wh_long_', 'marker'])).toBe(1);
     const started = Date.now();
     ac.abort();
     expect(await outcome).toBeInstanceOf(QueryCancelledError);
     expect(Date.now() - started).toBeLessThan(4000);
-    expect(await stillRunning(engine)).toBe(0);
+    expect(await stillRunning(engine, ['wh_long_', 'marker'])).toBe(0);
     expect((await driver.query(one(engine), [7])).rows).toEqual([[7]]);
     expect(driver.poolInfo()).toMatchObject({ numBusyConnections: 0, numWaiting: 0, maxPoolSize: 1 });
   });
@@ -84,7 +59,7 @@ describe.each(availableEngines())('%s cancellation, timeouts and pool', (engine:
     const started = Date.now();
     await expect(driver.query(LONG[engine], [], { timeoutMs: 300, readOnly: true })).rejects.toBeInstanceOf(QueryTimeoutError);
     expect(Date.now() - started).toBeLessThan(4000);
-    expect(await stillRunning(engine)).toBe(0);
+    expect(await stillRunning(engine, ['wh_long_', 'marker'])).toBe(0);
     expect((await driver.query(one(engine), [8], { timeoutMs: 5000 })).rows).toEqual([[8]]);
   });
 

@@ -9,7 +9,7 @@ import {
 } from '../../src/query-engine/execute/drivers';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { STREAM_BATCH_ROWS } from '../../src/query-engine/execute/drivers/row-stream';
-import { availableEngines, freshWarehouse, serverAdmin, type TestWarehouse } from '../support/warehouses';
+import { availableEngines, freshWarehouse, stillRunning, until, type TestWarehouse } from '../support/warehouses';
 
 /** Ten digits, cross-joined: MariaDB materializes a recursive CTE before reading it, a join it produces row by row. */
 const DIGITS = '(SELECT 0 AS d UNION ALL SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3 UNION ALL SELECT 4 UNION ALL SELECT 5 UNION ALL SELECT 6 UNION ALL SELECT 7 UNION ALL SELECT 8 UNION ALL SELECT 9)';
@@ -43,30 +43,6 @@ const LARGEST_BATCH = Math.max(STREAM_BATCH_ROWS, 2048);
 
 /** Split where it is looked for, so that the lookup does not match itself. */
 const MARKER = 'wh_stream_marker';
-
-async function stillRunning(engine: Engine): Promise<number> {
-  if (engine === 'postgres') {
-    const rows = await serverAdmin('postgres')(
-      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%' || 'wh_stream_' || 'marker%'`,
-    );
-    return Number(rows[0].n);
-  }
-  if (engine === 'mysql') {
-    const rows = await serverAdmin('mysql')(
-      `SELECT count(*) AS n FROM information_schema.PROCESSLIST WHERE INFO LIKE CONCAT('%', 'wh_stream_', 'marker%')`,
-    );
-    return Number(rows[0].n);
-  }
-  return 0;
-}
-
-async function until(check: () => Promise<boolean>, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('condition not reached');
-    await sleep(50);
-  }
-}
 
 const numbers = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => [from + i]);
 
@@ -199,14 +175,14 @@ describe.each(availableEngines())('%s streaming', (engine: Engine) => {
     const stream = await driver.stream(series(engine, 9, false), [], { readOnly: true });
     const first = await stream.batches[Symbol.asyncIterator]().next();
     expect((first.value as unknown[]).length).toBeGreaterThan(0);
-    if (engine === 'postgres' || engine === 'mysql') expect(await stillRunning(engine)).toBe(1);
+    if (engine === 'postgres' || engine === 'mysql') expect(await stillRunning(engine, ['wh_stream_', 'marker'])).toBe(1);
     // Long enough for the server to fill the socket and block writing to it.
     await sleep(300);
     await stream.close();
     // Producing the whole series would take minutes (and gigabytes).
     expect(Date.now() - started).toBeLessThan(10_000);
     // The statement stops on the server too, not only on our side.
-    await until(async () => (await stillRunning(engine)) === 0);
+    await until(async () => (await stillRunning(engine, ['wh_stream_', 'marker'])) === 0);
     await expectUsable(driver);
   });
 
@@ -217,7 +193,7 @@ describe.each(availableEngines())('%s streaming', (engine: Engine) => {
     const reading = driver.stream(series(engine, 9, false), [], { readOnly: true, timeoutMs: 500 }).then(readAll);
     await expect(reading).rejects.toBeInstanceOf(QueryTimeoutError);
     expect(Date.now() - started).toBeLessThan(10_000);
-    await until(async () => (await stillRunning(engine)) === 0);
+    await until(async () => (await stillRunning(engine, ['wh_stream_', 'marker'])) === 0);
     await expectUsable(driver);
   });
 });

@@ -140,3 +140,29 @@ export function serverAdmin(engine: 'postgres' | 'mysql'): (sql: string) => Prom
 export async function runAll(driver: WarehouseDriver, statements: readonly string[]): Promise<void> {
   for (const sql of statements) await driver.query(sql);
 }
+
+/**
+ * Statements still running on the server whose text contains `marker` (Postgres, MySQL; 0 for the file
+ * engines). Pass the marker split, e.g. ['wh_long_', 'marker'], so that this query does not match itself.
+ */
+export async function stillRunning(engine: Engine, marker: [string, string]): Promise<number> {
+  const [a, b] = marker;
+  if (engine === 'postgres') {
+    const rows = await serverAdmin('postgres')(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%' || '${a}' || '${b}%'`);
+    return Number(rows[0].n);
+  }
+  if (engine === 'mysql') {
+    const rows = await serverAdmin('mysql')(`SELECT count(*) AS n FROM information_schema.PROCESSLIST WHERE INFO LIKE CONCAT('%', '${a}', '${b}%')`);
+    return Number(rows[0].n);
+  }
+  return 0;
+}
+
+/** Polls until `check` holds; throws after `ms`. */
+export async function until(check: () => boolean | Promise<boolean>, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('condition not reached');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
