@@ -1,6 +1,6 @@
-import { once } from 'node:events';
 import type { Response } from 'express';
 import type { StreamedResults } from '../../query-engine/postprocess/results';
+import { writeChunk } from './backpressure';
 
 /** Rows held back before the answer starts going out: a result this small goes as one plain body. */
 const BUFFER_ROWS = 2000;
@@ -39,7 +39,7 @@ export async function writeResultJson(res: Response, status: number, result: Str
     return;
   }
   res.type('application/json');
-  let open = write(res, `{"data":{"rows":${JSON.stringify(held).slice(0, -1)}`);
+  let open = writeChunk(res, `{"data":{"rows":${JSON.stringify(held).slice(0, -1)}`);
   try {
     for (let next = await batches.next(); !next.done; next = await batches.next()) {
       if (!(await open)) {
@@ -47,7 +47,7 @@ export async function writeResultJson(res: Response, status: number, result: Str
         return;
       }
       // One native stringify per batch, brackets dropped: far cheaper than a call and a concatenation per row.
-      open = write(res, `,${JSON.stringify(next.value).slice(1, -1)}`);
+      open = writeChunk(res, `,${JSON.stringify(next.value).slice(1, -1)}`);
     }
   } catch (e) {
     // Nothing sensible can follow half a body: end it so the client sees a broken answer, not a hanging one.
@@ -57,13 +57,6 @@ export async function writeResultJson(res: Response, status: number, result: Str
   const tail = JSON.stringify(finalBody(result, []));
   // `{"data":{"rows":[],` was sent already (with the rows); the rest of the body follows them.
   res.end(`]${tail.slice('{"data":{"rows":['.length + 1)}`);
-}
-
-/** Writes; resolves false when the client has gone, after waiting for the socket to drain when it is full. */
-async function write(res: Response, chunk: string): Promise<boolean> {
-  if (res.destroyed) return false;
-  if (!res.write(chunk)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
-  return !res.destroyed;
 }
 
 function isStreamed(result: StreamedResults | object): result is StreamedResults {
