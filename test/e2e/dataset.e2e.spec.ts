@@ -171,4 +171,32 @@ describe('POST /api/dataset on the Sample Database', () => {
     }
     expect(freed).toBe(true);
   });
+
+  it('stops reading a large result, and frees the connection, when the client disconnects half-way', async () => {
+    const server = t.app.getHttpServer();
+    const address = server.address() ?? (await new Promise<void>((r) => server.listen(0, '127.0.0.1', r)), server.address());
+    const port = (address as { port: number }).port;
+    const lazy = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 2000000000) SELECT x FROM c';
+    const body = JSON.stringify({ database: db, type: 'native', native: { query: lazy }, constraints: { 'max-results': 100_000_000 } });
+    const firstBytes = await new Promise<string>((resolve, reject) => {
+      const req = http.request({ port, host: '127.0.0.1', path: '/api/dataset', method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Metabase-Session': admin } }, (res) => {
+        res.once('data', (chunk: Buffer) => {
+          resolve(chunk.toString());
+          req.destroy();
+        });
+      });
+      req.on('error', () => undefined);
+      req.on('close', () => reject(new Error('closed before any rows')));
+      req.end(body);
+    });
+    // The rows were on their way: the answer had started streaming before the client left.
+    expect(firstBytes.startsWith('{"data":{"rows":[[1],[2],')).toBe(true);
+    const busy = async () => (await t.http().get('/api/util/diagnostic_info/connection_pool_info').set(auth(admin))).body['connection-pools'][`db-${db}`]?.numBusyConnections ?? 0;
+    let freed = false;
+    for (let i = 0; i < 100 && !freed; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      freed = (await busy()) === 0;
+    }
+    expect(freed).toBe(true);
+  });
 });
