@@ -25,11 +25,29 @@ async function main(): Promise<void> {
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   shutdownOn(['SIGTERM', 'SIGINT'], async () => {
     logger.info('Shutting down: finishing in-flight requests');
-    await app.close(); // stops accepting, waits for open requests, runs shutdown hooks (pools close)
+    await drainHttp(server);
+    await app.close(); // shutdown hooks: warehouse pools, the app database
     logger.flush();
   });
   logger.info('Server started', { url: `http://${host}:${port}`, app_db: config.databaseUrl ? 'postgres' : config.sqlitePath });
   logger.flush();
+}
+
+/**
+ * Stops accepting connections and resolves once the requests in flight have been answered. Keep-alive
+ * connections are closed as soon as they are idle (a load balancer's would otherwise hold the process until
+ * their timeout); Nest's own close() would run the shutdown hooks, closing the pools and the app database,
+ * while those requests still need them.
+ */
+function drainHttp(server: import('node:http').Server): Promise<void> {
+  return new Promise((resolve) => {
+    const idle = setInterval(() => server.closeIdleConnections(), 100);
+    server.close(() => {
+      clearInterval(idle);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
 }
 
 /** Graceful stop on the first signal; a second one, or 25 s without finishing, forces the exit. */

@@ -68,8 +68,10 @@ describe('the server process', () => {
     const lines = first.output().split('\n').filter((l) => l.startsWith('{'));
     expect(lines.length).toBeGreaterThan(0);
     expect(JSON.parse(lines[lines.length - 1]).level).toBeDefined();
-    expect(first.output()).not.toContain('Sturdy-pass-42');
     expect(await stop(first.proc)).toBe(0);
+    // Log lines are written in batches; after the stop they are all out, the setup request's included.
+    expect(first.output()).toContain('"path":"/api/setup"');
+    expect(first.output()).not.toContain('Sturdy-pass-42');
 
     const second = await start({ DATA_DIR: dataDir });
     const again = (await (await fetch(`${second.url}/api/session/properties`)).json()) as Record<string, string>;
@@ -82,6 +84,40 @@ describe('the server process', () => {
     });
     expect(login.status).toBe(200);
     expect(await stop(second.proc)).toBe(0);
+  });
+
+  it('answers a query still running when SIGTERM arrives, then exits 0', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'analytics-drain-'));
+    const s = await start({ DATA_DIR: dir, ADMIN_EMAIL: 'ops@example.com', ADMIN_PASSWORD: 'Drain-pass-2026', LOAD_SAMPLE_DATABASE: 'true' });
+    try {
+      const login = await fetch(`${s.url}/api/session`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ username: 'ops@example.com', password: 'Drain-pass-2026' }),
+      });
+      const headers = { 'Content-Type': 'application/json', 'X-Metabase-Session': ((await login.json()) as { id: string }).id };
+      let db: number | undefined;
+      for (let i = 0; i < 200 && db === undefined; i++) {
+        const list = (await (await fetch(`${s.url}/api/database`, { headers })).json()) as { data: Array<{ id: number; name: string }> };
+        db = list.data.find((d) => d.name === 'Sample Database')?.id;
+        if (db === undefined) await new Promise((r) => setTimeout(r, 100));
+      }
+      const slow = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 6000000) SELECT count(*) AS n FROM c';
+      const answer = fetch(`${s.url}/api/dataset`, { method: 'POST', headers, body: JSON.stringify({ database: db, type: 'native', native: { query: slow } }) });
+      const busy = async () => {
+        const pools = (await (await fetch(`${s.url}/api/util/diagnostic_info/connection_pool_info`, { headers })).json()) as { 'connection-pools': Record<string, { numBusyConnections: number }> };
+        return pools['connection-pools'][`db-${db}`]?.numBusyConnections ?? 0;
+      };
+      for (let i = 0; i < 200 && (await busy()) === 0; i++) await new Promise((r) => setTimeout(r, 10));
+      const exited = stop(s.proc);
+      const res = await answer;
+      expect(res.status).toBe(202);
+      expect(((await res.json()) as { status: string; data: { rows: unknown[][] } })).toMatchObject({ status: 'completed', data: { rows: [[6000000]] } });
+      expect(await exited).toBe(0);
+    } finally {
+      if (s.proc.exitCode === null) s.proc.kill('SIGKILL');
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses a bad configuration with one clear line', () => {
