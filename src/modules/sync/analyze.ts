@@ -5,6 +5,12 @@ import { WarehouseTable } from '../tables/table.entity';
 import { looksSecret, semanticTypeFromValues } from './semantic-types';
 import { quoteIdent, tableRef } from '../warehouse/warehouse-sql';
 
+/**
+ * No fingerprint or value query runs longer than this: a table too large (or a view too slow) to scan is
+ * skipped with a warning instead of holding the sync, its lease and a connection for ever.
+ */
+export const SYNC_STATEMENT_TIMEOUT_MS = 5 * 60_000;
+
 /** Fingerprints read a sample, not the whole table: enough to choose types and widgets, cheap on big tables. */
 export const SAMPLE_ROWS = 10_000;
 /** A text field with at most this many distinct values gets a value list (Metabase's auto-list threshold). */
@@ -36,7 +42,7 @@ export async function fingerprintTable(driver: WarehouseDriver, table: Warehouse
     else if (f.base_type === 'type/Text') selects.push(`AVG(${castDouble(e, textLength(e, c))})`);
   }
   const sql = `SELECT ${selects.join(', ')} FROM (SELECT * FROM ${tableRef(e, table.schema, table.name)} LIMIT ${SAMPLE_ROWS}) s`;
-  const row = (await driver.query(sql, [], { readOnly: true })).rows[0] ?? [];
+  const row = (await driver.query(sql, [], { readOnly: true, timeoutMs: SYNC_STATEMENT_TIMEOUT_MS })).rows[0] ?? [];
   const rowCount = Number(row[0] ?? 0);
   let i = 1;
   const analyses: FieldAnalysis[] = [];
@@ -79,7 +85,7 @@ export async function readFieldValues(driver: WarehouseDriver, table: WarehouseT
   const e = driver.engine;
   const c = quoteIdent(e, field.name);
   const sql = `SELECT DISTINCT ${c} FROM ${tableRef(e, table.schema, table.name)} WHERE ${c} IS NOT NULL ORDER BY ${c} LIMIT ${FIELD_VALUES_MAX + 1}`;
-  const rows = (await driver.query(sql, [], { readOnly: true })).rows;
+  const rows = (await driver.query(sql, [], { readOnly: true, timeoutMs: SYNC_STATEMENT_TIMEOUT_MS })).rows;
   const values: unknown[] = [];
   let chars = 0;
   for (const [v] of rows.slice(0, FIELD_VALUES_MAX)) {
@@ -95,7 +101,7 @@ async function sampleTextValues(driver: WarehouseDriver, table: WarehouseTable, 
   if (fields.length === 0) return out;
   const e = driver.engine;
   const sql = `SELECT ${fields.map((f) => quoteIdent(e, f.name)).join(', ')} FROM ${tableRef(e, table.schema, table.name)} LIMIT 200`;
-  const rows = (await driver.query(sql, [], { readOnly: true })).rows;
+  const rows = (await driver.query(sql, [], { readOnly: true, timeoutMs: SYNC_STATEMENT_TIMEOUT_MS })).rows;
   fields.forEach((f, i) => out.set(f.id, rows.map((r) => r[i])));
   return out;
 }
