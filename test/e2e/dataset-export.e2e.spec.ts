@@ -184,9 +184,33 @@ describe('POST /api/dataset/:export-format on the Sample Database', () => {
     expect400(await form('csv', { query, format_rows: 'yes' }), 'format_rows', 'value must be a valid boolean string.');
     expect400(await form('csv', { query, pivot_results: 'maybe' }), 'pivot_results', 'value must be a valid boolean string.');
     expect400(await form('csv', { query, visualization_settings: 'nope' }), 'visualization_settings', 'value must be a valid JSON string.');
-    // pivot_results is accepted; the rows come unpivoted.
+    // Without breakouts there is nothing to pivot: the rows come as the query answers them.
     expect(parseCsv((await form('csv', { query, pivot_results: 'true' }).expect(200)).text)).toHaveLength(2);
     expect((await s.t.http().post('/api/dataset/csv').type('form').send({ query }).expect(401)).text).toBe('Unauthenticated');
+  });
+
+  it('exports the pivot rows (details and subtotals, as POST /api/dataset/pivot) with pivot_results', async () => {
+    const byCategoryAndYear = {
+      database: s.db,
+      type: 'query',
+      query: {
+        'source-table': s.table('PRODUCTS').id,
+        aggregation: [['count']],
+        breakout: [['field', s.field('PRODUCTS', 'CATEGORY'), null], ['field', s.field('PRODUCTS', 'CREATED_AT'), { 'temporal-unit': 'year' }]],
+      },
+    };
+    const viz = { 'pivot_table.column_split': { rows: ['CATEGORY'], columns: ['CREATED_AT'], values: ['count'] } };
+    const pivot = await post('pivot').send({ ...byCategoryAndYear, visualization_settings: viz }).expect(202);
+    const res = await form('csv', { query: JSON.stringify(byCategoryAndYear), visualization_settings: JSON.stringify(viz), pivot_results: 'true' }).expect(200);
+    const [header, ...rows] = parseCsv(res.text);
+    expect(header).toEqual(['Category', 'Created At: Year', 'pivot-grouping', 'Count']);
+    expect(rows).toHaveLength(pivot.body.data.rows.length);
+    // The grand total: every product, in the row whose breakouts are all rolled up.
+    const total = pivot.body.data.rows.find((r: unknown[]) => r[0] === null && r[1] === null);
+    expect(rows.find((r) => r[0] === '' && r[1] === '')?.[3]).toBe(String(total[3]));
+    const plain = parseCsv((await form('csv', { query: JSON.stringify(byCategoryAndYear) }).expect(200)).text);
+    expect(plain[0]).toEqual(['Category', 'Created At: Year', 'Count']);
+    expect(plain.length).toBeLessThan(rows.length + 1);
   });
 
   it('answers 403 as the usual error, not as a file, without data access', async () => {

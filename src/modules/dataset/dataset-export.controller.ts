@@ -6,25 +6,37 @@ import { abortOnDisconnect } from './dataset.controller';
 import { DatasetService } from './dataset.service';
 import { EXPORT_CONTEXT, EXPORT_MAX_ROWS, parseExportRequest } from './export/export-request';
 import { writeExport } from './export/write-export';
+import { PivotService } from './pivot.service';
 
 /**
  * POST /api/dataset/:export-format: an ad-hoc query as a download (csv, xlsx, json) or as result JSON (api).
  * Registered after DatasetController, whose literal routes (`native`, `pivot`, `duration`...) must match first.
- * `pivot_results` is validated but pivoted exports are not built yet: the rows come as the query answers them.
+ * With `pivot_results` a structured query with breakouts is exported as POST /api/dataset/pivot answers it: the
+ * detail rows and the subtotal rows its `pivot_table.column_split` needs, tagged by `pivot-grouping` (the
+ * layout of the pivot table itself, header cells spanning values, is not reproduced).
  */
 @Controller('api/dataset')
 export class DatasetExportController {
-  constructor(private readonly dataset: DatasetService) {}
+  constructor(
+    private readonly dataset: DatasetService,
+    private readonly pivots: PivotService,
+  ) {}
 
   @Post(':exportFormat')
   @Access('user')
   async export(@Param('exportFormat') format: string, @Body() body: unknown, @CurrentUser() caller: AuthUser, @Res() res: Response) {
     const request = parseExportRequest(format, body);
+    const signal = abortOnDisconnect(res);
     // Permission errors (403) and invalid requests are thrown here, before anything of the file is written.
-    const answer = await this.dataset.stream(request.query, caller, abortOnDisconnect(res), {
-      context: EXPORT_CONTEXT[request.format],
-      defaultMaxRows: EXPORT_MAX_ROWS,
-    });
+    const answer = request.pivotResults && hasBreakouts(request.query)
+      ? await this.pivots.run({ ...request.query, constraints: { 'max-results': EXPORT_MAX_ROWS }, visualization_settings: request.visualizationSettings }, caller, signal, EXPORT_CONTEXT[request.format])
+      : await this.dataset.stream(request.query, caller, signal, { context: EXPORT_CONTEXT[request.format], defaultMaxRows: EXPORT_MAX_ROWS });
     await writeExport(res, request, answer);
   }
+}
+
+/** Only a structured query with breakouts has subtotals to add; anything else exports as it is. */
+function hasBreakouts(query: Record<string, unknown>): boolean {
+  const inner = query.query as { breakout?: unknown } | undefined;
+  return query.type === 'query' && Array.isArray(inner?.breakout) && inner.breakout.length > 0;
 }

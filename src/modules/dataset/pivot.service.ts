@@ -30,7 +30,8 @@ export class PivotService {
     private readonly access: DatabaseAccessService,
   ) {}
 
-  async run(body: unknown, caller: AuthUser, signal: AbortSignal): Promise<QueryResults | FailedResults> {
+  /** `context` names the run in the execution log (a download's, for exports). */
+  async run(body: unknown, caller: AuthUser, signal: AbortSignal, context = 'ad-hoc'): Promise<QueryResults | FailedResults> {
     const raw = assertBody(body);
     const options = {
       rows: raw.pivot_rows ?? raw['pivot-rows'],
@@ -47,7 +48,7 @@ export class PivotService {
 
     // The full breakout is the query the user asked for and is logged; the subtotal runs are not logged again.
     const runCombination = (indices: number[], log = false) =>
-      this.dataset.run({ ...queryBody, type: 'query', query: subQuery(inner, indices), constraints: { ...normalized.constraints, 'max-results': maxRows } }, caller, signal, { log });
+      this.dataset.run({ ...queryBody, type: 'query', query: subQuery(inner, indices), constraints: { ...normalized.constraints, 'max-results': maxRows } }, caller, signal, { log, context });
 
     const all = breakouts.map((_, i) => i);
     const full = await runCombination(all, true);
