@@ -12,11 +12,14 @@ export class QueryLogRepository {
     this.sql = new AppSql(db);
   }
 
-  async insert(r: Omit<QueryExecution, 'id'>): Promise<void> {
+  /** Several runs in one statement, so one commit. */
+  async insertMany(rows: Omit<QueryExecution, 'id'>[]): Promise<void> {
+    if (rows.length === 0) return;
+    const values = rows.map((_, i) => `(${Array.from({ length: 12 }, (__, j) => `$${i * 12 + j + 1}`).join(', ')})`);
     await this.sql.execute(
       `INSERT INTO query_execution (hash, started_at, running_time, result_rows, native, context, executor_id, card_id, dashboard_id, database_id, error, cache_hit)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-      [r.hash, r.started_at, r.running_time, r.result_rows, r.native, r.context, r.executor_id, r.card_id, r.dashboard_id, r.database_id, r.error, r.cache_hit],
+       VALUES ${values.join(', ')}`,
+      rows.flatMap((r) => [r.hash, r.started_at, r.running_time, r.result_rows, r.native, r.context, r.executor_id, r.card_id, r.dashboard_id, r.database_id, r.error, r.cache_hit]),
     );
   }
 

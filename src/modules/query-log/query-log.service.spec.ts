@@ -1,20 +1,20 @@
 import type { AppLogger } from '../../common/logging/app-logger';
 import type { SettingsService } from '../settings/settings.service';
 import type { QueryLogRepository } from './query-log.repository';
-import { ExecutionRecord, PRUNE_EVERY_MS, QueryLogService } from './query-log.service';
+import { ExecutionRecord, PRUNE_EVERY_MS, QueryLogService, WRITE_BATCH, WRITE_DELAY_MS } from './query-log.service';
 
 describe('QueryLogService', () => {
   const record: ExecutionRecord = {
     hash: 'h'.repeat(64), started_at: new Date(), running_time: 12.4, result_rows: 3, native: false, context: 'ad-hoc',
     executor_id: 1, database_id: 2, error: null, cache_hit: false,
   };
-  let repo: { insert: jest.Mock; recentRunningTimes: jest.Mock; deleteStartedBefore: jest.Mock };
+  let repo: { insertMany: jest.Mock; recentRunningTimes: jest.Mock; deleteStartedBefore: jest.Mock };
   let retention: unknown;
   let logger: { warning: jest.Mock };
   let service: QueryLogService;
 
   beforeEach(() => {
-    repo = { insert: jest.fn().mockResolvedValue(undefined), recentRunningTimes: jest.fn().mockResolvedValue([]), deleteStartedBefore: jest.fn().mockResolvedValue(4) };
+    repo = { insertMany: jest.fn().mockResolvedValue(undefined), recentRunningTimes: jest.fn().mockResolvedValue([]), deleteStartedBefore: jest.fn().mockResolvedValue(4) };
     retention = 30;
     logger = { warning: jest.fn() };
     const settings = { get: jest.fn(async () => retention) } as unknown as SettingsService;
@@ -22,12 +22,32 @@ describe('QueryLogService', () => {
   });
 
   it('writes in the background, rounded, and swallows a failing write', async () => {
-    repo.insert.mockRejectedValueOnce(new Error('disk full'));
+    repo.insertMany.mockRejectedValueOnce(new Error('disk full'));
     expect(() => service.record(record)).not.toThrow();
-    expect(repo.insert).not.toHaveBeenCalled();
+    expect(repo.insertMany).not.toHaveBeenCalled();
     await service.flush();
-    expect(repo.insert).toHaveBeenCalledWith({ ...record, running_time: 12, card_id: null, dashboard_id: null });
+    expect(repo.insertMany).toHaveBeenCalledWith([{ ...record, running_time: 12, card_id: null, dashboard_id: null }]);
     expect(logger.warning).toHaveBeenCalledWith('Query log: recording an execution failed', { error: 'disk full' });
+  });
+
+  it('writes runs together: after a short delay, or at once when a batch is full', async () => {
+    jest.useFakeTimers();
+    try {
+      service.record(record);
+      service.record({ ...record, running_time: 7 });
+      jest.advanceTimersByTime(WRITE_DELAY_MS - 1);
+      expect(repo.insertMany).not.toHaveBeenCalled();
+      jest.advanceTimersByTime(1);
+      await jest.runAllTimersAsync();
+      expect(repo.insertMany).toHaveBeenCalledTimes(1);
+      expect(repo.insertMany.mock.calls[0][0].map((r: { running_time: number }) => r.running_time)).toEqual([12, 7]);
+      for (let i = 0; i < WRITE_BATCH; i++) service.record(record);
+      await jest.runOnlyPendingTimersAsync();
+      expect(repo.insertMany).toHaveBeenCalledTimes(2);
+      expect(repo.insertMany.mock.calls[1][0]).toHaveLength(WRITE_BATCH);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('prunes at most once an hour per instance', async () => {

@@ -7,6 +7,10 @@ import { QueryLogRepository } from './query-log.repository';
 
 /** How many of a query's latest successful runs `average_execution_time` averages over. */
 export const AVERAGE_OVER_RUNS = 10;
+/** Runs are written together, one statement (one commit) per batch, at most this long after they ended. */
+export const WRITE_DELAY_MS = 250;
+/** A batch this large is written at once. */
+export const WRITE_BATCH = 100;
 /** An instance prunes the log at most this often. */
 export const PRUNE_EVERY_MS = 60 * 60_000;
 export const RETENTION_SETTING = 'query-execution-retention-days';
@@ -15,13 +19,16 @@ export const RETENTION_SETTING = 'query-execution-retention-days';
 export type ExecutionRecord = Omit<QueryExecution, 'id' | 'card_id' | 'dashboard_id'> & { card_id?: number | null; dashboard_id?: number | null };
 
 /**
- * The query execution log: one row per run, written in the background after the answer (a failing write is
- * logged and forgotten), pruned past `query-execution-retention-days`, and averaged per query hash.
+ * The query execution log: one row per run, written in the background after the answer in batches (a commit per
+ * run cost more than the rest of a small query's bookkeeping; a failing write is logged and forgotten), pruned
+ * past `query-execution-retention-days`, and averaged per query hash.
  */
 @Injectable()
 export class QueryLogService implements BeforeApplicationShutdown {
   private readonly work: BackgroundWork;
   private lastPruneAt = 0;
+  private pending: Omit<QueryExecution, 'id'>[] = [];
+  private writeTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly repo: QueryLogRepository,
@@ -33,8 +40,9 @@ export class QueryLogService implements BeforeApplicationShutdown {
 
   /** Records a run in the background; never throws and never delays the caller. */
   record(run: ExecutionRecord): void {
-    const row = { ...run, card_id: run.card_id ?? null, dashboard_id: run.dashboard_id ?? null, running_time: Math.max(0, Math.round(run.running_time)) };
-    this.work.start('recording an execution', () => this.repo.insert(row));
+    this.pending.push({ ...run, card_id: run.card_id ?? null, dashboard_id: run.dashboard_id ?? null, running_time: Math.max(0, Math.round(run.running_time)) });
+    if (this.pending.length >= WRITE_BATCH) this.writePending();
+    else this.writeTimer ??= setTimeout(() => this.writePending(), WRITE_DELAY_MS).unref();
     if (Date.now() - this.lastPruneAt >= PRUNE_EVERY_MS) {
       this.lastPruneAt = Date.now();
       this.work.start('pruning', () => this.prune());
@@ -59,9 +67,19 @@ export class QueryLogService implements BeforeApplicationShutdown {
     return this.repo.deleteStartedBefore(new Date(now.getTime() - days * 86_400_000));
   }
 
-  /** Waits for the writes still in flight. */
+  /** Writes what is waiting and waits for the writes still in flight. */
   flush(): Promise<void> {
+    this.writePending();
     return this.work.flush();
+  }
+
+  private writePending(): void {
+    if (this.writeTimer) clearTimeout(this.writeTimer);
+    this.writeTimer = null;
+    if (this.pending.length === 0) return;
+    const rows = this.pending;
+    this.pending = [];
+    this.work.start(rows.length === 1 ? 'recording an execution' : 'recording executions', () => this.repo.insertMany(rows));
   }
 
   beforeApplicationShutdown(): Promise<void> {
