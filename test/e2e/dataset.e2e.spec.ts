@@ -1,5 +1,8 @@
 import * as http from 'node:http';
 import { DataSource } from 'typeorm';
+import { QueryExecution } from '../../src/modules/query-log/query-execution.entity';
+import { QueryLogService } from '../../src/modules/query-log/query-log.service';
+import { STOPPED_EARLY } from '../../src/query-engine/execute/query-processor';
 import { auth, MadeUser } from '../support/factories';
 import { SampleApp, startSampleApp } from '../support/sample-app';
 import { TestApp } from '../support/test-app';
@@ -198,5 +201,11 @@ describe('POST /api/dataset on the Sample Database', () => {
       freed = (await busy()) === 0;
     }
     expect(freed).toBe(true);
+    // The execution log shows the run as cut short (cancelled on the database, or no longer read), with the rows
+    // read until then.
+    await t.app.get(QueryLogService).flush();
+    const [logged] = await t.app.get(DataSource).getRepository(QueryExecution).find({ where: { native: true }, order: { id: 'DESC' }, take: 1 });
+    expect(['The query was cancelled.', STOPPED_EARLY]).toContain(logged.error);
+    expect(logged.result_rows).toBeGreaterThan(0);
   });
 });

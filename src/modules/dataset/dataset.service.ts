@@ -121,7 +121,7 @@ export class DatasetService {
     return { ...result, average_execution_time: await average };
   }
 
-  /** The same stream, with the run recorded in the execution log once its rows have been read. */
+  /** The same stream, with the run recorded in the execution log once its rows have been read (or abandoned). */
   private loggedWhenRead(
     streamed: StreamedResults,
     head: DatasetStream['head'],
@@ -134,8 +134,12 @@ export class DatasetService {
       this.record({ ...outcome, status: outcome.failure ? 'failed' : 'completed', error: outcome.failure?.error, started_at: head.started_at }, logged, caller, opts);
     };
     async function* rows(): AsyncGenerator<unknown[][]> {
-      yield* streamed.rows;
-      record();
+      try {
+        yield* streamed.rows;
+      } finally {
+        // Also a client that left half-way: the log shows the rows it got.
+        record();
+      }
     }
     return { ...streamed, head, rows: rows() };
   }

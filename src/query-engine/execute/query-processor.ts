@@ -8,6 +8,8 @@ import { loadMetadata, PreprocessContext, preprocessStages, Stage as PreprocessS
 import { FailedResults, normalizeTemporalText, QueryResults, resultsMetadata, StreamedResults, StreamOutcome } from '../postprocess/results';
 import { describeFailure } from './failures';
 
+export const STOPPED_EARLY = 'The rows stopped being read before the end (the client went away).';
+
 export interface ProcessorDeps {
   metadata: MetadataProvider;
   content: ContentResolver;
@@ -65,7 +67,7 @@ export class QueryProcessor {
   /** Runs the query and reads its whole result. */
   async run(planned: PlannedQuery, opts: RunOptions): Promise<QueryResults | FailedResults> {
     const clock = new RunClock();
-    let stage: Stage = 'execute';
+    let stage: StageName = 'execute';
     try {
       const prepared = await this.prepare(planned, opts, (s) => (stage = s));
       stage = 'execute';
@@ -86,7 +88,7 @@ export class QueryProcessor {
    */
   async stream(planned: PlannedQuery, opts: RunOptions): Promise<StreamedResults | FailedResults> {
     const clock = new RunClock();
-    let stage: Stage = 'execute';
+    let stage: StageName = 'execute';
     try {
       const prepared = await this.prepare(planned, opts, (s) => (stage = s));
       stage = 'execute';
@@ -112,7 +114,8 @@ export class QueryProcessor {
         status: 'streaming',
         head: this.head(planned, prepared, cols, opts, clock),
         rows: rows(),
-        outcome: () => outcome ?? { row_count: count, running_time: clock.elapsed() },
+        // Asked before the rows ran out: the reader stopped early (a client that went away).
+        outcome: () => outcome ?? { row_count: count, running_time: clock.elapsed(), failure: { error: STOPPED_EARLY, error_type: 'cancelled' } },
         close: () => stream.close(),
       };
     } catch (e) {
@@ -121,7 +124,7 @@ export class QueryProcessor {
   }
 
   /** Everything up to the SQL and its bound values: preprocessing, then compiling or filling in the native query. */
-  private async prepare(planned: PlannedQuery, opts: RunOptions, enter: (stage: Stage) => void): Promise<PreparedRun> {
+  private async prepare(planned: PlannedQuery, opts: RunOptions, enter: (stage: StageName) => void): Promise<PreparedRun> {
     const db = (await this.database(planned.database.id))!;
     const maxRows = planned.query.constraints?.['max-results'] ?? opts.defaultMaxRows;
     const ctx: PreprocessContext = { metadata: this.deps.metadata, content: this.deps.content, now: opts.now ?? new Date(), maxRows };
@@ -166,7 +169,7 @@ export class QueryProcessor {
   }
 
   /** Problems with the query or the warehouse answer the `failed` shape; programming errors propagate. */
-  private failed(planned: PlannedQuery, opts: RunOptions, clock: RunClock, e: unknown, stage: Stage): FailedResults {
+  private failed(planned: PlannedQuery, opts: RunOptions, clock: RunClock, e: unknown, stage: StageName): FailedResults {
     const failure = describeFailure(e, stage);
     if (!failure) throw e;
     return {
@@ -204,7 +207,8 @@ export class QueryProcessor {
   }
 }
 
-type Stage = string;
+/** Where a run was when it failed, for the error's wording: a preprocess stage, `compile` or `execute`. */
+type StageName = string;
 
 interface PreparedRun {
   db: DatabaseMeta;
