@@ -14,6 +14,8 @@ async function main(): Promise<void> {
     throw e;
   }
   const logger = new AppLogger(config.logLevel, config.logTarget);
+  // Log lines are written in batches: whatever ends the process (a forced exit, a crash) writes out the last ones.
+  process.on('exit', () => logger.flush());
   if (!config.encryptionKey) {
     logger.warning('ENCRYPTION_KEY is not set: secrets in the app database are stored unencrypted');
   }
