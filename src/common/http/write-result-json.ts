@@ -46,6 +46,7 @@ export async function writeResultJson(res: Response, status: number, result: Str
         await batches.return?.();
         return;
       }
+      if (next.value.length === 0) continue;
       // One native stringify per batch, brackets dropped: far cheaper than a call and a concatenation per row.
       open = writeChunk(res, `,${JSON.stringify(next.value).slice(1, -1)}`);
     }
