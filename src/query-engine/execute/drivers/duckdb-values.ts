@@ -13,20 +13,12 @@ import {
   DuckDBBlobValue,
   type DuckDBValue,
 } from '@duckdb/node-api';
-import { finiteOrNull, float32Number, isoFromEpochDays, isoFromEpochMicros, isoFromTimeMicros, safeInteger } from './values';
+import { finiteOrNull, float32Number, isoFromEpochDays, isoFromEpochMicros, isoFromTimeMicros, jsonValue } from './values';
 
 /** A DuckDB value in the shared conventions of values.ts. */
 export function duckValue(v: DuckDBValue): unknown {
-  if (v === null || v === undefined) return null;
-  switch (typeof v) {
-    case 'number':
-      return finiteOrNull(v);
-    case 'bigint':
-      return safeInteger(v);
-    case 'string':
-    case 'boolean':
-      return v;
-  }
+  // Null and the primitives convert as any driver's do; DuckDB's own value classes follow.
+  if (v === null || typeof v !== 'object') return jsonValue(v);
   if (v instanceof DuckDBDecimalValue) return finiteOrNull(v.toDouble());
   if (v instanceof DuckDBTimestampTZValue) return isoFromEpochMicros(v.micros, true) ?? v.toString();
   if (v instanceof DuckDBTimestampValue) return isoFromEpochMicros(v.micros, false) ?? v.toString();
