@@ -4,6 +4,7 @@ import { QueryExecution } from '../../src/modules/query-log/query-execution.enti
 import { QueryLogService } from '../../src/modules/query-log/query-log.service';
 import { STOPPED_EARLY } from '../../src/query-engine/execute/query-processor';
 import { auth, MadeUser } from '../support/factories';
+import { until } from '../support/until';
 import { SampleApp, startSampleApp } from '../support/sample-app';
 import { TestApp } from '../support/test-app';
 
@@ -156,51 +157,39 @@ describe('POST /api/dataset on the Sample Database', () => {
     expect(bad.body.errors.database).toBe('value must be an integer greater than zero.');
   });
 
-  it('cancels the query on the database when the client disconnects', async () => {
-    const address = t.app.getHttpServer().address() ?? (await new Promise<void>((r) => t.app.getHttpServer().listen(0, '127.0.0.1', r)), t.app.getHttpServer().address());
-    const port = (address as { port: number }).port;
-    const body = JSON.stringify({ database: db, type: 'native', native: { query: 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 2000000000) SELECT count(*) FROM c' } });
-    const req = http.request({ port, host: '127.0.0.1', path: '/api/dataset', method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Metabase-Session': admin } });
+  /** A raw request to POST /api/dataset on the listening server (supertest cannot leave half-way). */
+  const rawRequest = async (body: unknown, onResponse?: (res: http.IncomingMessage) => void) => {
+    const server = t.app.getHttpServer();
+    const address = server.address() ?? (await new Promise<void>((r) => server.listen(0, '127.0.0.1', r)), server.address());
+    const req = http.request({ port: (address as { port: number }).port, host: '127.0.0.1', path: '/api/dataset', method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Metabase-Session': admin } }, onResponse);
     req.on('error', () => undefined);
-    req.end(body);
-    const busy = async () => (await t.http().get('/api/util/diagnostic_info/connection_pool_info').set(auth(admin))).body['connection-pools'][`db-${db}`]?.numBusyConnections ?? 0;
-    for (let i = 0; i < 100 && (await busy()) === 0; i++) await new Promise((r) => setTimeout(r, 50));
-    expect(await busy()).toBe(1);
+    req.end(JSON.stringify(body));
+    return req;
+  };
+  const busy = async () => (await t.http().get('/api/util/diagnostic_info/connection_pool_info').set(auth(admin))).body['connection-pools'][`db-${db}`]?.numBusyConnections ?? 0;
+  const lazySeries = (select: string) => `WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 2000000000) SELECT ${select} FROM c`;
+
+  it('cancels the query on the database when the client disconnects', async () => {
+    const req = await rawRequest({ database: db, type: 'native', native: { query: lazySeries('count(*)') } });
+    await until(async () => (await busy()) === 1);
     req.destroy();
-    let freed = false;
-    for (let i = 0; i < 100 && !freed; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      freed = (await busy()) === 0;
-    }
-    expect(freed).toBe(true);
+    await until(async () => (await busy()) === 0);
   });
 
   it('stops reading a large result, and frees the connection, when the client disconnects half-way', async () => {
-    const server = t.app.getHttpServer();
-    const address = server.address() ?? (await new Promise<void>((r) => server.listen(0, '127.0.0.1', r)), server.address());
-    const port = (address as { port: number }).port;
-    const lazy = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 2000000000) SELECT x FROM c';
-    const body = JSON.stringify({ database: db, type: 'native', native: { query: lazy }, constraints: { 'max-results': 100_000_000 } });
+    const body = { database: db, type: 'native', native: { query: lazySeries('x') }, constraints: { 'max-results': 100_000_000 } };
     const firstBytes = await new Promise<string>((resolve, reject) => {
-      const req = http.request({ port, host: '127.0.0.1', path: '/api/dataset', method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Metabase-Session': admin } }, (res) => {
+      void rawRequest(body, (res) => {
         res.once('data', (chunk: Buffer) => {
           resolve(chunk.toString());
-          req.destroy();
+          res.destroy();
         });
+        res.on('close', () => reject(new Error('closed before any rows')));
       });
-      req.on('error', () => undefined);
-      req.on('close', () => reject(new Error('closed before any rows')));
-      req.end(body);
     });
     // The rows were on their way: the answer had started streaming before the client left.
     expect(firstBytes.startsWith('{"data":{"rows":[[1],[2],')).toBe(true);
-    const busy = async () => (await t.http().get('/api/util/diagnostic_info/connection_pool_info').set(auth(admin))).body['connection-pools'][`db-${db}`]?.numBusyConnections ?? 0;
-    let freed = false;
-    for (let i = 0; i < 100 && !freed; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      freed = (await busy()) === 0;
-    }
-    expect(freed).toBe(true);
+    await until(async () => (await busy()) === 0);
     // The execution log shows the run as cut short (cancelled on the database, or no longer read), with the rows
     // read until then.
     await t.app.get(QueryLogService).flush();

@@ -6,7 +6,8 @@ import {
   type Engine,
   type WarehouseDriver,
 } from '../../src/query-engine/execute/drivers';
-import { availableEngines, freshWarehouse, stillRunning, until, type TestWarehouse } from '../support/warehouses';
+import { until } from '../support/until';
+import { availableEngines, freshWarehouse, stillRunning, type TestWarehouse } from '../support/warehouses';
 
 /** Statements that run for many seconds unless stopped. The marker lets us look for them on the server. */
 const MARKER = 'wh_long_marker';
