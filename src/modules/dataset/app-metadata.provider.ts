@@ -1,13 +1,15 @@
 import { DataSource } from 'typeorm';
 import { AppSql } from '../../common/database/app-sql';
 import type { DatabaseMeta, FieldMeta, MetadataProvider, TableMeta } from '../../query-engine/metadata';
+import type { MetadataCache } from './metadata-cache';
 
 const FIELD_COLUMNS = `id, table_id, name, display_name, base_type, effective_type, semantic_type, fk_target_field_id,
   visibility_type, coercion_strategy, fingerprint, position`;
 
 /**
- * The engine's view of the app DB for one query run, each look-up made once. Plain SQL rather than the ORM's
- * query builder: these run on every query, and building the SQL cost more than running it (see bench/).
+ * The engine's view of the app DB for one query run: each look-up made once per run, and read through the
+ * instance's MetadataCache. Plain SQL rather than the ORM's query builder: building the SQL cost more than
+ * running it (see bench/).
  */
 export class AppMetadataProvider implements MetadataProvider {
   private readonly tables = new Map<number, Promise<TableMeta | null>>();
@@ -19,6 +21,7 @@ export class AppMetadataProvider implements MetadataProvider {
   constructor(
     db: DataSource,
     private readonly timezone: string | null,
+    private readonly cache: MetadataCache,
   ) {
     this.sql = new AppSql(db);
   }
@@ -30,36 +33,40 @@ export class AppMetadataProvider implements MetadataProvider {
 
   /** What opening a connection needs (details still sealed); read once per run. */
   connection(id: number): Promise<{ id: number; engine: DatabaseMeta['engine']; details: Record<string, unknown> } | null> {
-    return memo(this.connections, id, async () => {
+    return memo(this.connections, id, () => this.cache.get(`connection:${id}`, async () => {
       const [r] = await this.query<{ id: number; engine: DatabaseMeta['engine']; details: string }>('SELECT id, engine, details FROM metabase_database WHERE id = $1', [id]);
       return r ? { id: Number(r.id), engine: r.engine, details: JSON.parse(r.details) as Record<string, unknown> } : null;
-    });
+    }));
   }
 
   table(id: number): Promise<TableMeta | null> {
-    return memo(this.tables, id, async () => {
+    return memo(this.tables, id, () => this.cache.get(`table:${id}`, async () => {
       const [r] = await this.query<{ id: number; db_id: number; schema: string | null; name: string; display_name: string }>(
         'SELECT id, db_id, schema, name, display_name FROM metabase_table WHERE id = $1 AND active = $2',
         [id, true],
       );
       return r ? { id: Number(r.id), dbId: Number(r.db_id), schema: r.schema, name: r.name, displayName: r.display_name } : null;
-    });
+    }));
   }
 
   tableFields(tableId: number): Promise<FieldMeta[]> {
-    return memo(this.fieldsOfTable, tableId, async () => {
+    const load = memo(this.fieldsOfTable, tableId, () => this.cache.get(`fields-of:${tableId}`, async () => {
       const rows = await this.query<FieldRow>(`SELECT ${FIELD_COLUMNS} FROM metabase_field WHERE table_id = $1 AND active = $2 ORDER BY position, id`, [tableId, true]);
       const fields = rows.map(toFieldMeta);
+      fields.forEach((f) => this.cache.set(`field:${f.id}`, f));
+      return fields;
+    }));
+    return load.then((fields) => {
       fields.forEach((f) => this.fields.set(f.id, Promise.resolve(f)));
       return fields;
     });
   }
 
   field(id: number): Promise<FieldMeta | null> {
-    return memo(this.fields, id, async () => {
+    return memo(this.fields, id, () => this.cache.get(`field:${id}`, async () => {
       const [r] = await this.query<FieldRow>(`SELECT ${FIELD_COLUMNS} FROM metabase_field WHERE id = $1 AND active = $2`, [id, true]);
       return r ? toFieldMeta(r) : null;
-    });
+    }));
   }
 
   private query<T>(sql: string, params: unknown[]): Promise<T[]> {

@@ -8,6 +8,7 @@ import { ContentRegistry } from './content.registry';
 import { DatasetController } from './dataset.controller';
 import { DatasetExportController } from './dataset-export.controller';
 import { DatasetService } from './dataset.service';
+import { MetadataCache } from './metadata-cache';
 import { ParameterValuesService } from './parameter-values.service';
 import { PivotService } from './pivot.service';
 
@@ -15,7 +16,7 @@ import { PivotService } from './pivot.service';
   imports: [WarehouseModule, SnippetsModule, FieldsModule, DatabasesModule],
   // DatasetExportController's `:export-format` last: the literal routes of DatasetController match first.
   controllers: [DatasetController, DatasetExportController],
-  providers: [DatasetService, PivotService, DatasetMetadataService, ParameterValuesService, ContentRegistry],
+  providers: [DatasetService, PivotService, DatasetMetadataService, ParameterValuesService, ContentRegistry, MetadataCache],
   exports: [DatasetService, ContentRegistry],
 })
 export class DatasetModule {}

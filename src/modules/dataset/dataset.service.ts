@@ -12,6 +12,7 @@ import { SettingsService } from '../settings/settings.service';
 import { DatabaseAccessService } from '../warehouse/database-access.service';
 import { WarehouseConnections } from '../warehouse/warehouse-connections';
 import { AppMetadataProvider } from './app-metadata.provider';
+import { MetadataCache } from './metadata-cache';
 import { ENGINE_WIRING } from './engine-wiring';
 import { ContentRegistry } from './content.registry';
 import { Access } from '../warehouse/database-permissions.repository';
@@ -57,6 +58,7 @@ export class DatasetService {
     private readonly content: ContentRegistry,
     private readonly queryLog: QueryLogService,
     private readonly cache: QueryCacheService,
+    private readonly metadataCache: MetadataCache,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -206,7 +208,7 @@ export class DatasetService {
 
   private async processor(caller: AuthUser): Promise<QueryProcessor> {
     const timezone = (await this.settings.get<string | null>('report-timezone')) || null;
-    const metadata = new AppMetadataProvider(this.db, timezone);
+    const metadata = new AppMetadataProvider(this.db, timezone, this.metadataCache);
     const content = this.content.resolverFor(caller);
     return new QueryProcessor({
       metadata,
