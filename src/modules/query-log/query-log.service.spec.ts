@@ -1,7 +1,7 @@
 import type { AppLogger } from '../../common/logging/app-logger';
 import type { SettingsService } from '../settings/settings.service';
 import type { QueryLogRepository } from './query-log.repository';
-import { ExecutionRecord, PRUNE_EVERY_MS, QueryLogService, WRITE_BATCH, WRITE_DELAY_MS } from './query-log.service';
+import { AVERAGE_REUSE_MS, ExecutionRecord, PRUNE_EVERY_MS, QueryLogService, WRITE_BATCH, WRITE_DELAY_MS } from './query-log.service';
 
 describe('QueryLogService', () => {
   const record: ExecutionRecord = {
@@ -76,11 +76,52 @@ describe('QueryLogService', () => {
   });
 
   it('averages the latest successful runs, null when none or when the read fails', async () => {
-    expect(await service.averageExecutionTime('x')).toBeNull();
+    expect(await service.averageExecutionTime('none')).toBeNull();
     repo.recentRunningTimes.mockResolvedValueOnce([10, 20, 31]);
     expect(await service.averageExecutionTime('x')).toBe(20);
     expect(repo.recentRunningTimes).toHaveBeenLastCalledWith('x', 10);
     repo.recentRunningTimes.mockRejectedValueOnce(new Error('down'));
-    expect(await service.averageExecutionTime('x')).toBeNull();
+    expect(await service.averageExecutionTime('y')).toBeNull();
+    // A failed read is not remembered.
+    repo.recentRunningTimes.mockResolvedValueOnce([8]);
+    expect(await service.averageExecutionTime('y')).toBe(8);
+  });
+
+  it('reuses an average for a while, and reads it again once a run of that query is written', async () => {
+    const now = jest.spyOn(Date, 'now').mockReturnValue(1_000_000);
+    try {
+      repo.recentRunningTimes.mockResolvedValueOnce([10]);
+      expect(await service.averageExecutionTime(record.hash)).toBe(10);
+      repo.recentRunningTimes.mockResolvedValue([30]);
+      expect(await service.averageExecutionTime(record.hash)).toBe(10);
+      expect(repo.recentRunningTimes).toHaveBeenCalledTimes(1);
+      // Another query's run leaves it; this query's run refreshes it.
+      service.record({ ...record, hash: 'other' });
+      await service.flush();
+      expect(await service.averageExecutionTime(record.hash)).toBe(10);
+      service.record(record);
+      await service.flush();
+      expect(await service.averageExecutionTime(record.hash)).toBe(30);
+      // Runs written by other instances show once the reuse period is over.
+      repo.recentRunningTimes.mockResolvedValue([50]);
+      now.mockReturnValue(1_000_000 + AVERAGE_REUSE_MS - 1);
+      expect(await service.averageExecutionTime(record.hash)).toBe(30);
+      now.mockReturnValue(1_000_000 + AVERAGE_REUSE_MS);
+      expect(await service.averageExecutionTime(record.hash)).toBe(50);
+    } finally {
+      now.mockRestore();
+    }
+  });
+
+  it('does not keep an average whose read a write overtook', async () => {
+    let finishRead!: (times: number[]) => void;
+    repo.recentRunningTimes.mockReturnValueOnce(new Promise<number[]>((resolve) => (finishRead = resolve)));
+    const reading = service.averageExecutionTime(record.hash);
+    service.record(record);
+    await service.flush();
+    finishRead([10]);
+    expect(await reading).toBe(10);
+    repo.recentRunningTimes.mockResolvedValueOnce([20]);
+    expect(await service.averageExecutionTime(record.hash)).toBe(20);
   });
 });

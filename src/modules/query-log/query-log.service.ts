@@ -14,6 +14,12 @@ export const WRITE_BATCH = 100;
 /** An instance prunes the log at most this often. */
 export const PRUNE_EVERY_MS = 60 * 60_000;
 export const RETENTION_SETTING = 'query-execution-retention-days';
+/**
+ * An average, an estimate shown before a run, is reused this long (another instance's runs show after it);
+ * this instance's own runs of the query refresh it as soon as they are written.
+ */
+export const AVERAGE_REUSE_MS = 30_000;
+const AVERAGES_KEPT = 10_000;
 
 /** What one run was; `error` is the engine's message for a failed run (never SQL or parameter values of ours). */
 export type ExecutionRecord = Omit<QueryExecution, 'id' | 'card_id' | 'dashboard_id'> & { card_id?: number | null; dashboard_id?: number | null };
@@ -29,6 +35,9 @@ export class QueryLogService implements BeforeApplicationShutdown {
   private lastPruneAt = 0;
   private pending: Omit<QueryExecution, 'id'>[] = [];
   private writeTimer: NodeJS.Timeout | null = null;
+  private readonly averages = new Map<string, { value: number | null; at: number }>();
+  /** Moves with every write: an average read while a write was in flight may already be out of date. */
+  private writes = 0;
 
   constructor(
     private readonly repo: QueryLogRepository,
@@ -51,9 +60,15 @@ export class QueryLogService implements BeforeApplicationShutdown {
 
   /** Mean running time (ms, rounded) of the latest successful uncached runs of a query, or null when there are none. */
   async averageExecutionTime(hash: string): Promise<number | null> {
+    const now = Date.now();
+    const kept = this.averages.get(hash);
+    if (kept && now - kept.at < AVERAGE_REUSE_MS) return kept.value;
+    const writes = this.writes;
     try {
       const times = await this.repo.recentRunningTimes(hash, AVERAGE_OVER_RUNS);
-      return times.length === 0 ? null : Math.round(times.reduce((a, b) => a + b, 0) / times.length);
+      const value = times.length === 0 ? null : Math.round(times.reduce((a, b) => a + b, 0) / times.length);
+      if (writes === this.writes) this.keepAverage(hash, value, now);
+      return value;
     } catch (e) {
       this.logger.warning('Query log: reading the average execution time failed', { error: e instanceof Error ? e.message : String(e) });
       return null;
@@ -79,7 +94,21 @@ export class QueryLogService implements BeforeApplicationShutdown {
     if (this.pending.length === 0) return;
     const rows = this.pending;
     this.pending = [];
-    this.work.start(rows.length === 1 ? 'recording an execution' : 'recording executions', () => this.repo.insertMany(rows));
+    this.work.start(rows.length === 1 ? 'recording an execution' : 'recording executions', async () => {
+      this.writes++;
+      try {
+        await this.repo.insertMany(rows);
+      } finally {
+        this.writes++;
+        for (const r of rows) this.averages.delete(r.hash);
+      }
+    });
+  }
+
+  private keepAverage(hash: string, value: number | null, at: number): void {
+    this.averages.delete(hash);
+    this.averages.set(hash, { value, at });
+    if (this.averages.size > AVERAGES_KEPT) this.averages.delete(this.averages.keys().next().value as string);
   }
 
   beforeApplicationShutdown(): Promise<void> {
