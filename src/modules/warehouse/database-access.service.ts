@@ -17,8 +17,8 @@ export class DatabaseAccessService {
   }
 
   async accessTo(user: AuthUser, dbId: number): Promise<Access> {
-    const map = await this.accessMap(user);
-    return map === 'all' ? FULL : (map.get(dbId) ?? NONE);
+    if (user.isSuperuser) return FULL;
+    return bestAccess(await this.perms.forGroups(user.groupIds, dbId)).get(dbId) ?? NONE;
   }
 
   async assertCanRead(user: AuthUser, dbId: number): Promise<void> {
