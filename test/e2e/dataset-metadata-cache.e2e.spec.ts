@@ -2,6 +2,7 @@ import { e2eWarehouse, type E2eWarehouse } from '../support/e2e-warehouses';
 import { auth, setupAdmin } from '../support/factories';
 import { syncThroughApi, waitForIdle } from '../support/sync-runs';
 import { startTestApp, TestApp } from '../support/test-app';
+import { waitForSync } from '../support/sync-wait';
 import { until } from '../support/until';
 
 jest.setTimeout(90_000);
@@ -30,6 +31,7 @@ describe('query metadata as it changes', () => {
     admin = await setupAdmin(a);
     wh = await e2eWarehouse('sqlite', a.config.dataDir, { statements: ['CREATE TABLE things (id INTEGER PRIMARY KEY, label TEXT, size INTEGER)', "INSERT INTO things VALUES (1, 'x', 2)"] });
     db = (await a.http().post('/api/database').set(auth(admin)).send({ engine: 'sqlite', name: 'Changing', details: wh.details }).expect(200)).body.id;
+    await waitForSync(a, admin, db);
     await waitForIdle(a, db);
     const tables = (await a.http().get(`/api/database/${db}/metadata`).set(auth(admin)).expect(200)).body.tables as Array<{ id: number; name: string }>;
     table = tables.find((t) => t.name === 'things')!.id;
