@@ -1,5 +1,6 @@
 import { startTestApp, TestApp } from '../support/test-app';
 import { auth, makeUserDirect, setupAdmin } from '../support/factories';
+import { until } from '../support/until';
 
 describe('settings', () => {
   let t: TestApp;
@@ -102,8 +103,7 @@ describe('settings', () => {
     try {
       expect((await other.http().get('/api/setting/site-name').set(auth(admin)).expect(200)).body).toBe('Masked');
       await t.http().put('/api/setting/site-name').set(auth(admin)).send({ value: 'Changed elsewhere' }).expect(204);
-      await new Promise((r) => setTimeout(r, 1100));
-      expect((await other.http().get('/api/setting/site-name').set(auth(admin))).body).toBe('Changed elsewhere');
+      await until(async () => (await other.http().get('/api/setting/site-name').set(auth(admin))).body === 'Changed elsewhere', 30_000);
     } finally {
       await other.close();
     }

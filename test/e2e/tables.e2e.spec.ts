@@ -4,6 +4,7 @@ import { auth, MadeUser } from '../support/factories';
 import { SampleApp, startSampleApp } from '../support/sample-app';
 import { TestApp } from '../support/test-app';
 import { expect401, expect403, expect404, expect400 } from '../support/expect-wire';
+import { until } from '../support/until';
 
 interface Field {
   id: number;
@@ -332,8 +333,7 @@ describe('table metadata API on the Sample Database', () => {
       expect((await http().post(`/api/table/${id}/discard_values`).set(auth(admin)).expect(200)).body).toEqual({ status: 'success' });
       expect(await valueCount(category)).toBe(0);
       expect((await http().post(`/api/table/${id}/rescan_values`).set(auth(admin)).expect(200)).body).toEqual({ status: 'success' });
-      const deadline = Date.now() + 30_000;
-      while ((await valueCount(category)) === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      await until(async () => (await valueCount(category)) > 0, 30_000);
       const values = await http().get(`/api/field/${category}/values`).set(auth(admin)).expect(200);
       expect(values.body.values).toEqual([['Doohickey'], ['Gadget'], ['Gizmo'], ['Widget']]);
     });

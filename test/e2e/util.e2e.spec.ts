@@ -5,6 +5,7 @@ import { User } from '../../src/modules/users/user.entity';
 import { APP_DB } from '../support/app-db';
 import { ADMIN, auth, makeUserDirect, MadeUser, setupAdmin } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
+import { until } from '../support/until';
 
 const MSG_NON_BLANK = 'value must be a non-blank string.';
 const UNAUTHENTICATED = 'Unauthenticated';
@@ -200,11 +201,8 @@ describe('util', () => {
       const requestId = 'util-logs-test-42';
       await t.http().get('/api/util/random_token').set(auth(user.session)).set('X-Request-Id', requestId).expect(200);
       // The request line is written when the response finishes, which may be just after the client saw it.
-      let entries = await logs();
-      for (let i = 0; i < 20 && !entries.some((e) => e.request_id === requestId); i++) {
-        await new Promise((r) => setTimeout(r, 25));
-        entries = await logs();
-      }
+      let entries: Array<Record<string, unknown>> = [];
+      await until(async () => (entries = await logs()).some((e) => e.request_id === requestId), 30_000);
       const line = entries.find((e) => e.request_id === requestId);
       expect(line).toMatchObject({ level: 'INFO', msg: 'request', timestamp: expect.any(String), process_uuid: expect.any(String) });
       const times = entries.map((e) => Date.parse(String(e.timestamp)));

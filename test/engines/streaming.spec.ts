@@ -181,7 +181,7 @@ describe.each(availableEngines())('%s streaming', (engine: Engine) => {
     await sleep(300);
     await stream.close();
     // Producing the whole series would take minutes (and gigabytes).
-    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(Date.now() - started).toBeLessThan(30_000);
     // The statement stops on the server too, not only on our side.
     await until(async () => (await stillRunning(engine, ['wh_stream_', 'marker'])) === 0);
     await expectUsable(driver);
@@ -193,7 +193,7 @@ describe.each(availableEngines())('%s streaming', (engine: Engine) => {
     // On a busy machine the time may run out before the first batch (a SQLite worker starting): stream() rejects then.
     const reading = driver.stream(series(engine, 9, false), [], { readOnly: true, timeoutMs: 500 }).then(readAll);
     await expect(reading).rejects.toBeInstanceOf(QueryTimeoutError);
-    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(Date.now() - started).toBeLessThan(30_000);
     await until(async () => (await stillRunning(engine, ['wh_stream_', 'marker'])) === 0);
     await expectUsable(driver);
   });

@@ -2,6 +2,7 @@ import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { until } from '../support/until';
 
 /**
  * The built server as a user runs it: `node dist/src/main.js` with no configuration but DATA_DIR. Boots on SQLite,
@@ -108,7 +109,7 @@ describe('the server process', () => {
         const pools = (await (await fetch(`${s.url}/api/util/diagnostic_info/connection_pool_info`, { headers })).json()) as { 'connection-pools': Record<string, { numBusyConnections: number }> };
         return pools['connection-pools'][`db-${db}`]?.numBusyConnections ?? 0;
       };
-      for (let i = 0; i < 200 && (await busy()) === 0; i++) await new Promise((r) => setTimeout(r, 10));
+      await until(async () => (await busy()) > 0, 30_000);
       const exited = stop(s.proc);
       const res = await answer;
       expect(res.status).toBe(202);

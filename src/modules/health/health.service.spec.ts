@@ -13,8 +13,7 @@ describe('HealthService', () => {
   });
 
   it('is down when the ping does not answer in time', async () => {
-    const started = Date.now();
+    // A ping that never answers: the check itself must give up, or this test would hang to jest's timeout.
     await expect(serviceWith(() => new Promise<void>(() => undefined)).appDbReachable(50)).resolves.toBe(false);
-    expect(Date.now() - started).toBeLessThan(1000);
   });
 });

@@ -1,6 +1,7 @@
 import type { AppLogger } from '../../common/logging/app-logger';
 import type { QueryCacheEntry } from './query-cache.entity';
 import type { QueryCacheRepository } from './query-cache.repository';
+import { until } from '../../../test/support/until';
 import { MAX_CACHED_RESULT_BYTES, QueryCacheService } from './query-cache.service';
 
 /** An in-memory repository with the real one's expiry rule. */
@@ -65,5 +66,25 @@ describe('QueryCacheService', () => {
     expect(logger.warning).toHaveBeenCalledWith('Query cache: storing a result failed', { error: 'down' });
     expect((await cache.get('k'))?.result).toEqual({ a: 2 });
     expect(repo.deleteExpired).toHaveBeenCalledTimes(1);
+  });
+
+  it('lets the later of two background writes of one key win, even when the earlier one is slower', async () => {
+    let releaseFirst!: () => void;
+    const firstHeld = new Promise<void>((resolve) => (releaseFirst = resolve));
+    const store = repo.upsert.getMockImplementation()!;
+    // The write with the 60 s TTL (the first accepted) is held until the second has had every chance to land.
+    repo.upsert.mockImplementation(async (e: QueryCacheEntry) => {
+      if (e.expires_at.getTime() - e.updated_at.getTime() === 60_000) await firstHeld;
+      await store(e);
+    });
+    cache.putInBackground('k', { a: 1 }, 60);
+    cache.putInBackground('k', { a: 2 }, 120);
+    const flushed = cache.flush();
+    await until(() => repo.upsert.mock.calls.length >= 1);
+    expect(repo.upsert).toHaveBeenCalledTimes(1);
+    releaseFirst();
+    await flushed;
+    expect(repo.upsert).toHaveBeenCalledTimes(2);
+    expect((await cache.get('k'))?.result).toEqual({ a: 2 });
   });
 });

@@ -30,6 +30,8 @@ export interface CacheHit<T> {
 export class QueryCacheService implements BeforeApplicationShutdown {
   private readonly work: BackgroundWork;
   private lastPruneAt = 0;
+  /** The last write accepted per key: a later write of the same key waits for it, so the later result wins. */
+  private readonly writes = new Map<string, Promise<void>>();
 
   constructor(
     private readonly repo: QueryCacheRepository,
@@ -67,7 +69,20 @@ export class QueryCacheService implements BeforeApplicationShutdown {
 
   /** put() after the answer has gone out; also prunes expired entries now and then. */
   putInBackground(key: string, result: unknown, ttlSeconds: number): void {
-    this.work.start('storing a result', () => this.put(key, result, ttlSeconds));
+    const acceptedAt = new Date();
+    const previous = this.writes.get(key);
+    let finished!: () => void;
+    const mine = new Promise<void>((resolve) => (finished = resolve));
+    this.writes.set(key, mine);
+    this.work.start('storing a result', async () => {
+      try {
+        await previous;
+        await this.put(key, result, ttlSeconds, acceptedAt);
+      } finally {
+        finished();
+        if (this.writes.get(key) === mine) this.writes.delete(key);
+      }
+    });
     if (Date.now() - this.lastPruneAt >= CACHE_PRUNE_EVERY_MS) {
       this.lastPruneAt = Date.now();
       this.work.start('pruning', () => this.pruneExpired());
@@ -78,7 +93,7 @@ export class QueryCacheService implements BeforeApplicationShutdown {
     return this.repo.deleteExpired(now);
   }
 
-  /** Waits for the writes still in flight. */
+  /** Waits for every write accepted so far: after it, get() sees the last result put for each key. */
   flush(): Promise<void> {
     return this.work.flush();
   }

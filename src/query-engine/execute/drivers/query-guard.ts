@@ -4,11 +4,12 @@ import { QueryCancelledError, QueryTimeoutError } from './errors';
 export interface GuardActions {
   /** Stops the running statement on the database (pg_cancel_backend, KILL QUERY, interrupt, kill). */
   cancel(): Promise<void> | void;
-  /** Last resort when the statement still runs some time after cancel(): drop the connection. */
+  /** Last resort when cancel() fails, or the statement still runs some time after the database took it: drop the connection. */
   escalate?(): void;
 }
 
-const ESCALATE_AFTER_MS = 3000;
+/** How long a statement may go on after the database acknowledged its cancel before the connection is dropped. */
+export const ESCALATE_AFTER_MS = 3000;
 
 /**
  * Runs one statement's work so that an aborted signal or an expired timeout stops it on the database, and
@@ -21,6 +22,7 @@ export class QueryGuard {
   private cancelling: Promise<void> | null = null;
   private escalation: NodeJS.Timeout | null = null;
   private timer: NodeJS.Timeout | null = null;
+  private ended = false;
 
   constructor(
     private readonly opts: QueryOptions,
@@ -69,10 +71,11 @@ export class QueryGuard {
   }
 
   async end(): Promise<void> {
+    this.ended = true;
     this.opts.signal?.removeEventListener('abort', this.onAbort);
     if (this.timer) clearTimeout(this.timer);
-    if (this.escalation) clearTimeout(this.escalation);
     await this.cancelling;
+    if (this.escalation) clearTimeout(this.escalation);
   }
 
   private readonly onAbort = () => this.trigger('cancel');
@@ -80,9 +83,17 @@ export class QueryGuard {
   private trigger(reason: 'cancel' | 'timeout'): void {
     if (this.reason) return;
     this.reason = reason;
+    // The escalation clock starts when the database has acknowledged the cancel, not when it was asked for: on a
+    // loaded machine opening the cancelling connection alone can take seconds, and a late cancel that works
+    // should not cost the connection. A cancel that fails escalates at once.
     this.cancelling = Promise.resolve()
       .then(() => this.actions.cancel())
-      .catch(() => this.actions.escalate?.());
-    if (this.actions.escalate) this.escalation = setTimeout(() => this.actions.escalate!(), ESCALATE_AFTER_MS);
+      .then(
+        () => {
+          const { escalate } = this.actions;
+          if (escalate && !this.ended) this.escalation = setTimeout(() => escalate(), ESCALATE_AFTER_MS);
+        },
+        () => this.actions.escalate?.(),
+      );
   }
 }
