@@ -36,7 +36,7 @@ describe.each(availableEngines())('%s cancellation, timeouts and pool', (engine:
     const running = driver.query(LONG[engine], [], { signal, readOnly: true }).catch((e: unknown) => e);
     await until(() => driver.poolInfo().numBusyConnections === 1);
     // Let the statement reach the database: seen there on the servers; the file engines get a moment to start.
-    if (engine === 'postgres' || engine === 'mysql') await until(async () => (await stillRunning(engine, ['wh_long_', 'marker'])) === 1, 30_000);
+    if (engine === 'postgres' || engine === 'mysql') await until(async () => (await stillRunning(wh, ['wh_long_', 'marker'])) === 1, 30_000);
     else await sleep(engine === 'sqlite' ? 300 : 200);
     // Wrapped: returning the promise itself from an async function would wait for it.
     return { outcome: running };
@@ -46,12 +46,12 @@ describe.each(availableEngines())('%s cancellation, timeouts and pool', (engine:
     const driver = wh.driver({ maxPoolSize: 1 });
     const ac = new AbortController();
     const { outcome } = await startLong(driver, ac.signal);
-    if (engine === 'postgres' || engine === 'mysql') expect(await stillRunning(engine, ['wh_long_', 'marker'])).toBe(1);
+    if (engine === 'postgres' || engine === 'mysql') expect(await stillRunning(wh, ['wh_long_', 'marker'])).toBe(1);
     const started = Date.now();
     ac.abort();
     expect(await outcome).toBeInstanceOf(QueryCancelledError);
     expect(Date.now() - started).toBeLessThan(15_000);
-    expect(await stillRunning(engine, ['wh_long_', 'marker'])).toBe(0);
+    expect(await stillRunning(wh, ['wh_long_', 'marker'])).toBe(0);
     expect((await driver.query(one(engine), [7])).rows).toEqual([[7]]);
     expect(driver.poolInfo()).toMatchObject({ numBusyConnections: 0, numWaiting: 0, maxPoolSize: 1 });
   });
@@ -61,7 +61,7 @@ describe.each(availableEngines())('%s cancellation, timeouts and pool', (engine:
     const started = Date.now();
     await expect(driver.query(LONG[engine], [], { timeoutMs: 300, readOnly: true })).rejects.toBeInstanceOf(QueryTimeoutError);
     expect(Date.now() - started).toBeLessThan(15_000);
-    expect(await stillRunning(engine, ['wh_long_', 'marker'])).toBe(0);
+    expect(await stillRunning(wh, ['wh_long_', 'marker'])).toBe(0);
     expect((await driver.query(one(engine), [8], { timeoutMs: 5000 })).rows).toEqual([[8]]);
   });
 

@@ -176,14 +176,14 @@ describe.each(availableEngines())('%s streaming', (engine: Engine) => {
     const stream = await driver.stream(series(engine, 9, false), [], { readOnly: true });
     const first = await stream.batches[Symbol.asyncIterator]().next();
     expect((first.value as unknown[]).length).toBeGreaterThan(0);
-    if (engine === 'postgres' || engine === 'mysql') expect(await stillRunning(engine, ['wh_stream_', 'marker'])).toBe(1);
+    if (engine === 'postgres' || engine === 'mysql') expect(await stillRunning(wh, ['wh_stream_', 'marker'])).toBe(1);
     // Long enough for the server to fill the socket and block writing to it.
     await sleep(300);
     await stream.close();
     // Producing the whole series would take minutes (and gigabytes).
     expect(Date.now() - started).toBeLessThan(30_000);
     // The statement stops on the server too, not only on our side.
-    await until(async () => (await stillRunning(engine, ['wh_stream_', 'marker'])) === 0);
+    await until(async () => (await stillRunning(wh, ['wh_stream_', 'marker'])) === 0);
     await expectUsable(driver);
   });
 
@@ -194,7 +194,7 @@ describe.each(availableEngines())('%s streaming', (engine: Engine) => {
     const reading = driver.stream(series(engine, 9, false), [], { readOnly: true, timeoutMs: 500 }).then(readAll);
     await expect(reading).rejects.toBeInstanceOf(QueryTimeoutError);
     expect(Date.now() - started).toBeLessThan(30_000);
-    await until(async () => (await stillRunning(engine, ['wh_stream_', 'marker'])) === 0);
+    await until(async () => (await stillRunning(wh, ['wh_stream_', 'marker'])) === 0);
     await expectUsable(driver);
   });
 });

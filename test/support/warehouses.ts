@@ -142,17 +142,20 @@ export async function runAll(driver: WarehouseDriver, statements: readonly strin
 }
 
 /**
- * Statements still running on the server whose text contains `marker` (Postgres, MySQL; 0 for the file
- * engines). Pass the marker split, e.g. ['wh_long_', 'marker'], so that this query does not match itself.
+ * Statements of this warehouse's database still running on its server whose text carries the marker (split in
+ * two so that this very query does not match itself; 0 for the file engines). Scoped to the database, so another test run on the same
+ * server cannot be counted.
  */
-export async function stillRunning(engine: Engine, marker: [string, string]): Promise<number> {
+export async function stillRunning(wh: TestWarehouse, marker: [string, string]): Promise<number> {
   const [a, b] = marker;
-  if (engine === 'postgres') {
-    const rows = await serverAdmin('postgres')(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%' || '${a}' || '${b}%'`);
+  if (wh.engine === 'postgres') {
+    const db = (wh.details as ServerDetails).dbname;
+    const rows = await serverAdmin('postgres')(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'active' AND datname = '${db}' AND query LIKE '%' || '${a}' || '${b}%'`);
     return Number(rows[0].n);
   }
-  if (engine === 'mysql') {
-    const rows = await serverAdmin('mysql')(`SELECT count(*) AS n FROM information_schema.PROCESSLIST WHERE INFO LIKE CONCAT('%', '${a}', '${b}%')`);
+  if (wh.engine === 'mysql') {
+    const db = (wh.details as ServerDetails).dbname;
+    const rows = await serverAdmin('mysql')(`SELECT count(*) AS n FROM information_schema.PROCESSLIST WHERE DB = '${db}' AND INFO LIKE CONCAT('%', '${a}', '${b}%')`);
     return Number(rows[0].n);
   }
   return 0;
