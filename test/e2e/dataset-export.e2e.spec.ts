@@ -116,6 +116,16 @@ describe('POST /api/dataset/:export-format on the Sample Database', () => {
     expect(Object.keys(res.body[0])).toEqual(['ID', 'Total $', 'Ordered']);
   });
 
+  it('defuses text cells and titles a spreadsheet would run as formulas in CSV, and leaves XLSX text as text', async () => {
+    const sql = `SELECT '=cmd|''/C calc''!A0' AS "@evil", '-2+3' AS t, -5 AS n, 'fine' AS ok`;
+    const query = JSON.stringify({ database: s.db, type: 'native', native: { query: sql } });
+    const rows = parseCsv((await form('csv', { query }).expect(200)).text);
+    expect(rows).toEqual([["'@evil", 't', 'n', 'ok'], ["'=cmd|'/C calc'!A0", "'-2+3", '-5', 'fine']]);
+    const sheet = await readXlsx((await form('xlsx', { query }).buffer(true).parse(binary).expect(200)).body);
+    expect(sheet.getCell('A2').value).toBe("=cmd|'/C calc'!A0");
+    expect(sheet.getCell('A2').formula).toBeUndefined();
+  });
+
   it('downloads JSON: objects keyed by display name', async () => {
     const res = await form('json', { query: JSON.stringify(orders(2)), format_rows: 'true' }).expect(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);

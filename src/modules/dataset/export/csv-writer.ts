@@ -2,22 +2,37 @@ import { stringify } from 'csv-stringify/sync';
 import { formatValue } from './format-value';
 import { endStream, ExportWriter, ExportWriterOptions, writeChunk } from './export-writer';
 
-/** CSV per RFC 4180 (csv-stringify, one call per batch): a header row of titles, then the rows; null is empty. */
+/**
+ * CSV per RFC 4180 (csv-stringify, one call per batch): a header row of titles, then the rows; null is empty.
+ * Text a spreadsheet would read as a formula gets a leading `'` (OWASP's CSV-injection advice); numbers, dates
+ * and booleans are written as they are, even when formatting turns them into text starting with `-`.
+ */
 export class CsvWriter implements ExportWriter {
   constructor(private readonly opts: ExportWriterOptions) {}
 
   begin(titles: string[]): Promise<boolean> {
-    return writeChunk(this.opts.out, toCsv([titles]));
+    return writeChunk(this.opts.out, toCsv([titles.map(defuseFormula)]));
   }
 
   write(rows: unknown[][]): Promise<boolean> {
     const { cols, formatRows } = this.opts;
-    return writeChunk(this.opts.out, toCsv(rows.map((row) => row.map((v, i) => formatValue(v, cols[i], formatRows)))));
+    const cell = (v: unknown, i: number) => {
+      const out = formatValue(v, cols[i], formatRows);
+      return typeof v === 'string' && typeof out === 'string' ? defuseFormula(out) : out;
+    };
+    return writeChunk(this.opts.out, toCsv(rows.map((row) => row.map(cell))));
   }
 
   end(): Promise<void> {
     return endStream(this.opts.out);
   }
+}
+
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** `'=1+1` is shown as the text `=1+1` by Excel, LibreOffice and Google Sheets instead of being evaluated. */
+export function defuseFormula(text: string): string {
+  return FORMULA_START.test(text) ? `'${text}` : text;
 }
 
 function toCsv(records: unknown[][]): string {

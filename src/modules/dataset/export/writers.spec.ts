@@ -35,6 +35,23 @@ describe('export writers', () => {
     expect((await written((o) => new CsvWriter(o), false)).toString().split('\n')[1]).toBe('1,"a, ""quoted""",2024-05-01T10:15:00,2024-05-01T00:00:00,true');
   });
 
+  it('CSV: text that a spreadsheet would run as a formula is defused, numbers and titles alike handled', async () => {
+    const out = new PassThrough();
+    const chunks: Buffer[] = [];
+    out.on('data', (c: Buffer) => chunks.push(Buffer.from(c)));
+    const w = new CsvWriter({ out, cols: [col('N', 'type/Float'), col('T', 'type/Text')], formatRows: true });
+    await w.begin(['=HYPERLINK("http://x")', 'Plain']);
+    const texts = ['=1+1', '+SUM(A1)', '-2+3', '@cmd', '\tTAB', '\rCR', 'safe', 'a=b'];
+    await w.write(texts.map((t, i) => [i === 0 ? -12.5 : i, t]));
+    await w.end();
+    const lines = Buffer.concat(chunks).toString().split('\n');
+    expect(lines[0]).toBe(`"'=HYPERLINK(""http://x"")",Plain`);
+    expect(lines[1]).toBe(`-12.5,'=1+1`);
+    expect(lines.slice(2, 6)).toEqual([`1,'+SUM(A1)`, `2,'-2+3`, `3,'@cmd`, `4,'\tTAB`]);
+    expect(lines[6]).toBe(`5,"'\rCR"`);
+    expect(lines.slice(7, 9)).toEqual(['6,safe', '7,a=b']);
+  });
+
   it('JSON: an array of objects keyed by title', async () => {
     expect(JSON.parse((await written((o) => new JsonWriter(o), true)).toString())).toEqual([
       { Id: 1, Name: 'a, "quoted"', At: 'May 1, 2024, 10:15 AM', Month: 'May, 2024', Ok: true },
