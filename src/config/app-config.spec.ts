@@ -8,6 +8,9 @@ describe('loadConfig', () => {
     expect(c.databaseUrl).toBeUndefined();
     expect(c.sqlitePath).toBe(path.resolve('data', 'app.db'));
     expect(c.maxSessionAgeMinutes).toBe(20160);
+    expect(c).toMatchObject({ maxQueriesPerUser: 10, duckdbMemoryLimit: '2GB' });
+    expect(c.duckdbThreads).toBeGreaterThanOrEqual(1);
+    expect(c.duckdbThreads).toBeLessThanOrEqual(4);
   });
 
   it.each([
@@ -20,6 +23,10 @@ describe('loadConfig', () => {
     [{ ADMIN_EMAIL: 'a@b.c' }, 'ADMIN_EMAIL and ADMIN_PASSWORD must be set together'],
     [{ MAX_SESSION_AGE: '0' }, 'MAX_SESSION_AGE must be an integer between 1 and 5256000 (got "0")'],
     [{ LOAD_SAMPLE_DATABASE: 'maybe' }, 'LOAD_SAMPLE_DATABASE must be true or false (got "maybe")'],
+    [{ DUCKDB_MEMORY_LIMIT: 'lots' }, 'DUCKDB_MEMORY_LIMIT must be a size such as 512MB or 2GB (got "lots")'],
+    [{ DUCKDB_MEMORY_LIMIT: "1GB'; SET x" }, `DUCKDB_MEMORY_LIMIT must be a size such as 512MB or 2GB (got "1GB'; SET x")`],
+    [{ DUCKDB_THREADS: '0' }, 'DUCKDB_THREADS must be an integer between 1 and 1024 (got "0")'],
+    [{ MAX_QUERIES_PER_USER: '0' }, 'MAX_QUERIES_PER_USER must be an integer between 1 and 10000 (got "0")'],
   ])('refuses %j with one clear line', (env, message) => {
     expect(() => loadConfig(env)).toThrow(new ConfigError(message));
   });

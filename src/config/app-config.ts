@@ -1,3 +1,4 @@
+import * as os from 'node:os';
 import * as path from 'node:path';
 
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
@@ -31,6 +32,12 @@ export interface AppConfig {
   syncCheckSeconds: number;
   /** Warehouse queries are cancelled after this long. */
   queryTimeoutSeconds: number;
+  /** Warehouse queries one user may have running at once on this instance; more answer 429. */
+  maxQueriesPerUser: number;
+  /** DuckDB warehouses: memory_limit of each database's instance (DuckDB's size syntax, e.g. `2GB`). */
+  duckdbMemoryLimit: string;
+  /** DuckDB warehouses: worker threads of each database's instance. */
+  duckdbThreads: number;
 }
 
 export class ConfigError extends Error {}
@@ -65,6 +72,12 @@ function httpUrl(env: Env, name: string): string | undefined {
     /* reported below */
   }
   throw new ConfigError(`${name} must be an http(s) URL (got "${raw}")`);
+}
+
+function memorySize(env: Env, name: string, fallback: string): string {
+  const raw = (env[name] || fallback).trim();
+  if (/^\d+(\.\d+)?\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i.test(raw)) return raw;
+  throw new ConfigError(`${name} must be a size such as 512MB or 2GB (got "${raw}")`);
 }
 
 /** Parses and validates the process environment once, at boot. */
@@ -110,6 +123,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
     loadSampleDatabase: bool(env, 'LOAD_SAMPLE_DATABASE', true),
     syncCheckSeconds: int(env, 'SYNC_CHECK_SECONDS', 60, 0, 86_400),
     queryTimeoutSeconds: int(env, 'QUERY_TIMEOUT_SECONDS', 1200, 1, 86_400),
+    maxQueriesPerUser: int(env, 'MAX_QUERIES_PER_USER', 10, 1, 10_000),
+    duckdbMemoryLimit: memorySize(env, 'DUCKDB_MEMORY_LIMIT', '2GB'),
+    duckdbThreads: int(env, 'DUCKDB_THREADS', Math.min(4, os.availableParallelism()), 1, 1024),
   };
 }
 

@@ -43,7 +43,7 @@ export class WarehouseConnections implements OnApplicationShutdown {
 
   /** A short-lived driver for details not stored yet (the connection test before a database is saved). */
   async withTemporary<T>(engine: Engine, details: ServerDetails | FileDetails, work: (d: WarehouseDriver) => Promise<T>): Promise<T> {
-    const driver = createDriver(engine, details, { maxPoolSize: 1 });
+    const driver = createDriver(engine, details, { maxPoolSize: 1, ...this.duckdbLimits() });
     try {
       return await work(driver);
     } finally {
@@ -58,10 +58,14 @@ export class WarehouseConnections implements OnApplicationShutdown {
     if (cached) void this.evict(db.id);
     const details = this.validate(db.engine, openDetails(db.details, this.secrets));
     // A pooled SQLite connection is a child process (~40 MB) so a runaway query can be killed; keep few.
-    const driver = createDriver(db.engine, details, { maxPoolSize: db.engine === 'sqlite' ? 4 : 15 });
+    const driver = createDriver(db.engine, details, { maxPoolSize: db.engine === 'sqlite' ? 4 : 15, ...this.duckdbLimits() });
     this.drivers.set(db.id, { driver, version });
     this.pools.register(`db-${db.id}`, () => driver.poolInfo());
     return driver;
+  }
+
+  private duckdbLimits() {
+    return { memoryLimit: this.config.duckdbMemoryLimit, threads: this.config.duckdbThreads };
   }
 
   async evict(dbId: number): Promise<void> {

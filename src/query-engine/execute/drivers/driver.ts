@@ -134,4 +134,8 @@ export interface DriverOptions {
   connectTimeoutMs?: number;
   /** SQLite/DuckDB: open the file read-write (writers, tests). Default false: the file is opened read-only. */
   writable?: boolean;
+  /** DuckDB: the instance's `memory_limit` (e.g. `2GB`); one query cannot take the server's memory. Default DuckDB's own. */
+  memoryLimit?: string;
+  /** DuckDB: the instance's worker threads. Default DuckDB's own (all cores). */
+  threads?: number;
 }

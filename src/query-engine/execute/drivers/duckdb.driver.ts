@@ -238,9 +238,12 @@ export class DuckDbDriver implements WarehouseDriver {
     const { db } = this.details;
     checkDatabaseFile(db, Boolean(this.options.writable));
     try {
+      const { memoryLimit, threads } = this.options;
       return await DuckDBInstance.create(db, {
         ...DUCKDB_LOCKED_CONFIG,
         access_mode: this.options.writable ? 'READ_WRITE' : 'READ_ONLY',
+        ...(memoryLimit ? { memory_limit: memoryLimit } : {}),
+        ...(threads ? { threads: String(threads) } : {}),
       });
     } catch (e) {
       const message = (e as Error).message ?? String(e);
