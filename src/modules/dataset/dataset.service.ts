@@ -10,6 +10,7 @@ import { FailedResults, QueryResults, StreamedResults } from '../../query-engine
 import { WarehouseDatabase } from '../databases/database.entity';
 import { SettingsService } from '../settings/settings.service';
 import { DatabaseAccessService } from '../warehouse/database-access.service';
+import { QuerySlots } from '../warehouse/query-slots';
 import { WarehouseConnections } from '../warehouse/warehouse-connections';
 import { AppMetadataProvider } from './app-metadata.provider';
 import { MetadataCache } from './metadata-cache';
@@ -59,6 +60,7 @@ export class DatasetService {
     private readonly queryLog: QueryLogService,
     private readonly cache: QueryCacheService,
     private readonly metadataCache: MetadataCache,
+    private readonly slots: QuerySlots,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -107,16 +109,29 @@ export class DatasetService {
       }
     }
     const runOptions = { context, defaultMaxRows, timeoutMs: this.config.queryTimeoutSeconds * 1000, signal };
+    const release = this.slots.take(caller.id);
     // A result to be cached is needed whole anyway.
     if (streaming && !key) {
-      const streamed = await processor.stream(planned, runOptions);
+      let streamed: Awaited<ReturnType<QueryProcessor['stream']>>;
+      try {
+        streamed = await processor.stream(planned, runOptions);
+      } catch (e) {
+        release();
+        throw e;
+      }
       if (streamed.status !== 'streaming') {
+        release();
         this.record(streamed, logged, caller, opts);
         return streamed;
       }
-      return this.loggedWhenRead(streamed, { ...streamed.head, average_execution_time: await average }, logged, caller, opts);
+      return this.loggedWhenRead(streamed, { ...streamed.head, average_execution_time: await average }, logged, caller, opts, release);
     }
-    const result = await processor.run(planned, runOptions);
+    let result: Awaited<ReturnType<QueryProcessor['run']>>;
+    try {
+      result = await processor.run(planned, runOptions);
+    } finally {
+      release();
+    }
     this.record(result, logged, caller, opts);
     if (result.status !== 'completed') return result;
     if (key && result.running_time >= (opts.cacheMinDurationMs ?? 0)) this.cache.putInBackground(key, result, ttl);
@@ -130,8 +145,10 @@ export class DatasetService {
     logged: { hash: string; native: boolean; database_id: number | null },
     caller: AuthUser,
     opts: DatasetRunOptions,
+    release: () => void,
   ): DatasetStream {
     const record = () => {
+      release();
       const outcome = streamed.outcome();
       this.record({ ...outcome, status: outcome.failure ? 'failed' : 'completed', error: outcome.failure?.error, started_at: head.started_at }, logged, caller, opts);
     };
@@ -143,7 +160,15 @@ export class DatasetService {
         record();
       }
     }
-    return { ...streamed, head, rows: rows() };
+    // A stream closed without being read gives its slot back too.
+    const close = async () => {
+      try {
+        await streamed.close();
+      } finally {
+        release();
+      }
+    };
+    return { ...streamed, head, rows: rows(), close };
   }
 
   /** POST /api/dataset/duration: the average running time (ms) of the query's previous runs, 0 when unknown. */

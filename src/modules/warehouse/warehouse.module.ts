@@ -4,12 +4,13 @@ import { UtilModule } from '../util/util.module';
 import { DatabaseAccessService } from './database-access.service';
 import { DatabasePermission } from './database-permission.entity';
 import { DatabasePermissionsRepository } from './database-permissions.repository';
+import { QuerySlots } from './query-slots';
 import { WarehouseConnections } from './warehouse-connections';
 
 /** What every warehouse-facing module shares: open connections to the databases, and who may use them. */
 @Module({
   imports: [TypeOrmModule.forFeature([DatabasePermission]), UtilModule],
-  providers: [WarehouseConnections, DatabasePermissionsRepository, DatabaseAccessService],
-  exports: [WarehouseConnections, DatabasePermissionsRepository, DatabaseAccessService],
+  providers: [WarehouseConnections, DatabasePermissionsRepository, DatabaseAccessService, QuerySlots],
+  exports: [WarehouseConnections, DatabasePermissionsRepository, DatabaseAccessService, QuerySlots],
 })
 export class WarehouseModule {}

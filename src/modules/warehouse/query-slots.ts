@@ -1,0 +1,37 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { MessageError } from '../../common/errors/api-errors';
+
+/**
+ * How many warehouse queries each user has running on this instance. One user (or one stolen session) cannot
+ * occupy every pooled connection: past `MAX_QUERIES_PER_USER` a query answers 429 at once instead of queueing.
+ */
+@Injectable()
+export class QuerySlots {
+  private readonly running = new Map<number, number>();
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  /** Takes one of the user's slots; the returned function gives it back (calling it again does nothing). */
+  take(userId: number): () => void {
+    const max = this.config.maxQueriesPerUser;
+    const now = this.running.get(userId) ?? 0;
+    if (now >= max) {
+      throw new MessageError(`You have ${max} queries running already. Wait for one of them to finish, then try again.`, 429);
+    }
+    this.running.set(userId, now + 1);
+    let given = false;
+    return () => {
+      if (given) return;
+      given = true;
+      const left = (this.running.get(userId) ?? 1) - 1;
+      if (left > 0) this.running.set(userId, left);
+      else this.running.delete(userId);
+    };
+  }
+
+  /** Queries this user has running now (diagnostics and tests). */
+  runningFor(userId: number): number {
+    return this.running.get(userId) ?? 0;
+  }
+}
