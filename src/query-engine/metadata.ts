@@ -58,5 +58,6 @@ export interface ContentResolver {
   card(id: number): Promise<CardSource | null>;
   segment(id: number): Promise<{ id: number; tableId: number; definition: InnerQuery } | null>;
   metric(id: number): Promise<{ id: number; tableId: number; name: string; definition: InnerQuery } | null>;
-  snippet(nameOrId: string | number): Promise<{ id: number; name: string; content: string } | null>;
+  /** `databaseId`: the database of the query that includes it. */
+  snippet(nameOrId: string | number, databaseId?: number): Promise<{ id: number; name: string; content: string } | null>;
 }

@@ -34,9 +34,11 @@ export class ContentRegistry {
       card: async (id) => (card ? card(id, caller) : null),
       segment: async (id) => (segment ? segment(id) : null),
       metric: async (id) => (metric ? metric(id) : null),
-      snippet: async (nameOrId) => {
+      snippet: async (nameOrId, databaseId) => {
         const s = await this.snippets.find(nameOrId);
-        return s ? { id: s.id, name: s.name, content: s.content } : null;
+        if (!s) return null;
+        if (databaseId !== undefined) await this.snippets.recordUse(s.id, databaseId);
+        return { id: s.id, name: s.name, content: s.content };
       },
     };
   }

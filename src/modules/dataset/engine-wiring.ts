@@ -43,7 +43,8 @@ export const ENGINE_WIRING = (metadata: MetadataProvider, content: ProcessorDeps
     substituteNative(native, parameters, {
       meta: metadata,
       compiler: compilerFor(db.engine),
-      content,
+      // Snippets learn the databases they run on: editing one later needs native rights on each.
+      content: { ...content, snippet: (nameOrId) => content.snippet(nameOrId, db.id) },
       databaseId: db.id,
       timezone: db.timezone,
       castDate: CAST_DATE[db.engine],

@@ -7,6 +7,7 @@ import { ForbiddenError, NotFoundError, ValidationError } from '../../common/err
 import { User } from '../users/user.entity';
 import { commonName } from '../users/user.view';
 import { DatabaseAccessService } from '../warehouse/database-access.service';
+import { SnippetDatabase } from './snippet-database.entity';
 import { NativeQuerySnippet } from './snippet.entity';
 import { toSnippetView } from './snippet.view';
 import { CreateSnippetDto, UpdateSnippetDto } from './snippets.dto';
@@ -14,15 +15,20 @@ import { CreateSnippetDto, UpdateSnippetDto } from './snippets.dto';
 const nameTaken = (name: string) => ValidationError.of('name', 'A snippet with that name already exists. Please pick a different name.', name);
 
 /**
- * Native query snippets. Everyone may read them (they are SQL text, not data); writing one needs native query
- * rights on at least one database, as in Metabase.
+ * Native query snippets. Everyone may read them (they are SQL text, not data); creating one needs native query
+ * rights on at least one database, as in Metabase. Editing one changes the SQL that runs on every database it
+ * has been used on, so it needs native rights on each of those (on at least one while it is unused).
  */
 @Injectable()
 export class SnippetsService {
   constructor(
     @InjectRepository(NativeQuerySnippet) private readonly repo: Repository<NativeQuerySnippet>,
+    @InjectRepository(SnippetDatabase) private readonly uses: Repository<SnippetDatabase>,
     private readonly access: DatabaseAccessService,
   ) {}
+
+  /** Pairs this instance has stored already: a snippet in every run of a query costs one insert, not one per run. */
+  private readonly recorded = new Set<string>();
 
   async list(archived: boolean) {
     const rows = await this.repo.find({ where: { archived }, order: { name: 'ASC' } });
@@ -38,6 +44,14 @@ export class SnippetsService {
     return typeof nameOrId === 'number' ? this.repo.findOneBy({ id: nameOrId }) : this.repo.findOneBy({ name: nameOrId });
   }
 
+  /** Notes that a native query on `databaseId` included the snippet. */
+  async recordUse(snippetId: number, databaseId: number): Promise<void> {
+    const key = `${snippetId}:${databaseId}`;
+    if (this.recorded.has(key)) return;
+    await this.uses.createQueryBuilder().insert().values({ snippet_id: snippetId, database_id: databaseId }).orIgnore().execute();
+    this.recorded.add(key);
+  }
+
   async create(dto: CreateSnippetDto, caller: AuthUser) {
     await this.assertMayWrite(caller);
     if (await this.repo.findOneBy({ name: dto.name })) throw nameTaken(dto.name);
@@ -49,8 +63,8 @@ export class SnippetsService {
   }
 
   async update(id: number, dto: UpdateSnippetDto, caller: AuthUser) {
-    await this.assertMayWrite(caller);
     const snippet = await this.require(id);
+    await this.assertMayEdit(caller, id);
     if (dto.name !== undefined && dto.name !== snippet.name && (await this.repo.findOneBy({ name: dto.name }))) throw nameTaken(dto.name);
     const changes: Partial<NativeQuerySnippet> = {};
     for (const k of ['name', 'content', 'description', 'collection_id', 'archived'] as const) {
@@ -63,6 +77,14 @@ export class SnippetsService {
   private async assertMayWrite(caller: AuthUser): Promise<void> {
     const map = await this.access.accessMap(caller);
     if (map !== 'all' && ![...map.values()].some((a) => a.native === 'write')) throw new ForbiddenError();
+  }
+
+  private async assertMayEdit(caller: AuthUser, id: number): Promise<void> {
+    const map = await this.access.accessMap(caller);
+    if (map === 'all') return;
+    const usedOn = (await this.uses.findBy({ snippet_id: id })).map((u) => u.database_id);
+    if (usedOn.length === 0) return this.assertMayWrite(caller);
+    if (!usedOn.every((db) => map.get(db)?.native === 'write')) throw new ForbiddenError();
   }
 
   private async require(id: number): Promise<NativeQuerySnippet> {
