@@ -30,6 +30,17 @@ describe('AppSql (SQLite)', () => {
     expect(await sql.execute('UPDATE t SET flag = $1 WHERE v = $2', [false, 'nobody'])).toBe(0);
   });
 
+  it('binds a repeated or out-of-order placeholder to the value its number names, on both paths', async () => {
+    await sql.execute('INSERT INTO t (v, at, flag) VALUES ($2, $1, $3)', ['at-value', 'v-value', true]);
+    expect(await sql.query('SELECT v, at FROM t WHERE v = $2 OR at = $2 OR v = $1', ['nothing', 'v-value'])).toEqual([{ v: 'v-value', at: 'at-value' }]);
+    expect(await sql.query('SELECT $1 AS a, $2 AS b, $1 AS c', ['x', 'y'])).toEqual([{ a: 'x', b: 'y', c: 'x' }]);
+    // Inside a transaction the ORM's runner takes the query: the same binding.
+    await ds.transaction(async () => {
+      expect(await sql.query('SELECT $2 AS b, $1 AS a, $2 AS d', ['x', 'y'])).toEqual([{ b: 'y', a: 'x', d: 'y' }]);
+    });
+    await expect(sql.query('SELECT $3 AS missing', ['x'])).rejects.toThrow('No value for placeholder $3 (1 given)');
+  });
+
   it('throws what the ORM throws for a unique violation', async () => {
     await sql.execute('INSERT INTO t (v) VALUES ($1)', ['dup']);
     const error = await sql.execute('INSERT INTO t (v) VALUES ($1)', ['dup']).catch((e: unknown) => e);

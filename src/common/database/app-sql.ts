@@ -27,10 +27,10 @@ export class AppSql {
   }
 
   async query<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
-    const values = params.map((p) => this.value(p));
-    const direct = this.direct(sql, values, 'all');
+    const { text, values } = this.bind(sql, params);
+    const direct = this.direct(text, values, 'all');
     if (direct) return direct as T[];
-    return this.db.query(this.pg ? sql : sql.replace(/\$\d+/g, '?'), values);
+    return this.db.query(text, values);
   }
 
   /**
@@ -38,12 +38,12 @@ export class AppSql {
    * plain one is the last insert id for an UPDATE on better-sqlite3.
    */
   async execute(sql: string, params: readonly unknown[] = []): Promise<number> {
-    const values = params.map((p) => this.value(p));
-    const direct = this.direct(sql, values, 'run');
+    const { text, values } = this.bind(sql, params);
+    const direct = this.direct(text, values, 'run');
     if (direct) return direct.changes;
     const runner = this.db.createQueryRunner();
     try {
-      const result = await runner.query(this.pg ? sql : sql.replace(/\$\d+/g, '?'), values, true);
+      const result = await runner.query(text, values, true);
       return result.affected ?? 0;
     } finally {
       await runner.release();
@@ -56,15 +56,14 @@ export class AppSql {
    * synchronous, so none can open in between); otherwise the ORM's runner, which waits its turn (see
    * sqlite-transaction-lock.ts), so that nothing runs inside another request's transaction.
    */
-  private direct(sql: string, values: unknown[], mode: 'all'): unknown[] | null;
-  private direct(sql: string, values: unknown[], mode: 'run'): { changes: number } | null;
-  private direct(sql: string, values: unknown[], mode: 'all' | 'run'): unknown[] | { changes: number } | null {
+  private direct(text: string, values: unknown[], mode: 'all'): unknown[] | null;
+  private direct(text: string, values: unknown[], mode: 'run'): { changes: number } | null;
+  private direct(text: string, values: unknown[], mode: 'all' | 'run'): unknown[] | { changes: number } | null {
     if (this.pg) return null;
     const handle = (this.db.driver as unknown as { databaseConnection?: SqliteHandle }).databaseConnection;
     if (!handle || handle.inTransaction) return null;
     let statements = statementCaches.get(handle);
     if (!statements) statementCaches.set(handle, (statements = new Map()));
-    const text = sql.replace(/\$\d+/g, '?');
     try {
       let statement = statements.get(text);
       if (!statement) {
@@ -80,6 +79,23 @@ export class AppSql {
       // The same error type the ORM's path throws, so callers (unique violations) need not know the path.
       throw new QueryFailedError(text, values, e as Error);
     }
+  }
+
+  /**
+   * Postgres takes `$n` as it is. SQLite gets one `?` per occurrence with the values in that order, so that a
+   * placeholder used twice or out of order binds the value its number names (better-sqlite3 cannot mix `?NNN`
+   * with an array of values).
+   */
+  private bind(sql: string, params: readonly unknown[]): { text: string; values: unknown[] } {
+    if (this.pg) return { text: sql, values: [...params] };
+    const values: unknown[] = [];
+    const text = sql.replace(/\$(\d+)/g, (_, n: string) => {
+      const i = Number(n) - 1;
+      if (i < 0 || i >= params.length) throw new RangeError(`No value for placeholder $${n} (${params.length} given)`);
+      values.push(this.value(params[i]));
+      return '?';
+    });
+    return { text, values };
   }
 
   private value(v: unknown): unknown {
