@@ -24,6 +24,25 @@ export default tseslint.config(
     },
   },
   {
+    // The query engine is framework-free: Nest and the feature modules plug into it, never the other way round.
+    files: ['src/query-engine/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['@nestjs/*'], message: 'query-engine/ stays free of Nest; wire it in a module.' },
+        { group: ['**/modules/**'], message: 'query-engine/ must not depend on feature modules.' },
+      ] }],
+    },
+  },
+  {
+    // Infrastructure shared by every module depends on none of them (use an interface and a token instead).
+    files: ['src/common/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/modules/**'], message: 'common/ must not depend on feature modules.' }] }],
+    },
+  },
+  {
     files: ['src/cli/**/*.ts', 'bench/**/*.ts'],
     rules: { 'no-console': 'off' },
   },

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { ConnectionPoolRegistry } from '../../src/modules/util/connection-pools';
+import { ConnectionPoolRegistry } from '../../src/common/database/connection-pools';
 import { ProductFeedback } from '../../src/modules/util/product-feedback.entity';
 import { User } from '../../src/modules/users/user.entity';
 import { APP_DB } from '../support/app-db';

@@ -6,7 +6,7 @@ import { AppLogger } from '../logging/app-logger';
 import { Access } from './access.decorator';
 import { AuthGuard } from './auth.guard';
 import { AuthRepository } from './auth.repository';
-import { SettingsService } from '../../modules/settings/settings.service';
+import type { SettingsReader } from '../settings/settings-reader';
 
 class Routes {
   undeclared() {}
@@ -29,7 +29,7 @@ describe('AuthGuard', () => {
     userBySession: jest.fn(async (hash: string) => (hash ? { id: 7, is_superuser: false, group_ids: '1,3' } : undefined)),
     userByApiKey: jest.fn(async () => undefined),
   } as unknown as AuthRepository;
-  const guard = new AuthGuard(new Reflector(), repo, {} as SettingsService, loadConfig({}), new AppLogger('silent', 'memory'));
+  const guard = new AuthGuard(new Reflector(), repo, {} as SettingsReader, loadConfig({}), new AppLogger('silent', 'memory'));
 
   it('refuses a route that declares no access level, even for a signed-in caller', async () => {
     await expect(guard.canActivate(ctx('undeclared', { 'x-metabase-session': 'k' }))).rejects.toBeInstanceOf(ForbiddenError);

@@ -5,7 +5,7 @@ import { sha256Hex } from '../crypto/hashing';
 import { ForbiddenError, MessageError, UnauthenticatedError } from '../errors/api-errors';
 import { AppLogger } from '../logging/app-logger';
 import { requestContext } from '../logging/request-context';
-import { SettingsService } from '../../modules/settings/settings.service';
+import { SETTINGS_READER, SettingsReader } from '../settings/settings-reader';
 import { ACCESS_KEY, AccessLevel } from './access.decorator';
 import { AuthRepository } from './auth.repository';
 import { AuthedRequest, AuthUser } from './current-user';
@@ -21,7 +21,7 @@ export class AuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly auth: AuthRepository,
-    private readonly settings: SettingsService,
+    @Inject(SETTINGS_READER) private readonly settings: SettingsReader,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(AppLogger) private readonly logger: AppLogger,
   ) {}

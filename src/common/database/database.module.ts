@@ -1,12 +1,17 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { appDbPoolStats, ConnectionPoolRegistry } from './connection-pools';
 import { dataSourceOptions } from './data-source-options';
 import { runMigrations } from './migration-runner';
 import { lockSqliteTransactions } from './sqlite-transaction-lock';
 
-/** The app database: connected, migrated (under a lock on Postgres), then handed to the modules. */
+/**
+ * The app database: connected, migrated (under a lock on Postgres), then handed to the modules; and the registry
+ * of connection pools, where the app DB's is the first and warehouse drivers add theirs.
+ */
+@Global()
 @Module({
   imports: [
     TypeOrmModule.forRootAsync({
@@ -20,5 +25,17 @@ import { lockSqliteTransactions } from './sqlite-transaction-lock';
       },
     }),
   ],
+  providers: [
+    {
+      provide: ConnectionPoolRegistry,
+      inject: [DataSource],
+      useFactory: (db: DataSource) => {
+        const registry = new ConnectionPoolRegistry();
+        registry.register('app-db', () => appDbPoolStats(db));
+        return registry;
+      },
+    },
+  ],
+  exports: [ConnectionPoolRegistry],
 })
 export class DatabaseModule {}

@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { SETTINGS_READER } from '../../common/settings/settings-reader';
 import { SettingsController } from './settings.controller';
 import { SettingsService } from './settings.service';
 import { Setting } from './setting.entity';
@@ -8,7 +9,7 @@ import { Setting } from './setting.entity';
 @Module({
   imports: [TypeOrmModule.forFeature([Setting])],
   controllers: [SettingsController],
-  providers: [SettingsService],
-  exports: [SettingsService],
+  providers: [SettingsService, { provide: SETTINGS_READER, useExisting: SettingsService }],
+  exports: [SettingsService, SETTINGS_READER],
 })
 export class SettingsModule {}

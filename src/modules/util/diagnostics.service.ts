@@ -6,7 +6,7 @@ import { LogEntry } from '../../common/logging/log-ring-buffer';
 import { versionInfo } from '../../common/version';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { SettingsService } from '../settings/settings.service';
-import { ConnectionPoolRegistry, PoolStats } from './connection-pools';
+import { ConnectionPoolRegistry, PoolStats } from '../../common/database/connection-pools';
 import { UtilRepository } from './util.repository';
 
 /**

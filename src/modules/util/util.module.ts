@@ -1,11 +1,9 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { ApiKey } from '../api-keys/api-key.entity';
 import { PermissionsGroup } from '../permissions/permissions-group.entity';
 import { User } from '../users/user.entity';
 import { UsersModule } from '../users/users.module';
-import { appDbPoolStats, ConnectionPoolRegistry } from './connection-pools';
 import { DiagnosticsService } from './diagnostics.service';
 import { ProductFeedback } from './product-feedback.entity';
 import { UtilController } from './util.controller';
@@ -19,17 +17,6 @@ import { UtilService } from './util.service';
     UtilRepository,
     UtilService,
     DiagnosticsService,
-    {
-      provide: ConnectionPoolRegistry,
-      inject: [DataSource],
-      useFactory: (db: DataSource) => {
-        const registry = new ConnectionPoolRegistry();
-        registry.register('app-db', () => appDbPoolStats(db));
-        return registry;
-      },
-    },
   ],
-  // Warehouse modules import this module to register their pools.
-  exports: [ConnectionPoolRegistry],
 })
 export class UtilModule {}

@@ -4,7 +4,7 @@ import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { SecretBox } from '../../common/crypto/secret-box';
 import { createDriver, DetailsError, Engine, FileDetails, ServerDetails, validateDetails, WarehouseDriver } from '../../query-engine/execute/drivers';
 import { canonical } from '../../query-engine/execute/drivers/details';
-import { ConnectionPoolRegistry } from '../util/connection-pools';
+import { ConnectionPoolRegistry } from '../../common/database/connection-pools';
 import { openDetails } from './database-details';
 import { WarehouseDatabase } from '../databases/database.entity';
 

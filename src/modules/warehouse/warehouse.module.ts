@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { UtilModule } from '../util/util.module';
 import { DatabaseAccessService } from './database-access.service';
 import { DatabasePermission } from './database-permission.entity';
 import { DatabasePermissionsRepository } from './database-permissions.repository';
@@ -9,7 +8,7 @@ import { WarehouseConnections } from './warehouse-connections';
 
 /** What every warehouse-facing module shares: open connections to the databases, and who may use them. */
 @Module({
-  imports: [TypeOrmModule.forFeature([DatabasePermission]), UtilModule],
+  imports: [TypeOrmModule.forFeature([DatabasePermission])],
   providers: [WarehouseConnections, DatabasePermissionsRepository, DatabaseAccessService, QuerySlots],
   exports: [WarehouseConnections, DatabasePermissionsRepository, DatabaseAccessService, QuerySlots],
 })
