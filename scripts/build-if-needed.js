@@ -1,5 +1,8 @@
 #!/usr/bin/env node
-/** `npm start` builds first when dist/ is missing or older than the sources, so a fresh clone just starts. */
+/**
+ * `npm start` builds first when dist/ is missing or older than the sources, so a fresh clone just starts.
+ * `--clean` (npm run build) always removes dist/ and builds from scratch, so no output of a deleted source lingers.
+ */
 const fs = require('node:fs');
 const path = require('node:path');
 const { execSync } = require('node:child_process');
@@ -17,10 +20,12 @@ function newest(dir) {
   return latest;
 }
 
+const clean = process.argv.includes('--clean');
 const srcDir = path.join(root, 'src');
 if (!fs.existsSync(srcDir)) process.exit(0); // a runtime image ships dist/ only
 const sources = [srcDir, path.join(root, 'bench')].filter((d) => fs.existsSync(d));
-if (fs.existsSync(entry) && fs.statSync(entry).mtimeMs >= Math.max(...sources.map(newest))) process.exit(0);
+if (!clean && fs.existsSync(entry) && fs.statSync(entry).mtimeMs >= Math.max(...sources.map(newest))) process.exit(0);
+if (clean) fs.rmSync(path.join(root, 'dist'), { recursive: true, force: true });
 
 console.log('Building...');
 execSync('npx tsc -p tsconfig.build.json', { cwd: root, stdio: 'inherit' });
