@@ -1,6 +1,7 @@
 import { StatementRejectedError } from '../../src/query-engine/execute/drivers';
 import { questionMarksToDollars, scanSql } from '../../src/query-engine/execute/drivers/sql-scan';
 import { checkStatement } from '../../src/query-engine/execute/drivers/statement-policy';
+import type { Engine } from '../../src/query-engine/execute/drivers/driver';
 import { fractionSuffix, isoFromEpochMicros, isoFromSqlTime, isoFromSqlTimestamp, safeInteger, float32Number } from '../../src/query-engine/execute/drivers/values';
 import { baseTypeFor } from '../../src/query-engine/execute/drivers/base-types';
 
@@ -63,6 +64,77 @@ describe('statement policy', () => {
     expect(() => checkStatement('mysql', "SELECT LOAD_FILE('/etc/passwd')", true)).toThrow(/not allowed/);
     expect(() => checkStatement('duckdb', 'INSTALL httpfs', false)).toThrow(/not allowed/);
     expect(() => checkStatement('postgres', "SELECT 'pg_read_file(' AS x", true)).not.toThrow();
+  });
+});
+
+describe('blocked functions', () => {
+  const refused = (engine: Engine, sql: string) => expect(() => checkStatement(engine, sql, true)).toThrow(/not allowed/);
+  const allowed = (engine: Engine, sql: string) => expect(() => checkStatement(engine, sql, true)).not.toThrow();
+
+  it('names what SQL calls, quoted, qualified or not', () => {
+    expect(scanSql('SELECT lower(a), "Pg_Read_File" (b), pg_catalog."x" /* c */ (1), s.f\n(2), \'g(\' FROM t', 'postgres').calls).toEqual(['lower', 'pg_read_file', 'x', 'f']);
+    expect(scanSql('SELECT U&"\\0070g_read_file"(1), U&"!0070g" UESCAPE \'!\' (2), U&"\\+000070x"(3)', 'postgres').calls).toEqual(['pg_read_file', 'pg', 'px']);
+    expect(scanSql('SELECT `load_file`(a), "load_file"(b), /*!LOAD_FILE*/(c)', 'mysql').calls).toEqual(['load_file', 'load_file', 'load_file']);
+    expect(scanSql('SELECT [load_extension](a), "x""y"(b)', 'sqlite').calls).toEqual(['load_extension', 'x"y']);
+  });
+
+  it('refuses Postgres file, large-object, dblink and query-as-text functions however they are written', () => {
+    for (const sql of [
+      "SELECT \"pg_read_file\"('/etc/passwd')",
+      "SELECT pg_catalog.pg_read_file('/etc/passwd')",
+      "SELECT \"pg_catalog\".\"pg_read_file\"('/etc/passwd')",
+      "SELECT PG_READ_FILE /* x */ ('/etc/passwd')",
+      "SELECT U&\"pg\\005fread\\005ffile\"('/etc/passwd')",
+      "SELECT U&\"pg!005fread!005ffile\" UESCAPE '!' ('/etc/passwd')",
+      "SELECT pg_read_binary_file('/etc/passwd')",
+      "SELECT * FROM pg_ls_dir('.')",
+      'SELECT * FROM pg_ls_logdir()',
+      'SELECT * FROM pg_ls_waldir()',
+      'SELECT * FROM pg_ls_tmpdir()',
+      "SELECT pg_stat_file('postgresql.conf')",
+      "SELECT dblink_exec('dbname=postgres', 'DROP TABLE t')",
+      "SELECT * FROM dblink('dbname=postgres', 'DELETE FROM t RETURNING 1') AS x(a int)",
+      "SELECT dblink_connect('c', 'dbname=postgres')",
+      "SELECT query_to_xml('SELECT pg_read_file(''/etc/passwd'')', true, true, '')",
+      "SELECT query_to_xml_and_xmlschema('SELECT 1', true, true, '')",
+      "SELECT query_to_xmlschema('SELECT 1', true, true, '')",
+      "SELECT cursor_to_xml('c', 1, true, true, '')",
+      "SELECT table_to_xml('t', true, true, '')",
+      "SELECT schema_to_xml('public', true, true, '')",
+      "SELECT database_to_xml(true, true, '')",
+      "SELECT lo_import('/etc/passwd')",
+      "SELECT lo_export(1, '/tmp/x')",
+      'SELECT lo_get(1)',
+      "SELECT lo_put(1, 0, 'x')",
+      "SELECT lo_from_bytea(0, 'x')",
+      'SELECT lo_open(1, 262144)',
+      'SELECT loread(0, 10)',
+      "SELECT lowrite(0, 'x')",
+      'SELECT lo_create(0)',
+      'SELECT lo_unlink(1)',
+      "SELECT set_config('search_path', 'x', false)",
+      'SELECT pg_terminate_backend(1)',
+    ]) {
+      refused('postgres', sql);
+    }
+  });
+
+  it('lets ordinary functions and names that are not calls through', () => {
+    allowed('postgres', "SELECT lower(a), log(2), \"pg_read_file\", 'pg_read_file(' AS x, lo AS y FROM t");
+    allowed('postgres', 'SELECT count(*) FROM "lo_things" WHERE "xml_col" IS NOT NULL');
+    allowed('postgres', "SELECT xmlelement(name a, 'b'), to_char(now(), 'YYYY')");
+    allowed('postgres', 'WITH lo_data(a) AS (SELECT 1) SELECT a AS "pg_read_file" FROM lo_data');
+    allowed('mysql', "SELECT 'LOAD_FILE(' AS x, `load_file` FROM t");
+    allowed('sqlite', 'SELECT [load_extension] FROM t');
+  });
+
+  it('refuses MySQL and SQLite file functions however they are quoted', () => {
+    for (const sql of ["SELECT `LOAD_FILE`('/etc/passwd')", "SELECT load_file /* x */ ('/etc/passwd')", "SELECT /*!50000 LOAD_FILE*/('/etc/passwd')", "SELECT \"LOAD_FILE\"('/etc/passwd')", "SELECT mysql.load_file('/etc/passwd')", "SELECT 1 INTO /* x */ OUTFILE '/tmp/x'"]) {
+      refused('mysql', sql);
+    }
+    for (const sql of ["SELECT \"load_extension\"('x')", "SELECT [load_extension]('x')", "SELECT `load_extension`('x')", "SELECT readfile('/etc/passwd')", "SELECT writefile('/tmp/x', 'y')"]) {
+      refused('sqlite', sql);
+    }
   });
 });
 

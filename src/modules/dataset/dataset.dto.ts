@@ -1,4 +1,4 @@
-import { IsDefined, IsOptional, ValidateBy } from 'class-validator';
+import { ArrayMaxSize, IsDefined, IsOptional, ValidateBy } from 'class-validator';
 import { MSG } from '../../common/validation/messages';
 import { Bool, NonBlankString, PositiveInt, PositiveIntArray } from '../../common/validation/validators';
 import type { ParameterLike } from './parameter-values.service';
@@ -24,12 +24,17 @@ export function isParameter(v: unknown): boolean {
 const IsParameter = () =>
   ValidateBy({ name: 'isParameter', validator: { validate: (v) => isParameter(v), defaultMessage: () => MSG.param } });
 
+/** The most fields one parameter-values request may name (each may be read live from its warehouse). */
+export const PARAMETER_FIELD_IDS_MAX = 1000;
+
 /** POST /api/dataset/parameter/values and .../search/:query: `{parameter, field_ids?}`. */
 export class ParameterValuesDto {
   @IsParameter()
   parameter: ParameterLike;
 
+  // The type check (nearest the property) runs first, so only a well-formed but too long list gets the size message.
   @IsOptional()
+  @ArrayMaxSize(PARAMETER_FIELD_IDS_MAX, { message: `value must be an array of at most ${PARAMETER_FIELD_IDS_MAX} field ids.` })
   @PositiveIntArray()
   field_ids?: number[];
 }

@@ -54,6 +54,11 @@ describe('validateDatasetQuery', () => {
     [{ database: 1, type: 'query', query: { 'source-table': 1, joins: [{ 'source-table': 2, condition: ['=', 1, 1] }] } }, 'query.joins[0]'],
     [{ database: 1, type: 'query', query: { 'source-table': 1, aggregation: [['percentile', ['field', 1, null], 5]] } }, 'query.aggregation[0]'],
     [{ database: 1, type: 'native', native: { query: '  ' } }, 'native.query'],
+    [{ database: 1, type: 'query', query: { 'source-table': 1, native: 'SELECT 1' } }, 'query.native'],
+    [{ database: 1, type: 'query', query: { 'source-query': { 'source-table': 1, native: 'SELECT 1' } } }, 'query.source-query.native'],
+    [{ database: 1, type: 'query', query: { 'source-table': 1, joins: [{ alias: 'j', 'source-table': 2, native: 'SELECT 1', condition: ['=', 1, 1] }] } }, 'query.joins[0].native'],
+    [{ database: 1, type: 'query', query: { 'source-table': 1, joins: [{ alias: 'j', 'source-query': { 'source-table': 2, native: 'SELECT 1' }, condition: ['=', 1, 1] }] } }, 'query.joins[0].source-query.native'],
+    [{ database: 1, type: 'query', query: { 'source-table': 1 }, constraints: { 'max-results-bare-rows': 0 } }, 'constraints.max-results-bare-rows'],
   ])('refuses %j naming %s', (query, clause) => {
     expect(check(query)).toThrow(InvalidQueryError);
     try {
@@ -79,5 +84,12 @@ describe('validateDatasetQuery', () => {
         },
       }),
     ).not.toThrow();
+  });
+});
+
+describe('constraints', () => {
+  it('clamps row caps above the download limit of 1,048,575 and keeps smaller ones', () => {
+    const q = normalizeDatasetQuery({ database: 1, type: 'query', query: { 'source-table': 1 }, constraints: { max_results: 5_000_000, 'max-results-bare-rows': 10 } });
+    expect(q.constraints).toEqual({ 'max-results': 1_048_575, 'max-results-bare-rows': 10 });
   });
 });

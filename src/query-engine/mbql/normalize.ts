@@ -1,4 +1,5 @@
-import type { DatasetQuery, FieldOptions, FieldRef, InnerQuery } from './types';
+import { ABSOLUTE_MAX_RESULTS } from './types';
+import type { Constraints, DatasetQuery, FieldOptions, FieldRef, InnerQuery } from './types';
 
 /**
  * Turns what clients send into the normalized MBQL of types.ts: kebab-case keys (`source_table` and
@@ -12,7 +13,17 @@ export function normalizeDatasetQuery(raw: unknown): DatasetQuery {
   if (typeof q.type === 'string') out.type = q.type.toLowerCase() as DatasetQuery['type'];
   if (q.query && typeof q.query === 'object') out.query = normalizeInner(q.query as Record<string, unknown>);
   if (q.native && typeof q.native === 'object') out.native = normalizeNative(kebabKeys(q.native) as Record<string, unknown>);
+  if (isPlainObject(q.constraints)) out.constraints = normalizeConstraints(q.constraints);
   return out;
+}
+
+/** Row caps above the absolute maximum are clamped to it (anything not a number is left for validation to refuse). */
+function normalizeConstraints(raw: Record<string, unknown>): Constraints {
+  const c = kebabKeys(raw) as Record<string, unknown>;
+  for (const key of ['max-results', 'max-results-bare-rows']) {
+    if (typeof c[key] === 'number' && c[key] > ABSOLUTE_MAX_RESULTS) c[key] = ABSOLUTE_MAX_RESULTS;
+  }
+  return c as Constraints;
 }
 
 export function normalizeInner(raw: Record<string, unknown>): InnerQuery {

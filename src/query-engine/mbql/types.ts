@@ -97,6 +97,9 @@ export interface ParameterValue {
   value: unknown;
 }
 
+/** No query returns more rows than this (Metabase's `absolute-max-results`, the download limit): larger `constraints` are clamped. */
+export const ABSOLUTE_MAX_RESULTS = 1_048_575;
+
 export interface Constraints {
   'max-results'?: number;
   'max-results-bare-rows'?: number;

@@ -38,14 +38,31 @@ export function validateDatasetQuery(q: DatasetQuery): void {
   } else {
     throw new InvalidQueryError('must be `query` or `native`.', 'type');
   }
-  const max = q.constraints?.['max-results'];
-  if (max !== undefined && (!Number.isInteger(max) || max < 1)) throw new InvalidQueryError('must be a positive integer.', 'constraints.max-results');
+  for (const key of ['max-results', 'max-results-bare-rows'] as const) {
+    const max = q.constraints?.[key];
+    if (max !== undefined && (!Number.isInteger(max) || max < 1)) throw new InvalidQueryError('must be a positive integer.', `constraints.${key}`);
+  }
+}
+
+/**
+ * Keys that preprocessing sets on an inner query or a join (types.ts) and the compiler trusts: `native` is the SQL
+ * of a native saved question used as a source. A client sending one would run SQL through a structured query.
+ */
+const INTERNAL_KEYS = ['native'] as const;
+
+function refuseInternalKeys(node: object, path: string): void {
+  for (const key of INTERNAL_KEYS) {
+    if (Object.prototype.hasOwnProperty.call(node, key)) {
+      throw new InvalidQueryError('is not part of a structured query (SQL is sent as a native query: {"type": "native", "native": {"query": ...}}).', `${path}.${key}`);
+    }
+  }
 }
 
 const LISTS = ['joins', 'fields', 'breakout', 'aggregation', 'order-by'] as const;
 
 export function validateInner(q: InnerQuery, path: string): void {
   if (!q || typeof q !== 'object' || Array.isArray(q)) throw new InvalidQueryError('must be a map.', path);
+  refuseInternalKeys(q, path);
   for (const key of LISTS) {
     if (q[key] !== undefined && q[key] !== null && !Array.isArray(q[key])) throw new InvalidQueryError('must be a list.', `${path}.${key}`);
   }
@@ -62,6 +79,8 @@ export function validateInner(q: InnerQuery, path: string): void {
   const aliases = new Set<string>();
   (q.joins ?? []).forEach((j, i) => {
     const at = `${path}.joins[${i}]`;
+    if (!j || typeof j !== 'object' || Array.isArray(j)) throw new InvalidQueryError('must be a map.', at);
+    refuseInternalKeys(j, at);
     if (typeof j.alias !== 'string' || j.alias.trim() === '') throw new InvalidQueryError('every join needs an `alias`.', at);
     if (aliases.has(j.alias)) throw new InvalidQueryError(`the alias "${j.alias}" is used twice.`, at);
     aliases.add(j.alias);

@@ -14,14 +14,13 @@ export type Segment = Piece | { kind: 'optional'; pieces: Piece[] };
 
 const VARIABLE_RE = /^[\p{L}\p{N}_.-]+$/u;
 const CARD_RE = /^#(\d+)(-[\p{L}\p{N}_-]*)?$/u;
-const SNIPPET_RE = /^snippet:\s*(.*\S)\s*$/s;
 
 /** `x`, `#12-orders`, `snippet: Active users` (the text between the braces, trimmed). */
 export function parseTagName(inner: string): TagRef {
   const name = inner.trim();
   if (!name) throw new ParameterError('Invalid query: empty template tag {{ }}');
-  const snippet = SNIPPET_RE.exec(name);
-  if (snippet) return { kind: 'snippet', name: `snippet: ${snippet[1]}`, snippetName: snippet[1] };
+  const snippetName = name.startsWith('snippet:') ? name.slice('snippet:'.length).trim() : '';
+  if (snippetName) return { kind: 'snippet', name: `snippet: ${snippetName}`, snippetName };
   const card = CARD_RE.exec(name);
   if (card) {
     const cardId = Number(card[1]);
@@ -30,6 +29,50 @@ export function parseTagName(inner: string): TagRef {
   }
   if (!VARIABLE_RE.test(name)) throw new ParameterError(`Invalid template tag name {{${name}}}: use letters, digits, "_", "." or "-"`);
   return { kind: 'variable', name };
+}
+
+/** A `{{snippet: name}}` tag in a text: where it starts, its length, and the text between the braces. */
+export interface SnippetTagMatch {
+  index: number;
+  length: number;
+  inner: string;
+}
+
+/**
+ * The snippet tags of a text, in order: `{{`, optional whitespace, `snippet:`, then anything without braces up to
+ * the first `}}`. One pass (no regular expression that could backtrack on user SQL): the next `}}` and the next
+ * brace are looked up once and reused until passed.
+ */
+export function findSnippetTags(text: string): SnippetTagMatch[] {
+  const found: SnippetTagMatch[] = [];
+  let close = -1;
+  let brace = -1;
+  let i = text.indexOf('{{');
+  while (i >= 0) {
+    const from = i + 2;
+    if (close < from) close = text.indexOf('}}', from);
+    if (close < 0) break; // no `}}` after this point: no more tags
+    if (brace < from) brace = nextBrace(text, from);
+    // A tag holds no brace before its `}}`: the first brace after `{{` must be where that `}}` starts.
+    if (brace === close) {
+      const inner = text.slice(from, close);
+      if (inner.trimStart().startsWith('snippet:')) {
+        found.push({ index: i, length: close + 2 - i, inner });
+        i = text.indexOf('{{', close + 2);
+        continue;
+      }
+    }
+    i = text.indexOf('{{', i + 1);
+  }
+  return found;
+}
+
+function nextBrace(text: string, from: number): number {
+  for (let k = from; k < text.length; k++) {
+    const c = text.charCodeAt(k);
+    if (c === 123 || c === 125) return k; // `{` or `}`
+  }
+  return -1;
 }
 
 /** Splits the text. Unclosed `{{`/`[[` and nested `[[` are ParameterErrors; a stray `]]` or `}}` is plain SQL. */

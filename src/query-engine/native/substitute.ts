@@ -5,7 +5,8 @@ import type { NativeQuery, ParameterValue, TemplateTag } from '../mbql/types';
 import { parseDateParam, type StartOfWeek } from '../parameters/date-params';
 import { ParameterError } from '../parameters/errors';
 import { hasValue, parameterToFilter, parameterValues, parseNumber } from '../parameters/to-filter';
-import { parseNativeQuery, parseTagName, referencedTags, type TagRef } from './parse';
+import { trimTrailingSemicolons } from '../sql-text';
+import { findSnippetTags, parseNativeQuery, parseTagName, referencedTags, type TagRef } from './parse';
 
 /**
  * Template-tag substitution for native queries (COMPAT.md "Native template tags").
@@ -55,7 +56,6 @@ export interface SubstitutedQuery {
 type Fragment = SubstitutedQuery;
 
 const DEFAULT_DEPTH = 10;
-const SNIPPET_TAG_RE = /\{\{\s*snippet:\s*([^{}]*?)\s*\}\}/g;
 
 export async function substituteNative(
   native: NativeQuery,
@@ -182,14 +182,14 @@ function collectParameterValues(parameters: readonly ParameterValue[], tags: Rec
 }
 
 async function expandSnippets(text: string, tags: Record<string, TemplateTag>, ctx: NativeContext, stack: string[]): Promise<string> {
-  const matches = [...text.matchAll(SNIPPET_TAG_RE)];
+  const matches = findSnippetTags(text);
   if (matches.length === 0) return text;
   const max = ctx.maxSnippetDepth ?? DEFAULT_DEPTH;
   if (stack.length >= max) throw new ParameterError(`Snippets are nested too deeply (more than ${max} levels): ${stack.join(' -> ')}`);
   let out = '';
   let last = 0;
   for (const m of matches) {
-    const ref = parseTagName(m[0].slice(2, -2)) as Extract<TagRef, { kind: 'snippet' }>;
+    const ref = parseTagName(m.inner) as Extract<TagRef, { kind: 'snippet' }>;
     const tag = findTag(ref, tags);
     const key: string | number = tag?.['snippet-id'] ?? tag?.['snippet-name'] ?? ref.snippetName;
     if (!ctx.content) throw new Error('Snippets need a content resolver');
@@ -199,7 +199,7 @@ async function expandSnippets(text: string, tags: Record<string, TemplateTag>, c
       throw new ParameterError(`Snippet "${snippet.name}" refers to itself: ${[...stack, snippet.name].join(' -> ')}`, ref.name);
     }
     out += text.slice(last, m.index) + (await expandSnippets(snippet.content, tags, ctx, [...stack, snippet.name]));
-    last = m.index + m[0].length;
+    last = m.index + m.length;
   }
   return out + text.slice(last);
 }
@@ -305,6 +305,10 @@ async function fieldFilter(ref: TagRef, tag: TemplateTag, param: { type: string;
   if (!field) throw new ParameterError(`Field ${dim[1]} of template tag "${ref.name}" does not exist`, ref.name);
   const table = await ctx.meta.table(field.tableId);
   if (!table) throw new ParameterError(`Table ${field.tableId} of template tag "${ref.name}" does not exist`, ref.name);
+  // Another database's field: not one to read metadata of, or to compile into this database's SQL.
+  if (ctx.databaseId !== undefined && table.dbId !== ctx.databaseId) {
+    throw new ParameterError(`Field ${dim[1]} of template tag "${ref.name}" does not exist in database ${ctx.databaseId}`, ref.name);
+  }
   const fields = await ctx.meta.tableFields(table.id);
   let filter;
   try {
@@ -371,7 +375,7 @@ async function inlineCard(cardId: number, ref: TagRef, ctx: NativeContext): Prom
     if (!ctx.compileCard) throw new Error('MBQL card references need compileCard');
     inner = await ctx.compileCard(card, nextChain);
   }
-  let sql = inner.sql.replace(/[\s;]+$/, '');
+  let sql = trimTrailingSemicolons(inner.sql);
   // A trailing line comment would swallow the closing parenthesis.
   if (sql.includes('--')) sql += '\n';
   return { sql: `(${sql})`, params: [...inner.params] };

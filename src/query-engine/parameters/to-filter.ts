@@ -38,11 +38,15 @@ export function hasValue(value: unknown): boolean {
   return parameterValues(value).length > 0;
 }
 
+const NUMBER_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$/i;
+
 /** `"12"` -> 12, `" 1.5e3 "` -> 1500; anything not a finite number is a ParameterError. */
 export function parseNumber(v: unknown, what = 'parameter'): number {
   if (typeof v === 'number' && Number.isFinite(v)) return v;
   if (typeof v === 'bigint') return Number(v);
-  if (typeof v === 'string' && /^\s*[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i.test(v)) {
+  // Trimmed first, and `\d+(\.\d*)?` rather than `\d+\.?\d*`: no two parts of the pattern compete for the same
+  // characters, so a long user string cannot make it backtrack.
+  if (typeof v === 'string' && NUMBER_TEXT.test(v.trim())) {
     const n = Number(v);
     if (Number.isFinite(n)) return n;
   }

@@ -108,8 +108,21 @@ const DUCKDB: Record<string, BaseType> = {
   timestamp_ns: 'type/DateTime',
 };
 
+/** `numeric(10, 2)` -> `numeric`: each `(...)` removed (a loop: type names can carry user text, e.g. DuckDB STRUCT fields). */
 function withoutModifiers(t: string): string {
-  return t.replace(/\(.*?\)/g, '').replace(/\s+/g, ' ').trim();
+  let out = '';
+  let i = 0;
+  while (i < t.length) {
+    const open = t.indexOf('(', i);
+    const close = open < 0 ? -1 : t.indexOf(')', open + 1);
+    if (close < 0) {
+      out += t.slice(i);
+      break;
+    }
+    out += t.slice(i, open);
+    i = close + 1;
+  }
+  return out.replace(/\s+/g, ' ').trim();
 }
 
 function postgresBaseType(t: string): BaseType {

@@ -22,12 +22,53 @@ const BLOCKED_KEYWORDS: Record<Engine, string[]> = {
   duckdb: ['ATTACH', 'DETACH', 'INSTALL', 'LOAD', 'FORCE', 'COPY', 'EXPORT', 'IMPORT'],
 };
 
+/** Code that reaches outside the database inside an otherwise reading statement. */
 const BLOCKED_CODE: Record<Engine, RegExp | null> = {
-  postgres: /\b(pg_read_file|pg_read_binary_file|pg_ls_dir|pg_stat_file|lo_import|lo_export)\s*\(/i,
-  mysql: /\bINTO\s+(OUTFILE|DUMPFILE)\b|\bLOAD_FILE\s*\(/i,
-  sqlite: /\bload_extension\s*\(/i,
+  postgres: null,
+  mysql: /\bINTO\s+(OUTFILE|DUMPFILE)\b/i,
+  sqlite: null,
   duckdb: null,
 };
+
+const XML_OF_QUERIES = ['query', 'cursor', 'table', 'schema', 'database'].flatMap((of) =>
+  ['_to_xml', '_to_xmlschema', '_to_xml_and_xmlschema'].map((suffix) => `${of}${suffix}`),
+);
+const LARGE_OBJECTS = [
+  'lo_import', 'lo_export', 'lo_get', 'lo_put', 'lo_from_bytea', 'lo_open', 'lo_close', 'lo_creat', 'lo_create', 'lo_unlink',
+  'lo_lseek', 'lo_lseek64', 'lo_tell', 'lo_tell64', 'lo_truncate', 'lo_truncate64', 'loread', 'lowrite',
+];
+
+/**
+ * Functions that reach outside the database or around the read-only transaction, by name as the scanner reports
+ * calls (lower-cased, unquoted, last part of a qualified name): whole names, and prefixes of system families.
+ * Postgres: server files (pg_read_file, pg_ls_*, adminpack's pg_file_*), large objects (lo_import/lo_export read
+ * and write server files; the others create, read and change objects), dblink (its own connection, outside READ
+ * ONLY), query_to_xml and its siblings (they run a query given as text, which no check here sees), set_config
+ * (settings that would stay on a pooled connection), and signals to other sessions or the server.
+ * A name not called (a column, `"pg_read_file"` as an alias) is not refused.
+ */
+const BLOCKED_FUNCTIONS: Record<Engine, { names: string[]; prefixes: string[] }> = {
+  postgres: {
+    names: [
+      'pg_stat_file', 'pg_logdir_ls', 'set_config', 'pg_terminate_backend', 'pg_cancel_backend', 'pg_reload_conf', 'pg_rotate_logfile', 'pg_promote',
+      ...LARGE_OBJECTS, ...XML_OF_QUERIES,
+    ],
+    prefixes: ['pg_read_', 'pg_ls_', 'pg_file_', 'dblink'],
+  },
+  // LOAD_FILE reads server files; sys_exec/sys_eval are the usual command-running UDFs.
+  mysql: { names: ['load_file', 'sys_exec', 'sys_eval'], prefixes: [] },
+  // The file functions of SQLite's fileio extension, extension loading, and the tokenizer pointer trick.
+  sqlite: { names: ['load_extension', 'readfile', 'writefile', 'fts3_tokenizer'], prefixes: [] },
+  duckdb: { names: [], prefixes: [] },
+};
+
+function blockedCall(engine: Engine, calls: string[]): string | undefined {
+  const { names, prefixes } = BLOCKED_FUNCTIONS[engine];
+  for (const c of new Set(calls)) {
+    if (names.includes(c) || prefixes.some((p) => c.startsWith(p))) return c;
+  }
+  return undefined;
+}
 
 export function checkStatement(engine: Engine, sql: string, readOnly: boolean): ScannedSql {
   const scanned = scanSql(sql, engine);
@@ -40,6 +81,13 @@ export function checkStatement(engine: Engine, sql: string, readOnly: boolean): 
   if (BLOCKED_KEYWORDS[engine].includes(keyword) || (blockedCode && blockedCode.test(scanned.code))) {
     throw new StatementRejectedError(
       'This statement is not allowed: it would reach files or extensions outside the database.',
+      'statement-not-allowed',
+    );
+  }
+  const call = blockedCall(engine, scanned.calls);
+  if (call) {
+    throw new StatementRejectedError(
+      `This statement is not allowed: ${call}() would reach files, connections or settings outside the query.`,
       'statement-not-allowed',
     );
   }
