@@ -1,8 +1,12 @@
 import { DataSource } from 'typeorm';
+import { DatasetService } from '../../src/modules/dataset/dataset.service';
 import { QueryLogService } from '../../src/modules/query-log/query-log.service';
-import { auth, MadeUser } from '../support/factories';
+import type { Engine } from '../../src/query-engine/execute/drivers';
+import { e2eWarehouse, E2eWarehouse } from '../support/e2e-warehouses';
+import { auth, MadeUser, setupAdmin } from '../support/factories';
+import { waitForSync } from '../support/sync-wait';
 import { SampleApp, startSampleApp } from '../support/sample-app';
-import { TestApp } from '../support/test-app';
+import { startTestApp, TestApp } from '../support/test-app';
 
 /** CATEGORY, CREATED_AT, pivot-grouping, count: Metabase puts `pivot-grouping` after the breakouts. */
 type Row = [string | null, string | null, number, number];
@@ -136,6 +140,45 @@ describe('POST /api/dataset/pivot on the Sample Database', () => {
     expect(res.body.data.rows_truncated).toBe(5);
   });
 
+  it('refuses more than 8 breakouts with a 400, before running anything', async () => {
+    const runs = jest.spyOn(t.app.get(DatasetService), 'run');
+    try {
+      const breakout = Array.from({ length: 9 }, () => ['field', field('PRODUCTS', 'CATEGORY'), null]);
+      const res = await pivot({ database: db, type: 'query', query: { 'source-table': table('PRODUCTS').id, aggregation: [['count']], breakout } }).expect(400);
+      expect(res.body).toEqual({ message: 'A pivot table can have at most 8 breakouts; this query has 9.' });
+      expect(runs).not.toHaveBeenCalled();
+      // 8 are fine.
+      const rows = [0, 1, 2, 3, 4, 5, 6, 7];
+      const ok = await pivot({ database: db, type: 'query', query: { 'source-table': table('PRODUCTS').id, aggregation: [['count']], breakout: breakout.slice(0, 8) }, pivot_rows: rows }).expect(202);
+      expect(ok.body.status).toBe('completed');
+      expect(ok.body.data.cols).toHaveLength(10);
+    } finally {
+      runs.mockRestore();
+    }
+  });
+
+  it('holds at most the row cap across the subtotal queries, and never more than the download cap', async () => {
+    const runs = jest.spyOn(t.app.get(DatasetService), 'run');
+    try {
+      // The detail rows alone fill the cap: no subtotal query runs, and no query may return more than is left.
+      const capped = await pivot({ ...byCategoryAndYear(), constraints: { 'max-results': 5 } }).expect(202);
+      expect(capped.body).toMatchObject({ status: 'completed', row_count: 5, data: { rows_truncated: 5 } });
+      expect(runs).toHaveBeenCalledTimes(1);
+      runs.mockClear();
+      // A cap above the download limit is the download limit, for every run of the pivot.
+      const huge = await pivot({ ...byCategoryAndYear(), constraints: { 'max-results': 50_000_000 } }).expect(202);
+      expect(huge.body.status).toBe('completed');
+      expect(huge.body.data.rows_truncated).toBeUndefined();
+      const caps = runs.mock.calls.map((c) => (c[0] as { constraints: { 'max-results': number } }).constraints['max-results']);
+      expect(caps.length).toBeGreaterThan(1);
+      expect(Math.max(...caps)).toBeLessThanOrEqual(1_048_575);
+      // Each subtotal query may return only the rows still allowed.
+      expect(caps[1]).toBe(1_048_575 - group(huge.body.data.rows, 0).length);
+    } finally {
+      runs.mockRestore();
+    }
+  });
+
   it('refuses native queries and bad pivot indexes with the failed shape', async () => {
     const native = await pivot({ database: db, type: 'native', native: { query: 'SELECT 1' } }).expect(202);
     expect(native.body).toMatchObject({ status: 'failed', error_type: 'invalid-query', row_count: 0, data: { rows: [], cols: [] } });
@@ -168,6 +211,81 @@ describe('POST /api/dataset/pivot on the Sample Database', () => {
       await pivot(byCategoryAndYear(), admin).expect(202);
     } finally {
       await ds.query("UPDATE database_permission SET data = 'unrestricted', native = 'write'");
+    }
+  });
+});
+
+/** One GROUPING SETS query on DuckDB (and Postgres), one query per grouping on SQLite: the same answer either way. */
+describe('POST /api/dataset/pivot: subtotals in one query where the engine has GROUPING SETS', () => {
+  let t: TestApp;
+  let admin: string;
+  const warehouses: E2eWarehouse[] = [];
+  const dbs = new Map<Engine, { id: number; table: number; fields: Record<string, number> }>();
+  const statements = [
+    'CREATE TABLE sales (id INTEGER PRIMARY KEY, region VARCHAR(20), product VARCHAR(20), channel VARCHAR(20), amount INTEGER)',
+    `INSERT INTO sales VALUES ${[
+      [1, 'north', 'apple', 'web', 10], [2, 'north', 'pear', 'shop', 5], [3, 'south', 'apple', 'web', 7], [4, 'south', 'apple', 'shop', 3],
+      [5, 'east', 'plum', 'web', 8], [6, 'east', null, 'web', 2], [7, 'north', 'apple', 'shop', 4], [8, null, 'pear', 'web', 6],
+    ].map((r) => `(${r.map((v) => (v === null ? 'NULL' : typeof v === 'string' ? `'${v}'` : v)).join(', ')})`).join(', ')}`,
+  ];
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    admin = await setupAdmin(t);
+    for (const engine of ['sqlite', 'duckdb'] as const) {
+      const wh = await e2eWarehouse(engine, t.config.dataDir, { statements });
+      warehouses.push(wh);
+      const res = await t.http().post('/api/database').set(auth(admin)).send({ engine, name: `Sales ${engine}`, details: wh.details }).expect(200);
+      await waitForSync(t, admin, res.body.id);
+      const meta = (await t.http().get(`/api/database/${res.body.id}/metadata`).set(auth(admin)).expect(200)).body;
+      const sales = meta.tables.find((x: { name: string }) => x.name === 'sales');
+      dbs.set(engine, { id: res.body.id, table: sales.id, fields: Object.fromEntries(sales.fields.map((f: { name: string; id: number }) => [f.name, f.id])) });
+    }
+  });
+  afterAll(async () => {
+    await t?.close();
+    await Promise.all(warehouses.map((w) => w.drop()));
+  });
+
+  const salesPivot = (engine: Engine, extra: Record<string, unknown> = {}) => {
+    const d = dbs.get(engine)!;
+    const ref = (name: string) => ['field', d.fields[name], null];
+    return {
+      database: d.id,
+      type: 'query',
+      query: { 'source-table': d.table, aggregation: [['count'], ['sum', ref('amount')]], breakout: [ref('region'), ref('product'), ref('channel')], 'order-by': [['desc', ['aggregation', 1]]] },
+      ...extra,
+    };
+  };
+
+  it.each([
+    ['no split (every subset)', {}, 8],
+    ['rows and columns', { pivot_rows: [0, 1], pivot_cols: [2] }, 6],
+  ])('%s: DuckDB answers in one query what SQLite answers in one query per grouping', async (_name, split, groupings) => {
+    const runs = jest.spyOn(t.app.get(DatasetService), 'run');
+    try {
+      const answers: Record<string, { cols: string[]; rows: unknown[][] }> = {};
+      const queries: Record<string, number> = {};
+      for (const engine of ['sqlite', 'duckdb'] as const) {
+        runs.mockClear();
+        const res = await t.http().post('/api/dataset/pivot').set(auth(admin)).send(salesPivot(engine, split)).expect(202);
+        expect(res.body.status).toBe('completed');
+        queries[engine] = runs.mock.calls.length;
+        answers[engine] = { cols: res.body.data.cols.map((c: { name: string }) => c.name), rows: res.body.data.rows };
+      }
+      expect(queries).toEqual({ sqlite: groupings, duckdb: 1 });
+      expect(answers.duckdb.cols).toEqual(['region', 'product', 'channel', 'pivot-grouping', 'count', 'sum']);
+      expect(answers.duckdb.cols).toEqual(answers.sqlite.cols);
+      expect(new Set(answers.duckdb.rows.map((r) => r[3])).size).toBe(groupings);
+      // NULLs sort first on SQLite and last on DuckDB; otherwise the same rows in the same order.
+      const nullsLast = (rows: unknown[][]) => [...rows].sort((a, b) => (a[3] as number) - (b[3] as number));
+      expect(nullsLast(answers.duckdb.rows).length).toBe(answers.sqlite.rows.length);
+      const key = (r: unknown[]) => JSON.stringify(r);
+      expect(new Set(answers.duckdb.rows.map(key))).toEqual(new Set(answers.sqlite.rows.map(key)));
+      const groupOrder = (rows: unknown[][]) => rows.map((r) => r[3]);
+      expect(groupOrder(answers.duckdb.rows)).toEqual(groupOrder(answers.sqlite.rows));
+    } finally {
+      runs.mockRestore();
     }
   });
 });

@@ -4,8 +4,9 @@ import { DataSource } from 'typeorm';
 import { AuthUser } from '../../common/auth/current-user';
 import { describeReceived, ForbiddenError, MessageError, NotFoundError, ValidationError } from '../../common/errors/api-errors';
 import { describeFailure } from '../../query-engine/execute/failures';
-import { QueryProcessor, PlannedQuery } from '../../query-engine/execute/query-processor';
+import { QueryProcessor, PlannedQuery, RunOptions } from '../../query-engine/execute/query-processor';
 import { InvalidQueryError } from '../../query-engine/mbql/validate';
+import { carriesSql } from '../../query-engine/preprocess/carries-sql';
 import { FailedResults, QueryResults, StreamedResults } from '../../query-engine/postprocess/results';
 import { WarehouseDatabase } from '../databases/database.entity';
 import { SettingsService } from '../settings/settings.service';
@@ -40,6 +41,8 @@ export interface DatasetRunOptions {
   dashboardId?: number | null;
   /** Row cap when the query carries no `constraints`; default AD_HOC_MAX_ROWS (exports pass Metabase's 1,048,575). */
   defaultMaxRows?: number;
+  /** A pivot's subtotals in the same query (engines with GROUPING SETS); such a run is never cached. */
+  groupingSets?: RunOptions['groupingSets'];
 }
 
 /** A result as answered: a cache hit says `cached` and when it was stored (`updated_at`). */
@@ -98,7 +101,7 @@ export class DatasetService {
     const logged = { hash, native: planned.query.type === 'native', database_id: planned.database.id };
     const ttl = opts.cacheTtlSeconds ?? 0;
     const defaultMaxRows = opts.defaultMaxRows ?? AD_HOC_MAX_ROWS;
-    const key = ttl > 0 ? cacheKey({ query: planned.query, defaultMaxRows, timezone: planned.database.timezone ?? null, caller, access }) : null;
+    const key = ttl > 0 && !opts.groupingSets ? cacheKey({ query: planned.query, defaultMaxRows, timezone: planned.database.timezone ?? null, caller, access }) : null;
     if (key && !opts.ignoreCache) {
       const startedAt = new Date();
       const hit = await this.cache.get<QueryResults>(key);
@@ -108,7 +111,7 @@ export class DatasetService {
         return { ...answer, average_execution_time: await average };
       }
     }
-    const runOptions = { context, defaultMaxRows, timeoutMs: this.config.queryTimeoutSeconds * 1000, signal };
+    const runOptions = { context, defaultMaxRows, timeoutMs: this.config.queryTimeoutSeconds * 1000, signal, groupingSets: opts.groupingSets };
     const release = this.slots.take(caller.id);
     // A result to be cached is needed whole anyway.
     if (streaming && !key) {
@@ -224,11 +227,21 @@ export class DatasetService {
     }
   }
 
+  /**
+   * Data access to the database, and native-query permission for SQL someone wrote. The query as sent is checked
+   * here; its sources are resolved while it runs, and the processor asks again (authorizeSql) when a native saved
+   * question turns out to be a source at any level.
+   */
   private async assertMayRun(caller: AuthUser, planned: PlannedQuery): Promise<Access> {
     const access = await this.access.accessTo(caller, planned.database.id);
     if (access.data !== 'unrestricted') throw new ForbiddenError();
-    if (planned.query.type === 'native' && access.native !== 'write') throw new ForbiddenError();
+    if (carriesSql(planned.query) && access.native !== 'write') throw new ForbiddenError();
     return access;
+  }
+
+  /** The processor's authorizeSql: the final query runs SQL someone wrote, which needs native-query permission. */
+  private async assertMayRunSql(caller: AuthUser, dbId: number): Promise<void> {
+    if ((await this.access.accessTo(caller, dbId)).native !== 'write') throw new ForbiddenError();
   }
 
   private async processor(caller: AuthUser): Promise<QueryProcessor> {
@@ -243,6 +256,7 @@ export class DatasetService {
         return row ? { meta: { id: row.id, engine: row.engine, timezone }, driver: this.connections.driverFor(row) } : null;
       },
       ...ENGINE_WIRING(metadata, content),
+      authorizeSql: (db) => this.assertMayRunSql(caller, db.id),
     });
   }
 }

@@ -5,11 +5,16 @@ import { describeReceived, MessageError, NotFoundError, ValidationError } from '
 import { MSG } from '../../common/validation/messages';
 import { normalizeDatasetQuery } from '../../query-engine/mbql/normalize';
 import type { DatasetQuery, InnerQuery } from '../../query-engine/mbql/types';
-import { breakoutCombinations, pivotColumns, pivotOptions, PivotError, PIVOT_GROUPING_COLUMN, spreadRows, subQuery } from '../../query-engine/postprocess/pivot';
+import { compilerFor } from '../../query-engine/compile';
+import { MAX_PIVOT_BREAKOUTS, pivotColumns, PIVOT_GROUPING_COLUMN, runPivot, tooManyBreakouts } from '../../query-engine/postprocess/pivot';
 import { FailedResults, QueryResults, resultsMetadata } from '../../query-engine/postprocess/results';
 import { WarehouseDatabase } from '../databases/database.entity';
 import { DatabaseAccessService } from '../warehouse/database-access.service';
 import { AD_HOC_MAX_ROWS, DatasetService } from './dataset.service';
+import { EXPORT_MAX_ROWS } from './export/export-request';
+
+/** A pivot holds all its rows at once: never more than a download may have (Metabase's 1,048,575). */
+export const PIVOT_MAX_ROWS = EXPORT_MAX_ROWS;
 
 export const DATABASE_REQUIRED = '`database` is required for all queries.';
 export const NATIVE_PIVOT = 'Pivot tables can only be used with structured (MBQL) queries, not native queries.';
@@ -18,9 +23,9 @@ export const NATIVE_PIVOT = 'Pivot tables can only be used with structured (MBQL
 const PIVOT_KEYS = ['pivot_rows', 'pivot-rows', 'pivot_cols', 'pivot-cols', 'visualization_settings', 'visualization-settings'];
 
 /**
- * POST /api/dataset/pivot: the query once per breakout combination its subtotals need (see query-engine
- * postprocess/pivot.ts), each run through DatasetService (same permission checks and row cap as ad-hoc queries),
- * stacked into one result with the extra `pivot-grouping` column.
+ * POST /api/dataset/pivot: the detail rows and the subtotals the split needs (see query-engine postprocess/pivot.ts),
+ * in one GROUPING SETS query where the engine has them, else one query per grouping; every run goes through
+ * DatasetService (same permission checks as ad-hoc queries) and all of them together hold at most the row cap.
  */
 @Injectable()
 export class PivotService {
@@ -43,42 +48,32 @@ export class PivotService {
     if (normalized.type === 'native') return this.nativeRefused(normalized, caller, queryBody);
     const inner: InnerQuery = normalized.query && typeof normalized.query === 'object' ? normalized.query : {};
     const breakouts = Array.isArray(inner.breakout) ? inner.breakout : [];
-    const maxRows = normalized.constraints?.['max-results'] ?? AD_HOC_MAX_ROWS;
+    // Refused before anything runs: 2^n groupings would be queried and held.
+    if (breakouts.length > MAX_PIVOT_BREAKOUTS) throw new MessageError(tooManyBreakouts(breakouts.length));
+    const requested = normalized.constraints?.['max-results'];
+    const valid = typeof requested === 'number' && Number.isInteger(requested) && requested > 0;
+    // Every grouping's rows are held at once: at most the download cap, whatever the query asks.
+    const maxRows = valid ? Math.min(requested, PIVOT_MAX_ROWS) : AD_HOC_MAX_ROWS;
+    // An invalid max-results goes on as it was, for the query's validation to refuse.
+    const constraints = (cap: number) => (requested === undefined || requested === null || valid ? { ...normalized.constraints, 'max-results': cap } : normalized.constraints);
     const started = Date.now();
+    const db = Number.isInteger(normalized.database) ? await this.db.manager.findOneBy(WarehouseDatabase, { id: normalized.database }) : null;
 
-    // The full breakout is the query the user asked for and is logged; the subtotal runs are not logged again.
-    const runCombination = (indices: number[], log = false) =>
-      this.dataset.run({ ...queryBody, type: 'query', query: subQuery(inner, indices), constraints: { ...normalized.constraints, 'max-results': maxRows } }, caller, signal, { log, context });
-
-    const all = breakouts.map((_, i) => i);
-    const full = await runCombination(all, true);
-    if (full.status !== 'completed') return full;
-    let combos: number[][];
-    try {
-      const { rows, cols } = pivotOptions(breakouts, { rows: options.rows, cols: options.cols }, options.split, full.data.cols.map((c) => c.name));
-      combos = breakoutCombinations(breakouts.length, rows, cols);
-    } catch (e) {
-      if (e instanceof PivotError) return failed(full, e.message);
-      throw e;
-    }
-    const rows: unknown[][] = spreadRows(full.data.rows, breakouts.length, all);
-    let truncated = full.data.rows_truncated !== undefined;
-    for (const combo of combos) {
-      if (combo.length === breakouts.length) continue;
-      const part = await runCombination(combo);
-      if (part.status !== 'completed') return part;
-      if (part.data.rows_truncated !== undefined) truncated = true;
-      rows.push(...spreadRows(part.data.rows, breakouts.length, combo));
-    }
-    if (rows.length > maxRows) {
-      rows.length = maxRows;
-      truncated = true;
-    }
-    const cols = pivotColumns(full.data.cols, breakouts.length, PIVOT_GROUPING_COLUMN);
-    const data: QueryResults['data'] = { ...full.data, rows, cols, results_metadata: resultsMetadata(cols) };
+    const outcome = await runPivot(inner, { ...options, maxRows, groupingSets: db !== null && compilerFor(db.engine).groupingSets === true }, (query, run) =>
+      this.dataset.run(
+        { ...queryBody, type: 'query', query, constraints: constraints(Math.min(run.maxRows, maxRows)) },
+        caller,
+        signal,
+        { log: run.log, context, groupingSets: run.groupingSets },
+      ),
+    );
+    if (!('head' in outcome)) return outcome;
+    const { head, rows } = outcome;
+    const cols = pivotColumns(head.data.cols, breakouts.length, PIVOT_GROUPING_COLUMN);
+    const data: QueryResults['data'] = { ...head.data, rows, cols, results_metadata: resultsMetadata(cols) };
     delete data.rows_truncated;
-    if (truncated) data.rows_truncated = maxRows;
-    return { ...full, data, row_count: rows.length, json_query: normalized, running_time: Date.now() - started };
+    if (outcome.truncated) data.rows_truncated = maxRows;
+    return { ...head, data, row_count: rows.length, json_query: normalized, running_time: Date.now() - started };
   }
 
   /** A native query cannot be pivoted: the failed shape, after the same 404/403 answers as any query. */
@@ -92,13 +87,6 @@ export class PivotService {
       json_query: body, database_id: db.id, started_at: now, running_time: 0,
     };
   }
-}
-
-function failed(from: QueryResults, message: string): FailedResults {
-  return {
-    status: 'failed', error: message, error_type: 'invalid-query', data: { rows: [], cols: [] }, row_count: 0, context: from.context,
-    json_query: from.json_query, database_id: from.database_id, started_at: from.started_at, running_time: from.running_time,
-  };
 }
 
 /** A map whose `database` is an integer greater than zero: optional by its schema, then required (as Metabase). */

@@ -27,7 +27,7 @@ export class FieldDataService {
   ) {}
 
   async summary(caller: AuthUser, id: number): Promise<Array<[string, number | null]>> {
-    const { field, table, db } = await this.access.field(caller, id, 'read');
+    const { field, table, db } = await this.readable(caller, id);
     const row = (await this.run(db, (e) => summarySql(e, table, field), [])).rows[0] ?? [];
     return [['count', num(row[0]) ?? 0], ['distincts', num(row[1])]];
   }

@@ -40,12 +40,14 @@ export const isPk = (f: WarehouseField) => f.semantic_type === 'type/PK';
 /**
  * Adds what Metabase hydrates on a field for the query builder: its dimension(s), the field its foreign key points
  * at, and for a primary key the field that names a row (Name, else Title). With `values`, the stored value list.
+ * Unless `includeSensitive` (admins), a sensitive field shows neither as a target or name field nor with values.
  */
 @Injectable()
 export class FieldHydrator {
   constructor(private readonly repo: FieldsRepository) {}
 
-  async detailed(fields: WarehouseField[], opts: { values?: boolean } = {}) {
+  async detailed(fields: WarehouseField[], opts: { values?: boolean; includeSensitive?: boolean } = {}) {
+    const visible = (f: WarehouseField | undefined) => (f && (opts.includeSensitive || f.visibility_type !== 'sensitive') ? f : undefined);
     const ids = fields.map((f) => f.id);
     const targetIds = [...new Set(fields.map((f) => f.fk_target_field_id).filter((id): id is number => id !== null))];
     const pkTables = [...new Set(fields.filter(isPk).map((f) => f.table_id))];
@@ -59,14 +61,15 @@ export class FieldHydrator {
     const targetBy = new Map(targets.filter((t) => t.active).map((t) => [t.id, t]));
     const valuesBy = new Map(values.map((v) => [v.field_id, v]));
     return fields.map((f) => {
-      const target = f.fk_target_field_id === null ? undefined : targetBy.get(f.fk_target_field_id);
-      const nameField = isPk(f) ? entityNameField(siblings.filter((s) => s.table_id === f.table_id)) : undefined;
+      const target = f.fk_target_field_id === null ? undefined : visible(targetBy.get(f.fk_target_field_id));
+      const nameField = isPk(f) ? entityNameField(siblings.filter((s) => s.table_id === f.table_id && visible(s))) : undefined;
+      const stored = visible(f) ? valuesBy.get(f.id) : undefined;
       return {
         ...fieldView(f),
         dimensions: (dimsBy.get(f.id) ?? []).map(dimensionView),
         target: target ? fieldView(target) : null,
         name_field: nameField ? fieldView(nameField) : null,
-        ...(opts.values ? { values: valuePairs(valuesBy.get(f.id)), has_more_values: valuesBy.get(f.id)?.has_more_values ?? false } : {}),
+        ...(opts.values ? { values: valuePairs(stored), has_more_values: stored?.has_more_values ?? false } : {}),
       };
     });
   }

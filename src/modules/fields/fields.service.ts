@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AuthUser } from '../../common/auth/current-user';
-import { MessageError, ValidationError } from '../../common/errors/api-errors';
+import { ForbiddenError, MessageError, ValidationError } from '../../common/errors/api-errors';
 import { WarehouseDatabase } from '../databases/database.entity';
 import { chooseHasFieldValues } from '../sync/analyze';
 import { WarehouseField } from './field.entity';
@@ -28,7 +28,9 @@ export class FieldsService {
   /** The field with its table (and database), FK target, dimensions and name field. */
   async get(caller: AuthUser, id: number, editable: boolean) {
     const { field, table, db } = await this.access.field(caller, id, editable ? 'write' : 'read');
-    const [detailed] = await this.hydrator.detailed([field]);
+    // As its values: a sensitive field is for admins only.
+    if (field.visibility_type === 'sensitive' && !caller.isSuperuser) throw new ForbiddenError();
+    const [detailed] = await this.hydrator.detailed([field], { includeSensitive: caller.isSuperuser });
     return { ...detailed, table: await this.access.tableWithDb(caller, table, db, !editable) };
   }
 
@@ -79,11 +81,14 @@ export class FieldsService {
       else if (changes.display_name !== undefined && changes.display_name !== field.display_name) await this.repo.renameDimension(id, changes.display_name, tx);
     });
     const updated = (await this.repo.findField(id))!;
-    if (changes.has_field_values !== undefined && changes.has_field_values !== field.has_field_values) {
+    if (updated.visibility_type === 'sensitive') {
+      // Its scanned values are what marking it sensitive hides: they go (and sync never scans it again).
+      await this.fieldValues.discardQuietly(id);
+    } else if (changes.has_field_values !== undefined && changes.has_field_values !== field.has_field_values) {
       if (LIST.has(updated.has_field_values)) await this.fieldValues.scan(db, [id]);
       else await this.fieldValues.discardQuietly(id);
     }
-    const [detailed] = await this.hydrator.detailed([updated]);
+    const [detailed] = await this.hydrator.detailed([updated], { includeSensitive: true });
     return detailed;
   }
 

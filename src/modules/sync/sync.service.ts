@@ -130,13 +130,14 @@ export class SyncService {
     return { fields_analyzed: analyzedFields, ...(failedTables ? { tables_not_analyzed: failedTables } : {}) };
   }
 
-  /** Re-reads the value lists of list fields, keeping human-readable remappings of values that remain. */
+  /** Re-reads the value lists of list fields (never sensitive ones), keeping human-readable remappings of values that remain. */
   async refreshValues(db: WarehouseDatabase, onlyFieldIds?: number[]): Promise<Record<string, number>> {
     const driver = this.connections.driverFor(db);
     const tables = new Map((await this.repo.tables(db.id)).filter((t) => t.active).map((t) => [t.id, t]));
-    const fields = (await this.repo.fields([...tables.keys()])).filter(
-      (f) => f.active && ['auto-list', 'list'].includes(f.has_field_values) && (!onlyFieldIds || onlyFieldIds.includes(f.id)),
-    );
+    const all = (await this.repo.fields([...tables.keys()])).filter((f) => !onlyFieldIds || onlyFieldIds.includes(f.id));
+    // A sensitive field's values are never stored; any left from before it was marked are dropped.
+    await this.discardValues(all.filter((f) => f.visibility_type === 'sensitive').map((f) => f.id));
+    const fields = all.filter((f) => f.active && f.visibility_type !== 'sensitive' && ['auto-list', 'list'].includes(f.has_field_values));
     const existing = new Map((await this.repo.fieldValues(fields.map((f) => f.id))).map((v) => [v.field_id, v]));
     let failed = 0;
     for (const field of fields) {

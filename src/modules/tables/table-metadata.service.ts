@@ -28,20 +28,22 @@ export class TableMetadataService {
   ) {}
 
   /**
-   * Retired fields never show; hidden and sensitive ones only when asked. `editable` is the admin data-model
-   * editor's view and needs write permission; otherwise data access is enough.
+   * Retired fields never show; hidden ones only when asked, sensitive ones only when an admin asks. `editable` is
+   * the admin data-model editor's view and needs write permission; otherwise data access is enough.
    */
   async queryMetadata(caller: AuthUser, id: number, flags: MetadataFlags) {
     const { table, db } = await this.access.table(caller, id, flags.editable ? 'write' : 'read');
+    // A display preference of the admin's data-model editor: ignored for everybody else.
+    const includeSensitive = flags.includeSensitive && caller.isSuperuser;
     const shown = (await this.fields.activeFields([id])).filter((f) => {
       if (f.visibility_type === 'retired') return false;
       if (f.visibility_type === 'hidden') return flags.includeHidden;
-      if (f.visibility_type === 'sensitive') return flags.includeSensitive;
+      if (f.visibility_type === 'sensitive') return includeSensitive;
       return true;
     });
     const dbView = await this.access.dbView(caller, db, true);
     const binning = dbView.features.includes('binning');
-    const fields = (await this.hydrator.detailed(shown, { values: true })).map((f) => ({ ...f, ...fieldDimensionOptions(f, binning) }));
+    const fields = (await this.hydrator.detailed(shown, { values: true, includeSensitive })).map((f) => ({ ...f, ...fieldDimensionOptions(f, binning) }));
     return {
       ...tableView(table),
       db: dbView,
@@ -57,7 +59,7 @@ export class TableMetadataService {
     const card = await this.cards.resultMetadata(cardId, caller);
     if (!card) throw new NotFoundError();
     const fieldIds = card.result_metadata.map((c) => c.id).filter((x): x is number => typeof x === 'number');
-    const underlying = new Map((await this.hydrator.detailed((await this.fields.fieldsByIds(fieldIds)).filter((f) => f.active))).map((f) => [f.id, f]));
+    const underlying = new Map((await this.hydrator.detailed((await this.fields.fieldsByIds(fieldIds)).filter((f) => f.active), { includeSensitive: caller.isSuperuser })).map((f) => [f.id, f]));
     const tableId = `card__${card.id}`;
     return {
       id: tableId,

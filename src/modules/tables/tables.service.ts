@@ -76,7 +76,7 @@ export class TablesService {
       unique.map(async (id) => {
         const view = tableView(byId.get(id)!);
         if (!reordered.has(id)) return view;
-        return { ...view, fields: await this.hydrator.detailed(await this.fields.activeFields([id])) };
+        return { ...view, fields: await this.hydrator.detailed(await this.fields.activeFields([id]), { includeSensitive: true }) };
       }),
     );
   }
@@ -99,8 +99,9 @@ export class TablesService {
   /** Foreign keys, anywhere, whose destination is a field of this table. */
   async fks(caller: AuthUser, id: number) {
     const { table, db } = await this.access.table(caller, id, 'read');
-    const own = (await this.fields.activeFields([id])).filter((f) => f.visibility_type !== 'retired');
-    const origins = await this.fields.fieldsPointingAt(own.map((f) => f.id));
+    const shown = (f: { visibility_type: string }) => f.visibility_type !== 'retired' && (caller.isSuperuser || f.visibility_type !== 'sensitive');
+    const own = (await this.fields.activeFields([id])).filter(shown);
+    const origins = (await this.fields.fieldsPointingAt(own.map((f) => f.id))).filter(shown);
     const tables = new Map((await this.repo.tablesByIds([...new Set(origins.map((o) => o.table_id))])).map((t) => [t.id, t]));
     const ownById = new Map(own.map((f) => [f.id, f]));
     const dbView = await this.access.dbView(caller, db);

@@ -13,6 +13,10 @@ export class MbqlSqlCompiler implements SqlCompiler {
     return this.dialect.engine;
   }
 
+  get groupingSets(): boolean {
+    return this.dialect.groupingSets;
+  }
+
   compile(query: InnerQuery, meta: MetadataSnapshot, opts: CompileOptions): CompiledQuery {
     const binder = new Binder();
     const { sql, columns } = new Level(this.dialect, meta, opts, binder, query).compile(true);

@@ -43,11 +43,19 @@ export interface CompileOptions {
   pretty?: boolean;
   /** The clock for relative date filters (time-interval); default the current time. Tests pin it. */
   now?: Date;
+  /**
+   * A pivot's subtotals in one query (engines with `groupingSets` only): given the columns of the aggregated query,
+   * the breakout combinations (by index) to group by. The query then groups by those GROUPING SETS, adds a last
+   * column `pivot-grouping` (bit i set where breakout i is left out) and orders by it first.
+   */
+  groupingSets?: (columns: CompiledColumn[]) => number[][];
 }
 
 /** The compiler of one engine. One generic implementation; dialects override only what differs. */
 export interface SqlCompiler {
   readonly engine: Engine;
+  /** Whether the engine groups by GROUPING SETS (and so takes CompileOptions.groupingSets). */
+  readonly groupingSets?: boolean;
   compile(query: InnerQuery, meta: MetadataSnapshot, opts: CompileOptions): CompiledQuery;
   /**
    * A condition on real (unaliased) table columns, for native field filters: `{{created}}` becomes

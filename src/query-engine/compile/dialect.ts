@@ -14,6 +14,8 @@ export type ExtractionUnit = Exclude<TemporalUnit, TruncationUnit | 'default'> |
  */
 export abstract class Dialect {
   abstract readonly engine: Engine;
+  /** GROUP BY GROUPING SETS with GROUPING(): Postgres and DuckDB (MariaDB has only WITH ROLLUP, SQLite neither). */
+  readonly groupingSets: boolean = false;
 
   quoteIdent(name: string): string {
     checkIdent(name);

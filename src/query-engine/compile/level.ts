@@ -1,6 +1,7 @@
 import type { Binning, FieldOptions, InnerQuery, Join, OrderBy, Ref, TemporalUnit } from '../mbql/types';
 import { EXTRACTION_UNITS } from '../mbql/types';
 import type { FieldMeta, TableMeta } from '../metadata';
+import { trimTrailingSemicolons } from '../sql-text';
 import { resolveBinning } from './binning';
 import type { CompileOptions, CompiledColumn, MetadataSnapshot } from './contract';
 import { QueryCompileError } from './contract';
@@ -95,6 +96,16 @@ export class Level {
       const out = top ? this.d.outputColumn(sql, col.base_type, direct) : sql;
       return `${out} AS ${this.d.quoteIdent(name)}`;
     });
+    let groupBySql = groupBy.join(', ');
+    let groupingOrder: string | null = null;
+    if (top && this.opts.groupingSets) {
+      const g = this.groupingSets(this.opts.groupingSets, breakoutSql, select, columns);
+      const name = names.unique('pivot-grouping');
+      selectSql.push(`${g.select} AS ${this.d.quoteIdent(name)}`);
+      columns.push({ ...g.column, name });
+      groupBySql = g.groupBy;
+      groupingOrder = `${selectSql.length} ASC`;
+    }
 
     this.clause = 'filter';
     const whereSql = q.filter !== undefined && q.filter !== null ? this.filter(q.filter) : null;
@@ -107,10 +118,44 @@ export class Level {
     const nl = this.opts.pretty ? '\n' : ' ';
     const parts = [`SELECT ${selectSql.join(', ')}`, `FROM ${this.fromSql()}${[...joinSql, ...implicitSql].map((j) => `${nl}${j}`).join('')}`];
     if (whereSql) parts.push(`WHERE ${whereSql}`);
-    if (groupBy.length) parts.push(`GROUP BY ${groupBy.join(', ')}`);
+    if (groupBySql) parts.push(`GROUP BY ${groupBySql}`);
+    if (groupingOrder) orderSql.unshift(groupingOrder);
     if (orderSql.length) parts.push(`ORDER BY ${orderSql.join(', ')}`);
     if (limitSql) parts.push(limitSql);
     return { sql: parts.join(nl), columns };
+  }
+
+  /**
+   * GROUP BY GROUPING SETS for a pivot (CompileOptions.groupingSets): the sets by breakout index, and the
+   * `pivot-grouping` column, `GROUPING()` of the breakouts in reverse so that bit i stands for breakout i. A breakout
+   * with bound values (`?` repeated as different parameters would not match its GROUP BY) or a cumulative
+   * aggregation (a window over the breakouts of one set) cannot be grouped so: the pivot runs one query per set.
+   */
+  private groupingSets(
+    setsFor: (columns: CompiledColumn[]) => number[][],
+    breakoutSql: string[],
+    select: Array<{ sql: string; col: CompiledColumn }>,
+    columns: CompiledColumn[],
+  ): { select: string; groupBy: string; column: CompiledColumn } {
+    const unsupported = (why: string) => new QueryCompileError(`Cannot compute the pivot subtotals in one query: ${why}.`, 'breakout');
+    if (!this.d.groupingSets) throw unsupported('this database has no GROUPING SETS');
+    if (!breakoutSql.length) throw unsupported('the query has no breakouts');
+    if (breakoutSql.some(hasParams)) throw unsupported('a breakout has bound values');
+    if (select.some((s) => s.col.source === 'aggregation' && s.sql.includes(' OVER ('))) throw unsupported('a cumulative aggregation');
+    const sets = setsFor(columns);
+    for (const set of sets) {
+      if (!Array.isArray(set) || set.some((i) => !Number.isInteger(i) || i < 0 || i >= breakoutSql.length)) throw unsupported('an invalid grouping set');
+    }
+    const groupBy = `GROUPING SETS (${sets.map((set) => `(${set.map((i) => breakoutSql[i]).join(', ')})`).join(', ')})`;
+    const grouping = `CAST(GROUPING(${[...breakoutSql].reverse().join(', ')}) AS INTEGER)`;
+    return {
+      select: grouping,
+      groupBy,
+      column: {
+        name: 'pivot-grouping', display_name: 'pivot-grouping', source: 'breakout', base_type: 'type/Integer', effective_type: 'type/Integer',
+        semantic_type: null, field_ref: ['expression', 'pivot-grouping'], expression_name: 'pivot-grouping',
+      },
+    };
   }
 
   /** A condition for native field filters: ids resolve to their own table's real name. */
@@ -131,7 +176,7 @@ export class Level {
     }
     if (typeof q.native === 'string') {
       // A native card as a source: its own SQL, without a trailing `;`, on its own line (it may end in a comment).
-      const native = q.native.replace(/[\s;]+$/, '');
+      const native = trimTrailingSemicolons(q.native);
       if (!native) throw new QueryCompileError(`The native source query is empty${where(clause)}.`, clause);
       this.sourceSql.set(alias, `(${native}\n)`);
       return { kind: 'query', qualifier: this.d.quoteIdent(alias ?? 'source'), columns: null, alias };
@@ -199,6 +244,17 @@ export class Level {
     }
     if (!f) throw new QueryCompileError(`Unknown field ${id}${where(this.clause)}.`, this.clause);
     return f;
+  }
+
+  /**
+   * A sensitive field is never read by a structured query, for anybody (as Metabase's query builder): naming it
+   * anywhere (fields, filters, breakouts, aggregations, order-by, expressions, joins) makes the query invalid. The
+   * default columns of a table leave it out (sourceDefaultRefs). Native field filters (`any-table`) are not checked.
+   */
+  private assertAvailable(f: FieldMeta): void {
+    if (f.visibilityType === 'sensitive') {
+      throw new QueryCompileError(`Field ${f.id} (${JSON.stringify(f.name)}) is not available: it is marked sensitive${where(this.clause)}.`, this.clause);
+    }
   }
 
   private tableName(t: TableMeta): string {
@@ -389,6 +445,7 @@ export class Level {
       } else {
         throw new QueryCompileError(`Invalid field ${short(id)}${where(this.clause)}.`, this.clause);
       }
+      if (source.kind === 'table') this.assertAvailable(f);
       const qualifier = source.kind === 'table' ? source.qualifier : this.tableName(this.tableMeta(f.tableId, this.clause));
       if (source.kind === 'table' && f.tableId !== source.table.id) {
         throw new QueryCompileError(`Field ${f.id} is not a column of ${JSON.stringify(alias ?? source.table.name)}${where(this.clause)}.`, this.clause);
@@ -431,6 +488,7 @@ export class Level {
   private implicitRef(id: unknown, fkId: unknown, ref: unknown[]): Resolved {
     const fk = this.fieldMeta(fkId);
     const target = this.fieldMeta(id);
+    this.assertAvailable(target);
     const table = this.tableMeta(target.tableId, this.clause);
     const alias = `${table.name}__via__${fk.name}`;
     if (!this.implicit.has(alias)) {

@@ -1,9 +1,10 @@
-import type { CompiledColumn, SqlCompiler } from '../compile/contract';
+import type { CompiledColumn, CompileOptions, SqlCompiler } from '../compile/contract';
 import type { Engine, QueryOptions, QueryResult, SqlParam, WarehouseDriver } from './drivers/driver';
 import type { ContentResolver, DatabaseMeta, MetadataProvider } from '../metadata';
 import { normalizeDatasetQuery } from '../mbql/normalize';
 import type { DatasetQuery, NativeQuery, ParameterValue } from '../mbql/types';
-import { validateDatasetQuery } from '../mbql/validate';
+import { InvalidQueryError, validateDatasetQuery } from '../mbql/validate';
+import { carriesSql } from '../preprocess/carries-sql';
 import { loadMetadata, PreprocessContext, preprocessStages, Stage as PreprocessStage } from '../preprocess';
 import { FailedResults, normalizeTemporalText, QueryResults, resultsMetadata, StreamedResults, StreamOutcome } from '../postprocess/results';
 import { describeFailure } from './failures';
@@ -19,6 +20,12 @@ export interface ProcessorDeps {
   applyParameters: PreprocessStage;
   /** A native query with its template tags filled in: SQL with `?` placeholders and the bound values. */
   substituteNative(native: NativeQuery, parameters: ParameterValue[], db: DatabaseMeta): Promise<{ sql: string; params: SqlParam[] }>;
+  /**
+   * Called once preprocessing is done, before anything is compiled, when the query runs SQL someone wrote (a native
+   * query, or a native saved question as a source at any level, joins included: see carriesSql). Throws to refuse
+   * (the caller lacks native-query permission); absent, such queries run.
+   */
+  authorizeSql?(db: DatabaseMeta): Promise<void>;
 }
 
 export interface RunOptions {
@@ -28,6 +35,8 @@ export interface RunOptions {
   timeoutMs: number;
   signal?: AbortSignal;
   now?: Date;
+  /** A pivot's subtotal groupings, computed in the same query (see CompileOptions.groupingSets). */
+  groupingSets?: CompileOptions['groupingSets'];
 }
 
 /** What process() was asked to run, with the database it turned out to be, for the permission check. */
@@ -61,7 +70,28 @@ export class QueryProcessor {
     const query = normalizeDatasetQuery(raw);
     validateDatasetQuery(query);
     const db = await this.database(query.database);
-    return db ? { query, database: db.meta } : null;
+    if (!db) return null;
+    await this.checkFieldFilters(query);
+    return { query, database: db.meta };
+  }
+
+  /**
+   * A native query's field filters (`dimension` template tags) name fields of the query's own database: another
+   * database's field is refused as an invalid query before any of its metadata is used. Unknown ids are left to
+   * the substitution, which names them.
+   */
+  private async checkFieldFilters(query: DatasetQuery): Promise<void> {
+    const tags = query.type === 'native' ? query.native?.['template-tags'] : undefined;
+    if (!tags || typeof tags !== 'object') return;
+    for (const [name, tag] of Object.entries(tags)) {
+      const ref = tag && typeof tag === 'object' && tag.type === 'dimension' ? tag.dimension : undefined;
+      if (!Array.isArray(ref) || ref[0] !== 'field' || typeof ref[1] !== 'number') continue;
+      const field = await this.deps.metadata.field(ref[1]);
+      const table = field ? await this.deps.metadata.table(field.tableId) : null;
+      if (table && table.dbId !== query.database) {
+        throw new InvalidQueryError(`field ${ref[1]} does not exist in database ${query.database}.`, `native.template-tags.${name}.dimension`);
+      }
+    }
   }
 
   /** Runs the query and reads its whole result. */
@@ -134,10 +164,11 @@ export class QueryProcessor {
       enter(name);
       query = await fn(query, ctx);
     }
+    await this.authorize(query, db.meta);
     enter('compile');
     const compiled = query.type === 'native'
       ? await this.native(query, db.meta)
-      : this.deps.compilerFor(db.meta.engine).compile(query.query!, await loadMetadata(query.query!, this.deps.metadata, db.meta.id), { timezone: db.meta.timezone });
+      : this.deps.compilerFor(db.meta.engine).compile(query.query!, await loadMetadata(query.query!, this.deps.metadata, db.meta.id), { timezone: db.meta.timezone, groupingSets: opts.groupingSets });
     return {
       db: db.meta,
       driver: db.driver,
@@ -192,6 +223,7 @@ export class QueryProcessor {
     const ctx: PreprocessContext = { metadata: this.deps.metadata, content: this.deps.content, now: opts.now ?? new Date(), maxRows: Number.MAX_SAFE_INTEGER };
     let query = planned.query;
     for (const [, fn] of preprocessStages(this.deps.applyParameters)) query = await fn(query, ctx);
+    await this.authorize(query, db.meta);
     if (query.type === 'native') {
       const n = await this.native(query, db.meta);
       return { query: n.sql, params: n.params };
@@ -199,6 +231,11 @@ export class QueryProcessor {
     const snapshot = await loadMetadata(query.query!, this.deps.metadata, db.meta.id);
     const compiled = this.deps.compilerFor(db.meta.engine).compile(query.query!, snapshot, { timezone: db.meta.timezone, pretty: opts.pretty });
     return { query: compiled.sql, params: compiled.params };
+  }
+
+  /** The final query, sources resolved: SQL someone wrote runs only when authorizeSql lets it. */
+  private async authorize(query: DatasetQuery, db: DatabaseMeta): Promise<void> {
+    if (this.deps.authorizeSql && carriesSql(query)) await this.deps.authorizeSql(db);
   }
 
   private async native(query: DatasetQuery, db: DatabaseMeta) {

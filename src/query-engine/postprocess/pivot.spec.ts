@@ -1,4 +1,5 @@
-import { breakoutCombinations, groupBitmask, pivotColumns, pivotOptions, spreadRows, subQuery } from './pivot';
+import { breakoutCombinations, groupBitmask, MAX_PIVOT_BREAKOUTS, pivotColumns, pivotOptions, PivotOutcome, PivotQueryRunner, runPivot, spreadRows, subQuery } from './pivot';
+import type { QueryResults } from './results';
 import type { Ref } from '../mbql/types';
 
 describe('pivot', () => {
@@ -40,5 +41,38 @@ describe('pivot', () => {
     expect(pivotOptions([a, b], {}, { rows: ['B'], columns: [] }, ['A', 'B', 'count'])).toEqual({ rows: [1], cols: [] });
     expect(pivotOptions([a, b], { rows: [1], cols: [0] }, undefined, [])).toEqual({ rows: [1], cols: [0] });
     expect(pivotOptions([a, b], {}, undefined, [])).toEqual({ rows: [], cols: [] });
+  });
+});
+
+describe('runPivot', () => {
+  const a: Ref = ['field', 1, null];
+  const b: Ref = ['field', 2, null];
+  const query = { 'source-table': 1, breakout: [a, b], aggregation: [['count'] as ['count']] };
+  /** Every grouping has `per` rows; records what each run asked for. */
+  const fake = (per: number, asked: Array<{ breakouts: number; maxRows: number; sets: boolean }>): PivotQueryRunner => async (q, opts) => {
+    asked.push({ breakouts: q.breakout?.length ?? 0, maxRows: opts.maxRows, sets: Boolean(opts.groupingSets) });
+    const width = (q.breakout?.length ?? 0) + 1;
+    const rows = Array.from({ length: Math.min(per, opts.maxRows) }, (_, i) => Array.from({ length: width }, () => i));
+    const cols = Array.from({ length: width }, (_, i) => ({ name: `c${i}` }));
+    return { status: 'completed', data: { rows, cols, ...(per >= opts.maxRows ? { rows_truncated: opts.maxRows } : {}) }, row_count: rows.length } as unknown as QueryResults;
+  };
+
+  it('never holds more than the cap: each grouping query gets only the rows still allowed, and none runs past it', async () => {
+    const asked: Array<{ breakouts: number; maxRows: number; sets: boolean }> = [];
+    const out = (await runPivot(query, { maxRows: 25, groupingSets: false }, fake(10, asked))) as PivotOutcome;
+    expect(asked.map((x) => x.maxRows)).toEqual([25, 15, 5]);
+    expect(out.rows).toHaveLength(25);
+    expect(out.truncated).toBe(true);
+    expect(out.queries).toBe(3);
+  });
+
+  it('is one query where the engine has GROUPING SETS, and refuses too many breakouts', async () => {
+    const asked: Array<{ breakouts: number; maxRows: number; sets: boolean }> = [];
+    const out = (await runPivot(query, { maxRows: 2000, groupingSets: true }, fake(3, asked))) as PivotOutcome;
+    expect(asked).toEqual([{ breakouts: 2, maxRows: 2000, sets: true }]);
+    expect(out.queries).toBe(1);
+    const many = { ...query, breakout: Array.from({ length: MAX_PIVOT_BREAKOUTS + 1 }, () => a) };
+    await expect(runPivot(many, { maxRows: 2000, groupingSets: true }, fake(1, asked))).rejects.toThrow('A pivot table can have at most 8 breakouts; this query has 9.');
+    expect(asked).toHaveLength(1);
   });
 });

@@ -1,5 +1,6 @@
-import type { CompiledColumn } from '../compile/contract';
+import { CompiledColumn, QueryCompileError } from '../compile/contract';
 import type { InnerQuery, OrderBy, Ref } from '../mbql/types';
+import type { FailedResults, QueryResults } from './results';
 
 /**
  * Metabase's pivot tables (its `qp.pivot`): the query runs once per combination of breakouts that the table needs
@@ -7,11 +8,23 @@ import type { InnerQuery, OrderBy, Ref } from '../mbql/types';
  * breakouts aggregated away (bit i = breakout i left out; 0 for the detail rows), as Postgres numbers grouping sets.
  */
 
-export class PivotError extends Error {
+/** A pivot the query cannot make (bad split indexes): the query's fault, so the failed `invalid-query` shape. */
+export class PivotError extends QueryCompileError {
   constructor(message: string) {
-    super(message);
+    super(message, 'breakout');
     this.name = 'PivotError';
   }
+}
+
+/**
+ * The most breakouts a pivot takes. Without a row/column split every subset of the breakouts is a subtotal
+ * (2^n groupings: 256 at 8), and a pivot table is read by people: Metabase's are practical up to a handful of
+ * breakouts (its editor offers a few rows and columns). More is refused up front with a 400, before any query runs.
+ */
+export const MAX_PIVOT_BREAKOUTS = 8;
+
+export function tooManyBreakouts(n: number): string {
+  return `A pivot table can have at most ${MAX_PIVOT_BREAKOUTS} breakouts; this query has ${n}.`;
 }
 
 /** `groupBitmask(3, [0])` is 6: breakouts 1 and 2 are left out. */
@@ -132,4 +145,107 @@ export function pivotOptions(
     if (r.length || c.length) return { rows: r, cols: c };
   }
   return { rows: asIndexes(explicit.rows, 'pivot-rows') ?? [], cols: asIndexes(explicit.cols, 'pivot-cols') ?? [] };
+}
+
+/** Runs one inner query of a pivot with at most `maxRows` rows; `log` only for the user's own query (one log entry per pivot). */
+export type PivotQueryRunner = (
+  query: InnerQuery,
+  opts: { maxRows: number; log: boolean; groupingSets?: (columns: CompiledColumn[]) => number[][] },
+) => Promise<QueryResults | FailedResults>;
+
+export interface PivotRequest {
+  /** `pivot_rows` / `pivot_cols` as sent, and `pivot_table.column_split` of the visualization settings. */
+  rows?: unknown;
+  cols?: unknown;
+  split?: unknown;
+  /** Rows of the whole pivot at most, across all its groupings (the row cap of the request). */
+  maxRows: number;
+  /** Whether the engine has GROUPING SETS (SqlCompiler.groupingSets). */
+  groupingSets: boolean;
+}
+
+export interface PivotOutcome {
+  /** The first (or only) run's result, for the shape of the answer; its rows are those of that run only. */
+  head: QueryResults;
+  /** Every grouping's rows in the layout of pivotColumns(), ordered by pivot-grouping: at most maxRows of them. */
+  rows: unknown[][];
+  truncated: boolean;
+  /** Warehouse queries run. */
+  queries: number;
+}
+
+/**
+ * Whether the whole pivot can be one GROUPING SETS query with the same rows in the same order as one query per
+ * grouping. Not with the query's own `limit`/`page` (it caps each grouping, not the whole), cumulative aggregations
+ * and metrics (windows over one grouping's breakouts), expression breakouts (their bound values would not match
+ * GROUP BY), or nothing to aggregate.
+ */
+export function groupingSetsApply(query: InnerQuery): boolean {
+  const breakouts = query.breakout;
+  const aggregations = query.aggregation;
+  if (!Array.isArray(breakouts) || breakouts.length === 0 || !Array.isArray(aggregations) || aggregations.length === 0) return false;
+  if (query.limit !== undefined || query.page !== undefined) return false;
+  if (breakouts.some((b) => !Array.isArray(b) || b[0] !== 'field')) return false;
+  const ops = JSON.stringify(aggregations);
+  return !['"cum-count"', '"cum-sum"', '"metric"'].some((op) => ops.includes(op));
+}
+
+/**
+ * Runs a pivot: on engines with GROUPING SETS (and queries that allow it) as one query computing every grouping;
+ * otherwise the user's query, then one query per further grouping its split needs, each capped by the rows still
+ * allowed, so that at most `maxRows` rows are ever held (the rest: `truncated`). Throws PivotError past
+ * MAX_PIVOT_BREAKOUTS; a bad split answers the failed shape.
+ */
+export async function runPivot(query: InnerQuery, request: PivotRequest, run: PivotQueryRunner): Promise<PivotOutcome | FailedResults> {
+  const breakouts = Array.isArray(query.breakout) ? query.breakout : [];
+  const n = breakouts.length;
+  if (n > MAX_PIVOT_BREAKOUTS) throw new PivotError(tooManyBreakouts(n));
+  const all = breakouts.map((_, i) => i);
+  const combinations = (names: string[]) => {
+    const { rows, cols } = pivotOptions(breakouts, { rows: request.rows, cols: request.cols }, request.split, names);
+    return breakoutCombinations(n, rows, cols);
+  };
+
+  if (request.groupingSets && groupingSetsApply(query)) {
+    const result = await run(subQuery(query, all), { maxRows: request.maxRows, log: true, groupingSets: (columns) => combinations(columns.map((c) => c.name)) });
+    if (result.status !== 'completed') return result;
+    // SELECT breakouts, aggregations, pivot-grouping: the grouping moves to after the breakouts.
+    const rows = result.data.rows.map((r) => [...r.slice(0, n), r[r.length - 1], ...r.slice(n, -1)]);
+    const head = { ...result, data: { ...result.data, cols: result.data.cols.slice(0, -1) } };
+    return { head, rows, truncated: result.data.rows_truncated !== undefined, queries: 1 };
+  }
+
+  const full = await run(subQuery(query, all), { maxRows: request.maxRows, log: true });
+  if (full.status !== 'completed') return full;
+  let combos: number[][];
+  try {
+    combos = combinations(full.data.cols.map((c) => c.name));
+  } catch (e) {
+    if (e instanceof PivotError) return failedFrom(full, e.message);
+    throw e;
+  }
+  const rows = spreadRows(full.data.rows, n, all);
+  let truncated = full.data.rows_truncated !== undefined;
+  let queries = 1;
+  for (const combo of combos) {
+    if (combo.length === n) continue;
+    const budget = request.maxRows - rows.length;
+    if (budget <= 0) {
+      truncated = true;
+      break;
+    }
+    const part = await run(subQuery(query, combo), { maxRows: budget, log: false });
+    queries++;
+    if (part.status !== 'completed') return part;
+    if (part.data.rows_truncated !== undefined) truncated = true;
+    for (const row of spreadRows(part.data.rows, n, combo)) rows.push(row);
+  }
+  return { head: full, rows, truncated, queries };
+}
+
+function failedFrom(from: QueryResults, message: string): FailedResults {
+  return {
+    status: 'failed', error: message, error_type: 'invalid-query', data: { rows: [], cols: [] }, row_count: 0, context: from.context,
+    json_query: from.json_query, database_id: from.database_id, started_at: from.started_at, running_time: from.running_time,
+  };
 }

@@ -3,6 +3,7 @@ import type { IntervalUnit } from '../temporal';
 
 export class DuckdbDialect extends Dialect {
   readonly engine = 'duckdb' as const;
+  override readonly groupingSets = true;
 
   override textParam(marker: string): string {
     return `CAST(${marker} AS VARCHAR)`;
