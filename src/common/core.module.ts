@@ -5,6 +5,7 @@ import { AuthGuard } from './auth/auth.guard';
 import { AuthRepository } from './auth/auth.repository';
 import { SecretBox } from './crypto/secret-box';
 import { ApiExceptionFilter } from './errors/api-exception.filter';
+import { FormBodyGuard } from './http/accepts-form';
 import { AppLogger } from './logging/app-logger';
 import { validationExceptionFactory } from './validation/validation-exception.factory';
 
@@ -21,6 +22,8 @@ export class CoreModule {
         { provide: SecretBox, useValue: new SecretBox(config.encryptionKey) },
         AuthRepository,
         { provide: APP_GUARD, useClass: AuthGuard },
+        // After AuthGuard: form posts are refused except on routes marked @AcceptsForm().
+        { provide: APP_GUARD, useClass: FormBodyGuard },
         { provide: APP_FILTER, useClass: ApiExceptionFilter },
         {
           provide: APP_PIPE,

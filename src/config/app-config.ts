@@ -22,7 +22,10 @@ export interface AppConfig {
   maxSessionAgeMinutes: number;
   /** How often an instance re-reads settings changed by another instance. */
   settingsRefreshSeconds: number;
-  /** Value of Express `trust proxy`: which hops may set X-Forwarded-For. */
+  /**
+   * Value of Express `trust proxy`: which hops may set X-Forwarded-For. Loopback only by default: trusting whole
+   * private ranges would let any client on the same network pick its own address (and dodge login throttling).
+   */
   trustProxy: string;
   /** Folders where SQLite/DuckDB warehouse files may live, besides `dataDir`. */
   allowedFileDirs: string[];
@@ -118,7 +121,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     adminPassword,
     maxSessionAgeMinutes: int(env, 'MAX_SESSION_AGE', 20160, 1, 5_256_000),
     settingsRefreshSeconds: int(env, 'SETTINGS_REFRESH_SECONDS', 3, 1, 3600),
-    trustProxy: env.TRUST_PROXY || 'loopback, linklocal, uniquelocal',
+    trustProxy: env.TRUST_PROXY || 'loopback',
     allowedFileDirs: (env.ALLOWED_FILE_DIRS || '').split(':').filter(Boolean).map((d) => path.resolve(d)),
     loadSampleDatabase: bool(env, 'LOAD_SAMPLE_DATABASE', true),
     syncCheckSeconds: int(env, 'SYNC_CHECK_SECONDS', 60, 0, 86_400),

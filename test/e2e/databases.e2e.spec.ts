@@ -97,12 +97,14 @@ describe('databases API', () => {
       });
       expect(created.body.features).toContain('basic-aggregations');
       expect(JSON.stringify(created.body)).not.toContain(password);
+      // A role made for the test, with rights on its database only: nothing to warn about.
+      expect(created.body.warnings).toEqual([]);
     });
 
     it('stores the password encrypted, never in plain text', async () => {
       const stored = await storedDetails(id);
       expect(stored).not.toContain(password);
-      if (isServer(engine)) expect(JSON.parse(stored).password).toMatch(/^enc:v1:/);
+      if (isServer(engine)) expect(JSON.parse(stored).password).toMatch(/^enc:v2:/);
       else expect(JSON.parse(stored)).toEqual({ db: wh.file });
       expect(JSON.stringify(t.app.get(AppLogger).buffer)).not.toContain(password);
     });
@@ -150,6 +152,34 @@ describe('databases API', () => {
       expect(await syncThroughApi(t, admin, id)).toMatchObject({ status: 'succeeded', error: null });
     });
 
+    if (isServer(engine)) {
+      it.each([
+        ['host', { host: 'localhost' }, 'host'],
+        ['port', { port: engine === 'postgres' ? 5433 : 3307 }, 'port'],
+        ['user', { user: 'someone_else' }, 'user'],
+        ['host and port', { host: 'evil.example', port: 1 }, 'host and port'],
+        ['TLS verification', { ssl: true, 'ssl-verify': false }, 'ssl-verify'],
+      ])('refuses to keep the masked password when the %s change(s), and changes nothing', async (_what, change, named) => {
+        const current = (await http().get(`/api/database/${id}`).set(auth(admin)).expect(200)).body;
+        const before = await storedDetails(id);
+        const res = await http().put(`/api/database/${id}`).set(auth(admin)).send({ name: 'Moved', details: { ...current.details, ...change } });
+        expect(res.status).toBe(400);
+        expect(res.body.errors).toEqual({ password: `the password must be given again when ${named} change${named.includes(' and ') ? '' : 's'}.` });
+        expect(res.body['specific-errors'].password[0]).toContain(`received: "${MASK}"`);
+        expect(await storedDetails(id)).toBe(before);
+        expect((await http().get(`/api/database/${id}`).set(auth(admin)).expect(200)).body.name).toBe(current.name);
+      });
+
+      it('accepts a changed target when the password is given again', async () => {
+        const current = (await http().get(`/api/database/${id}`).set(auth(admin)).expect(200)).body;
+        // The same server under another name: what matters is that the password came with the request.
+        const host = current.details.host === 'localhost' ? '127.0.0.1' : 'localhost';
+        const res = await http().put(`/api/database/${id}`).set(auth(admin)).send({ details: { ...current.details, host, password } });
+        expect([res.status, res.body.details?.host]).toEqual([200, host]);
+        expect(res.body.warnings).toEqual([]);
+      });
+    }
+
     if (engine === 'mysql') {
       it('refuses an update with a wrong password and keeps the stored one', async () => {
         const before = await storedDetails(id);
@@ -159,6 +189,27 @@ describe('databases API', () => {
         expect(await syncThroughApi(t, admin, id)).toMatchObject({ status: 'succeeded' });
       });
     }
+  });
+
+  describe.each(engines.filter(isServer))('a privileged %s role', (engine) => {
+    it('is connected with a warning in the answer and the log, and no secret in either', async () => {
+      // The test servers' admin accounts: Postgres' superuser, MariaDB's root with ALL PRIVILEGES ON *.*.
+      const wh = await e2eWarehouse(engine, t.config.dataDir);
+      warehouses.push(wh);
+      const res = await http().post('/api/database').set(auth(admin)).send({ engine, name: `Privileged ${engine}`, details: wh.details }).expect(200);
+      expect(res.body.warnings).toEqual([
+        engine === 'postgres'
+          ? expect.stringMatching(/^The connection's role is a Postgres superuser: .*Connect with a role that can only read the data it needs\.$/)
+          : expect.stringMatching(/^The connection's account has the global FILE and SUPER privileges: /),
+      ]);
+      const logged = t.app.get(AppLogger).buffer.recent().filter((e) => e.msg === 'Warehouse connection has more privileges than it needs');
+      expect(logged.length).toBeGreaterThan(0);
+      // A change of details checks again.
+      const again = await http().put(`/api/database/${res.body.id}`).set(auth(admin)).send({ details: { ...wh.details } }).expect(200);
+      expect(again.body.warnings).toEqual(res.body.warnings);
+      await waitForSync(t, admin, res.body.id);
+      await waitForIdle(t, res.body.id);
+    });
   });
 
   describe('connection failures are 400s that name what failed', () => {

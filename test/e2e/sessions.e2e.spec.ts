@@ -1,12 +1,18 @@
 import { DataSource } from 'typeorm';
+import { LoginFailure } from '../../src/modules/sessions/login-attempt.entity';
 import { THROTTLE } from '../../src/modules/sessions/sessions.service';
+import { loadConfig } from '../../src/config/app-config';
 import { startTestApp, TestApp } from '../support/test-app';
 import { ADMIN, auth, makeUserDirect, setupAdmin } from '../support/factories';
+import { until } from '../support/until';
+
+const THROTTLED = /^Too many attempts! You must wait \d+ seconds before trying again\.$/;
 
 describe('sessions', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ MAX_SESSION_AGE: '60' });
+    // supertest connects from 127.0.0.1, so X-Forwarded-For (from a trusted loopback hop) sets the client address.
+    t = await startTestApp({ MAX_SESSION_AGE: '60', TRUST_PROXY: 'loopback' });
     await setupAdmin(t);
   });
   afterAll(() => t.close());
@@ -55,8 +61,8 @@ describe('sessions', () => {
     for (let i = 0; i < THROTTLE.perUser; i++) {
       await t.http().post('/api/session').send({ username: u.email, password: `bad-guess-${i}` }).expect(401);
     }
-    const res = await t.http().post('/api/session').send({ username: u.email, password: u.password }).expect(429);
-    expect(res.body.errors.username).toMatch(/^Too many attempts! You must wait \d+ seconds before trying again\.$/);
+    const res = await t.http().post('/api/session').send({ username: u.email, password: u.password }).expect(400);
+    expect(res.body).toEqual({ errors: { username: expect.stringMatching(THROTTLED) } });
     // another user from the same address is not locked out by it
     await t.http().post('/api/session').send({ username: ADMIN.email, password: ADMIN.password }).expect(200);
   });
@@ -66,7 +72,73 @@ describe('sessions', () => {
     for (let i = 0; i < THROTTLE.perIp; i++) {
       await t.http().post('/api/session').set('X-Forwarded-For', ip).send({ username: `spray-${i}@example.com`, password: 'bad-guess-1' }).expect(401);
     }
-    await t.http().post('/api/session').set('X-Forwarded-For', ip).send({ username: ADMIN.email, password: ADMIN.password }).expect(429);
+    await t.http().post('/api/session').set('X-Forwarded-For', ip).send({ username: ADMIN.email, password: ADMIN.password }).expect(400);
     await t.http().post('/api/session').set('X-Forwarded-For', '203.0.113.8').send({ username: ADMIN.email, password: ADMIN.password }).expect(200);
   });
+
+  const login = (username: string, password: string, ip: string) =>
+    t.http().post('/api/session').set('X-Forwarded-For', ip).send({ username, password });
+  const attemptRows = () => t.app.get(DataSource).manager.count(LoginFailure);
+
+  it('refuses a username or password longer than allowed before anything is hashed or recorded', async () => {
+    const before = await attemptRows();
+    const longUser = await login(`${'x'.repeat(300)}@example.com`, 'whatever-password-1', '192.0.2.10').expect(400);
+    expect(longUser.body.errors).toEqual({ username: 'value must be a string of at most 254 characters.' });
+    const longPassword = await login(ADMIN.email, 'p'.repeat(1025), '192.0.2.10').expect(400);
+    expect(longPassword.body.errors).toEqual({ password: 'value must be a string of at most 1024 characters.' });
+    expect(longPassword.body['specific-errors'].password).toHaveLength(1);
+    expect(await attemptRows()).toBe(before);
+    // the longest username allowed is recorded as a failure like any other (it fits the column on every app DB)
+    await login(`${'y'.repeat(242)}@example.com`, 'whatever-password-1', '192.0.2.10').expect(401);
+    expect(await attemptRows()).toBe(before + 1);
+  });
+
+  it('counts every attempt of a parallel burst: only the allowed number reach the password check', async () => {
+    const u = await makeUserDirect(t);
+    const ip = '198.51.100.1';
+    const burst = await Promise.all(Array.from({ length: 30 }, (_, i) => login(u.email, `burst-guess-${i}`, ip)));
+    const statuses = burst.map((r) => r.status);
+    expect(statuses.every((s) => s === 401 || s === 400)).toBe(true);
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(THROTTLE.perPair);
+    for (const r of burst.filter((x) => x.status === 400)) expect(r.body.errors.username).toMatch(THROTTLED);
+    const next = await login(u.email, u.password, ip).expect(400);
+    expect(next.body.errors.username).toMatch(THROTTLED);
+  });
+
+  it('throttles a username from one address without keeping the user out from another', async () => {
+    const u = await makeUserDirect(t);
+    for (let i = 0; i < THROTTLE.perPair; i++) await login(u.email, `pair-guess-${i}`, '198.51.100.2').expect(401);
+    const throttled = await login(u.email, u.password, '198.51.100.2').expect(400);
+    expect(throttled.body.errors.username).toMatch(THROTTLED);
+    // From another address the user gets in, after at most a short wait (the per-username back-off).
+    let status = 0;
+    await until(async () => (status = (await login(u.email, u.password, '198.51.100.3')).status) !== 400, 5000);
+    expect(status).toBe(200);
+    // ... and the throttled address stays throttled
+    await login(u.email, u.password, '198.51.100.2').expect(400);
+  });
+
+  it('slows guesses at one username from many addresses with a growing wait, never a lock-out', async () => {
+    const u = await makeUserDirect(t);
+    for (let i = 0; i < THROTTLE.perUser; i++) await login(u.email, `spread-guess-${i}`, `198.51.101.${i + 1}`).expect(401);
+    const first = await login(u.email, 'spread-guess-x', '198.51.101.100').expect(400);
+    expect(first.body.errors.username).toBe('Too many attempts! You must wait 1 seconds before trying again.');
+    // Once the wait is over, one more guess goes through; the wait after it is longer.
+    await until(async () => (await login(u.email, 'spread-guess-y', '198.51.101.101')).status === 401, 5000);
+    const second = await login(u.email, 'spread-guess-z', '198.51.101.102').expect(400);
+    expect(second.body.errors.username).toBe('Too many attempts! You must wait 2 seconds before trying again.');
+    // The right user, from a fresh address, is let in once the short wait is over.
+    await until(async () => (await login(u.email, u.password, '198.51.101.103')).status === 200, 5000);
+  });
+
+  it('trusts X-Forwarded-For only from loopback by default', () => {
+    const defaults = startTestAppDefaultsTrustProxy();
+    expect(defaults).toBe('loopback');
+    const trusts = t.app.getHttpAdapter().getInstance().get('trust proxy fn') as (addr: string, i: number) => boolean;
+    expect([trusts('127.0.0.1', 0), trusts('10.0.0.5', 0), trusts('192.168.1.20', 0), trusts('fd00::1', 0)]).toEqual([true, false, false, false]);
+  });
 });
+
+function startTestAppDefaultsTrustProxy(): string {
+  return loadConfig({ LOG_TARGET: 'memory' }).trustProxy;
+}

@@ -125,7 +125,10 @@ describe.each(['postgres', 'mysql'] as const)('%s server details', (engine) => {
     ['tunnel-enabled', { ...good, 'tunnel-enabled': true }],
     ['localInfile', { ...good, localInfile: true }],
     ['connectionString', { ...good, connectionString: 'postgres://x' }],
-    ['ssl-mode', { ...good, 'ssl-mode': 'verify-full' }],
+    ['ssl-mode', { ...good, 'ssl-mode': 'verify-everything' }],
+    ['ssl-verify', { ...good, ssl: true, 'ssl-verify': 'no' }],
+    ['ssl-root-cert', { ...good, ssl: true, 'ssl-root-cert': '/etc/ssl/certs/ca.pem' }],
+    ['ssl-root-cert', { ...good, ssl: true, 'ssl-root-cert': '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n' }],
   ])('refuses a bad %s', (field, details) => {
     expect(refusal(engine, details).field).toBe(field);
   });

@@ -69,8 +69,9 @@ export class ValidationError extends ApiError {
   }
 }
 
+/** Metabase's login throttle answer: a 400 naming the parameter, as its clients expect. */
 export class TooManyAttemptsError extends ApiError {
-  readonly status = 429;
+  readonly status = 400;
   constructor(
     readonly param: string,
     readonly retryAfterSeconds: number,

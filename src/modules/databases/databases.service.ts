@@ -1,6 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { AuthUser } from '../../common/auth/current-user';
-import { MessageError, NotFoundError } from '../../common/errors/api-errors';
+import { MessageError, NotFoundError, ValidationError } from '../../common/errors/api-errors';
+import { AppLogger } from '../../common/logging/app-logger';
 import { ConnectionError, DetailsError, Engine, WarehouseError } from '../../query-engine/execute/drivers';
 import { SyncRepository } from '../sync/sync.repository';
 import { SyncService } from '../sync/sync.service';
@@ -9,7 +10,7 @@ import { SecretBox } from '../../common/crypto/secret-box';
 import { toFieldView } from '../fields/field.view';
 import { toTableView } from '../tables/table.view';
 import { accessIn, DatabaseAccessService } from '../warehouse/database-access.service';
-import { mergeMasked, openDetails, sealDetails } from '../warehouse/database-details';
+import { mergeMasked, openDetails, retargetedWithKeptSecret, sealDetails, SECRET_MASK } from '../warehouse/database-details';
 import { DatabasePermissionsRepository } from '../warehouse/database-permissions.repository';
 import { WarehouseConnections } from '../warehouse/warehouse-connections';
 import { WarehouseField } from '../fields/field.entity';
@@ -18,6 +19,7 @@ import { WarehouseDatabase } from './database.entity';
 import { toDatabaseView } from './database.view';
 import { CreateDatabaseDto, UpdateDatabaseDto } from './databases.dto';
 import { DatabasesRepository } from './databases.repository';
+import { privilegedRoleWarnings } from './warehouse-role';
 
 @Injectable()
 export class DatabasesService {
@@ -29,6 +31,7 @@ export class DatabasesService {
     private readonly sync: SyncService,
     private readonly syncRuns: SyncRepository,
     private readonly secrets: SecretBox,
+    @Inject(AppLogger) private readonly logger: AppLogger,
   ) {}
 
   /** Databases the caller may query (all for admins), optionally with their tables. */
@@ -89,10 +92,13 @@ export class DatabasesService {
     return tables.map(toTableView);
   }
 
-  /** Validates the details, tests the connection, saves, opens it to All Users, and starts the first sync. */
+  /**
+   * Validates the details, tests the connection, saves, opens it to All Users, and starts the first sync. The
+   * answer carries `warnings` (a connecting role with more than read access, for one).
+   */
   async create(caller: AuthUser, dto: CreateDatabaseDto) {
     const details = this.validated(dto.engine, dto.details);
-    await this.testConnection(dto.engine, details);
+    const warnings = await this.testConnection(dto.engine, details);
     const db = await this.repo.transaction(async (tx) => {
       const saved = await this.repo.save(
         {
@@ -107,7 +113,8 @@ export class DatabasesService {
       return saved;
     });
     this.sync.inBackground(db.id, 'metadata');
-    return toDatabaseView(db, { isAdmin: true, native: 'write' });
+    this.logWarnings(db.id, warnings);
+    return { ...toDatabaseView(db, { isAdmin: true, native: 'write' }), warnings };
   }
 
   /** The Sample Database, connected on the first start (see SampleDatabaseLoader). */
@@ -128,10 +135,19 @@ export class DatabasesService {
     if (!db) throw new NotFoundError();
     const engine = dto.engine ?? db.engine;
     const changes: Partial<WarehouseDatabase> = { id };
+    let warnings: string[] = [];
     if (dto.details !== undefined || engine !== db.engine) {
-      const incoming = mergeMasked(dto.details ?? {}, openDetails(db.details, this.secrets));
-      const details = this.validated(engine, dto.details === undefined ? openDetails(db.details, this.secrets) : incoming);
-      await this.testConnection(engine, details);
+      const stored = openDetails(db.details, this.secrets);
+      const details = this.validated(engine, dto.details === undefined ? stored : mergeMasked(dto.details, stored));
+      const retargeted = retargetedWithKeptSecret({ engine: db.engine, details: stored }, { engine, details: { ...details } as Record<string, unknown> }, dto.details);
+      if (retargeted.length) {
+        throw ValidationError.of(
+          'password',
+          `the password must be given again when ${listed(retargeted)} change${retargeted.length > 1 ? '' : 's'}.`,
+          dto.details?.password ?? SECRET_MASK,
+        );
+      }
+      warnings = await this.testConnection(engine, details);
       changes.details = sealDetails(details, this.secrets);
       changes.engine = engine;
     }
@@ -142,8 +158,9 @@ export class DatabasesService {
     if (changes.details) {
       await this.connections.evict(id);
       this.sync.inBackground(id, 'metadata');
+      this.logWarnings(id, warnings);
     }
-    return toDatabaseView({ ...db, ...saved }, { isAdmin: true, native: 'write' });
+    return { ...toDatabaseView({ ...db, ...saved }, { isAdmin: true, native: 'write' }), warnings };
   }
 
   async delete(id: number): Promise<void> {
@@ -185,14 +202,31 @@ export class DatabasesService {
     }
   }
 
-  private async testConnection(engine: Engine, details: ReturnType<DatabasesService['validated']>): Promise<void> {
+  /** Tests the connection (a failure is the caller's 400) and answers the warnings about the connecting role. */
+  private async testConnection(engine: Engine, details: ReturnType<DatabasesService['validated']>): Promise<string[]> {
     try {
-      await this.connections.withTemporary(engine, details, (d) => d.testConnection());
+      return await this.connections.withTemporary(engine, details, async (d) => {
+        await d.testConnection();
+        return privilegedRoleWarnings(engine, d).catch((e: unknown) => {
+          this.logger.debug('Could not check the privileges of the warehouse role', { engine, err: e });
+          return [];
+        });
+      });
     } catch (e) {
       if (e instanceof ConnectionError || e instanceof WarehouseError) throw new MessageError(e.message, 400);
       throw e;
     }
   }
+
+  /** The database's id and engine only: never its details. */
+  private logWarnings(id: number, warnings: string[]): void {
+    for (const warning of warnings) this.logger.warning('Warehouse connection has more privileges than it needs', { database_id: id, warning });
+  }
+}
+
+/** `a`, `a and b`, `a, b and c`. */
+function listed(words: string[]): string {
+  return words.length > 1 ? `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}` : words[0];
 }
 
 /** Tables an admin hid (hidden, technical, cruft) are kept out of what users browse. */

@@ -2,6 +2,7 @@ import { Body, Controller, Param, Post, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { Access } from '../../common/auth/access.decorator';
 import { AuthUser, CurrentUser } from '../../common/auth/current-user';
+import { AcceptsForm } from '../../common/http/accepts-form';
 import { abortOnDisconnect } from './dataset.controller';
 import { DatasetService } from './dataset.service';
 import { EXPORT_CONTEXT, EXPORT_MAX_ROWS, parseExportRequest } from './export/export-request';
@@ -24,6 +25,7 @@ export class DatasetExportController {
 
   @Post(':exportFormat')
   @Access('user')
+  @AcceptsForm()
   async export(@Param('exportFormat') format: string, @Body() body: unknown, @CurrentUser() caller: AuthUser, @Res() res: Response) {
     const request = parseExportRequest(format, body);
     const signal = abortOnDisconnect(res);

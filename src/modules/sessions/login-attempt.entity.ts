@@ -1,6 +1,10 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
-/** Failed logins, kept in the app DB so throttling holds across every instance behind the load balancer. */
+/**
+ * Login attempts, kept in the app DB so throttling holds across every instance behind the load balancer. An
+ * attempt is written before its password is checked (so a parallel burst is counted), removed again when it was
+ * throttled or the password was right; what stays is the failures.
+ */
 @Entity('login_failure')
 export class LoginFailure {
   @PrimaryGeneratedColumn()

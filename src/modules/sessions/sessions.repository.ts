@@ -23,24 +23,37 @@ export class SessionsRepository {
     await this.db.manager.delete(Session, { created_at: LessThan(before) });
   }
 
-  /** Failures since `since`, by username and by IP, and the oldest of each (to say when to retry). */
-  async failures(username: string, ip: string, since: Date) {
-    const m = this.db.manager;
-    const [byUser, byIp] = await Promise.all([
-      m.find(LoginFailure, { where: { username, created_at: MoreThan(since) }, order: { created_at: 'ASC' }, select: { created_at: true } }),
-      m.find(LoginFailure, { where: { ip, created_at: MoreThan(since) }, order: { created_at: 'ASC' }, select: { created_at: true } }),
-    ]);
-    return { byUser: byUser.map((f) => f.created_at), byIp: byIp.map((f) => f.created_at) };
+  /**
+   * Writes an attempt before its password is checked, and answers its id. Ids order the attempts: each one is
+   * judged by those before it, so of a parallel burst the first ones go ahead and the rest are throttled.
+   */
+  async recordAttempt(username: string, ip: string, at: Date): Promise<number> {
+    const result = await this.db.manager.insert(LoginFailure, { username, ip, created_at: at });
+    return Number(result.identifiers[0].id);
   }
 
-  async recordFailure(username: string, ip: string, pruneBefore: Date): Promise<void> {
-    await this.db.transaction(async (m) => {
-      await m.delete(LoginFailure, { created_at: LessThan(pruneBefore) });
-      await m.insert(LoginFailure, { username, ip });
+  /** The attempts before `id` since `since`, of this username or from this address, oldest first. */
+  async attemptsBefore(id: number, username: string, ip: string, since: Date): Promise<LoginFailure[]> {
+    return this.db.manager.find(LoginFailure, {
+      where: [
+        { username, id: LessThan(id), created_at: MoreThan(since) },
+        { ip, id: LessThan(id), created_at: MoreThan(since) },
+      ],
+      order: { id: 'ASC' },
     });
   }
 
-  async clearFailures(username: string): Promise<void> {
-    await this.db.manager.delete(LoginFailure, { username });
+  /** Drops an attempt that did not count (throttled before its password was checked). */
+  async forget(id: number): Promise<void> {
+    await this.db.manager.delete(LoginFailure, { id });
+  }
+
+  /** After a right password: the failures of this username from this address (and the attempt itself). */
+  async clearPair(username: string, ip: string): Promise<void> {
+    await this.db.manager.delete(LoginFailure, { username, ip });
+  }
+
+  async pruneBefore(before: Date): Promise<void> {
+    await this.db.manager.delete(LoginFailure, { created_at: LessThan(before) });
   }
 }

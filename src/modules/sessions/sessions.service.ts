@@ -9,10 +9,18 @@ import { InvalidCredentialsError, TooManyAttemptsError } from '../../common/erro
 import { SettingsService } from '../settings/settings.service';
 import { UsersRepository } from '../users/users.repository';
 import { UsersService } from '../users/users.service';
+import { LoginFailure } from './login-attempt.entity';
 import { SessionsRepository } from './sessions.repository';
 
-/** Throttling: within the window, this many failures per username, or per client IP, lock out further tries. */
-export const THROTTLE = { windowMs: 15 * 60_000, perUser: 10, perIp: 50 };
+/**
+ * Login throttling, over the failures of the last `windowMs`:
+ * - per username and address: `perPair` failures, then that address waits until the oldest of them expires;
+ * - per address across usernames (password spraying): `perIp` failures, likewise;
+ * - per username across addresses: from `perUser` failures on, each try waits after the latest failure, 1 s at
+ *   first, doubling, at most `maxUserDelayMs`: guessing from many addresses slows to a crawl, yet the user, from
+ *   their own address, gets in after a short wait (no lock-out anyone could cause from elsewhere).
+ */
+export const THROTTLE = { windowMs: 15 * 60_000, perPair: 10, perIp: 50, perUser: 10, maxUserDelayMs: 60_000 };
 
 @Injectable()
 export class SessionsService {
@@ -24,21 +32,32 @@ export class SessionsService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** Email + password login; answers the new session key. */
+  /**
+   * Email + password login; answers the new session key. The attempt is recorded before the (slow) password
+   * check, so that attempts running in parallel see each other; it stays as a failure unless it was throttled
+   * or the password was right.
+   */
   async login(username: string, password: string, ip: string): Promise<string> {
     const email = username.trim().toLowerCase();
-    await this.assertNotThrottled(email, ip);
+    const address = ip.slice(0, 64);
+    const now = Date.now();
+    const attempt = await this.sessions.recordAttempt(email, address, new Date(now));
+    const wait = await this.throttledFor(attempt, email, address, now);
+    if (wait !== undefined) {
+      await this.sessions.forget(attempt);
+      throw new TooManyAttemptsError('username', wait);
+    }
     const user = await this.users.findForLogin(email);
     const ok = await verifyPassword(password, user?.password_hash);
     if (!user || !ok || user.type !== 'personal') {
-      await this.sessions.recordFailure(email, ip, new Date(Date.now() - THROTTLE.windowMs));
+      await this.sessions.pruneBefore(new Date(now - THROTTLE.windowMs));
       throw new InvalidCredentialsError();
     }
+    await this.sessions.clearPair(email, address);
     if (!user.is_active) throw new InvalidCredentialsError('Your account is disabled. Please contact your administrator.');
     if (!user.is_superuser && !(await this.settings.get<boolean>('enable-password-login'))) {
       throw new InvalidCredentialsError('Password login is disabled for this instance.');
     }
-    await this.sessions.clearFailures(email);
     await this.usersService.recordLogin(user);
     return this.create(user.id);
   }
@@ -74,11 +93,21 @@ export class SessionsService {
     res.clearCookie(SESSION_COOKIE, { path: '/' });
   }
 
-  private async assertNotThrottled(email: string, ip: string): Promise<void> {
-    const now = Date.now();
-    const { byUser, byIp } = await this.sessions.failures(email, ip, new Date(now - THROTTLE.windowMs));
-    const wait = (oldest: Date) => Math.max(1, Math.ceil((oldest.getTime() + THROTTLE.windowMs - now) / 1000));
-    if (byUser.length >= THROTTLE.perUser) throw new TooManyAttemptsError('username', wait(byUser[byUser.length - THROTTLE.perUser]));
-    if (byIp.length >= THROTTLE.perIp) throw new TooManyAttemptsError('username', wait(byIp[byIp.length - THROTTLE.perIp]));
+  /** Seconds to wait before this attempt may be tried, judged by the attempts before it; undefined: go ahead. */
+  private async throttledFor(attempt: number, email: string, ip: string, now: number): Promise<number | undefined> {
+    const before = await this.sessions.attemptsBefore(attempt, email, ip, new Date(now - THROTTLE.windowMs));
+    const seconds = (until: number) => Math.max(1, Math.ceil((until - now) / 1000));
+    const expiry = (rows: LoginFailure[], limit: number) => rows[rows.length - limit].created_at.getTime() + THROTTLE.windowMs;
+    const pair = before.filter((a) => a.username === email && a.ip === ip);
+    if (pair.length >= THROTTLE.perPair) return seconds(expiry(pair, THROTTLE.perPair));
+    const fromIp = before.filter((a) => a.ip === ip);
+    if (fromIp.length >= THROTTLE.perIp) return seconds(expiry(fromIp, THROTTLE.perIp));
+    const ofUser = before.filter((a) => a.username === email);
+    if (ofUser.length >= THROTTLE.perUser) {
+      const delay = Math.min(1000 * 2 ** Math.min(ofUser.length - THROTTLE.perUser, 30), THROTTLE.maxUserDelayMs);
+      const latest = Math.max(...ofUser.map((a) => a.created_at.getTime()));
+      if (now < latest + delay) return seconds(latest + delay);
+    }
+    return undefined;
   }
 }

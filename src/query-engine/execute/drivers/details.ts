@@ -16,6 +16,10 @@ export interface ServerDetails {
   /** null: no password. Never read from the server's environment (PGPASSWORD, ~/.pgpass). */
   password: string | null;
   ssl: boolean;
+  /** With ssl the server's certificate is checked; only an explicit `false` (kept only then) skips the check. */
+  'ssl-verify'?: false;
+  /** PEM certificate(s) of the CA to trust for the server's certificate, instead of the usual public CAs. */
+  'ssl-root-cert'?: string;
 }
 
 export interface FileDetails {
@@ -54,7 +58,7 @@ export function validateDetails(engine: Engine, details: unknown, ctx: DetailsCo
     throw new DetailsError('details', 'details must be a map of connection settings.');
   }
   const d = details as Record<string, unknown>;
-  const known = engine === 'postgres' || engine === 'mysql' ? ['host', 'port', 'dbname', 'user', 'password', 'ssl', 'ssl-mode'] : ['db'];
+  const known = engine === 'postgres' || engine === 'mysql' ? ['host', 'port', 'dbname', 'user', 'password', 'ssl', 'ssl-mode', 'ssl-verify', 'ssl-root-cert'] : ['db'];
   for (const [key, value] of Object.entries(d)) {
     if (known.includes(key) || IGNORED_KEYS.has(key)) continue;
     if (key in UNSUPPORTED_WHEN_SET) {
@@ -71,6 +75,8 @@ function serverDetails(engine: 'postgres' | 'mysql', d: Record<string, unknown>)
   if (host.length > 255 || !/^[A-Za-z0-9.\-_:[\]%]+$/.test(host)) {
     throw new DetailsError('host', 'host must be a host name or an IP address.');
   }
+  const verify = d['ssl-verify'] === undefined || d['ssl-verify'] === null ? true : optionalBoolean(d, 'ssl-verify');
+  const rootCert = pemCertificate(d['ssl-root-cert']);
   return {
     host,
     port: port(d.port, DEFAULT_PORTS[engine]),
@@ -78,14 +84,38 @@ function serverDetails(engine: 'postgres' | 'mysql', d: Record<string, unknown>)
     user: requiredString(d, 'user'),
     password: optionalString(d, 'password'),
     ssl: optionalBoolean(d, 'ssl') || sslMode(d['ssl-mode']),
+    ...(verify ? {} : { 'ssl-verify': false as const }),
+    ...(rootCert ? { 'ssl-root-cert': rootCert } : {}),
   };
 }
 
-/** Metabase's ssl-mode: the modes that encrypt without checking certificates are honoured; verify-* are not offered. */
+/**
+ * Metabase's ssl-mode. Every mode that encrypts checks the server's certificate (against `ssl-root-cert` when
+ * given): a connection that can be intercepted would hand the warehouse password to whoever intercepts it.
+ */
 function sslMode(v: unknown): boolean {
   if (v === undefined || v === null || v === 'disable' || v === 'allow' || v === 'prefer') return false;
-  if (v === 'require') return true;
-  throw new DetailsError('ssl-mode', 'ssl-mode must be disable, allow, prefer or require; certificate verification is not supported.');
+  if (v === 'require' || v === 'verify-ca' || v === 'verify-full') return true;
+  throw new DetailsError('ssl-mode', 'ssl-mode must be disable, allow, prefer, require, verify-ca or verify-full.');
+}
+
+const PEM_CERTIFICATE = /^(\s*-----BEGIN CERTIFICATE-----\r?\n[A-Za-z0-9+/=\r\n]+-----END CERTIFICATE-----\s*)+$/;
+
+function pemCertificate(v: unknown): string | undefined {
+  if (v === undefined || v === null || v === '') return undefined;
+  if (typeof v !== 'string' || v.length > 65_536 || !PEM_CERTIFICATE.test(v)) {
+    throw new DetailsError('ssl-root-cert', 'ssl-root-cert must be one or more PEM certificates (-----BEGIN CERTIFICATE-----).');
+  }
+  return v.trim();
+}
+
+/**
+ * TLS options for a warehouse client: undefined without ssl. The certificate is verified (chain and host name)
+ * unless the details say `ssl-verify: false`; `ssl-root-cert` replaces the public CAs.
+ */
+export function tlsOptions(d: ServerDetails): { rejectUnauthorized: boolean; ca?: string } | undefined {
+  if (!d.ssl) return undefined;
+  return { rejectUnauthorized: d['ssl-verify'] !== false, ...(d['ssl-root-cert'] ? { ca: d['ssl-root-cert'] } : {}) };
 }
 
 function fileDetails(d: Record<string, unknown>, ctx: DetailsContext): FileDetails {

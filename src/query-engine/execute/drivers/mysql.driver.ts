@@ -1,5 +1,5 @@
 import { createConnection, type Connection, type ConnectionOptions, type FieldPacket, type RowDataPacket } from 'mysql2/promise';
-import type { ServerDetails } from './details';
+import { tlsOptions, type ServerDetails } from './details';
 import type { DescribedDatabase, DriverOptions, QueryOptions, QueryResult, RowStream, SqlParam, WarehouseDriver } from './driver';
 import { QueryError, QueryTimeoutError } from './errors';
 import { mysqlConverter, mysqlResultColumn, type MysqlField } from './mysql-columns';
@@ -21,8 +21,22 @@ const TIMEOUT_ERRNOS = new Set([1969, 3024]);
  * The conversion the compiler writes for the report time zone (MysqlDialect.convertTimezone): a named zone, which
  * CONVERT_TZ turns into NULL when the server has no time zone tables.
  */
-const NAMED_ZONE_CONVERSION = /CONVERT_TZ\(.*?, '\+00:00', '[A-Za-z][A-Za-z0-9_+\-/]*'\)/s;
-export const convertsToNamedZone = (sql: string): boolean => NAMED_ZONE_CONVERSION.test(sql);
+export function convertsToNamedZone(sql: string): boolean {
+  // `CONVERT_TZ(` then, anywhere after it, `, '+00:00', '<Zone/Name>')`: scanned, since the equivalent regular
+  // expression (`CONVERT_TZ\(.*?, '\+00:00', ...`) retries from every `CONVERT_TZ(` of a user's SQL.
+  const open = 'CONVERT_TZ(';
+  const tail = ", '+00:00', '";
+  const start = sql.indexOf(open);
+  if (start < 0) return false;
+  for (let at = sql.indexOf(tail, start + open.length); at >= 0; at = sql.indexOf(tail, at + 1)) {
+    let k = at + tail.length;
+    if (!/[A-Za-z]/.test(sql[k] ?? '')) continue;
+    while (k < sql.length && /[A-Za-z0-9_+\-/]/.test(sql[k])) k++;
+    if (sql.startsWith("')", k)) return true;
+  }
+  return false;
+}
+
 export const MISSING_ZONE_TABLES =
   'The report time zone needs the MySQL time zone tables (mysql_tzinfo_to_sql), which this server has not loaded: ' +
   'load them, or clear the report time zone.';
@@ -35,7 +49,7 @@ export function mysqlConnectionOptions(d: ServerDetails, connectTimeoutMs = 10_0
     database: d.dbname,
     user: d.user,
     password: d.password ?? '',
-    ssl: d.ssl ? { rejectUnauthorized: false } : undefined,
+    ssl: tlsOptions(d),
     connectTimeout: connectTimeoutMs,
     flags: ['-LOCAL_FILES', '-MULTI_STATEMENTS'],
     multipleStatements: false,

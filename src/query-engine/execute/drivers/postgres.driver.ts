@@ -1,6 +1,6 @@
 import { Client, Query, type ClientConfig } from 'pg';
 import { baseTypeFor } from './base-types';
-import type { ServerDetails } from './details';
+import { tlsOptions, type ServerDetails } from './details';
 import type { DescribedDatabase, DriverOptions, QueryOptions, QueryResult, RowStream, SqlParam, WarehouseDriver } from './driver';
 import { QueryTimeoutError, StatementRejectedError } from './errors';
 import { describePostgres } from './postgres-describe';
@@ -37,7 +37,7 @@ export function postgresClientConfig(d: ServerDetails, connectTimeoutMs = 10_000
     database: d.dbname,
     user: d.user,
     password: () => d.password ?? '',
-    ssl: d.ssl ? { rejectUnauthorized: false } : false,
+    ssl: tlsOptions(d) ?? false,
     sslnegotiation: 'postgres',
     connectionTimeoutMillis: connectTimeoutMs,
     keepAlive: true,
