@@ -4,6 +4,7 @@ import { CoreModule } from './common/core.module';
 import { DatabaseModule } from './common/database/database.module';
 import { AppLogger } from './common/logging/app-logger';
 import { ApiKeysModule } from './modules/api-keys/api-keys.module';
+import { ContentModule } from './modules/content/content.module';
 import { DatasetModule } from './modules/dataset/dataset.module';
 import { DatabasesModule } from './modules/databases/databases.module';
 import { FieldsModule } from './modules/fields/fields.module';
@@ -22,6 +23,7 @@ import { UtilModule } from './modules/util/util.module';
 /** Feature modules, in no particular order; each owns its routes, services and entities. */
 export const FEATURE_MODULES = [
   SettingsModule,
+  ContentModule,
   UsersModule,
   PermissionsModule,
   SessionsModule,

@@ -1,7 +1,6 @@
 import { DataSource } from 'typeorm';
-import { ForbiddenError } from '../../src/common/errors/api-errors';
-import { ContentRegistry } from '../../src/modules/dataset/content.registry';
 import type { CardSource } from '../../src/query-engine/metadata';
+import { serveCards } from '../support/cards';
 import { auth, MadeUser } from '../support/factories';
 import { SampleApp, startSampleApp } from '../support/sample-app';
 import { TestApp } from '../support/test-app';
@@ -41,12 +40,7 @@ describe('parameter values from a card (values_source_type "card")', () => {
       [PEOPLE_CARD]: mbql(PEOPLE_CARD, 'PEOPLE'),
       [ADMINS_ONLY_CARD]: mbql(ADMINS_ONLY_CARD, 'PRODUCTS'),
     };
-    t.app.get(ContentRegistry).provide({
-      card: async (id, caller) => {
-        if (id === FORBIDDEN_CARD || (id === ADMINS_ONLY_CARD && !caller.isSuperuser)) throw new ForbiddenError();
-        return cards[id] ?? null;
-      },
-    });
+    serveCards(t.app, cards, (id, caller) => id === FORBIDDEN_CARD || (id === ADMINS_ONLY_CARD && !caller.isSuperuser));
   });
   afterAll(() => t.close());
 

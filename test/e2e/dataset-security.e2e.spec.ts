@@ -1,9 +1,8 @@
 import type { Response } from 'supertest';
-import { ForbiddenError } from '../../src/common/errors/api-errors';
-import { ContentRegistry } from '../../src/modules/dataset/content.registry';
 import { ALL_USERS_GROUP_ID } from '../../src/modules/users/users.repository';
 import type { FieldRef } from '../../src/query-engine/mbql/types';
 import type { CardSource } from '../../src/query-engine/metadata';
+import { serveCards } from '../support/cards';
 import { e2eWarehouse, type E2eWarehouse } from '../support/e2e-warehouses';
 import { expect403 } from '../support/expect-wire';
 import { auth } from '../support/factories';
@@ -47,12 +46,7 @@ describe('dataset queries: SQL, field filters and bounds', () => {
       [MBQL_OVER_NATIVE_CARD]: { id: MBQL_OVER_NATIVE_CARD, databaseId: s.db, query: { database: s.db, type: 'query', query: { 'source-table': `card__${NATIVE_CARD}`, fields: [text('CATEGORY')] } } },
       [MBQL_CARD]: { id: MBQL_CARD, databaseId: s.db, query: { database: s.db, type: 'query', query: { 'source-table': s.table('PRODUCTS').id } } },
     };
-    s.t.app.get(ContentRegistry).provide({
-      card: async (id) => {
-        if (id === 999) throw new ForbiddenError();
-        return cards[id] ?? null;
-      },
-    });
+    serveCards(s.t.app, cards, (id) => id === 999);
     // The user may use the query builder on the Sample Database, but not write SQL.
     await setAccess(QUERY_ONLY);
   });

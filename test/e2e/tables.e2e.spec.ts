@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { CARD_METADATA_SOURCE, CardMetadataSource } from '../../src/modules/tables/card-metadata.source';
+import { CARD_STORE, CardStore } from '../../src/modules/content/card-store';
 import { auth, MadeUser } from '../support/factories';
 import { SampleApp, startSampleApp } from '../support/sample-app';
 import { TestApp } from '../support/test-app';
@@ -305,7 +305,7 @@ describe('table metadata API on the Sample Database', () => {
     });
 
     it('builds the virtual table from the card source', async () => {
-      const source = t.app.get<CardMetadataSource>(CARD_METADATA_SOURCE);
+      const source = t.app.get<CardStore>(CARD_STORE);
       const spy = jest.spyOn(source, 'resultMetadata').mockResolvedValue({
         id: 12, name: 'Big orders', description: null, database_id: dbId, type: 'question', collection_name: null,
         result_metadata: [

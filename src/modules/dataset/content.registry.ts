@@ -1,27 +1,29 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { AuthUser } from '../../common/auth/current-user';
-import type { CardSource, ContentResolver } from '../../query-engine/metadata';
+import type { ContentResolver } from '../../query-engine/metadata';
+import { CARD_STORE, CardStore } from '../content/card-store';
 import { SnippetsService } from '../snippets/snippets.service';
 
-/** What the modules storing saved content hand the query engine. */
+/** What the modules storing segments and metrics hand the query engine. */
 export interface ContentStores {
-  /** The card as the caller may see it: null when it does not exist; throws ForbiddenError when they may not read it. */
-  card(id: number, caller: AuthUser): Promise<CardSource | null>;
   segment: ContentResolver['segment'];
   metric: ContentResolver['metric'];
 }
 
 /**
- * What queries may refer to besides tables. Snippets are stored now; saved questions, segments and metrics are
- * stored by modules that themselves run queries through this one, so instead of importing them (a cycle) this
- * registry lets them plug their stores in when they start. Until then a query naming one is told by the
- * resolving stage that it does not exist.
+ * What queries may refer to besides tables. Snippets are stored now; saved questions come through the CARD_STORE
+ * token. Segments and metrics are stored by modules that themselves run queries through this one, so instead of
+ * importing them (a cycle) this registry lets them plug their stores in when they start. Until then a query naming
+ * one is told by the resolving stage that it does not exist.
  */
 @Injectable()
 export class ContentRegistry {
   private stores: Partial<ContentStores> = {};
 
-  constructor(private readonly snippets: SnippetsService) {}
+  constructor(
+    private readonly snippets: SnippetsService,
+    @Inject(CARD_STORE) private readonly cards: CardStore,
+  ) {}
 
   provide(stores: Partial<ContentStores>): void {
     this.stores = { ...this.stores, ...stores };
@@ -29,9 +31,9 @@ export class ContentRegistry {
 
   /** The resolver one query runs with: card look-ups check this caller's access. */
   resolverFor(caller: AuthUser): ContentResolver {
-    const { card, segment, metric } = this.stores;
+    const { segment, metric } = this.stores;
     return {
-      card: async (id) => (card ? card(id, caller) : null),
+      card: (id) => this.cards.source(id, caller),
       segment: async (id) => (segment ? segment(id) : null),
       metric: async (id) => (metric ? metric(id) : null),
       snippet: async (nameOrId, databaseId) => {

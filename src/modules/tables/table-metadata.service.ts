@@ -5,7 +5,7 @@ import { FieldHydrator } from '../fields/field-hydrator';
 import { isa } from '../fields/field-types';
 import { FieldsRepository } from '../fields/fields.repository';
 import { MetadataAccess, tableView } from '../fields/metadata-access.service';
-import { CARD_METADATA_SOURCE, CardColumn, CardForMetadata, CardMetadataSource } from './card-metadata.source';
+import { CARD_STORE, CardColumn, CardForMetadata, CardStore } from '../content/card-store';
 import { DIMENSION_OPTIONS, fieldDimensionOptions } from './dimension-options';
 
 export interface MetadataFlags {
@@ -24,7 +24,7 @@ export class TableMetadataService {
     private readonly access: MetadataAccess,
     private readonly fields: FieldsRepository,
     private readonly hydrator: FieldHydrator,
-    @Inject(CARD_METADATA_SOURCE) private readonly cards: CardMetadataSource,
+    @Inject(CARD_STORE) private readonly cards: CardStore,
   ) {}
 
   /**
