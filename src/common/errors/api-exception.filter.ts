@@ -1,12 +1,28 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Inject } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { AnyWarehouseError, isWarehouseError } from '../../query-engine/execute/drivers/errors';
+import { ParameterError } from '../../query-engine/parameters/errors';
 import { AppLogger } from '../logging/app-logger';
 import { ApiError } from './api-errors';
 
+/** How long a caller that met a full connection pool is asked to wait before trying again. */
+export const POOL_RETRY_AFTER_SECONDS = 5;
+
+/** The errors of the query engine that reach HTTP: each kind gets its answer in domainAnswer(). */
+type DomainError = AnyWarehouseError | ParameterError;
+
+interface WireAnswer {
+  status: number;
+  body: string | Record<string, unknown>;
+  /** Headers that belong to the status: they are left out when a surface answers with another one. */
+  headers?: Record<string, string>;
+}
+
 /**
- * The one place errors reach the wire. Domain errors keep their shape; Nest's own HTTP exceptions (bad JSON
- * body, unknown route, payload too large) map to the same shapes; anything else is a bug: a logged 500 with a
- * generic message, never a stack or SQL. The public and embed surfaces answer more tersely, as Metabase does.
+ * The one place errors reach the wire. Domain errors keep their shape; the query engine's errors are translated
+ * by kind (domainAnswer); Nest's own HTTP exceptions (bad JSON body, unknown route, payload too large) map to the
+ * same shapes; anything else is a bug: a logged 500 with a generic message, never a stack or SQL. The public and
+ * embed surfaces answer more tersely, as Metabase does.
  */
 @Catch()
 export class ApiExceptionFilter implements ExceptionFilter {
@@ -20,7 +36,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
       res.end();
       return;
     }
-    let { status, body } = this.toWire(exception, req);
+    const answer = this.toWire(exception, req);
+    let { status, body } = answer;
     const surface = req.path.startsWith('/api/embed/') ? 'embed' : req.path.startsWith('/api/public/') ? 'public' : 'api';
     if (surface === 'embed') {
       body = typeof body === 'string' ? body : String(body.message ?? 'An error occurred.');
@@ -30,12 +47,15 @@ export class ApiExceptionFilter implements ExceptionFilter {
       body = 'An error occurred.';
     }
     res.status(status);
+    if (status === answer.status) for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
     if (typeof body === 'string') res.type('text/plain; charset=utf-8').send(body);
     else res.json(body);
   }
 
-  private toWire(exception: unknown, req: Request): { status: number; body: string | Record<string, unknown> } {
+  private toWire(exception: unknown, req: Request): WireAnswer {
     if (exception instanceof ApiError) return { status: exception.status, body: exception.body() };
+    const domain = isWarehouseError(exception) || exception instanceof ParameterError ? domainAnswer(exception) : null;
+    if (domain) return domain;
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       if (status === 404) {
@@ -46,6 +66,33 @@ export class ApiExceptionFilter implements ExceptionFilter {
     this.logger.error('Unhandled error', { err: exception, method: req.method, path: req.path });
     return { status: 500, body: { message: 'An unexpected error occurred.' } };
   }
+}
+
+/**
+ * The answer to each kind of query-engine error. A failure of the warehouse or of what the caller asked of it is
+ * the caller's 400 with the message (which names what failed and never carries driver internals); a pool with no
+ * free connection is the server's capacity, a 503 the caller may retry.
+ */
+function domainAnswer(e: DomainError): WireAnswer | null {
+  switch (e.kind) {
+    case 'details':
+      return { status: 400, body: { message: e.message, errors: { [e.field]: e.message } } };
+    case 'connection':
+    case 'query':
+    case 'timeout':
+    case 'cancelled':
+    case 'parameter':
+      return { status: 400, body: { message: e.message } };
+    case 'pool-timeout':
+      return { status: 503, body: { message: e.message }, headers: { 'Retry-After': String(POOL_RETRY_AFTER_SECONDS) } };
+    default:
+      return unanswered(e);
+  }
+}
+
+/** Compiles only when the switch above answers every kind; at run time an unanswered one is a logged 500. */
+function unanswered(_e: never): null {
+  return null;
 }
 
 function clientMessage(exception: HttpException): string {

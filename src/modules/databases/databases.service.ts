@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AuthUser } from '../../common/auth/current-user';
-import { MessageError, NotFoundError, ValidationError } from '../../common/errors/api-errors';
+import { NotFoundError, ValidationError } from '../../common/errors/api-errors';
 import { AppLogger } from '../../common/logging/app-logger';
-import { ConnectionError, DetailsError, Engine, WarehouseError } from '../../query-engine/execute/drivers';
+import { Engine } from '../../query-engine/execute/drivers';
 import { SyncRepository } from '../sync/sync.repository';
 import { SyncService } from '../sync/sync.service';
 import { iso } from '../users/user.view';
@@ -193,29 +193,23 @@ export class DatabasesService {
     return db;
   }
 
+  /** Invalid details throw DetailsError (the exception filter answers it with the offending key). */
   private validated(engine: Engine, details: unknown) {
-    try {
-      return this.connections.validate(engine, details);
-    } catch (e) {
-      if (e instanceof DetailsError) throw new MessageError(e.message, 400, { errors: { [e.field]: e.message } });
-      throw e;
-    }
+    return this.connections.validate(engine, details);
   }
 
-  /** Tests the connection (a failure is the caller's 400) and answers the warnings about the connecting role. */
+  /**
+   * Tests the connection and answers the warnings about the connecting role. A failure is a WarehouseError, which
+   * the exception filter answers as the caller's 400 with its message.
+   */
   private async testConnection(engine: Engine, details: ReturnType<DatabasesService['validated']>): Promise<string[]> {
-    try {
-      return await this.connections.withTemporary(engine, details, async (d) => {
-        await d.testConnection();
-        return privilegedRoleWarnings(engine, d).catch((e: unknown) => {
-          this.logger.debug('Could not check the privileges of the warehouse role', { engine, err: e });
-          return [];
-        });
+    return this.connections.withTemporary(engine, details, async (d) => {
+      await d.testConnection();
+      return privilegedRoleWarnings(engine, d).catch((e: unknown) => {
+        this.logger.debug('Could not check the privileges of the warehouse role', { engine, err: e });
+        return [];
       });
-    } catch (e) {
-      if (e instanceof ConnectionError || e instanceof WarehouseError) throw new MessageError(e.message, 400);
-      throw e;
-    }
+    });
   }
 
   /** The database's id and engine only: never its details. */

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AuthUser } from '../../common/auth/current-user';
 import { describeReceived, ForbiddenError, MessageError, NotFoundError, ValidationError } from '../../common/errors/api-errors';
-import { WarehouseError } from '../../query-engine/execute/drivers';
 import type { FieldRef } from '../../query-engine/mbql/types';
 import { hasListValues } from '../fields/field-values.service';
 import { FieldValuesService } from '../fields/field-values.service';
@@ -90,16 +89,12 @@ export class ParameterValuesService {
       if (!stored.has_more_values) return { values: pairs.filter((p) => p.some((v) => matches(v, query))), has_more_values: false };
     }
     if (NOT_COMPARABLE.has(f.field.base_type)) return { values: [], has_more_values: false };
-    try {
-      const driver = this.connections.driverFor(f.db);
-      const sql = distinctValuesSql(driver.engine, f.table, f.field, query !== undefined);
-      const params = query !== undefined ? [containsPattern(query)] : [];
-      const rows = (await driver.query(sql, params, { readOnly: true, timeoutMs: LOOKUP_TIMEOUT_MS, maxRows: PARAMETER_VALUES_MAX + 1 })).rows;
-      return { values: rows.slice(0, PARAMETER_VALUES_MAX).map((r) => [r[0]]), has_more_values: rows.length > PARAMETER_VALUES_MAX };
-    } catch (e) {
-      if (e instanceof WarehouseError) throw new MessageError(e.message, 400);
-      throw e;
-    }
+    // A live look-up; a WarehouseError is answered by the exception filter.
+    const driver = this.connections.driverFor(f.db);
+    const sql = distinctValuesSql(driver.engine, f.table, f.field, query !== undefined);
+    const params = query !== undefined ? [containsPattern(query)] : [];
+    const rows = (await driver.query(sql, params, { readOnly: true, timeoutMs: LOOKUP_TIMEOUT_MS, maxRows: PARAMETER_VALUES_MAX + 1 })).rows;
+    return { values: rows.slice(0, PARAMETER_VALUES_MAX).map((r) => [r[0]]), has_more_values: rows.length > PARAMETER_VALUES_MAX };
   }
 }
 

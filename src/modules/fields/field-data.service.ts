@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AuthUser } from '../../common/auth/current-user';
 import { ForbiddenError, MessageError } from '../../common/errors/api-errors';
-import { QueryOptions, QueryResult, SqlParam, WarehouseError } from '../../query-engine/execute/drivers';
+import { QueryOptions, QueryResult, SqlParam } from '../../query-engine/execute/drivers';
 import { WarehouseDatabase } from '../databases/database.entity';
 import { WarehouseTable } from '../tables/table.entity';
 import { WarehouseConnections } from '../warehouse/warehouse-connections';
@@ -74,14 +74,10 @@ export class FieldDataService {
     throw new MessageError('The second field must belong to the same table as the first, or to the table its foreign key points to.');
   }
 
+  /** A read-only look-up; a WarehouseError is answered by the exception filter. */
   private async run(db: WarehouseDatabase, sql: (e: WarehouseDatabase['engine']) => string, params: SqlParam[], opts: QueryOptions = {}): Promise<QueryResult> {
-    try {
-      const driver = this.connections.driverFor(db);
-      return await driver.query(sql(driver.engine), params, { readOnly: true, timeoutMs: LOOKUP_TIMEOUT_MS, ...opts });
-    } catch (e) {
-      if (e instanceof WarehouseError) throw new MessageError(e.message, 400);
-      throw e;
-    }
+    const driver = this.connections.driverFor(db);
+    return driver.query(sql(driver.engine), params, { readOnly: true, timeoutMs: LOOKUP_TIMEOUT_MS, ...opts });
   }
 }
 

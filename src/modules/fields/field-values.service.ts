@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AuthUser } from '../../common/auth/current-user';
 import { ForbiddenError, MessageError } from '../../common/errors/api-errors';
-import { WarehouseError } from '../../query-engine/execute/drivers';
 import { WarehouseDatabase } from '../databases/database.entity';
 import { SyncService } from '../sync/sync.service';
 import { WarehouseField } from './field.entity';
@@ -78,13 +77,8 @@ export class FieldValuesService {
     await this.sync.discardValues([id]);
   }
 
-  /** Reads the value lists of the given fields from the warehouse now. */
+  /** Reads the value lists of the given fields from the warehouse now (its failures are answered by the exception filter). */
   async scan(db: WarehouseDatabase, fieldIds: number[]): Promise<void> {
-    try {
-      await this.sync.refreshValues(db, fieldIds);
-    } catch (e) {
-      if (e instanceof WarehouseError) throw new MessageError(e.message, 400);
-      throw e;
-    }
+    await this.sync.refreshValues(db, fieldIds);
   }
 }

@@ -3,6 +3,8 @@
  * `tag` names the template tag or parameter concerned, when there is one.
  */
 export class ParameterError extends Error {
+  readonly kind = 'parameter';
+
   constructor(
     message: string,
     readonly tag?: string,
