@@ -1,4 +1,4 @@
-import type { Engine } from './execute/drivers/driver';
+import type { Engine } from './types';
 import type { DatasetQuery, InnerQuery } from './mbql/types';
 
 /**

@@ -5,7 +5,6 @@ import { createDriver, validateDetails, WarehouseDriver } from '../../src/query-
 import { QueryProcessor } from '../../src/query-engine/execute/query-processor';
 import type { CardSource, ContentResolver, MetadataProvider } from '../../src/query-engine/metadata';
 import { writeSampleDatabase } from '../../src/sample-data';
-import { ENGINE_WIRING } from '../../src/modules/dataset/engine-wiring';
 import { f, fieldId, sampleSnapshot, TABLE_IDS } from './query-cases/metadata';
 
 /**
@@ -44,7 +43,6 @@ describe('QueryProcessor on SQLite', () => {
       metadata,
       content,
       database: async (id) => (id === 1 ? { meta: { id: 1, engine: 'sqlite', timezone: null }, driver } : null),
-      ...ENGINE_WIRING(metadata, content),
     });
   });
   afterAll(async () => {

@@ -38,8 +38,12 @@ export interface CardForMetadata {
 }
 
 export interface CardStore {
-  /** The card as a query source, after checking `caller` may read it: null when it does not exist; throws ForbiddenError when they may not. */
-  source(id: number, caller: AuthUser): Promise<CardSource | null>;
+  /**
+   * The card as a query source, after checking `caller` may read it: null when it does not exist; throws
+   * ForbiddenError when they may not. `caller` null: the run is authorized by a verified shared object (a public
+   * link or signed embed of the content that uses this card), so there is no reader to check.
+   */
+  source(id: number, caller: AuthUser | null): Promise<CardSource | null>;
   /** The card as its virtual table needs it; null when no such (unarchived) card exists. Throws ForbiddenError when `caller` may not read it. */
   resultMetadata(id: number, caller: AuthUser): Promise<CardForMetadata | null>;
 }

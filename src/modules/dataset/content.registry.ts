@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { AuthUser } from '../../common/auth/current-user';
 import type { ContentResolver } from '../../query-engine/metadata';
 import { CARD_STORE, CardStore } from '../content/card-store';
 import { SnippetsService } from '../snippets/snippets.service';
+import { QueryAuthorization, userOf } from './query-authorization';
 
 /** What the modules storing segments and metrics hand the query engine. */
 export interface ContentStores {
@@ -29,11 +29,11 @@ export class ContentRegistry {
     this.stores = { ...this.stores, ...stores };
   }
 
-  /** The resolver one query runs with: card look-ups check this caller's access. */
-  resolverFor(caller: AuthUser): ContentResolver {
+  /** The resolver one query runs with: card look-ups check the user's access; a shared object's run reads its own cards. */
+  resolverFor(caller: QueryAuthorization): ContentResolver {
     const { segment, metric } = this.stores;
     return {
-      card: (id) => this.cards.source(id, caller),
+      card: (id) => this.cards.source(id, userOf(caller)),
       segment: async (id) => (segment ? segment(id) : null),
       metric: async (id) => (metric ? metric(id) : null),
       snippet: async (nameOrId, databaseId) => {

@@ -8,6 +8,7 @@ import { DatasetService } from './dataset.service';
 import { EXPORT_CONTEXT, EXPORT_MAX_ROWS, parseExportRequest } from './export/export-request';
 import { writeExport } from './export/write-export';
 import { PivotService } from './pivot.service';
+import { normalizedOrError } from './query-body';
 
 /**
  * POST /api/dataset/:export-format: an ad-hoc query as a download (csv, xlsx, json) or as result JSON (api).
@@ -37,8 +38,13 @@ export class DatasetExportController {
   }
 }
 
-/** Only a structured query with breakouts has subtotals to add; anything else exports as it is. */
+/**
+ * Only a structured query with breakouts has subtotals to add; anything else exports as it is (one that does not
+ * normalize, too: the export answers its failure). Read from the normalized query, so MBQL 5 counts as well.
+ */
 function hasBreakouts(query: Record<string, unknown>): boolean {
-  const inner = query.query as { breakout?: unknown } | undefined;
-  return query.type === 'query' && Array.isArray(inner?.breakout) && inner.breakout.length > 0;
+  const normalized = normalizedOrError(query);
+  if (normalized instanceof Error) return false;
+  const breakout = normalized.type === 'query' ? normalized.query?.breakout : undefined;
+  return Array.isArray(breakout) && breakout.length > 0;
 }

@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AuthUser } from '../../common/auth/current-user';
 import { NotFoundError, ValidationError } from '../../common/errors/api-errors';
-import { MSG } from '../../common/validation/messages';
-import { normalizeDatasetQuery } from '../../query-engine/mbql/normalize';
 import type { DatasetQuery } from '../../query-engine/mbql/types';
 import { DatabasesRepository } from '../databases/databases.repository';
 import { FieldHydrator } from '../fields/field-hydrator';
@@ -11,6 +9,7 @@ import { FieldsRepository } from '../fields/fields.repository';
 import { MetadataAccess, tableView } from '../fields/metadata-access.service';
 import { DIMENSION_OPTIONS, fieldDimensionOptions } from '../tables/dimension-options';
 import { WarehouseTable } from '../tables/table.entity';
+import { checkQueryBody, datasetQueryOf, normalizedOrError } from './query-body';
 
 /**
  * POST /api/dataset/query_metadata (v0.51): what the query builder needs to show an ad-hoc query, as Metabase's
@@ -72,20 +71,15 @@ function shown(f: WarehouseField): boolean {
   return !['retired', 'hidden', 'sensitive'].includes(f.visibility_type);
 }
 
-/** The body is the dataset query (`{database, type, query}`), or `{database, query}` with `query` inner or whole. */
+/**
+ * The body is the dataset query (`{database, type, query}`, or MBQL 5), or `{database, query}` with `query` inner or
+ * whole (query-body.ts, as every query endpoint). A query that does not normalize is a 400 naming the clause.
+ */
 function parseBody(body: unknown): DatasetQuery {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw ValidationError.of('database', MSG.positiveInt, undefined);
-  const b = body as Record<string, unknown>;
-  if (!Number.isInteger(b.database) || (b.database as number) < 1) throw ValidationError.of('database', MSG.positiveInt, b.database);
-  const q = b.query;
-  if (b.type === 'native') {
-    if (!b.native || typeof b.native !== 'object') throw ValidationError.of('native', MSG.map, b.native);
-    return normalizeDatasetQuery(b);
-  }
-  if (!q || typeof q !== 'object' || Array.isArray(q)) throw ValidationError.of('query', MSG.map, q);
-  const inner = q as Record<string, unknown>;
-  if (typeof inner.type === 'string' && ('query' in inner || 'native' in inner)) return normalizeDatasetQuery({ ...inner, database: b.database });
-  return normalizeDatasetQuery({ database: b.database, type: 'query', query: inner });
+  const query = datasetQueryOf(checkQueryBody(body, 'required'));
+  const normalized = normalizedOrError(query);
+  if (normalized instanceof Error) throw ValidationError.of('query', normalized.message, query);
+  return normalized;
 }
 
 /** Table ids (`source-table` at any level and in joins) and the fields of native field filters. */

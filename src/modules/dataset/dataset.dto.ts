@@ -1,20 +1,7 @@
-import { ArrayMaxSize, IsDefined, IsOptional, ValidateBy } from 'class-validator';
+import { ArrayMaxSize, IsOptional, ValidateBy } from 'class-validator';
 import { MSG } from '../../common/validation/messages';
-import { Bool, NonBlankString, PositiveInt, PositiveIntArray } from '../../common/validation/validators';
+import { NonBlankString, PositiveIntArray } from '../../common/validation/validators';
 import type { ParameterLike } from './parameter-values.service';
-
-/** POST /api/dataset/native: `{database, query, pretty?}` where `query` is the MBQL inner query or a whole dataset query. */
-export class NativeFormDto {
-  @PositiveInt()
-  database: number;
-
-  @IsDefined({ message: MSG.map })
-  query: unknown;
-
-  @IsOptional()
-  @Bool()
-  pretty?: boolean;
-}
 
 /** Metabase's `ms/Parameter`: a map with at least `id` and `type`. */
 export function isParameter(v: unknown): boolean {

@@ -11,12 +11,13 @@ import { DatasetService } from './dataset.service';
 import { MetadataCache } from './metadata-cache';
 import { ParameterValuesService } from './parameter-values.service';
 import { PivotService } from './pivot.service';
+import { QueryMetadataRepository } from './query-metadata.repository';
 
 @Module({
   imports: [WarehouseModule, SnippetsModule, FieldsModule, DatabasesModule],
   // DatasetExportController's `:export-format` last: the literal routes of DatasetController match first.
   controllers: [DatasetController, DatasetExportController],
-  providers: [DatasetService, PivotService, DatasetMetadataService, ParameterValuesService, ContentRegistry, MetadataCache],
+  providers: [DatasetService, PivotService, DatasetMetadataService, ParameterValuesService, ContentRegistry, MetadataCache, QueryMetadataRepository],
   exports: [DatasetService, ContentRegistry],
 })
 export class DatasetModule {}

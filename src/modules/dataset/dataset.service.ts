@@ -1,27 +1,30 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import { DataSource } from 'typeorm';
 import { AuthUser } from '../../common/auth/current-user';
-import { describeReceived, ForbiddenError, MessageError, NotFoundError, ValidationError } from '../../common/errors/api-errors';
+import { ForbiddenError, MessageError, NotFoundError, ValidationError } from '../../common/errors/api-errors';
 import { describeFailure } from '../../query-engine/execute/failures';
 import { QueryProcessor, PlannedQuery, RunOptions } from '../../query-engine/execute/query-processor';
 import { InvalidQueryError } from '../../query-engine/mbql/validate';
 import { carriesSql } from '../../query-engine/preprocess/carries-sql';
 import { FailedResults, QueryResults, StreamedResults } from '../../query-engine/postprocess/results';
-import { WarehouseDatabase } from '../databases/database.entity';
 import { SettingsService } from '../settings/settings.service';
 import { DatabaseAccessService } from '../warehouse/database-access.service';
 import { QuerySlots } from '../warehouse/query-slots';
 import { WarehouseConnections } from '../warehouse/warehouse-connections';
 import { AppMetadataProvider } from './app-metadata.provider';
 import { MetadataCache } from './metadata-cache';
-import { ENGINE_WIRING } from './engine-wiring';
+import { isShared, QueryAuthorization, userOf } from './query-authorization';
+import { QueryMetadataRepository } from './query-metadata.repository';
+import { AppLogger } from '../../common/logging/app-logger';
 import { ContentRegistry } from './content.registry';
+import { checkQueryBody, datasetQueryOf, isNativeQuery, nativeRequestOf } from './query-body';
 import { Access } from '../warehouse/database-permissions.repository';
 import { QueryLogService } from '../query-log/query-log.service';
 import { queryHash, rawQueryHash } from '../query-log/query-hash';
 import { QueryCacheService } from '../query-cache/query-cache.service';
 import { cacheKey } from '../query-cache/query-cache-key';
+
+const UNRESTRICTED: Access = { data: 'unrestricted', native: 'write' };
 
 /** Ad-hoc queries show at most this many rows unless their constraints say otherwise (Metabase's default). */
 export const AD_HOC_MAX_ROWS = 2000;
@@ -55,7 +58,6 @@ export type DatasetStream = StreamedResults & { head: StreamedResults['head'] & 
 @Injectable()
 export class DatasetService {
   constructor(
-    private readonly db: DataSource,
     private readonly connections: WarehouseConnections,
     private readonly access: DatabaseAccessService,
     private readonly settings: SettingsService,
@@ -63,12 +65,14 @@ export class DatasetService {
     private readonly queryLog: QueryLogService,
     private readonly cache: QueryCacheService,
     private readonly metadataCache: MetadataCache,
+    private readonly metadataRepo: QueryMetadataRepository,
     private readonly slots: QuerySlots,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(AppLogger) private readonly logger: AppLogger,
   ) {}
 
   /** Runs a query (from the cache when `cacheTtlSeconds` allows) and records the run in the execution log. */
-  async run(body: unknown, caller: AuthUser, signal: AbortSignal, options: string | DatasetRunOptions = 'ad-hoc'): Promise<DatasetAnswer> {
+  async run(body: unknown, caller: QueryAuthorization, signal: AbortSignal, options: string | DatasetRunOptions = 'ad-hoc'): Promise<DatasetAnswer> {
     return (await this.execute(body, caller, signal, options, false)) as DatasetAnswer;
   }
 
@@ -76,22 +80,22 @@ export class DatasetService {
    * Like run(), but a result that is not cached comes as StreamedResults: its rows are read from the database
    * while they are written out, and the run is logged once they are all read.
    */
-  stream(body: unknown, caller: AuthUser, signal: AbortSignal, options: string | DatasetRunOptions = 'ad-hoc'): Promise<DatasetAnswer | DatasetStream> {
+  stream(body: unknown, caller: QueryAuthorization, signal: AbortSignal, options: string | DatasetRunOptions = 'ad-hoc'): Promise<DatasetAnswer | DatasetStream> {
     return this.execute(body, caller, signal, options, true);
   }
 
-  private async execute(body: unknown, caller: AuthUser, signal: AbortSignal, options: string | DatasetRunOptions, streaming: boolean): Promise<DatasetAnswer | DatasetStream> {
+  private async execute(body: unknown, caller: QueryAuthorization, signal: AbortSignal, options: string | DatasetRunOptions, streaming: boolean): Promise<DatasetAnswer | DatasetStream> {
     const opts: DatasetRunOptions = typeof options === 'string' ? { context: options } : options;
     const context = opts.context ?? 'ad-hoc';
     const processor = await this.processor(caller);
     let planned: PlannedQuery | null;
     try {
-      planned = await processor.plan(assertQueryBody(body));
+      planned = await processor.plan(checkQueryBody(body, 'dataset'));
     } catch (e) {
       if (!(e instanceof InvalidQueryError)) throw e;
       const failed = invalid(e, body, context);
       // No database id in the log: the body's may not even exist.
-      this.record(failed, { hash: rawQueryHash(body), native: (body as { type?: unknown }).type === 'native', database_id: null }, caller, opts);
+      this.record(failed, { hash: rawQueryHash(body), native: isNativeQuery(body), database_id: null }, caller, opts);
       return failed;
     }
     if (!planned) throw new NotFoundError();
@@ -101,7 +105,9 @@ export class DatasetService {
     const logged = { hash, native: planned.query.type === 'native', database_id: planned.database.id };
     const ttl = opts.cacheTtlSeconds ?? 0;
     const defaultMaxRows = opts.defaultMaxRows ?? AD_HOC_MAX_ROWS;
-    const key = ttl > 0 && !opts.groupingSets ? cacheKey({ query: planned.query, defaultMaxRows, timezone: planned.database.timezone ?? null, caller, access }) : null;
+    // A shared run is unrestricted, so its result is an admin's: keyed alike.
+    const shape = isShared(caller) ? { isSuperuser: true, groupIds: [] } : caller;
+    const key = ttl > 0 && !opts.groupingSets ? cacheKey({ query: planned.query, defaultMaxRows, timezone: planned.database.timezone ?? null, caller: shape, access }) : null;
     if (key && !opts.ignoreCache) {
       const startedAt = new Date();
       const hit = await this.cache.get<QueryResults>(key);
@@ -112,7 +118,7 @@ export class DatasetService {
       }
     }
     const runOptions = { context, defaultMaxRows, timeoutMs: this.config.queryTimeoutSeconds * 1000, signal, groupingSets: opts.groupingSets };
-    const release = this.slots.take(caller.id);
+    const release = this.slots.take(isShared(caller) ? `${caller.shared.via}:${caller.shared.model}:${caller.shared.id}` : caller.id);
     // A result to be cached is needed whole anyway.
     if (streaming && !key) {
       let streamed: Awaited<ReturnType<QueryProcessor['stream']>>;
@@ -146,7 +152,7 @@ export class DatasetService {
     streamed: StreamedResults,
     head: DatasetStream['head'],
     logged: { hash: string; native: boolean; database_id: number | null },
-    caller: AuthUser,
+    caller: QueryAuthorization,
     opts: DatasetRunOptions,
     release: () => void,
   ): DatasetStream {
@@ -177,11 +183,9 @@ export class DatasetService {
   /** POST /api/dataset/duration: the average running time (ms) of the query's previous runs, 0 when unknown. */
   async duration(body: unknown, caller: AuthUser): Promise<{ average: number }> {
     // The dataset query itself (Metabase), or `{database, query}` with an inner or a whole query (as /native takes).
-    const q = assertQueryBody(body);
-    const looksLikeQuery = (v: unknown): boolean => isDatasetQuery(v);
-    const raw = (looksLikeQuery(q) ? q : looksLikeQuery(q.query) ? q.query : { database: q.database, type: 'query', query: q.query }) as Record<string, unknown>;
+    const raw = datasetQueryOf(checkQueryBody(body, 'dataset'));
     const dbId = raw.database;
-    if (!Number.isInteger(dbId) || !(await this.db.manager.existsBy(WarehouseDatabase, { id: dbId as number }))) throw new NotFoundError();
+    if (!Number.isInteger(dbId) || !(await this.metadataRepo.connection(dbId as number))) throw new NotFoundError();
     await this.access.assertCanRead(caller, dbId as number);
     return { average: (await this.queryLog.averageExecutionTime(rawQueryHash(raw))) ?? 0 };
   }
@@ -189,7 +193,7 @@ export class DatasetService {
   private record(
     result: Pick<QueryResults | FailedResults, 'status' | 'started_at' | 'running_time' | 'row_count'> & { error?: string },
     logged: { hash: string; native: boolean; database_id: number | null; cache_hit?: boolean },
-    caller: AuthUser,
+    caller: QueryAuthorization,
     opts: DatasetRunOptions,
   ): void {
     if (opts.log === false) return;
@@ -200,25 +204,25 @@ export class DatasetService {
       running_time: result.running_time,
       result_rows: result.row_count,
       context: opts.context ?? 'ad-hoc',
-      executor_id: caller.id,
+      executor_id: userOf(caller)?.id ?? null,
       card_id: opts.cardId ?? null,
       dashboard_id: opts.dashboardId ?? null,
       error: result.status === 'failed' ? (result.error ?? 'Unknown error') : null,
     });
   }
 
-  /** The SQL a query becomes, without running it. */
-  async native(body: { database: number; query: unknown; pretty?: boolean }, caller: AuthUser) {
-    const raw = isDatasetQuery(body.query) ? body.query : { database: body.database, type: 'query', query: body.query };
+  /** The SQL a query becomes, without running it (the body as query-body.ts nativeRequestOf reads it). */
+  async native(body: unknown, caller: AuthUser) {
+    const request = nativeRequestOf(body);
     const processor = await this.processor(caller);
-    const planned = await processor.plan(raw).catch((e: unknown) => {
-      if (e instanceof InvalidQueryError) throw ValidationError.of('query', e.message, body.query);
+    const planned = await processor.plan(request.query).catch((e: unknown) => {
+      if (e instanceof InvalidQueryError) throw ValidationError.of('query', e.message, request.sent);
       throw e;
     });
     if (!planned) throw new NotFoundError();
     await this.assertMayRun(caller, planned);
     try {
-      return await processor.toNative(planned, { pretty: body.pretty ?? false });
+      return await processor.toNative(planned, { pretty: request.pretty });
     } catch (e) {
       // A query the engine cannot compile (unknown field, bad binning...) is the caller's to fix: a 400 saying why.
       const failure = describeFailure(e, 'compile');
@@ -230,9 +234,10 @@ export class DatasetService {
   /**
    * Data access to the database, and native-query permission for SQL someone wrote. The query as sent is checked
    * here; its sources are resolved while it runs, and the processor asks again (authorizeSql) when a native saved
-   * question turns out to be a source at any level.
+   * question turns out to be a source at any level. A shared object's run has no such checks (see SharedAuthorization).
    */
-  private async assertMayRun(caller: AuthUser, planned: PlannedQuery): Promise<Access> {
+  private async assertMayRun(caller: QueryAuthorization, planned: PlannedQuery): Promise<Access> {
+    if (isShared(caller)) return UNRESTRICTED;
     const access = await this.access.accessTo(caller, planned.database.id);
     if (access.data !== 'unrestricted') throw new ForbiddenError();
     if (carriesSql(planned.query) && access.native !== 'write') throw new ForbiddenError();
@@ -244,9 +249,9 @@ export class DatasetService {
     if ((await this.access.accessTo(caller, dbId)).native !== 'write') throw new ForbiddenError();
   }
 
-  private async processor(caller: AuthUser): Promise<QueryProcessor> {
+  private async processor(caller: QueryAuthorization): Promise<QueryProcessor> {
     const timezone = (await this.settings.get<string | null>('report-timezone')) || null;
-    const metadata = new AppMetadataProvider(this.db, timezone, this.metadataCache);
+    const metadata = new AppMetadataProvider(this.metadataRepo, timezone, this.metadataCache);
     const content = this.content.resolverFor(caller);
     return new QueryProcessor({
       metadata,
@@ -255,24 +260,10 @@ export class DatasetService {
         const row = await metadata.connection(id);
         return row ? { meta: { id: row.id, engine: row.engine, timezone }, driver: this.connections.driverFor(row) } : null;
       },
-      ...ENGINE_WIRING(metadata, content),
-      authorizeSql: (db) => this.assertMayRunSql(caller, db.id),
+      authorizeSql: isShared(caller) ? undefined : (db) => this.assertMayRunSql(caller, db.id),
+      log: (msg, fields) => this.logger.debug(msg, fields),
     });
   }
-}
-
-function isDatasetQuery(q: unknown): q is Record<string, unknown> {
-  return Boolean(q && typeof q === 'object' && 'type' in (q as object) && ('query' in (q as object) || 'native' in (q as object)));
-}
-
-/** The body is the dataset query itself; `database` must at least be an integer (or the saved-questions id). */
-function assertQueryBody(body: unknown): Record<string, unknown> {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw ValidationError.of('query', 'value must be a map.', body);
-  const db = (body as { database?: unknown }).database;
-  if (db !== undefined && db !== null && !Number.isInteger(db)) {
-    throw new ValidationError({ database: 'value may be nil, or if non-nil, value must be an integer.' }, { database: [describeReceived('value must be an integer', db)] });
-  }
-  return body as Record<string, unknown>;
 }
 
 function invalid(e: InvalidQueryError, body: unknown, context: string): FailedResults {

@@ -1,22 +1,19 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { AuthUser } from '../../common/auth/current-user';
-import { describeReceived, MessageError, NotFoundError, ValidationError } from '../../common/errors/api-errors';
-import { MSG } from '../../common/validation/messages';
-import { normalizeDatasetQuery } from '../../query-engine/mbql/normalize';
+import { MessageError, NotFoundError } from '../../common/errors/api-errors';
 import type { DatasetQuery, InnerQuery } from '../../query-engine/mbql/types';
 import { compilerFor } from '../../query-engine/compile';
 import { MAX_PIVOT_BREAKOUTS, pivotColumns, PIVOT_GROUPING_COLUMN, runPivot, tooManyBreakouts } from '../../query-engine/postprocess/pivot';
 import { FailedResults, QueryResults, resultsMetadata } from '../../query-engine/postprocess/results';
-import { WarehouseDatabase } from '../databases/database.entity';
 import { DatabaseAccessService } from '../warehouse/database-access.service';
 import { AD_HOC_MAX_ROWS, DatasetService } from './dataset.service';
+import { QueryMetadataRepository } from './query-metadata.repository';
 import { EXPORT_MAX_ROWS } from './export/export-request';
+import { checkQueryBody, normalizedOrError } from './query-body';
 
 /** A pivot holds all its rows at once: never more than a download may have (Metabase's 1,048,575). */
 export const PIVOT_MAX_ROWS = EXPORT_MAX_ROWS;
 
-export const DATABASE_REQUIRED = '`database` is required for all queries.';
 export const NATIVE_PIVOT = 'Pivot tables can only be used with structured (MBQL) queries, not native queries.';
 
 /** Keys of the pivot request that are not part of the dataset query itself. */
@@ -31,20 +28,23 @@ const PIVOT_KEYS = ['pivot_rows', 'pivot-rows', 'pivot_cols', 'pivot-cols', 'vis
 export class PivotService {
   constructor(
     private readonly dataset: DatasetService,
-    private readonly db: DataSource,
+    private readonly metadataRepo: QueryMetadataRepository,
     private readonly access: DatabaseAccessService,
   ) {}
 
   /** `context` names the run in the execution log (a download's, for exports). */
   async run(body: unknown, caller: AuthUser, signal: AbortSignal, context = 'ad-hoc'): Promise<QueryResults | FailedResults> {
-    const raw = assertBody(body);
+    // A map whose `database` is an integer greater than zero: optional by its schema, then required (as Metabase).
+    const raw = checkQueryBody(body, 'pivot');
     const options = {
       rows: raw.pivot_rows ?? raw['pivot-rows'],
       cols: raw.pivot_cols ?? raw['pivot-cols'],
       split: ((raw.visualization_settings ?? raw['visualization-settings']) as Record<string, unknown> | undefined)?.['pivot_table.column_split'],
     };
     const queryBody = Object.fromEntries(Object.entries(raw).filter(([k]) => !PIVOT_KEYS.includes(k)));
-    const normalized = normalizeDatasetQuery(queryBody);
+    const normalized = normalizedOrError(queryBody);
+    // Not a query (a malformed MBQL 5 one): the failed answer of any query, logged as such.
+    if (normalized instanceof Error) return this.dataset.run(queryBody, caller, signal, { context }) as Promise<FailedResults>;
     if (normalized.type === 'native') return this.nativeRefused(normalized, caller, queryBody);
     const inner: InnerQuery = normalized.query && typeof normalized.query === 'object' ? normalized.query : {};
     const breakouts = Array.isArray(inner.breakout) ? inner.breakout : [];
@@ -57,11 +57,11 @@ export class PivotService {
     // An invalid max-results goes on as it was, for the query's validation to refuse.
     const constraints = (cap: number) => (requested === undefined || requested === null || valid ? { ...normalized.constraints, 'max-results': cap } : normalized.constraints);
     const started = Date.now();
-    const db = Number.isInteger(normalized.database) ? await this.db.manager.findOneBy(WarehouseDatabase, { id: normalized.database }) : null;
+    const db = Number.isInteger(normalized.database) ? await this.metadataRepo.connection(normalized.database as number) : null;
 
     const outcome = await runPivot(inner, { ...options, maxRows, groupingSets: db !== null && compilerFor(db.engine).groupingSets === true }, (query, run) =>
       this.dataset.run(
-        { ...queryBody, type: 'query', query, constraints: constraints(Math.min(run.maxRows, maxRows)) },
+        { ...normalized, type: 'query', query, constraints: constraints(Math.min(run.maxRows, maxRows)) },
         caller,
         signal,
         { log: run.log, context, groupingSets: run.groupingSets },
@@ -78,7 +78,7 @@ export class PivotService {
 
   /** A native query cannot be pivoted: the failed shape, after the same 404/403 answers as any query. */
   private async nativeRefused(query: DatasetQuery, caller: AuthUser, body: unknown): Promise<FailedResults> {
-    const db = Number.isInteger(query.database) ? await this.db.manager.findOneBy(WarehouseDatabase, { id: query.database }) : null;
+    const db = Number.isInteger(query.database) ? await this.metadataRepo.connection(query.database as number) : null;
     if (!db) throw new NotFoundError();
     await this.access.assertCanRead(caller, db.id);
     const now = new Date().toISOString();
@@ -87,18 +87,4 @@ export class PivotService {
       json_query: body, database_id: db.id, started_at: now, running_time: 0,
     };
   }
-}
-
-/** A map whose `database` is an integer greater than zero: optional by its schema, then required (as Metabase). */
-function assertBody(body: unknown): Record<string, unknown> {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw ValidationError.of('query', MSG.map, body);
-  const db = (body as { database?: unknown }).database;
-  if (db !== undefined && db !== null && !(Number.isInteger(db) && (db as number) > 0)) {
-    throw new ValidationError(
-      { database: `nullable ${MSG.positiveInt}` },
-      { database: [describeReceived(MSG.positiveInt, db)] },
-    );
-  }
-  if (db === undefined || db === null) throw new MessageError(DATABASE_REQUIRED);
-  return body as Record<string, unknown>;
 }

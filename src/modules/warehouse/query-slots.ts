@@ -8,30 +8,34 @@ import { MessageError } from '../../common/errors/api-errors';
  */
 @Injectable()
 export class QuerySlots {
-  private readonly running = new Map<number, number>();
+  private readonly running = new Map<number | string, number>();
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
-  /** Takes one of the user's slots; the returned function gives it back (calling it again does nothing). */
-  take(userId: number): () => void {
+  /**
+   * Takes one of the user's slots (`who`: a user id, or a string naming a shared object, whose anonymous viewers
+   * share its slots); the returned function gives it back (calling it again does nothing).
+   */
+  take(who: number | string): () => void {
     const max = this.config.maxQueriesPerUser;
-    const now = this.running.get(userId) ?? 0;
+    const now = this.running.get(who) ?? 0;
     if (now >= max) {
-      throw new MessageError(`You have ${max} queries running already. Wait for one of them to finish, then try again.`, 429);
+      const whose = typeof who === 'number' ? 'You have' : 'This shared content has';
+      throw new MessageError(`${whose} ${max} queries running already. Wait for one of them to finish, then try again.`, 429);
     }
-    this.running.set(userId, now + 1);
+    this.running.set(who, now + 1);
     let given = false;
     return () => {
       if (given) return;
       given = true;
-      const left = (this.running.get(userId) ?? 1) - 1;
-      if (left > 0) this.running.set(userId, left);
-      else this.running.delete(userId);
+      const left = (this.running.get(who) ?? 1) - 1;
+      if (left > 0) this.running.set(who, left);
+      else this.running.delete(who);
     };
   }
 
   /** Queries this user has running now (diagnostics and tests). */
-  runningFor(userId: number): number {
-    return this.running.get(userId) ?? 0;
+  runningFor(who: number | string): number {
+    return this.running.get(who) ?? 0;
   }
 }

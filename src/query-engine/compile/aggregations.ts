@@ -1,13 +1,13 @@
 import type { CompiledColumn } from './contract';
 import { QueryCompileError } from './contract';
-import type { Level } from './level';
+import { arity, type ClauseContext } from './clause-context';
 import { isObject, type Typed } from './types';
 import { AGGREGATION_NAMES, aggregationDisplayName } from './names';
 import { literalNumber, short } from './params';
 
 /** Aggregations of one query level, with Metabase's names and display names. */
 export class AggregationCompiler {
-  constructor(private readonly lv: Level) {}
+  constructor(private readonly cx: ClauseContext) {}
 
   aggregation(ag: unknown, index: number, breakoutSql: string[]): { sql: string; col: CompiledColumn } {
     if (!Array.isArray(ag) || typeof ag[0] !== 'string') throw new QueryCompileError(`Invalid aggregation ${short(ag)} in "aggregation".`, 'aggregation');
@@ -32,10 +32,10 @@ export class AggregationCompiler {
       if (args[i] === undefined) throw new QueryCompileError(`${op} needs an argument in "aggregation".`, 'aggregation');
       const x = args[i];
       if (Array.isArray(x) && (x[0] === 'field' || x[0] === 'expression')) {
-        const r = this.lv.resolveRef(x);
+        const r = this.cx.resolveRef(x);
         return { sql: r.sql, type: r.type, display: r.col.display_name };
       }
-      const t = this.lv.expr(x);
+      const t = this.cx.expr(x);
       return { ...t, display: this.describe(x) };
     };
     let sql: string;
@@ -66,7 +66,7 @@ export class AggregationCompiler {
       }
       case 'avg': {
         const a = arg(0);
-        sql = this.lv.d.avg(a.sql);
+        sql = this.cx.d.avg(a.sql);
         display = a.display;
         break;
       }
@@ -88,13 +88,13 @@ export class AggregationCompiler {
       case 'stddev':
       case 'var': {
         const a = arg(0);
-        sql = op === 'stddev' ? this.lv.d.stddev(a.sql) : this.lv.d.variance(a.sql);
+        sql = op === 'stddev' ? this.cx.d.stddev(a.sql) : this.cx.d.variance(a.sql);
         display = a.display;
         break;
       }
       case 'median': {
         const a = arg(0);
-        sql = this.lv.d.median(a.sql);
+        sql = this.cx.d.median(a.sql);
         display = a.display;
         break;
       }
@@ -102,23 +102,23 @@ export class AggregationCompiler {
         const a = arg(0);
         const p = args[1];
         if (typeof p !== 'number' || !(p >= 0 && p <= 1)) throw new QueryCompileError('percentile needs a number from 0 to 1 in "aggregation".', 'aggregation');
-        sql = this.lv.d.percentile(a.sql, Number(literalNumber(p, 'The percentile', 'aggregation')));
+        sql = this.cx.d.percentile(a.sql, Number(literalNumber(p, 'The percentile', 'aggregation')));
         display = a.display;
         break;
       }
       case 'share':
-        this.lv.arity(op, args, 1, 1);
-        sql = `(${this.lv.d.floatCast(`SUM(CASE WHEN ${this.lv.filter(args[0])} THEN 1 ELSE 0 END)`)} / NULLIF(COUNT(*), 0))`;
+        arity(this.cx, op, args, 1, 1);
+        sql = `(${this.cx.d.floatCast(`SUM(CASE WHEN ${this.cx.filter(args[0])} THEN 1 ELSE 0 END)`)} / NULLIF(COUNT(*), 0))`;
         break;
       case 'count-where':
-        this.lv.arity(op, args, 1, 1);
-        sql = `SUM(CASE WHEN ${this.lv.filter(args[0])} THEN 1 ELSE 0 END)`;
+        arity(this.cx, op, args, 1, 1);
+        sql = `SUM(CASE WHEN ${this.cx.filter(args[0])} THEN 1 ELSE 0 END)`;
         type = 'type/BigInteger';
         break;
       case 'sum-where': {
-        this.lv.arity(op, args, 2, 2);
+        arity(this.cx, op, args, 2, 2);
         const a = arg(0);
-        sql = `SUM(CASE WHEN ${this.lv.filter(args[1])} THEN ${a.sql} ELSE NULL END)`;
+        sql = `SUM(CASE WHEN ${this.cx.filter(args[1])} THEN ${a.sql} ELSE NULL END)`;
         type = a.type ?? 'type/Float';
         display = a.display;
         break;
@@ -146,7 +146,7 @@ export class AggregationCompiler {
       const [op, ...args] = x;
       if (op === 'field' || op === 'expression') {
         try {
-          return this.lv.resolveRef(x).col.display_name;
+          return this.cx.resolveRef(x).col.display_name;
         } catch {
           return String(x[1]);
         }

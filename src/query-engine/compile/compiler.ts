@@ -1,4 +1,4 @@
-import type { Engine, SqlParam } from '../execute/drivers/driver';
+import type { Engine, SqlParam } from '../types';
 import type { Filter, InnerQuery } from '../mbql/types';
 import type { CompileOptions, CompiledQuery, MetadataSnapshot, SqlCompiler } from './contract';
 import type { Dialect } from './dialect';
@@ -32,5 +32,9 @@ export class MbqlSqlCompiler implements SqlCompiler {
 
   quoteIdent(name: string): string {
     return this.dialect.quoteIdent(name);
+  }
+
+  castDateTag(placeholder: string, unit: 'day' | 'minute'): string {
+    return this.dialect.castDateTag(placeholder, unit);
   }
 }

@@ -1,4 +1,4 @@
-import type { Engine, SqlParam } from '../execute/drivers/driver';
+import type { Engine, SqlParam } from '../types';
 import type { FieldMeta, TableMeta } from '../metadata';
 import type { Filter, InnerQuery, Ref, TemporalUnit } from '../mbql/types';
 
@@ -63,6 +63,11 @@ export interface SqlCompiler {
    */
   compileFilter(filter: Filter, meta: MetadataSnapshot, opts: CompileOptions): { sql: string; params: SqlParam[] };
   quoteIdent(name: string): string;
+  /**
+   * A native query's date template tag (its bound value `placeholder`), typed the way the engine's columns compare:
+   * a date, or a timestamp (`unit` minute: the value has a time). Absent: the value is bound as it is.
+   */
+  castDateTag?(placeholder: string, unit: 'day' | 'minute'): string;
 }
 
 /** Names a ref for messages: `["field", 12, null]` -> `field 12`. */

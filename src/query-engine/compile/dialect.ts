@@ -1,4 +1,4 @@
-import type { Engine } from '../execute/drivers/driver';
+import type { Engine } from '../types';
 import type { TemporalUnit } from '../mbql/types';
 import { QueryCompileError } from './contract';
 import type { IntervalUnit, TruncationUnit } from './temporal';
@@ -27,6 +27,11 @@ export abstract class Dialect {
     if (type === 'timestamp') return `CAST(${marker} AS TIMESTAMP)`;
     if (type === 'date') return `CAST(${marker} AS DATE)`;
     return marker;
+  }
+
+  /** A native query's date template tag: a date, or a timestamp when the value has a time (`unit` minute). */
+  castDateTag(marker: string, unit: 'day' | 'minute'): string {
+    return this.castParam(marker, unit === 'day' ? 'date' : 'timestamp');
   }
 
   /** A string literal inside an expression (CASE branches, concat): typed where the engine cannot infer it. */

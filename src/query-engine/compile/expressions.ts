@@ -1,6 +1,6 @@
 import { QueryCompileError } from './contract';
 import type { ExtractionUnit } from './dialect';
-import type { Level } from './level';
+import { arity, zoned, type ClauseContext } from './clause-context';
 import { literalNumber, short, where } from './params';
 import type { IntervalUnit } from './temporal';
 import { isDateType, isObject, isTemporal, type Typed } from './types';
@@ -17,55 +17,55 @@ const STRING_FUNCTIONS: Record<string, string> = { lower: 'LOWER', upper: 'UPPER
 
 /** Custom expressions: arithmetic, string, math and date functions, case; anything else is a boolean condition. */
 export class ExpressionCompiler {
-  constructor(private readonly lv: Level) {}
+  constructor(private readonly cx: ClauseContext) {}
 
   private literal(v: unknown): Typed {
     if (v === null) return { sql: 'NULL', type: null };
-    if (typeof v === 'number') return { sql: literalNumber(v, 'A number', this.lv.clause), type: Number.isInteger(v) ? 'type/Integer' : 'type/Float' };
-    if (typeof v === 'string') return { sql: this.lv.d.textParam(this.lv.binder.bind(v, this.lv.clause)), type: 'type/Text' };
-    if (typeof v === 'boolean') return { sql: this.lv.binder.bind(v, this.lv.clause), type: 'type/Boolean' };
-    throw new QueryCompileError(`Invalid value ${short(v)}${where(this.lv.clause)}.`, this.lv.clause);
+    if (typeof v === 'number') return { sql: literalNumber(v, 'A number', this.cx.clause), type: Number.isInteger(v) ? 'type/Integer' : 'type/Float' };
+    if (typeof v === 'string') return { sql: this.cx.d.textParam(this.cx.binder.bind(v, this.cx.clause)), type: 'type/Text' };
+    if (typeof v === 'boolean') return { sql: this.cx.binder.bind(v, this.cx.clause), type: 'type/Boolean' };
+    throw new QueryCompileError(`Invalid value ${short(v)}${where(this.cx.clause)}.`, this.cx.clause);
   }
 
   expr(e: unknown): Typed {
     if (!Array.isArray(e)) return this.literal(e);
     const [op, ...args] = e as [unknown, ...unknown[]];
-    if (typeof op !== 'string') throw new QueryCompileError(`Invalid expression ${short(e)}${where(this.lv.clause)}.`, this.lv.clause);
-    if (op === 'field' || op === 'expression' || op === 'aggregation') return this.lv.resolveRef(e);
+    if (typeof op !== 'string') throw new QueryCompileError(`Invalid expression ${short(e)}${where(this.cx.clause)}.`, this.cx.clause);
+    if (op === 'field' || op === 'expression' || op === 'aggregation') return this.cx.resolveRef(e);
     if (op === 'value') return this.literal(args[0]);
     const num = (x: unknown) => this.expr(x).sql;
     switch (op) {
       case '+':
       case '-':
       case '*': {
-        this.lv.arity(op, args, 2, Infinity);
+        arity(this.cx, op, args, 2, Infinity);
         const parts = args.map((a) => this.expr(a));
         const temporal = parts.find((p) => isTemporal(p.type));
-        if (temporal) throw new QueryCompileError(`Use datetime-add for date arithmetic (${op})${where(this.lv.clause)}.`, this.lv.clause);
+        if (temporal) throw new QueryCompileError(`Use datetime-add for date arithmetic (${op})${where(this.cx.clause)}.`, this.cx.clause);
         const type = parts.every((p) => p.type === 'type/Integer' || p.type === 'type/BigInteger') ? 'type/Integer' : 'type/Float';
         return { sql: `(${parts.map((p) => p.sql).join(` ${op} `)})`, type };
       }
       case '/': {
-        this.lv.arity(op, args, 2, Infinity);
-        let sql = this.lv.d.floatCast(num(args[0]));
+        arity(this.cx, op, args, 2, Infinity);
+        let sql = this.cx.d.floatCast(num(args[0]));
         for (const a of args.slice(1)) sql = `(${sql} / NULLIF(${num(a)}, 0))`;
         return { sql, type: 'type/Float' };
       }
       case 'concat': {
-        this.lv.arity(op, args, 1, Infinity);
-        const parts = args.map((a) => this.expr(a)).map((p) => (p.type === 'type/Text' ? p.sql : this.lv.d.textCast(p.sql)));
-        return { sql: this.lv.d.concat(parts), type: 'type/Text' };
+        arity(this.cx, op, args, 1, Infinity);
+        const parts = args.map((a) => this.expr(a)).map((p) => (p.type === 'type/Text' ? p.sql : this.cx.d.textCast(p.sql)));
+        return { sql: this.cx.d.concat(parts), type: 'type/Text' };
       }
       case 'substring': {
-        this.lv.arity(op, args, 2, 3);
+        arity(this.cx, op, args, 2, 3);
         const start = this.expr(args[1]).sql;
         return { sql: args.length === 3 ? `SUBSTR(${num(args[0])}, ${start}, ${num(args[2])})` : `SUBSTR(${num(args[0])}, ${start})`, type: 'type/Text' };
       }
       case 'length':
-        this.lv.arity(op, args, 1, 1);
-        return { sql: this.lv.d.length(num(args[0])), type: 'type/Integer' };
+        arity(this.cx, op, args, 1, 1);
+        return { sql: this.cx.d.length(num(args[0])), type: 'type/Integer' };
       case 'coalesce': {
-        this.lv.arity(op, args, 1, Infinity);
+        arity(this.cx, op, args, 1, Infinity);
         const parts = args.map((a) => this.expr(a));
         return { sql: `COALESCE(${parts.map((p) => p.sql).join(', ')})`, type: parts.find((p) => p.type)?.type ?? null };
       }
@@ -73,57 +73,57 @@ export class ExpressionCompiler {
       case 'if':
         return this.caseExpr(args);
       case 'round':
-        this.lv.arity(op, args, 1, 1);
-        return { sql: this.lv.d.round(num(args[0])), type: 'type/Integer' };
+        arity(this.cx, op, args, 1, 1);
+        return { sql: this.cx.d.round(num(args[0])), type: 'type/Integer' };
       case 'now':
-        return { sql: this.lv.d.now(), type: 'type/DateTime' };
+        return { sql: this.cx.d.now(), type: 'type/DateTime' };
       case 'datetime-add': {
-        this.lv.arity(op, args, 3, 3);
+        arity(this.cx, op, args, 3, 3);
         const x = this.expr(args[0]);
         const n = args[1];
         const unit = this.intervalUnit(args[2]);
-        if (typeof n !== 'number' || !Number.isInteger(n)) throw new QueryCompileError(`datetime-add needs a whole number of units${where(this.lv.clause)}.`, this.lv.clause);
-        literalNumber(n, 'The amount', this.lv.clause, true);
+        if (typeof n !== 'number' || !Number.isInteger(n)) throw new QueryCompileError(`datetime-add needs a whole number of units${where(this.cx.clause)}.`, this.cx.clause);
+        literalNumber(n, 'The amount', this.cx.clause, true);
         const [amount, u] = unit === 'quarter' ? [n * 3, 'month' as const] : unit === 'week' ? [n * 7, 'day' as const] : [n, unit];
-        return { sql: this.lv.d.datetimeAdd(x.sql, amount, u), type: 'type/DateTime' };
+        return { sql: this.cx.d.datetimeAdd(x.sql, amount, u), type: 'type/DateTime' };
       }
       case 'datetime-diff':
-        this.lv.arity(op, args, 3, 3);
-        return { sql: this.datetimeDiff(this.lv.zoned(this.expr(args[0])), this.lv.zoned(this.expr(args[1])), this.intervalUnit(args[2])), type: 'type/Integer' };
+        arity(this.cx, op, args, 3, 3);
+        return { sql: this.datetimeDiff(zoned(this.cx, this.expr(args[0])), zoned(this.cx, this.expr(args[1])), this.intervalUnit(args[2])), type: 'type/Integer' };
     }
     if (EXTRACT_FUNCTIONS[op]) {
-      this.lv.arity(op, args, 1, 1);
-      return { sql: this.lv.d.extract(this.lv.zoned(this.expr(args[0])).sql, EXTRACT_FUNCTIONS[op]), type: 'type/Integer' };
+      arity(this.cx, op, args, 1, 1);
+      return { sql: this.cx.d.extract(zoned(this.cx, this.expr(args[0])).sql, EXTRACT_FUNCTIONS[op]), type: 'type/Integer' };
     }
     if (NUMERIC_FUNCTIONS[op]) {
       const [fn, n] = NUMERIC_FUNCTIONS[op];
-      this.lv.arity(op, args, n, n);
+      arity(this.cx, op, args, n, n);
       const type = op === 'abs' ? this.expr(args[0]).type : op === 'floor' || op === 'ceil' ? 'type/Integer' : 'type/Float';
       return { sql: `${fn}(${args.map(num).join(', ')})`, type };
     }
     if (STRING_FUNCTIONS[op]) {
-      this.lv.arity(op, args, 1, 1);
+      arity(this.cx, op, args, 1, 1);
       return { sql: `${STRING_FUNCTIONS[op]}(${num(args[0])})`, type: 'type/Text' };
     }
     // A boolean expression (a filter used as a value).
-    return { sql: this.lv.filter(e), type: 'type/Boolean' };
+    return { sql: this.cx.filter(e), type: 'type/Boolean' };
   }
 
 
   private intervalUnit(u: unknown): IntervalUnit {
-    if (typeof u !== 'string' || !INTERVAL_UNITS.includes(u)) throw new QueryCompileError(`Unknown unit ${short(u)}${where(this.lv.clause)}.`, this.lv.clause);
+    if (typeof u !== 'string' || !INTERVAL_UNITS.includes(u)) throw new QueryCompileError(`Unknown unit ${short(u)}${where(this.cx.clause)}.`, this.cx.clause);
     return u as IntervalUnit;
   }
 
   private caseExpr(args: unknown[]): Typed {
     const [pairs, options] = args as [unknown, unknown];
-    if (!Array.isArray(pairs) || !pairs.length) throw new QueryCompileError(`case needs a list of [condition, value] pairs${where(this.lv.clause)}.`, this.lv.clause);
+    if (!Array.isArray(pairs) || !pairs.length) throw new QueryCompileError(`case needs a list of [condition, value] pairs${where(this.cx.clause)}.`, this.cx.clause);
     let type: string | null = null;
     const whens = pairs.map((pair) => {
-      if (!Array.isArray(pair) || pair.length !== 2) throw new QueryCompileError(`Invalid case branch ${short(pair)}${where(this.lv.clause)}.`, this.lv.clause);
+      if (!Array.isArray(pair) || pair.length !== 2) throw new QueryCompileError(`Invalid case branch ${short(pair)}${where(this.cx.clause)}.`, this.cx.clause);
       const v = this.expr(pair[1]);
       type ??= v.type;
-      return `WHEN ${this.lv.filter(pair[0])} THEN ${v.sql}`;
+      return `WHEN ${this.cx.filter(pair[0])} THEN ${v.sql}`;
     });
     let otherwise = '';
     if (isObject(options) && options.default !== undefined) {
@@ -140,7 +140,7 @@ export class ExpressionCompiler {
    * day of the month has not reached a's.
    */
   private datetimeDiff(at: Typed, bt: Typed, unit: IntervalUnit): string {
-    const d = this.lv.d;
+    const d = this.cx.d;
     const seconds: Partial<Record<IntervalUnit, number>> = { second: 1, minute: 60, hour: 3600 };
     if (seconds[unit]) return d.truncNumber(`((${d.epochSeconds(bt.sql)} - ${d.epochSeconds(at.sql)}) / ${seconds[unit]})`);
     if (unit === 'day' || unit === 'week') {

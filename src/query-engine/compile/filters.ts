@@ -1,26 +1,26 @@
 import type { FieldOptions } from '../mbql/types';
 import { QueryCompileError } from './contract';
-import type { Level } from './level';
+import { arity, reportZone, zoned, type ClauseContext } from './clause-context';
 import { isDateType, isObject, isTemporal, TEXT, type Typed } from './types';
 import { short, where } from './params';
 import { addWall, isTruncation, parseDateLiteral, truncateWall, wallFromDate, wallText, type TruncationUnit, type WallTime } from './temporal';
 
 /** Filters (and the boolean conditions of joins, case, share, count-where) of one query level. */
 export class FilterCompiler {
-  constructor(private readonly lv: Level) {}
+  constructor(private readonly cx: ClauseContext) {}
 
   filter(f: unknown): string {
-    if (!Array.isArray(f) || typeof f[0] !== 'string') throw new QueryCompileError(`Invalid filter ${short(f)}${where(this.lv.clause)}.`, this.lv.clause);
+    if (!Array.isArray(f) || typeof f[0] !== 'string') throw new QueryCompileError(`Invalid filter ${short(f)}${where(this.cx.clause)}.`, this.cx.clause);
     const [op, ...args] = f as [string, ...unknown[]];
     switch (op) {
       case 'and':
       case 'or': {
-        if (!args.length) throw new QueryCompileError(`${op} needs at least one condition${where(this.lv.clause)}.`, this.lv.clause);
+        if (!args.length) throw new QueryCompileError(`${op} needs at least one condition${where(this.cx.clause)}.`, this.cx.clause);
         if (args.length === 1) return this.filter(args[0]);
         return `(${args.map((a) => this.filter(a)).join(` ${op.toUpperCase()} `)})`;
       }
       case 'not':
-        this.lv.arity(op, args, 1, 1);
+        arity(this.cx, op, args, 1, 1);
         return `(NOT ${this.filter(args[0])})`;
       case '=':
       case '!=':
@@ -29,13 +29,13 @@ export class FilterCompiler {
       case '>':
       case '<=':
       case '>=':
-        this.lv.arity(op, args, 2, 2);
+        arity(this.cx, op, args, 2, 2);
         return this.comparison(op, args[0], args[1]);
       case 'between': {
-        this.lv.arity(op, args, 3, 3);
+        arity(this.cx, op, args, 3, 3);
         const range = this.temporalRange(args[0], args[1], args[2]);
         if (range) return range;
-        const x = this.lv.expr(args[0]);
+        const x = this.cx.expr(args[0]);
         return `(${x.sql} BETWEEN ${this.value(args[1], x)} AND ${this.value(args[2], x)})`;
       }
       case 'starts-with':
@@ -44,22 +44,22 @@ export class FilterCompiler {
       case 'does-not-contain':
         return this.stringFilter(op, args);
       case 'inside': {
-        this.lv.arity(op, args, 6, 6);
+        arity(this.cx, op, args, 6, 6);
         const [lat, lon, north, west, south, east] = args;
-        const la = this.lv.expr(lat);
-        const lo = this.lv.expr(lon);
+        const la = this.cx.expr(lat);
+        const lo = this.cx.expr(lon);
         return `(${la.sql} BETWEEN ${this.value(south, la)} AND ${this.value(north, la)} AND ${lo.sql} BETWEEN ${this.value(west, lo)} AND ${this.value(east, lo)})`;
       }
       case 'is-null':
-        this.lv.arity(op, args, 1, 1);
-        return `(${this.lv.expr(args[0]).sql} IS NULL)`;
+        arity(this.cx, op, args, 1, 1);
+        return `(${this.cx.expr(args[0]).sql} IS NULL)`;
       case 'not-null':
-        this.lv.arity(op, args, 1, 1);
-        return `(${this.lv.expr(args[0]).sql} IS NOT NULL)`;
+        arity(this.cx, op, args, 1, 1);
+        return `(${this.cx.expr(args[0]).sql} IS NOT NULL)`;
       case 'is-empty':
       case 'not-empty': {
-        this.lv.arity(op, args, 1, 1);
-        const x = this.lv.expr(args[0]);
+        arity(this.cx, op, args, 1, 1);
+        const x = this.cx.expr(args[0]);
         const text = x.type === null || TEXT.has(x.type);
         if (op === 'is-empty') return text ? `(${x.sql} IS NULL OR ${x.sql} = '')` : `(${x.sql} IS NULL)`;
         return text ? `(${x.sql} IS NOT NULL AND ${x.sql} <> '')` : `(${x.sql} IS NOT NULL)`;
@@ -67,45 +67,45 @@ export class FilterCompiler {
       case 'time-interval':
         return this.timeInterval(args);
       case 'segment':
-        throw new QueryCompileError(`Segment ${short(args[0])} should have been expanded before compiling${where(this.lv.clause)}.`, this.lv.clause);
+        throw new QueryCompileError(`Segment ${short(args[0])} should have been expanded before compiling${where(this.cx.clause)}.`, this.cx.clause);
       case 'value':
       case 'field':
       case 'expression': {
-        const x = this.lv.expr(f);
-        return x.type === 'type/Boolean' && this.lv.d.engine === 'sqlite' ? `(${x.sql} <> 0)` : `(${x.sql})`;
+        const x = this.cx.expr(f);
+        return x.type === 'type/Boolean' && this.cx.d.engine === 'sqlite' ? `(${x.sql} <> 0)` : `(${x.sql})`;
       }
     }
-    throw new QueryCompileError(`Unknown clause ${JSON.stringify(op)}${where(this.lv.clause)}.`, this.lv.clause);
+    throw new QueryCompileError(`Unknown clause ${JSON.stringify(op)}${where(this.cx.clause)}.`, this.cx.clause);
   }
 
   /** A value compared with `against`: bound, cast to a date or timestamp when compared with one. */
   private value(v: unknown, against: Typed): string {
     if (Array.isArray(v)) {
       if (v[0] === 'value') return this.value(v[1], against);
-      return this.lv.expr(v).sql;
+      return this.cx.expr(v).sql;
     }
-    if (v !== null && typeof v === 'object') throw new QueryCompileError(`Invalid value ${short(v)}${where(this.lv.clause)}.`, this.lv.clause);
+    if (v !== null && typeof v === 'object') throw new QueryCompileError(`Invalid value ${short(v)}${where(this.cx.clause)}.`, this.cx.clause);
     if (typeof v === 'string' && isTemporal(against.type)) {
       const parsed = parseDateLiteral(v);
-      if (!parsed) throw new QueryCompileError(`Invalid date ${short(v)}${where(this.lv.clause)}.`, this.lv.clause);
+      if (!parsed) throw new QueryCompileError(`Invalid date ${short(v)}${where(this.cx.clause)}.`, this.cx.clause);
       return this.temporalParam(parsed.wall, isDateType(against.type));
     }
     if (v === null) return 'NULL';
-    return this.lv.binder.bind(v, this.lv.clause);
+    return this.cx.binder.bind(v, this.cx.clause);
   }
 
   private temporalParam(w: WallTime, date: boolean): string {
-    return this.lv.d.castParam(this.lv.binder.bind(wallText(w, date), this.lv.clause), date ? 'date' : 'timestamp');
+    return this.cx.d.castParam(this.cx.binder.bind(wallText(w, date), this.cx.clause), date ? 'date' : 'timestamp');
   }
 
   private equality(op: '=' | '!=', args: unknown[]): string {
-    this.lv.arity(op, args, 2, Infinity);
+    arity(this.cx, op, args, 2, Infinity);
     const [lhs, ...values] = args;
     if (values.length === 1) {
       const range = this.temporalRange(lhs, values[0], values[0]);
-      if (range) return op === '=' ? range : `(NOT ${range} OR ${this.lv.zoned(this.lv.resolveRef(lhs).raw).sql} IS NULL)`;
+      if (range) return op === '=' ? range : `(NOT ${range} OR ${zoned(this.cx, this.cx.resolveRef(lhs).raw).sql} IS NULL)`;
     }
-    const x = this.lv.expr(lhs);
+    const x = this.cx.expr(lhs);
     const nonNull = values.filter((v) => v !== null);
     const hasNull = nonNull.length !== values.length;
     const parts: string[] = [];
@@ -125,20 +125,20 @@ export class FilterCompiler {
     const opts = Array.isArray(lhs) && isObject(lhs[2]) ? (lhs[2] as FieldOptions) : {};
     const unit = opts['temporal-unit'];
     if (typeof rhs === 'string' && lhs && Array.isArray(lhs) && (lhs[0] === 'field' || lhs[0] === 'expression')) {
-      const r = this.lv.resolveRef(lhs);
+      const r = this.cx.resolveRef(lhs);
       const bucketUnit = unit && isTruncation(unit) ? unit : isTemporal(r.raw.type) ? this.impliedUnit(rhs) : null;
       const parsed = isTemporal(r.raw.type) ? parseDateLiteral(rhs) : null;
       if (parsed && bucketUnit) {
         const date = isDateType(r.raw.type);
         const start = truncateWall(parsed.wall, bucketUnit);
         const next = addWall(start, 1, bucketUnit);
-        if (op === '<') return `${this.lv.zoned(r.raw).sql} < ${this.temporalParam(start, date)}`;
-        if (op === '>=') return `${this.lv.zoned(r.raw).sql} >= ${this.temporalParam(start, date)}`;
-        if (op === '>') return `${this.lv.zoned(r.raw).sql} >= ${this.temporalParam(next, date)}`;
-        return `${this.lv.zoned(r.raw).sql} < ${this.temporalParam(next, date)}`;
+        if (op === '<') return `${zoned(this.cx, r.raw).sql} < ${this.temporalParam(start, date)}`;
+        if (op === '>=') return `${zoned(this.cx, r.raw).sql} >= ${this.temporalParam(start, date)}`;
+        if (op === '>') return `${zoned(this.cx, r.raw).sql} >= ${this.temporalParam(next, date)}`;
+        return `${zoned(this.cx, r.raw).sql} < ${this.temporalParam(next, date)}`;
       }
     }
-    const x = this.lv.expr(lhs);
+    const x = this.cx.expr(lhs);
     return `${x.sql} ${op} ${this.value(rhs, x)}`;
   }
 
@@ -152,56 +152,56 @@ export class FilterCompiler {
   private temporalRange(lhs: unknown, from: unknown, to: unknown): string | null {
     if (!Array.isArray(lhs) || (lhs[0] !== 'field' && lhs[0] !== 'expression') || typeof from !== 'string' || typeof to !== 'string') return null;
     const opts = isObject(lhs[2]) ? (lhs[2] as FieldOptions) : {};
-    const r = this.lv.resolveRef(lhs);
+    const r = this.cx.resolveRef(lhs);
     if (!isTemporal(r.raw.type)) return null;
     const unit = opts['temporal-unit'];
     const a = parseDateLiteral(from);
     const b = parseDateLiteral(to);
-    if (!a || !b) throw new QueryCompileError(`Invalid date ${short(a ? to : from)}${where(this.lv.clause)}.`, this.lv.clause);
+    if (!a || !b) throw new QueryCompileError(`Invalid date ${short(a ? to : from)}${where(this.cx.clause)}.`, this.cx.clause);
     let bucket: TruncationUnit | null = unit && isTruncation(unit) ? unit : null;
     if (!bucket && (!unit || unit === 'default')) bucket = !b.hasTime ? 'day' : null;
     if (!bucket) {
       if (unit && unit !== 'default') return null;
       const date = isDateType(r.raw.type);
-      return from === to ? `${this.lv.zoned(r.raw).sql} = ${this.temporalParam(a.wall, date)}` : `(${this.lv.zoned(r.raw).sql} BETWEEN ${this.temporalParam(a.wall, date)} AND ${this.temporalParam(b.wall, date)})`;
+      return from === to ? `${zoned(this.cx, r.raw).sql} = ${this.temporalParam(a.wall, date)}` : `(${zoned(this.cx, r.raw).sql} BETWEEN ${this.temporalParam(a.wall, date)} AND ${this.temporalParam(b.wall, date)})`;
     }
     const date = isDateType(r.raw.type);
     const start = truncateWall(a.wall, bucket);
     const end = addWall(truncateWall(b.wall, bucket), 1, bucket);
-    return `(${this.lv.zoned(r.raw).sql} >= ${this.temporalParam(start, date)} AND ${this.lv.zoned(r.raw).sql} < ${this.temporalParam(end, date)})`;
+    return `(${zoned(this.cx, r.raw).sql} >= ${this.temporalParam(start, date)} AND ${zoned(this.cx, r.raw).sql} < ${this.temporalParam(end, date)})`;
   }
 
   private stringFilter(op: string, args: unknown[]): string {
-    this.lv.arity(op, args, 2, 3);
+    arity(this.cx, op, args, 2, 3);
     const [lhs, v, options] = args;
-    if (options !== undefined && !isObject(options)) throw new QueryCompileError(`Invalid options ${short(options)} of ${op}${where(this.lv.clause)}.`, this.lv.clause);
+    if (options !== undefined && !isObject(options)) throw new QueryCompileError(`Invalid options ${short(options)} of ${op}${where(this.cx.clause)}.`, this.cx.clause);
     const caseSensitive = !(isObject(options) && options['case-sensitive'] === false);
-    const x = this.lv.expr(lhs);
+    const x = this.cx.expr(lhs);
     if (typeof v !== 'string') {
       if (Array.isArray(v) && v[0] === 'value' && typeof v[1] === 'string') return this.stringFilter(op, [lhs, v[1], options]);
-      throw new QueryCompileError(`${op} needs a string value, got ${short(v)}${where(this.lv.clause)}.`, this.lv.clause);
+      throw new QueryCompileError(`${op} needs a string value, got ${short(v)}${where(this.cx.clause)}.`, this.cx.clause);
     }
     const kind = op === 'starts-with' ? 'starts' : op === 'ends-with' ? 'ends' : 'contains';
-    const pattern = this.lv.d.likePattern(v, kind, caseSensitive);
-    const like = this.lv.d.like(x.sql, this.lv.binder.bind(pattern, this.lv.clause), caseSensitive);
+    const pattern = this.cx.d.likePattern(v, kind, caseSensitive);
+    const like = this.cx.d.like(x.sql, this.cx.binder.bind(pattern, this.cx.clause), caseSensitive);
     return op === 'does-not-contain' ? `(NOT (${like}) OR ${x.sql} IS NULL)` : like;
   }
 
   private timeInterval(args: unknown[]): string {
-    this.lv.arity('time-interval', args, 3, 4);
+    arity(this.cx, 'time-interval', args, 3, 4);
     const [lhs, n, unitArg, options] = args;
     const unit = unitArg as TruncationUnit;
-    if (typeof unitArg !== 'string' || !isTruncation(unitArg)) throw new QueryCompileError(`Unknown unit ${short(unitArg)} in time-interval${where(this.lv.clause)}.`, this.lv.clause);
+    if (typeof unitArg !== 'string' || !isTruncation(unitArg)) throw new QueryCompileError(`Unknown unit ${short(unitArg)} in time-interval${where(this.cx.clause)}.`, this.cx.clause);
     const includeCurrent = isObject(options) && options['include-current'] === true;
-    const r = this.lv.resolveRef(Array.isArray(lhs) && lhs[0] === 'field' && isObject(lhs[2]) ? [lhs[0], lhs[1], { ...lhs[2], 'temporal-unit': undefined }] : lhs);
+    const r = this.cx.resolveRef(Array.isArray(lhs) && lhs[0] === 'field' && isObject(lhs[2]) ? [lhs[0], lhs[1], { ...lhs[2], 'temporal-unit': undefined }] : lhs);
     const date = isDateType(r.raw.type);
-    const now = truncateWall(wallFromDate(this.lv.opts.now ?? new Date(), this.lv.reportZone()), unit);
+    const now = truncateWall(wallFromDate(this.cx.opts.now ?? new Date(), reportZone(this.cx)), unit);
     let amount: number;
     if (n === 'current') amount = 0;
     else if (n === 'last') amount = -1;
     else if (n === 'next') amount = 1;
     else if (typeof n === 'number' && Number.isInteger(n)) amount = n;
-    else throw new QueryCompileError(`time-interval needs a whole number, "current", "last" or "next", got ${short(n)}${where(this.lv.clause)}.`, this.lv.clause);
+    else throw new QueryCompileError(`time-interval needs a whole number, "current", "last" or "next", got ${short(n)}${where(this.cx.clause)}.`, this.cx.clause);
     let start: WallTime;
     let end: WallTime;
     if (amount === 0) {
@@ -214,6 +214,6 @@ export class FilterCompiler {
       start = includeCurrent ? now : addWall(now, 1, unit);
       end = addWall(now, amount + 1, unit);
     }
-    return `(${this.lv.zoned(r.raw).sql} >= ${this.temporalParam(start, date)} AND ${this.lv.zoned(r.raw).sql} < ${this.temporalParam(end, date)})`;
+    return `(${zoned(this.cx, r.raw).sql} >= ${this.temporalParam(start, date)} AND ${zoned(this.cx, r.raw).sql} < ${this.temporalParam(end, date)})`;
   }
 }

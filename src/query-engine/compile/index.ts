@@ -1,4 +1,4 @@
-import type { Engine } from '../execute/drivers/driver';
+import type { Engine } from '../types';
 import { MbqlSqlCompiler } from './compiler';
 import type { SqlCompiler } from './contract';
 import { DuckdbDialect } from './dialects/duckdb';

@@ -1,4 +1,4 @@
-import type { SqlParam } from '../execute/drivers/driver';
+import type { SqlParam } from '../types';
 import { QueryCompileError } from './contract';
 
 /**

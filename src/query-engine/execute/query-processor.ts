@@ -1,31 +1,32 @@
+import { randomUUID } from 'node:crypto';
+import { compilerFor } from '../compile';
 import type { CompiledColumn, CompileOptions, SqlCompiler } from '../compile/contract';
-import type { Engine, QueryOptions, QueryResult, SqlParam, WarehouseDriver } from './drivers/driver';
-import type { ContentResolver, DatabaseMeta, MetadataProvider } from '../metadata';
-import { normalizeDatasetQuery } from '../mbql/normalize';
-import type { DatasetQuery, NativeQuery, ParameterValue } from '../mbql/types';
-import { InvalidQueryError, validateDatasetQuery } from '../mbql/validate';
+import type { CardSource, ContentResolver, DatabaseMeta, MetadataProvider } from '../metadata';
+import type { DatasetQuery } from '../mbql/types';
+import { InvalidQueryError } from '../mbql/validate';
+import { substituteNative } from '../native';
 import { carriesSql } from '../preprocess/carries-sql';
-import { loadMetadata, PreprocessContext, preprocessStages, Stage as PreprocessStage } from '../preprocess';
+import { PIPELINE, PreparedQuery, PreprocessContext, StageName } from '../preprocess';
 import { FailedResults, normalizeTemporalText, QueryResults, resultsMetadata, StreamedResults, StreamOutcome } from '../postprocess/results';
-import { describeFailure } from './failures';
+import type { SqlParam } from '../types';
+import type { QueryOptions, RowStream, WarehouseDriver } from './drivers/driver';
+import { describeFailure, failedStage, markStage } from './failures';
 
 export const STOPPED_EARLY = 'The rows stopped being read before the end (the client went away).';
 
+/** What the processor needs from its host: the app DB behind three resolvers, and the caller's rights. */
 export interface ProcessorDeps {
   metadata: MetadataProvider;
   content: ContentResolver;
   database(id: number): Promise<{ meta: DatabaseMeta; driver: WarehouseDriver } | null>;
-  compilerFor(engine: Engine): SqlCompiler;
-  /** Parameters of an MBQL query become filters (the `substitute-parameters` stage). */
-  applyParameters: PreprocessStage;
-  /** A native query with its template tags filled in: SQL with `?` placeholders and the bound values. */
-  substituteNative(native: NativeQuery, parameters: ParameterValue[], db: DatabaseMeta): Promise<{ sql: string; params: SqlParam[] }>;
   /**
    * Called once preprocessing is done, before anything is compiled, when the query runs SQL someone wrote (a native
    * query, or a native saved question as a source at any level, joins included: see carriesSql). Throws to refuse
    * (the caller lacks native-query permission); absent, such queries run.
    */
   authorizeSql?(db: DatabaseMeta): Promise<void>;
+  /** Debug lines: the time each stage took, and the stage a failure came from, with the query's id. */
+  log?(msg: string, fields: Record<string, unknown>): void;
 }
 
 export interface RunOptions {
@@ -43,12 +44,15 @@ export interface RunOptions {
 export interface PlannedQuery {
   query: DatasetQuery;
   database: DatabaseMeta;
+  /** Names the query in the processor's log lines. */
+  id?: string;
 }
 
 /**
- * The query processor: normalize -> validate -> preprocess stages -> compile (or fill in a native query) ->
+ * The query processor: the stages of PIPELINE (preprocess/index.ts) -> compile (or fill in a native query) ->
  * execute with the row cap, timeout and cancellation -> annotate. Problems with the query or the warehouse
- * answer the `failed` shape; programming errors propagate.
+ * answer the `failed` shape; programming errors propagate. Each stage is timed (deps.log) and an error raised in
+ * one records it (failures.ts failedStage).
  */
 export class QueryProcessor {
   private readonly databases = new Map<number, Promise<{ meta: DatabaseMeta; driver: WarehouseDriver } | null>>();
@@ -65,14 +69,16 @@ export class QueryProcessor {
     return db;
   }
 
-  /** Normalizes and validates, and finds the database; throws InvalidQueryError / answers null for no database. */
+  /** The `plan` stages (normalize, validate), and the database; throws InvalidQueryError / answers null for no database. */
   async plan(raw: unknown): Promise<PlannedQuery | null> {
-    const query = normalizeDatasetQuery(raw);
-    validateDatasetQuery(query);
-    const db = await this.database(query.database);
+    const id = randomUUID().slice(0, 8);
+    let query: unknown = raw;
+    for (const stage of PIPELINE) if (stage.phase === 'plan') query = await this.timed(id, stage.name, () => stage.run(query));
+    const planned = query as DatasetQuery;
+    const db = await this.database(planned.database);
     if (!db) return null;
-    await this.checkFieldFilters(query);
-    return { query, database: db.meta };
+    await this.checkFieldFilters(planned);
+    return { query: planned, database: db.meta, id };
   }
 
   /**
@@ -94,22 +100,24 @@ export class QueryProcessor {
     }
   }
 
-  /** Runs the query and reads its whole result. */
+  /** Runs the query and reads its whole result: stream(), drained (as fast for small results as reading them at once). */
   async run(planned: PlannedQuery, opts: RunOptions): Promise<QueryResults | FailedResults> {
-    const clock = new RunClock();
-    let stage: StageName = 'execute';
+    const streamed = await this.stream(planned, opts);
+    if (streamed.status !== 'streaming') return streamed;
+    const rows: unknown[][] = [];
     try {
-      const prepared = await this.prepare(planned, opts, (s) => (stage = s));
-      stage = 'execute';
-      const result: QueryResult = await prepared.driver.query(prepared.sql, prepared.params, prepared.queryOptions);
-      const cols = prepared.columns ?? result.columns.map((c) => nativeColumn(c.name, c.baseType));
-      const rows = normalizeTemporalText(result.rows, cols);
-      const truncated = prepared.truncated(rows.length);
-      const head = this.head(planned, prepared, cols, opts, clock);
-      return { ...head, data: { ...head.data, rows, ...(truncated ? { rows_truncated: truncated } : {}) }, row_count: rows.length, running_time: clock.elapsed() };
+      for await (const batch of streamed.rows) for (const row of batch) rows.push(row);
     } catch (e) {
-      return this.failed(planned, opts, clock, e, stage);
+      await streamed.close().catch(() => undefined);
+      throw e;
     }
+    const outcome = streamed.outcome();
+    const { head } = streamed;
+    if (outcome.failure) {
+      return failedResults(planned, opts, { message: outcome.failure.error, type: outcome.failure.error_type }, head.started_at, outcome.running_time);
+    }
+    const truncated = outcome.rows_truncated;
+    return { ...head, data: { ...head.data, rows, ...(truncated ? { rows_truncated: truncated } : {}) }, row_count: rows.length, running_time: outcome.running_time };
   }
 
   /**
@@ -118,14 +126,14 @@ export class QueryProcessor {
    */
   async stream(planned: PlannedQuery, opts: RunOptions): Promise<StreamedResults | FailedResults> {
     const clock = new RunClock();
-    let stage: StageName = 'execute';
+    const id = queryId(planned);
     try {
-      const prepared = await this.prepare(planned, opts, (s) => (stage = s));
-      stage = 'execute';
-      const stream = await prepared.driver.stream(prepared.sql, prepared.params, prepared.queryOptions);
+      const prepared = await this.prepare(planned, opts, id);
+      const stream: RowStream = await this.timed(id, 'execute', () => prepared.driver.stream(prepared.sql, prepared.params, prepared.queryOptions));
       const cols = prepared.columns ?? stream.columns.map((c) => nativeColumn(c.name, c.baseType));
       let outcome: StreamOutcome | null = null;
       let count = 0;
+      const log = this.deps.log;
       async function* rows(): AsyncGenerator<unknown[][]> {
         try {
           for await (const batch of stream.batches) {
@@ -134,7 +142,10 @@ export class QueryProcessor {
           }
           const truncated = prepared.truncated(count);
           outcome = { row_count: count, running_time: clock.elapsed(), ...(truncated ? { rows_truncated: truncated } : {}) };
+          log?.(`Query ${id}: ${count} rows read, ${outcome.running_time} ms in all`, { query_id: id, stage: 'execute', rows: count, ms: outcome.running_time });
         } catch (e) {
+          markStage(e, 'execute');
+          log?.(`Query ${id}: reading the rows failed`, { query_id: id, stage: 'execute', error: errorName(e) });
           const failure = describeFailure(e, 'execute');
           if (!failure) throw e;
           outcome = { row_count: count, running_time: clock.elapsed(), failure: { error: failure.message, error_type: failure.type } };
@@ -149,26 +160,28 @@ export class QueryProcessor {
         close: () => stream.close(),
       };
     } catch (e) {
-      return this.failed(planned, opts, clock, e, stage);
+      return this.failed(planned, opts, clock, e);
     }
   }
 
-  /** Everything up to the SQL and its bound values: preprocessing, then compiling or filling in the native query. */
-  private async prepare(planned: PlannedQuery, opts: RunOptions, enter: (stage: StageName) => void): Promise<PreparedRun> {
+  /** The SQL a query becomes (POST /api/dataset/native), without running it. */
+  async toNative(planned: PlannedQuery, opts: { pretty: boolean; now?: Date }): Promise<{ query: string; params: SqlParam[] }> {
+    const db = (await this.database(planned.database.id))!;
+    const id = queryId(planned);
+    const ctx = this.context(opts.now, Number.MAX_SAFE_INTEGER);
+    const prepared = await this.preprocess(planned.query, ctx, id);
+    const compiled = await this.timed(id, 'compile', () => this.compile(prepared, db.meta, ctx, id, { pretty: opts.pretty }));
+    return { query: compiled.sql, params: compiled.params };
+  }
+
+  /** Everything up to the SQL and its bound values: the preprocess stages, then compiling or filling in the native query. */
+  private async prepare(planned: PlannedQuery, opts: RunOptions, id: string): Promise<PreparedRun> {
     const db = (await this.database(planned.database.id))!;
     const maxRows = planned.query.constraints?.['max-results'] ?? opts.defaultMaxRows;
-    const ctx: PreprocessContext = { metadata: this.deps.metadata, content: this.deps.content, now: opts.now ?? new Date(), maxRows };
-    let query = planned.query;
-    const ownLimit = query.query?.limit;
-    for (const [name, fn] of preprocessStages(this.deps.applyParameters)) {
-      enter(name);
-      query = await fn(query, ctx);
-    }
-    await this.authorize(query, db.meta);
-    enter('compile');
-    const compiled = query.type === 'native'
-      ? await this.native(query, db.meta)
-      : this.deps.compilerFor(db.meta.engine).compile(query.query!, await loadMetadata(query.query!, this.deps.metadata, db.meta.id), { timezone: db.meta.timezone, groupingSets: opts.groupingSets });
+    const ownLimit = planned.query.query?.limit;
+    const ctx = this.context(opts.now, maxRows);
+    const prepared = await this.preprocess(planned.query, ctx, id);
+    const compiled = await this.timed(id, 'compile', () => this.compile(prepared, db.meta, ctx, id, { groupingSets: opts.groupingSets }));
     return {
       db: db.meta,
       driver: db.driver,
@@ -179,6 +192,71 @@ export class QueryProcessor {
       // Truncated: the cap cut the rows, not the query's own smaller limit.
       truncated: (rows) => (rows >= maxRows && (ownLimit === undefined || ownLimit > maxRows) ? maxRows : undefined),
     };
+  }
+
+  private context(now: Date | undefined, maxRows: number): PreprocessContext {
+    return { metadata: this.deps.metadata, content: this.deps.content, now: now ?? new Date(), maxRows };
+  }
+
+  /** The `preprocess` stages of PIPELINE, in order. */
+  private async preprocess(query: DatasetQuery, ctx: PreprocessContext, id: string): Promise<PreparedQuery> {
+    let state: PreparedQuery = { query };
+    for (const stage of PIPELINE) {
+      if (stage.phase === 'preprocess') state = await this.timed(id, stage.name, () => stage.run(state, ctx));
+    }
+    return state;
+  }
+
+  /**
+   * The SQL of a preprocessed query: compiled for the database's engine, or a native query with its template tags
+   * filled in. SQL someone wrote (anywhere in the query, sources resolved) runs only when authorizeSql lets it.
+   */
+  private async compile(prepared: PreparedQuery, db: DatabaseMeta, ctx: PreprocessContext, id: string, extra: Pick<CompileOptions, 'pretty' | 'groupingSets'>) {
+    const { query } = prepared;
+    if (this.deps.authorizeSql && carriesSql(query)) await this.deps.authorizeSql(db);
+    const compiler = compilerFor(db.engine);
+    if (query.type === 'native') return { ...(await this.native(query, db, compiler, ctx, id)), columns: undefined };
+    return compiler.compile(query.query!, prepared.metadata!, { timezone: db.timezone, now: ctx.now, ...extra });
+  }
+
+  private native(query: DatasetQuery, db: DatabaseMeta, compiler: SqlCompiler, ctx: PreprocessContext, id: string) {
+    const content = this.deps.content;
+    return substituteNative(query.native!, query.parameters ?? [], {
+      meta: this.deps.metadata,
+      compiler,
+      // Snippets learn the databases they run on: editing one later needs native rights on each.
+      content: { ...content, snippet: (nameOrId) => content.snippet(nameOrId, db.id) },
+      databaseId: db.id,
+      timezone: db.timezone,
+      now: ctx.now,
+      castDate: compiler.castDateTag?.bind(compiler),
+      compileCard: (card) => this.compileCard(card, db, compiler, ctx, id),
+    });
+  }
+
+  /**
+   * An MBQL card inlined by a `{{#card}}` tag: the same preprocess stages (without the row cap, and without
+   * parameters: a tag inlines the card as saved), then compiled for the outer query's database.
+   */
+  private async compileCard(card: CardSource, db: DatabaseMeta, compiler: SqlCompiler, ctx: PreprocessContext, id: string): Promise<{ sql: string; params: SqlParam[] }> {
+    const prepared = await this.preprocess({ ...card.query, parameters: undefined }, { ...ctx, maxRows: Infinity }, id);
+    const compiled = compiler.compile(prepared.query.query!, prepared.metadata!, { timezone: db.timezone, now: ctx.now });
+    return { sql: compiled.sql, params: compiled.params };
+  }
+
+  /** Runs one step of the pipeline: timed in a debug line, and an error raised in it marked with its name. */
+  private async timed<T>(id: string, stage: StageName, step: () => Promise<T> | T): Promise<T> {
+    const started = process.hrtime.bigint();
+    const ms = () => Number(process.hrtime.bigint() - started) / 1e6;
+    try {
+      const out = await step();
+      this.deps.log?.(`Query ${id}: ${stage} took ${ms().toFixed(1)} ms`, { query_id: id, stage, ms: ms() });
+      return out;
+    } catch (e) {
+      markStage(e, stage);
+      this.deps.log?.(`Query ${id}: ${stage} failed`, { query_id: id, stage: failedStage(e), ms: ms(), error: errorName(e) });
+      throw e;
+    }
   }
 
   private head(planned: PlannedQuery, prepared: PreparedRun, cols: CompiledColumn[], opts: RunOptions, clock: RunClock): Omit<QueryResults, 'row_count' | 'running_time'> {
@@ -200,52 +278,27 @@ export class QueryProcessor {
   }
 
   /** Problems with the query or the warehouse answer the `failed` shape; programming errors propagate. */
-  private failed(planned: PlannedQuery, opts: RunOptions, clock: RunClock, e: unknown, stage: StageName): FailedResults {
-    const failure = describeFailure(e, stage);
+  private failed(planned: PlannedQuery, opts: RunOptions, clock: RunClock, e: unknown): FailedResults {
+    const failure = describeFailure(e, failedStage(e) ?? 'execute');
     if (!failure) throw e;
-    return {
-      status: 'failed',
-      error: failure.message,
-      error_type: failure.type,
-      data: { rows: [], cols: [] },
-      row_count: 0,
-      context: opts.context,
-      json_query: planned.query,
-      database_id: planned.database.id,
-      started_at: clock.startedAt.toISOString(),
-      running_time: clock.elapsed(),
-    };
-  }
-
-  /** The SQL a query becomes (POST /api/dataset/native), without running it. */
-  async toNative(planned: PlannedQuery, opts: { pretty: boolean; now?: Date }): Promise<{ query: string; params: SqlParam[] }> {
-    const db = (await this.database(planned.database.id))!;
-    const ctx: PreprocessContext = { metadata: this.deps.metadata, content: this.deps.content, now: opts.now ?? new Date(), maxRows: Number.MAX_SAFE_INTEGER };
-    let query = planned.query;
-    for (const [, fn] of preprocessStages(this.deps.applyParameters)) query = await fn(query, ctx);
-    await this.authorize(query, db.meta);
-    if (query.type === 'native') {
-      const n = await this.native(query, db.meta);
-      return { query: n.sql, params: n.params };
-    }
-    const snapshot = await loadMetadata(query.query!, this.deps.metadata, db.meta.id);
-    const compiled = this.deps.compilerFor(db.meta.engine).compile(query.query!, snapshot, { timezone: db.meta.timezone, pretty: opts.pretty });
-    return { query: compiled.sql, params: compiled.params };
-  }
-
-  /** The final query, sources resolved: SQL someone wrote runs only when authorizeSql lets it. */
-  private async authorize(query: DatasetQuery, db: DatabaseMeta): Promise<void> {
-    if (this.deps.authorizeSql && carriesSql(query)) await this.deps.authorizeSql(db);
-  }
-
-  private async native(query: DatasetQuery, db: DatabaseMeta) {
-    const { sql, params } = await this.deps.substituteNative(query.native!, query.parameters ?? [], db);
-    return { sql, params, columns: undefined };
+    return failedResults(planned, opts, failure, clock.startedAt.toISOString(), clock.elapsed());
   }
 }
 
-/** Where a run was when it failed, for the error's wording: a preprocess stage, `compile` or `execute`. */
-type StageName = string;
+function failedResults(planned: PlannedQuery, opts: RunOptions, failure: { message: string; type: string }, startedAt: string, runningTime: number): FailedResults {
+  return {
+    status: 'failed',
+    error: failure.message,
+    error_type: failure.type,
+    data: { rows: [], cols: [] },
+    row_count: 0,
+    context: opts.context,
+    json_query: planned.query,
+    database_id: planned.database.id,
+    started_at: startedAt,
+    running_time: runningTime,
+  };
+}
 
 interface PreparedRun {
   db: DatabaseMeta;
@@ -266,6 +319,16 @@ class RunClock {
   elapsed(): number {
     return Math.round(Number(process.hrtime.bigint() - this.started) / 1e6);
   }
+}
+
+/** A plan made elsewhere (tests build PlannedQuery by hand) still gets an id for its log lines. */
+function queryId(planned: PlannedQuery): string {
+  return planned.id ?? randomUUID().slice(0, 8);
+}
+
+/** Only the kind of error: its message may hold the query's values. */
+function errorName(e: unknown): string {
+  return e instanceof Error ? e.name : typeof e;
 }
 
 function nativeColumn(name: string, baseType: string) {

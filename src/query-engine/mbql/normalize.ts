@@ -1,3 +1,4 @@
+import { checkConverted, isMbql5Query, mbql5ToLegacy } from './mbql5';
 import { ABSOLUTE_MAX_RESULTS } from './types';
 import type { Constraints, DatasetQuery, FieldOptions, FieldRef, InnerQuery } from './types';
 
@@ -5,9 +6,21 @@ import type { Constraints, DatasetQuery, FieldOptions, FieldRef, InnerQuery } fr
  * Turns what clients send into the normalized MBQL of types.ts: kebab-case keys (`source_table` and
  * `source-table` both work), lower-case kebab clause names, and the legacy clause forms of older clients
  * (`field-id`, `field-literal`, `fk->`, `datetime-field`, `binning-strategy`, `joined-field`, bare ids, the
- * single-aggregation form, `[ref, "ascending"]` ordering). Pure: the input is not modified.
+ * single-aggregation form, `[ref, "ascending"]` ordering), and MBQL 5 (converted first; its clauses are checked then,
+ * so an InvalidQueryError may come from here). Pure: the input is not modified.
  */
 export function normalizeDatasetQuery(raw: unknown): DatasetQuery {
+  // MBQL 5 first becomes legacy MBQL (mbql5.ts); its structure is checked there, where errors can name its stages.
+  if (isMbql5Query(raw)) {
+    const converted = mbql5ToLegacy(raw);
+    const out = normalizeLegacy(converted.query);
+    checkConverted(out, converted.places);
+    return out;
+  }
+  return normalizeLegacy(raw);
+}
+
+function normalizeLegacy(raw: unknown): DatasetQuery {
   const q = kebabKeys(raw) as Record<string, unknown>;
   const out: DatasetQuery = { ...(q as unknown as DatasetQuery) };
   if (typeof q.type === 'string') out.type = q.type.toLowerCase() as DatasetQuery['type'];

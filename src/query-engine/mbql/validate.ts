@@ -21,6 +21,8 @@ const FUNCTIONS = new Set([
   'get-year', 'get-quarter', 'get-month', 'get-week', 'get-day', 'get-day-of-week', 'get-hour', 'get-minute', 'get-second',
   'datetime-add', 'datetime-subtract', 'datetime-diff', 'now', 'value',
 ]);
+/** Every clause name a query may use besides references (`field`, `expression`, `aggregation`): MBQL 5 conversion checks against it. */
+export const KNOWN_CLAUSES: ReadonlySet<string> = new Set([...FILTERS, ...AGGREGATIONS, ...FUNCTIONS]);
 const UNITS = new Set<string>(['default', ...TRUNCATION_UNITS, ...EXTRACTION_UNITS]);
 const INTERVAL_UNITS = new Set(['minute', 'hour', 'day', 'week', 'month', 'quarter', 'year']);
 const STRATEGIES = new Set(['left-join', 'right-join', 'inner-join', 'full-join']);

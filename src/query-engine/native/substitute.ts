@@ -1,5 +1,5 @@
 import type { SqlCompiler, MetadataSnapshot } from '../compile/contract';
-import type { SqlParam } from '../execute/drivers/driver';
+import type { SqlParam } from '../types';
 import type { CardSource, ContentResolver, FieldMeta, MetadataProvider, TableMeta } from '../metadata';
 import type { NativeQuery, ParameterValue, TemplateTag } from '../mbql/types';
 import { parseDateParam, type StartOfWeek } from '../parameters/date-params';

@@ -1,22 +1,74 @@
+import type { MetadataSnapshot } from '../compile/contract';
+import { normalizeDatasetQuery } from '../mbql/normalize';
+import type { DatasetQuery } from '../mbql/types';
+import { validateDatasetQuery } from '../mbql/validate';
 import { addRowLimit } from './add-row-limit';
 import { bucketDatetimes } from './bucket-datetimes';
-import { Stage } from './context';
+import { PreprocessContext, Stage } from './context';
 import { expandSegmentsAndMetrics } from './expand-segments-metrics';
+import { loadMetadata } from './load-metadata';
 import { resolveSourceCards } from './resolve-source-cards';
+import { substituteParameters } from './substitute-parameters';
+
+/** Where a run is (a stage of PIPELINE, then `compile` and `execute`): errors and timings name it. */
+export type StageName =
+  | 'normalize'
+  | 'validate'
+  | 'resolve-source-cards'
+  | 'expand-segments-and-metrics'
+  | 'substitute-parameters'
+  | 'resolve-fields'
+  | 'bucket-datetimes'
+  | 'add-row-limit'
+  | 'compile'
+  | 'execute';
+
+/** A query on its way through the preprocess stages. */
+export interface PreparedQuery {
+  query: DatasetQuery;
+  /** Every table and field the (MBQL) query refers to, once `resolve-fields` has run: compiling is then synchronous. */
+  metadata?: MetadataSnapshot;
+}
 
 /**
- * The preprocessing stages, in order (normalize and validate run before them). Each is a small pure function of
- * the query and the context; a failure names its stage.
+ * One stage of the pipeline. `plan` stages need only the body as sent (they run before the caller's access to the
+ * database is checked: QueryProcessor.plan); `preprocess` stages may consult the app DB through the context.
  */
-export function preprocessStages(applyParameters: Stage): Array<[string, Stage]> {
-  return [
-    ['resolve-source-cards', resolveSourceCards],
-    ['expand-segments-and-metrics', expandSegmentsAndMetrics],
-    ['substitute-parameters', applyParameters],
-    ['bucket-datetimes', bucketDatetimes],
-    ['add-row-limit', addRowLimit],
-  ];
-}
+export type PipelineStage =
+  | { name: StageName; phase: 'plan'; run(query: unknown): DatasetQuery }
+  | { name: StageName; phase: 'preprocess'; run(state: PreparedQuery, ctx: PreprocessContext): Promise<PreparedQuery> | PreparedQuery };
+
+/** A stage that rewrites the query. */
+const rewrite = (name: StageName, stage: Stage): PipelineStage => ({
+  name,
+  phase: 'preprocess',
+  run: async (state, ctx) => ({ ...state, query: await stage(state.query, ctx) }),
+});
+
+/**
+ * The query pipeline, in order (Metabase's query processor middleware). Every way a query is run goes through it:
+ * QueryProcessor.run / stream / toNative, an MBQL card inlined by a native `{{#card}}` tag, and each query of a
+ * pivot (run with grouping sets). Compiling (or filling in a native query) and executing follow it. Each stage is
+ * timed and an error raised inside one names it (see runStage in execute/query-processor.ts).
+ */
+export const PIPELINE: readonly PipelineStage[] = [
+  // MBQL 5 (lib/ stages) becomes legacy MBQL first thing, inside normalizeDatasetQuery (mbql/normalize.ts).
+  { name: 'normalize', phase: 'plan', run: (body) => normalizeDatasetQuery(body) },
+  { name: 'validate', phase: 'plan', run: (query) => (validateDatasetQuery(query as DatasetQuery), query as DatasetQuery) },
+  rewrite('resolve-source-cards', resolveSourceCards),
+  rewrite('expand-segments-and-metrics', expandSegmentsAndMetrics),
+  rewrite('substitute-parameters', substituteParameters),
+  // Fields and tables (FK targets of implicit joins included) are looked up here; the compiler resolves the refs
+  // against them (compile/fields.ts) and adds the implicit joins.
+  {
+    name: 'resolve-fields',
+    phase: 'preprocess',
+    run: async (state, ctx) =>
+      state.query.type === 'query' && state.query.query ? { ...state, metadata: await loadMetadata(state.query.query, ctx.metadata, state.query.database) } : state,
+  },
+  rewrite('bucket-datetimes', bucketDatetimes),
+  rewrite('add-row-limit', addRowLimit),
+];
 
 export * from './context';
 export { loadMetadata } from './load-metadata';

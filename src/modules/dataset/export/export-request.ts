@@ -1,5 +1,6 @@
 import { ValidationError } from '../../../common/errors/api-errors';
 import { MSG } from '../../../common/validation/messages';
+import { checkQueryBody } from '../query-body';
 
 export const EXPORT_FORMATS = ['csv', 'api', 'xlsx', 'json'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -31,7 +32,8 @@ export interface ExportRequest {
 export function parseExportRequest(format: string, body: unknown): ExportRequest {
   if (!(EXPORT_FORMATS as readonly string[]).includes(format)) throw ValidationError.of('export-format', MSG.oneOf(EXPORT_FORMATS), format);
   const b = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
-  const { constraints: _ignored, ...query } = jsonMap('query', b.query, true);
+  // The query (legacy or MBQL 5) gets the check of every query endpoint before anything of the file is written.
+  const { constraints: _ignored, ...query } = checkQueryBody(jsonMap('query', b.query, true), 'dataset');
   return {
     format: format as ExportFormat,
     query,

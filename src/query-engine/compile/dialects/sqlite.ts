@@ -15,6 +15,11 @@ export class SqliteDialect extends Dialect {
     return marker;
   }
 
+  /** As castParam, spelled as native queries have always received it. */
+  override castDateTag(marker: string, unit: 'day' | 'minute'): string {
+    return unit === 'day' ? `DATE(${marker})` : `DATETIME(${marker})`;
+  }
+
   override textParam(marker: string): string {
     return marker;
   }

@@ -10,8 +10,9 @@
  * - One statement per call; a trailing `;` is fine.
  * - Result values are JSON-friendly and the same on every engine: see values.ts.
  */
-export type Engine = 'postgres' | 'mysql' | 'sqlite' | 'duckdb';
-export const ENGINES: readonly Engine[] = ['postgres', 'mysql', 'sqlite', 'duckdb'];
+import type { Engine, SqlParam } from '../../types';
+
+export { ENGINES, type Engine, type SqlParam } from '../../types';
 
 export type BaseType =
   | 'type/Integer'
@@ -84,8 +85,6 @@ export interface RowStream {
   /** Stops reading and gives the connection back; safe to call more than once and after the end. */
   close(): Promise<void>;
 }
-
-export type SqlParam = string | number | bigint | boolean | null | Date;
 
 export interface QueryOptions {
   /** Aborting cancels the statement on the database and rejects with QueryCancelledError. */

@@ -1,0 +1,86 @@
+import type { ContentResolver, FieldMeta, MetadataProvider, TableMeta } from '../metadata';
+import { PIPELINE } from '../preprocess';
+import { PreprocessError } from '../preprocess/context';
+import { failedStage } from './failures';
+import { QueryProcessor } from './query-processor';
+
+const table: TableMeta = { id: 10, dbId: 1, schema: null, name: 'ORDERS', displayName: 'Orders' };
+const field: FieldMeta = {
+  id: 100, tableId: 10, name: 'TOTAL', displayName: 'Total', baseType: 'type/Float', effectiveType: 'type/Float', semanticType: null,
+  fkTargetFieldId: null, visibilityType: 'normal', coercionStrategy: null, fingerprint: null, position: 0,
+};
+const created: FieldMeta = { ...field, id: 101, name: 'CREATED_AT', displayName: 'Created At', baseType: 'type/DateTime', effectiveType: 'type/DateTime', position: 1 };
+const metadata: MetadataProvider = {
+  database: async () => ({ id: 1, engine: 'sqlite', timezone: null }),
+  table: async (id) => (id === 10 ? table : null),
+  field: async (id) => [field, created].find((f) => f.id === id) ?? null,
+  tableFields: async (id) => (id === 10 ? [field, created] : []),
+};
+const content: ContentResolver = {
+  card: async (id) => (id === 5 ? { id: 5, databaseId: 1, query: { database: 1, type: 'query', query: { 'source-table': 10, fields: [['field', 100, null]], filter: ['time-interval', ['field', 101, null], -1, 'day'] } } } : null),
+  segment: async () => null,
+  metric: async () => null,
+  snippet: async () => null,
+};
+
+function processor() {
+  const lines: Array<{ msg: string; fields: Record<string, unknown> }> = [];
+  const p = new QueryProcessor({
+    metadata,
+    content,
+    database: async (id) => (id === 1 ? { meta: { id: 1, engine: 'sqlite', timezone: null }, driver: null as never } : null),
+    log: (msg, fields) => lines.push({ msg, fields }),
+  });
+  return { p, lines };
+}
+
+describe('the query pipeline', () => {
+  it('is one ordered list of stages', () => {
+    expect(PIPELINE.map((s) => `${s.phase}:${s.name}`)).toEqual([
+      'plan:normalize',
+      'plan:validate',
+      'preprocess:resolve-source-cards',
+      'preprocess:expand-segments-and-metrics',
+      'preprocess:substitute-parameters',
+      'preprocess:resolve-fields',
+      'preprocess:bucket-datetimes',
+      'preprocess:add-row-limit',
+    ]);
+  });
+
+  it('times every stage in a debug line naming the query', async () => {
+    const { p, lines } = processor();
+    const planned = (await p.plan({ database: 1, type: 'query', query: { 'source-table': 10, aggregation: [['sum', ['field', 100, null]]] } }))!;
+    const native = await p.toNative(planned, { pretty: false });
+    expect(native.query).toBe('SELECT SUM("ORDERS"."TOTAL") AS "sum" FROM "ORDERS" LIMIT 9007199254740991');
+    expect(lines.map((l) => l.fields.stage)).toEqual([...PIPELINE.map((s) => s.name), 'compile']);
+    expect(new Set(lines.map((l) => l.fields.query_id))).toEqual(new Set([planned.id]));
+    expect(lines.every((l) => typeof l.fields.ms === 'number' && l.msg.startsWith(`Query ${planned.id}: `))).toBe(true);
+  });
+
+  it('says which stage an error came from, its message unchanged', async () => {
+    const { p, lines } = processor();
+    const planned = (await p.plan({ database: 1, type: 'query', query: { 'source-table': 10, filter: ['segment', 9] } }))!;
+    const error = await p.toNative(planned, { pretty: false }).catch((e: unknown) => e);
+    expect(error).toEqual(new PreprocessError('Segment 9 does not exist.'));
+    expect(failedStage(error)).toBe('expand-segments-and-metrics');
+    expect(lines.at(-1)).toMatchObject({ msg: `Query ${planned.id}: expand-segments-and-metrics failed`, fields: { stage: 'expand-segments-and-metrics', error: 'PreprocessError' } });
+  });
+
+  it('compiles an MBQL card of a {{#card}} tag through the same stages, at the run\'s time', async () => {
+    const { p, lines } = processor();
+    const planned = (await p.plan({ database: 1, type: 'native', native: { query: 'SELECT COUNT(*) FROM {{#5}} c', 'template-tags': { '#5': { name: '#5', type: 'card', 'card-id': 5 } } } }))!;
+    const native = await p.toNative(planned, { pretty: false, now: new Date('2025-06-15T12:00:00Z') });
+    expect(native).toEqual({
+      query: 'SELECT COUNT(*) FROM (SELECT "ORDERS"."TOTAL" AS "TOTAL" FROM "ORDERS" WHERE ("ORDERS"."CREATED_AT" >= datetime(?) AND "ORDERS"."CREATED_AT" < datetime(?))) c',
+      params: ['2025-06-14 00:00:00', '2025-06-15 00:00:00'],
+    });
+    expect(lines.filter((l) => l.fields.stage === 'resolve-source-cards')).toHaveLength(2);
+  });
+
+  it('names the stage of a query it cannot plan', async () => {
+    const { p } = processor();
+    const error = await p.plan({ database: 1, type: 'query', query: {} }).catch((e: unknown) => e);
+    expect(failedStage(error)).toBe('validate');
+  });
+});

@@ -1,0 +1,207 @@
+import { ALL_CASES } from '../../../test/engines/query-cases';
+import { hasMbql5Form, toMbql5 } from '../../../test/support/mbql5';
+import { isMbql5Query, mbql5ToLegacy } from './mbql5';
+import { normalizeDatasetQuery, normalizeInner } from './normalize';
+import { InvalidQueryError } from './validate';
+
+const u = (n: number | string) => ({ 'lib/uuid': `uuid-${n}` });
+const field = (id: number | string, extra: Record<string, unknown> = {}) => ['field', { ...u(`f${id}`), 'base-type': 'type/Integer', 'effective-type': 'type/Integer', ...extra }, id];
+const query = (...stages: unknown[]) => ({ 'lib/type': 'mbql/query', database: 1, stages });
+const mbql = (extra: Record<string, unknown>) => ({ 'lib/type': 'mbql.stage/mbql', 'source-table': 3, ...extra });
+
+/** The normalized legacy query an MBQL 5 query becomes. */
+const legacy = (q: unknown) => normalizeDatasetQuery(q);
+
+function invalid(q: unknown): string {
+  try {
+    normalizeDatasetQuery(q);
+  } catch (e) {
+    expect(e).toBeInstanceOf(InvalidQueryError);
+    return (e as Error).message;
+  }
+  throw new Error('expected an InvalidQueryError');
+}
+
+describe('MBQL 5 to legacy MBQL', () => {
+  it('knows MBQL 5 by its lib/type and leaves legacy queries alone', () => {
+    expect(isMbql5Query(query(mbql({})))).toBe(true);
+    expect(isMbql5Query({ database: 1, type: 'query', query: { 'source-table': 3 } })).toBe(false);
+    expect(normalizeDatasetQuery({ database: 1, type: 'query', query: { 'source-table': 3 } }).query).toEqual({ 'source-table': 3 });
+  });
+
+  it('turns field options around and keeps only what the engine knows of them', () => {
+    const q = legacy(query(mbql({
+      fields: [field(12), field(13, { 'temporal-unit': 'month', 'join-alias': 'J', 'source-field': 7, ident: 'x', 'lib/source-column-alias': 'C' }), ['field', { ...u(1), 'base-type': 'type/Text' }, 'NAME']],
+      breakout: [field(14, { binning: { strategy: 'num-bins', 'num-bins': 10 } })],
+    })));
+    expect(q).toMatchObject({ database: 1, type: 'query' });
+    expect(q.query).toEqual({
+      'source-table': 3,
+      fields: [
+        ['field', 12, { 'base-type': 'type/Integer' }],
+        ['field', 13, { 'base-type': 'type/Integer', 'temporal-unit': 'month', 'join-alias': 'J', 'source-field': 7 }],
+        ['field', 'NAME', { 'base-type': 'type/Text' }],
+      ],
+      breakout: [['field', 14, { 'base-type': 'type/Integer', binning: { strategy: 'num-bins', 'num-bins': 10 } }]],
+    });
+    expect(legacy(query(mbql({ fields: [['field', u(1), 12]] }))).query!.fields).toEqual([['field', 12, null]]);
+  });
+
+  it('makes one filter of the filters list, with options in their legacy place', () => {
+    const one = legacy(query(mbql({ filters: [['=', u(1), ['field', u(2), 12], 'a', 'b']] })));
+    expect(one.query!.filter).toEqual(['=', ['field', 12, null], 'a', 'b']);
+    const several = legacy(query(mbql({
+      filters: [
+        ['contains', { ...u(1), 'case-sensitive': false }, ['field', u(2), 12], 'ab'],
+        ['time-interval', { ...u(3), 'include-current': true }, ['field', u(4), 13], -30, 'day'],
+        ['not', u(5), ['is-null', u(6), ['field', u(7), 14]]],
+        ['segment', u(8), 4],
+      ],
+    })));
+    expect(several.query!.filter).toEqual([
+      'and',
+      ['contains', ['field', 12, null], 'ab', { 'case-sensitive': false }],
+      ['time-interval', ['field', 13, null], -30, 'day', { 'include-current': true }],
+      ['not', ['is-null', ['field', 14, null]]],
+      ['segment', 4],
+    ]);
+  });
+
+  it('names expressions by their options and refers to them by name', () => {
+    const q = legacy(query(mbql({
+      expressions: [
+        ['+', { ...u(1), 'lib/expression-name': 'Total' }, ['field', u(2), 12], 1],
+        ['case', { ...u(3), 'lib/expression-name': 'Size' }, [[['<', u(4), ['expression', u(5), 'Total'], 50], 'small']], 'large'],
+        ['coalesce', { ...u(6), 'lib/expression-name': 'D' }, ['field', u(7), 13], ['value', { ...u(8), 'base-type': 'type/Integer' }, 0]],
+      ],
+      fields: [['expression', { ...u(9), 'base-type': 'type/Float', 'temporal-unit': 'month' }, 'Total']],
+    })));
+    expect(q.query!.expressions).toEqual({
+      Total: ['+', ['field', 12, null], 1],
+      Size: ['case', [[['<', ['expression', 'Total'], 50], 'small']], { default: 'large' }],
+      D: ['coalesce', ['field', 13, null], ['value', 0]],
+    });
+    expect(q.query!.fields).toEqual([['expression', 'Total', { 'temporal-unit': 'month' }]]);
+  });
+
+  it('refers to aggregations by index, and names them with aggregation-options', () => {
+    const q = legacy(query(mbql({
+      aggregation: [['count', u('a')], ['sum', { ...u('b'), name: 'total', 'display-name': 'Total' }, ['field', u(1), 12]], ['/', u('c'), ['sum', u('d'), ['field', u(2), 12]], ['count', u('e')]]],
+      breakout: [['field', u(3), 14]],
+      'order-by': [['desc', u(4), ['aggregation', u(5), 'uuid-b']], ['asc', u(6), ['field', u(7), 14]]],
+      limit: 10,
+      page: { page: 2, items: 5 },
+    })));
+    expect(q.query).toEqual({
+      'source-table': 3,
+      aggregation: [['count'], ['aggregation-options', ['sum', ['field', 12, null]], { name: 'total', 'display-name': 'Total' }], ['/', ['sum', ['field', 12, null]], ['count']]],
+      breakout: [['field', 14, null]],
+      'order-by': [['desc', ['aggregation', 1]], ['asc', ['field', 14, null]]],
+      limit: 10,
+      page: { page: 2, items: 5 },
+    });
+  });
+
+  it('nests later stages around the first, ignoring stage metadata', () => {
+    const q = legacy(query(
+      mbql({ aggregation: [['count', u(1)]], breakout: [['field', u(2), 14]], 'lib/stage-metadata': { columns: [{ name: 'count' }] } }),
+      { 'lib/type': 'mbql.stage/mbql', filters: [['>', u(3), ['field', { ...u(4), 'base-type': 'type/Integer' }, 'count'], 4]], aggregation: [['count', u(5)]] },
+      { 'lib/type': 'mbql.stage/mbql', limit: 1 },
+    ));
+    expect(q.query).toEqual({
+      limit: 1,
+      'source-query': {
+        filter: ['>', ['field', 'count', { 'base-type': 'type/Integer' }], 4],
+        aggregation: [['count']],
+        'source-query': { 'source-table': 3, aggregation: [['count']], breakout: [['field', 14, null]] },
+      },
+    });
+  });
+
+  it('reads a saved question as source-card, and keeps parameters', () => {
+    const q = legacy({ ...query({ 'lib/type': 'mbql.stage/mbql', 'source-card': 12 }), parameters: [{ type: 'category', value: 'x', target: ['dimension', ['field', 1, null]] }] });
+    expect(q.query).toEqual({ 'source-table': 'card__12' });
+    expect(q.parameters).toEqual([{ type: 'category', value: 'x', target: ['dimension', ['field', 1, null]] }]);
+  });
+
+  it('converts joins: a table, a card or stages, conditions, alias, strategy and fields', () => {
+    const cond = (a: number, b: number) => ['=', u(`c${a}`), ['field', u(`l${a}`), a], ['field', { ...u(`r${b}`), 'join-alias': 'J' }, b]];
+    const q = legacy(query(mbql({
+      joins: [
+        { 'lib/type': 'mbql/join', stages: [{ 'lib/type': 'mbql.stage/mbql', 'source-table': 1 }], conditions: [cond(302, 101)], alias: 'J', strategy: 'inner-join', fields: 'all' },
+        { 'lib/type': 'mbql/join', stages: [{ 'lib/type': 'mbql.stage/mbql', 'source-card': 9 }], conditions: [cond(302, 101), cond(303, 102)], alias: 'C', fields: [['field', { ...u(8), 'join-alias': 'C' }, 105]] },
+        { 'lib/type': 'mbql/join', stages: [mbql({ 'source-table': 4, aggregation: [['count', u(9)]], breakout: [['field', u(10), 402]] })], conditions: [cond(303, 402)], alias: 'S', fields: 'none' },
+      ],
+    })));
+    expect(q.query!.joins).toEqual([
+      { 'source-table': 1, alias: 'J', strategy: 'inner-join', condition: ['=', ['field', 302, null], ['field', 101, { 'join-alias': 'J' }]], fields: 'all' },
+      {
+        'source-table': 'card__9', alias: 'C',
+        condition: ['and', ['=', ['field', 302, null], ['field', 101, { 'join-alias': 'J' }]], ['=', ['field', 303, null], ['field', 102, { 'join-alias': 'J' }]]],
+        fields: [['field', 105, { 'join-alias': 'C' }]],
+      },
+      { 'source-query': { 'source-table': 4, aggregation: [['count']], breakout: [['field', 402, null]] }, alias: 'S', condition: ['=', ['field', 303, null], ['field', 402, { 'join-alias': 'J' }]], fields: 'none' },
+    ]);
+  });
+
+  it('turns a native stage into a native query with its template tags', () => {
+    const tags = { cat: { name: 'cat', 'display-name': 'Cat', type: 'dimension', dimension: ['field', 104, null], 'widget-type': 'category' } };
+    const q = legacy({ ...query({ 'lib/type': 'mbql.stage/native', native: 'SELECT * FROM P WHERE {{cat}}', 'template-tags': tags }), parameters: [] });
+    expect(q).toEqual({ database: 1, type: 'native', native: { query: 'SELECT * FROM P WHERE {{cat}}', 'template-tags': tags }, parameters: [] });
+  });
+
+  it('accepts a field filter dimension as an MBQL 5 field ref', () => {
+    const tags = { cat: { name: 'cat', type: 'dimension', dimension: ['field', { ...u(1), 'base-type': 'type/Text', 'effective-type': 'type/Text' }, 104], 'widget-type': 'category' } };
+    const q = legacy(query({ 'lib/type': 'mbql.stage/native', native: 'SELECT 1 WHERE {{cat}}', 'template-tags': tags }));
+    expect(q.native!['template-tags']!.cat.dimension).toEqual(['field', 104, { 'base-type': 'type/Text' }]);
+  });
+
+  it('does not modify its input', () => {
+    const q = query(mbql({ filters: [['=', u(1), ['field', u(2), 12], 1]] }));
+    const copy = JSON.parse(JSON.stringify(q));
+    mbql5ToLegacy(q);
+    expect(q).toEqual(copy);
+  });
+
+  describe('errors name the stage and the clause as sent', () => {
+    it.each([
+      ['an unknown clause', query(mbql({}), { 'lib/type': 'mbql.stage/mbql', filters: [['foo', u(1), 1]] }), 'Invalid query: stages[1].filters[0]: unknown clause ["foo",{"lib/uuid":"uuid-1"},1].'],
+      ['an unknown nested clause', query(mbql({ filters: [['and', u(1), ['=', u(2), ['field', u(3), 1], 2], ['frob', u(4)]]] })), 'Invalid query: stages[0].filters[0]: unknown clause ["frob",{"lib/uuid":"uuid-4"}].'],
+      ['a legacy clause inside MBQL 5', query(mbql({ breakout: [['field', 12, null]] })), 'Invalid query: stages[0].breakout[0]: expected the options map second in ["field",12,null] (MBQL 5 clauses are ["name", {options}, ...arguments]).'],
+      ['an aggregation by an unknown uuid', query(mbql({ aggregation: [['count', u(1)]], 'order-by': [['asc', u(2), ['aggregation', u(3), 'nope']]] })), 'Invalid query: stages[0].order-by[0]: no aggregation of this stage has the "lib/uuid" of ["aggregation",{"lib/uuid":"uuid-3"},"nope"].'],
+      ['an unknown expression', query(mbql({ fields: [['expression', u(1), 'X']] })), 'Invalid query: stages[0].fields[0]: no expression of this stage is named by ["expression",{"lib/uuid":"uuid-1"},"X"].'],
+      ['an unnamed expression', query(mbql({ expressions: [['+', u(1), 1, 2]] })), 'Invalid query: stages[0].expressions[0]: an expression needs its name in the "lib/expression-name" option.'],
+      ['no stages', { 'lib/type': 'mbql/query', database: 1, stages: [] }, 'Invalid query: stages: must be a non-empty list of stages.'],
+      ['a source on a later stage', query(mbql({}), mbql({})), 'Invalid query: stages[1]: only the first stage has a source ("source-table" or "source-card").'],
+      ['a stage over a native stage', query({ 'lib/type': 'mbql.stage/native', native: 'SELECT 1' }, { 'lib/type': 'mbql.stage/mbql' }), 'Invalid query: stages[1]: a stage over a native stage is not supported: save the SQL as a question and use it as "source-card".'],
+      ['a blank native stage', query({ 'lib/type': 'mbql.stage/native', native: ' ' }), 'Invalid query: stages[0].native: a native stage needs its SQL as a non-blank "native" string.'],
+      ['an unknown stage type', query({ 'lib/type': 'mbql.stage/what' }), 'Invalid query: stages[0]: unknown stage type "mbql.stage/what" (expected "mbql.stage/mbql" or "mbql.stage/native").'],
+      ['filters not a list', query(mbql({ filters: 'x' })), 'Invalid query: stages[0].filters: must be a list, got "x".'],
+      ['a join without conditions', query(mbql({ joins: [{ stages: [{ 'source-table': 1 }], alias: 'J' }] })), 'Invalid query: stages[0].joins[0].conditions: a join needs at least one condition in "conditions".'],
+      ['an unknown clause in a join stage', query(mbql({ joins: [{ stages: [mbql({ filters: [['bar', u(1)]] })], alias: 'J', conditions: [['=', u(2), 1, 1]] }] })), 'Invalid query: stages[0].joins[0].stages[0].filters[0]: unknown clause ["bar",{"lib/uuid":"uuid-1"}].'],
+    ])('%s', (_name, q, message) => {
+      expect(invalid(q)).toBe(message);
+    });
+
+    it('names the place as sent when the legacy checks refuse the converted query', () => {
+      expect(invalid(query({ 'lib/type': 'mbql.stage/mbql' }))).toBe('Invalid query: stages[0]: a query needs `source-table` or `source-query`.');
+      expect(invalid(query(mbql({}), { 'lib/type': 'mbql.stage/mbql', filters: [['=', u(1), ['field', u(2), 1], 2], ['between', u(3), ['field', u(4), 1]]] })))
+        .toBe('Invalid query: stages[1].filters[1]: "between" needs a value.');
+      expect(invalid(query(mbql({ breakout: [['field', { ...u(1), 'temporal-unit': 'fortnight' }, 5]] })))).toBe('Invalid query: stages[0].breakout[0]: unknown temporal unit "fortnight".');
+      expect(invalid(query(mbql({ expressions: [['+', { ...u(1), 'lib/expression-name': 'E' }, ['percentile', u(2), ['field', u(3), 1], 7], 1]], aggregation: [['percentile', u(4), ['field', u(5), 1], 7]] }))))
+        .toBe('Invalid query: stages[0].aggregation[0]: percentile needs a number between 0 and 1.');
+      expect(invalid(query(mbql({ joins: [{ stages: [{ 'source-table': 1 }], alias: 'J', conditions: [['=', u(1), 1, 1]], strategy: 'sideways-join' }] }))))
+        .toBe('Invalid query: stages[0].joins[0].strategy: unknown strategy "sideways-join".');
+      expect(invalid(query(mbql({ 'source-card': 0 })))).toBe('Invalid query: stages[0].source-card: must be the id of a card, not 0.');
+    });
+  });
+
+  it('gives every query case, sent as MBQL 5 (test/support/mbql5.ts), the normalized legacy query of the case', () => {
+    const cases = ALL_CASES.filter((c) => hasMbql5Form(c.query as Record<string, unknown>));
+    expect(ALL_CASES.length - cases.length).toBe(1); // 'nested: a native source query'
+    for (const c of cases) {
+      const sent = toMbql5({ database: 1, type: 'query', query: c.query });
+      expect({ name: c.name, query: normalizeDatasetQuery(sent).query }).toEqual({ name: c.name, query: normalizeInner(c.query as Record<string, unknown>) });
+    }
+  });
+});

@@ -1,0 +1,335 @@
+import type { DatasetQuery } from './types';
+import { InvalidQueryError, KNOWN_CLAUSES, validateInner } from './validate';
+
+/**
+ * MBQL 5 (what Metabase 0.50+ clients send, COMPAT.md "dataset_query (MBQL 5)") turned into the legacy form that
+ * normalize.ts and everything after it understand. The first stage is the source and each later stage wraps the
+ * previous one as its `source-query`; clause options move from second position to where the legacy clause keeps
+ * them (or away: `lib/uuid` means nothing to the result); expressions named by their options become the legacy map;
+ * aggregation references by uuid become indexes. What cannot be converted is an InvalidQueryError naming the place
+ * as the caller sent it (`stages[1].filters[0]`). Pure: the input is not modified.
+ */
+export const MBQL5_QUERY = 'mbql/query';
+
+export function isMbql5Query(q: unknown): q is Record<string, unknown> & { 'lib/type': typeof MBQL5_QUERY } {
+  return isMap(q) && q['lib/type'] === MBQL5_QUERY;
+}
+
+/** A converted query, and where each legacy place came from (to name an error of a later check as it was sent). */
+export interface ConvertedQuery {
+  query: Record<string, unknown>;
+  /** [legacy path prefix, MBQL 5 path prefix], longest legacy prefix first. */
+  places: Array<[string, string]>;
+}
+
+/** Field options the engine knows (types.ts FieldOptions); the rest (`lib/*`, `effective-type`, `ident`...) is metadata. */
+const FIELD_OPTIONS = ['base-type', 'temporal-unit', 'join-alias', 'source-field', 'binning'];
+/** An expression's type is its own: a reference keeps only the bucketing (MBQL 5 clients add `base-type` to every ref). */
+const EXPRESSION_REF_OPTIONS = ['temporal-unit', 'binning'];
+const STRING_FILTERS = new Set(['contains', 'does-not-contain', 'starts-with', 'ends-with']);
+
+export function mbql5ToLegacy(raw: Record<string, unknown>): ConvertedQuery {
+  const places: Array<[string, string]> = [];
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(raw)) if (!isLibKey(k) && k !== 'stages') out[k] = v;
+  const stages = raw.stages;
+  if (!Array.isArray(stages) || stages.length === 0) throw new InvalidQueryError('must be a non-empty list of stages.', 'stages');
+  const first = stageMap(stages[0], 'stages[0]');
+  if (isNativeStage(first)) {
+    if (stages.length > 1) {
+      throw new InvalidQueryError('a stage over a native stage is not supported: save the SQL as a question and use it as "source-card".', 'stages[1]');
+    }
+    out.type = 'native';
+    out.native = nativeOf(first, 'stages[0]');
+    places.push(['native', 'stages[0]']);
+  } else {
+    out.type = 'query';
+    out.query = chain(stages, 'stages', 'query', places);
+  }
+  places.sort((a, b) => b[0].length - a[0].length);
+  return { query: out, places };
+}
+
+/**
+ * Checks the structure of a converted query once normalized (validate.ts), naming a problem's place as it was sent:
+ * later checks would name the legacy place (`query.source-query.filter`), which the caller never wrote.
+ */
+export function checkConverted(q: DatasetQuery, places: ConvertedQuery['places']): void {
+  if (q.type !== 'query' || !q.query) return;
+  try {
+    validateInner(q.query, 'query');
+  } catch (e) {
+    if (!(e instanceof InvalidQueryError)) throw e;
+    const reason = e.message.slice(`Invalid query: ${e.clause}: `.length);
+    throw new InvalidQueryError(reason, placeAsSent(e.clause, places));
+  }
+}
+
+/** `path` of an InvalidQueryError about the converted query, as the MBQL 5 caller knows it. */
+export function placeAsSent(path: string, places: ConvertedQuery['places']): string {
+  for (const [legacy, sent] of places) {
+    if (path === legacy) return sent;
+    if (path.startsWith(legacy) && (path[legacy.length] === '.' || path[legacy.length] === '[')) return sent + path.slice(legacy.length);
+  }
+  return path;
+}
+
+/** Stages (of a query or a join) nested inside out: the last stage is the outermost inner query. */
+function chain(stages: unknown[], at: string, legacyAt: string, places: ConvertedQuery['places']): Record<string, unknown> {
+  let inner: Record<string, unknown> | undefined;
+  stages.forEach((s, i) => {
+    const path = `${at}[${i}]`;
+    const stage = stageMap(s, path);
+    if (isNativeStage(stage)) throw new InvalidQueryError('a native stage can only be the first and only stage.', path);
+    const legacyPath = legacyAt + '.source-query'.repeat(stages.length - 1 - i);
+    places.push([legacyPath, path]);
+    const converted = convertStage(stage, path, legacyPath, i === 0, places);
+    inner = inner ? { ...converted, 'source-query': inner } : converted;
+  });
+  return inner!;
+}
+
+/** What a stage's clauses may refer to: its expressions (by name) and aggregations (by uuid). */
+interface Scope {
+  expressions: Set<string>;
+  aggregations: Map<string, number>;
+}
+
+function convertStage(raw: Record<string, unknown>, at: string, legacyAt: string, first: boolean, places: ConvertedQuery['places']): Record<string, unknown> {
+  const stage = kebabKeys(raw);
+  const out: Record<string, unknown> = {};
+  if (stage['source-table'] !== undefined || stage['source-card'] !== undefined) {
+    if (!first) throw new InvalidQueryError('only the first stage has a source ("source-table" or "source-card").', at);
+    if (stage['source-card'] !== undefined) {
+      const card = stage['source-card'];
+      if (!(Number.isInteger(card) && (card as number) > 0)) throw new InvalidQueryError(`must be the id of a card, not ${preview(card)}.`, `${at}.source-card`);
+      out['source-table'] = `card__${card}`;
+      places.push([`${legacyAt}.source-table`, `${at}.source-card`]);
+    } else {
+      out['source-table'] = stage['source-table'];
+    }
+  }
+  const scope: Scope = { expressions: new Set(), aggregations: new Map() };
+  const expressions = list(stage.expressions, `${at}.expressions`);
+  expressions.forEach((e, i) => {
+    const name = isClause(e) && isMap(e[1]) ? e[1]['lib/expression-name'] : undefined;
+    if (typeof name !== 'string' || name === '') throw new InvalidQueryError('an expression needs its name in the "lib/expression-name" option.', `${at}.expressions[${i}]`);
+    if (scope.expressions.has(name)) throw new InvalidQueryError(`the expression name "${name}" is used twice.`, `${at}.expressions[${i}]`);
+    scope.expressions.add(name);
+  });
+  const aggregations = list(stage.aggregation, `${at}.aggregation`);
+  aggregations.forEach((a, i) => {
+    const uuid = isClause(a) && isMap(a[1]) ? a[1]['lib/uuid'] : undefined;
+    if (typeof uuid === 'string') scope.aggregations.set(uuid, i);
+  });
+  const joins = list(stage.joins, `${at}.joins`);
+  if (joins.length) out.joins = joins.map((j, i) => convertJoin(j, `${at}.joins[${i}]`, `${legacyAt}.joins[${i}]`, scope, places));
+  if (expressions.length) {
+    out.expressions = Object.fromEntries(
+      expressions.map((e, i) => {
+        const name = (e as [string, Record<string, unknown>])[1]['lib/expression-name'] as string;
+        places.push([`${legacyAt}.expressions.${name}`, `${at}.expressions[${i}]`]);
+        return [name, clause(e, `${at}.expressions[${i}]`, scope)];
+      }),
+    );
+  }
+  for (const key of ['fields', 'breakout'] as const) {
+    const refs = list(stage[key], `${at}.${key}`);
+    if (refs.length) out[key] = refs.map((r, i) => clause(r, `${at}.${key}[${i}]`, scope));
+  }
+  const filters = list(stage.filters, `${at}.filters`);
+  if (filters.length) out.filter = conjunction(filters, `${at}.filters`, `${legacyAt}.filter`, scope, places);
+  if (aggregations.length) out.aggregation = aggregations.map((a, i) => aggregation(a, `${at}.aggregation[${i}]`, scope));
+  const orderBy = list(stage['order-by'], `${at}.order-by`);
+  if (orderBy.length) {
+    out['order-by'] = orderBy.map((o, i) => {
+      const path = `${at}.order-by[${i}]`;
+      const dir = isClause(o) ? kebab(o[0]) : undefined;
+      if (!isClause(o) || (dir !== 'asc' && dir !== 'desc') || !isMap(o[1]) || o.length !== 3) throw new InvalidQueryError(`expected ["asc" | "desc", {options}, ref], got ${preview(o)}.`, path);
+      return [dir, clause(o[2], path, scope)];
+    });
+  }
+  if (stage.limit !== undefined && stage.limit !== null) out.limit = stage.limit;
+  if (stage.page !== undefined && stage.page !== null) out.page = stage.page;
+  return out;
+}
+
+function convertJoin(raw: unknown, at: string, legacyAt: string, parent: Scope, places: ConvertedQuery['places']): Record<string, unknown> {
+  if (!isMap(raw)) throw new InvalidQueryError(`expected a join map, got ${preview(raw)}.`, at);
+  const join = kebabKeys(raw);
+  places.push([legacyAt, at]);
+  const out: Record<string, unknown> = {};
+  const stages = join.stages;
+  if (!Array.isArray(stages) || stages.length === 0) throw new InvalidQueryError('a join needs a non-empty list of "stages".', at);
+  const only = stages.length === 1 && isMap(stages[0]) ? kebabKeys(stages[0]) : undefined;
+  const sourceOnly = only && Object.keys(only).every((k) => isLibKey(k) || k === 'source-table' || k === 'source-card');
+  if (sourceOnly && only['source-card'] === undefined && only['source-table'] !== undefined) {
+    out['source-table'] = only['source-table'];
+    places.push([`${legacyAt}.source-table`, `${at}.stages[0].source-table`]);
+  } else if (sourceOnly && only['source-card'] !== undefined) {
+    const converted = convertStage(only, `${at}.stages[0]`, legacyAt, true, places);
+    out['source-table'] = converted['source-table'];
+  } else {
+    out['source-query'] = chain(stages, `${at}.stages`, `${legacyAt}.source-query`, places);
+  }
+  if (join.alias !== undefined) out.alias = join.alias;
+  if (join.strategy !== undefined) out.strategy = join.strategy;
+  const conditions = list(join.conditions, `${at}.conditions`);
+  if (!conditions.length) throw new InvalidQueryError('a join needs at least one condition in "conditions".', `${at}.conditions`);
+  out.condition = conjunction(conditions, `${at}.conditions`, `${legacyAt}.condition`, parent, places);
+  if (Array.isArray(join.fields)) out.fields = join.fields.map((r, i) => clause(r, `${at}.fields[${i}]`, parent));
+  else if (join.fields !== undefined) out.fields = join.fields;
+  return out;
+}
+
+/** A list of filters (ANDed) as the one legacy filter. */
+function conjunction(items: unknown[], at: string, legacyAt: string, scope: Scope, places: ConvertedQuery['places']): unknown {
+  const converted = items.map((f, i) => clause(f, `${at}[${i}]`, scope));
+  if (converted.length === 1) {
+    places.push([legacyAt, `${at}[0]`]);
+    return converted[0];
+  }
+  places.push([legacyAt, at]);
+  items.forEach((_f, i) => places.push([`${legacyAt}.and[${i}]`, `${at}[${i}]`]));
+  return ['and', ...converted];
+}
+
+/** An aggregation: its `name` / `display-name` options become the legacy `aggregation-options` wrapper. */
+function aggregation(a: unknown, at: string, scope: Scope): unknown {
+  const converted = clause(a, at, scope);
+  const opts = isClause(a) && isMap(a[1]) ? kebabKeys(a[1]) : {};
+  const named = Object.fromEntries(['name', 'display-name'].filter((k) => typeof opts[k] === 'string').map((k) => [k, opts[k]]));
+  return Object.keys(named).length ? ['aggregation-options', converted, named] : converted;
+}
+
+/** Any clause, `[name, {options}, ...args]`, in its legacy form; literals as they are. */
+function clause(c: unknown, at: string, scope: Scope): unknown {
+  if (c === null || typeof c === 'string' || typeof c === 'number' || typeof c === 'boolean') return c;
+  if (!isClause(c)) throw new InvalidQueryError(`expected a clause ["name", {options}, ...arguments] or a literal, got ${preview(c)}.`, at);
+  const name = kebab(c[0]);
+  if (!isMap(c[1])) throw new InvalidQueryError(`expected the options map second in ${preview(c)} (MBQL 5 clauses are ["name", {options}, ...arguments]).`, at);
+  const opts = kebabKeys(c[1]);
+  const args = c.slice(2);
+  const sub = (x: unknown) => clause(x, at, scope);
+  switch (name) {
+    case 'field': {
+      const id = args[0];
+      if (args.length !== 1 || !((Number.isInteger(id) && (id as number) > 0) || (typeof id === 'string' && id !== ''))) {
+        throw new InvalidQueryError(`a field is ["field", {options}, <id or column name>], got ${preview(c)}.`, at);
+      }
+      const legacy = pick(opts, FIELD_OPTIONS);
+      return ['field', id, Object.keys(legacy).length ? legacy : null];
+    }
+    case 'expression': {
+      const ref = args[0];
+      if (args.length !== 1 || typeof ref !== 'string' || !scope.expressions.has(ref)) {
+        throw new InvalidQueryError(`no expression of this stage is named by ${preview(c)}.`, at);
+      }
+      const legacy = pick(opts, EXPRESSION_REF_OPTIONS);
+      return Object.keys(legacy).length ? ['expression', ref, legacy] : ['expression', ref];
+    }
+    case 'aggregation': {
+      const index = typeof args[0] === 'string' ? scope.aggregations.get(args[0]) : undefined;
+      if (args.length !== 1 || index === undefined) throw new InvalidQueryError(`no aggregation of this stage has the "lib/uuid" of ${preview(c)}.`, at);
+      return ['aggregation', index];
+    }
+    case 'segment':
+    case 'metric':
+      return [name, ...args];
+    case 'value':
+      if (args.length !== 1 || (args[0] !== null && typeof args[0] === 'object')) throw new InvalidQueryError(`a value is ["value", {options}, <literal>], got ${preview(c)}.`, at);
+      return ['value', args[0]];
+    case 'case':
+    case 'if': {
+      const [pairs, fallback] = args;
+      if (!Array.isArray(pairs) || args.length > 2 || !pairs.every((p) => Array.isArray(p) && p.length === 2)) {
+        throw new InvalidQueryError(`expected ["${name}", {options}, [[condition, value], ...], default?], got ${preview(c)}.`, at);
+      }
+      const converted = pairs.map((p: unknown[]) => [sub(p[0]), sub(p[1])]);
+      return args.length === 2 ? [name, converted, { default: sub(fallback) }] : [name, converted];
+    }
+    case 'time-interval': {
+      const [ref, n, unit] = args;
+      const legacy = pick(opts, ['include-current']);
+      return ['time-interval', sub(ref), n, unit, ...(Object.keys(legacy).length ? [legacy] : [])];
+    }
+  }
+  if (!KNOWN_CLAUSES.has(name)) throw new InvalidQueryError(`unknown clause ${preview(c)}.`, at);
+  const converted = [name, ...args.map(sub)];
+  if (STRING_FILTERS.has(name) && opts['case-sensitive'] !== undefined) converted.push({ 'case-sensitive': opts['case-sensitive'] });
+  return converted;
+}
+
+function nativeOf(stage: Record<string, unknown>, at: string): Record<string, unknown> {
+  const s = kebabKeys(stage);
+  if (typeof s.native !== 'string' || s.native.trim() === '') throw new InvalidQueryError('a native stage needs its SQL as a non-blank "native" string.', `${at}.native`);
+  const tags = s['template-tags'];
+  if (!isMap(tags)) return { query: s.native, ...(tags !== undefined ? { 'template-tags': tags } : {}) };
+  // A field filter's `dimension` may come as an MBQL 5 field ref too.
+  const scope: Scope = { expressions: new Set(), aggregations: new Map() };
+  const converted = Object.fromEntries(
+    Object.entries(tags).map(([name, tag]) => {
+      const dim = isMap(tag) ? tag.dimension : undefined;
+      if (!isClause(dim) || !isMap(dim[1])) return [name, tag];
+      return [name, { ...(tag as Record<string, unknown>), dimension: clause(dim, `${at}.template-tags.${name}.dimension`, scope) }];
+    }),
+  );
+  return { query: s.native, 'template-tags': converted };
+}
+
+function stageMap(s: unknown, at: string): Record<string, unknown> {
+  if (!isMap(s)) throw new InvalidQueryError(`expected a stage map, got ${preview(s)}.`, at);
+  const type = s['lib/type'];
+  if (type !== undefined && type !== 'mbql.stage/mbql' && type !== 'mbql.stage/native') {
+    throw new InvalidQueryError(`unknown stage type ${preview(type)} (expected "mbql.stage/mbql" or "mbql.stage/native").`, at);
+  }
+  return s;
+}
+
+function isNativeStage(s: Record<string, unknown>): boolean {
+  return s['lib/type'] === 'mbql.stage/native' || (s['lib/type'] === undefined && s.native !== undefined);
+}
+
+function list(v: unknown, at: string): unknown[] {
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v)) throw new InvalidQueryError(`must be a list, got ${preview(v)}.`, at);
+  return v;
+}
+
+function pick(o: Record<string, unknown>, keys: string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of keys) if (o[k] !== undefined && o[k] !== null) out[k] = o[k];
+  return out;
+}
+
+/** A clause as the caller sent it, shortened for a message. */
+export function preview(v: unknown): string {
+  let s: string;
+  try {
+    s = JSON.stringify(v) ?? String(v);
+  } catch {
+    s = String(v);
+  }
+  return s.length > 80 ? `${s.slice(0, 79)}…` : s;
+}
+
+function isLibKey(k: string): boolean {
+  return k.startsWith('lib/');
+}
+
+function kebab(s: unknown): string {
+  return typeof s === 'string' ? s.replace(/_/g, '-').toLowerCase() : String(s);
+}
+
+/** Keys kebab-cased, shallowly (`source_table` too); namespaced keys (`lib/uuid`) as they are. */
+function kebabKeys(o: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(o).map(([k, v]) => [k.includes('/') ? k : k.replace(/_/g, '-'), v]));
+}
+
+function isClause(v: unknown): v is [string, ...unknown[]] {
+  return Array.isArray(v) && typeof v[0] === 'string';
+}
+
+function isMap(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
