@@ -142,6 +142,8 @@ function startServer(dataDir: string): Promise<{ proc: ChildProcess; url: string
       env: {
         PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, ALLOWED_FILE_DIRS: DATA, LOG_LEVEL: 'info',
         LOAD_SAMPLE_DATABASE: 'false', SYNC_CHECK_SECONDS: '0', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password,
+        // The server's DuckDB caps, when a run wants to see what they cost.
+        ...Object.fromEntries(['DUCKDB_MEMORY_LIMIT', 'DUCKDB_THREADS'].filter((k) => process.env[k]).map((k) => [k, process.env[k]!])),
       },
     });
     let out = '';
