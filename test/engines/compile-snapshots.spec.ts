@@ -2,6 +2,7 @@ import { compilerFor } from '../../src/query-engine/compile';
 import { QueryCompileError, type CompileOptions } from '../../src/query-engine/compile/contract';
 import { ENGINES, type Engine } from '../../src/query-engine/execute/drivers/driver';
 import type { InnerQuery } from '../../src/query-engine/mbql/types';
+import { InvalidQueryError, validateInner } from '../../src/query-engine/mbql/validate';
 import { ALL_CASES } from './query-cases';
 import { SNAPSHOT_FINGERPRINTS, sampleSnapshot } from './query-cases/metadata';
 import { O, ORDERS, P, PEOPLE, PRODUCTS, U } from './query-cases/types';
@@ -149,6 +150,15 @@ describe('compile errors name the clause', () => {
     ['NaN in an expression', { 'source-table': ORDERS, expressions: { x: ['+', O('TOTAL'), Number.NaN] }, fields: [['expression', 'x']] }, /finite number/],
     ['percentile out of range', { 'source-table': ORDERS, aggregation: [['percentile', O('TOTAL'), 2]] }, /percentile needs a number from 0 to 1/],
     ['order by an unknown aggregation', { 'source-table': ORDERS, aggregation: [['count']], 'order-by': [['desc', ['aggregation', 3]]] }, /Unknown aggregation 3 in "order-by"/],
+    ['unknown column of a source query', { 'source-query': { 'source-table': ORDERS, fields: [O('ID')] }, fields: [['field', 'TOTAL', { 'base-type': 'type/Float' }]] }, /Unknown column "TOTAL" of the source query in "fields"/],
+    ['field of another table', { 'source-table': ORDERS, fields: [U('NAME')] }, /not a column of the source table "ORDERS" in "fields"/],
+  ])('%s', (_name, q, message) => {
+    expect(compile(q)).toThrow(QueryCompileError);
+    expect(compile(q)).toThrow(message);
+  });
+
+  // The shape of a query is validate.ts's to check (the query sent and every saved query spliced in): the compiler relies on it.
+  it.each<[string, unknown, RegExp]>([
     ['duplicate join alias', {
       'source-table': ORDERS,
       joins: [
@@ -156,11 +166,10 @@ describe('compile errors name the clause', () => {
         { alias: 'A', 'source-table': PRODUCTS, condition: ['=', O('PRODUCT_ID'), P('ID', { 'join-alias': 'A' })] },
       ],
     }, /Duplicate join alias "A"/],
-    ['unknown column of a source query', { 'source-query': { 'source-table': ORDERS, fields: [O('ID')] }, fields: [['field', 'TOTAL', { 'base-type': 'type/Float' }]] }, /Unknown column "TOTAL" of the source query in "fields"/],
-    ['field of another table', { 'source-table': ORDERS, fields: [U('NAME')] }, /not a column of the source table "ORDERS" in "fields"/],
-  ])('%s', (_name, q, message) => {
-    expect(compile(q)).toThrow(QueryCompileError);
-    expect(compile(q)).toThrow(message);
+  ])('%s (validate.ts)', (_name, q, message) => {
+    const check = () => validateInner(q as InnerQuery, 'query');
+    expect(check).toThrow(InvalidQueryError);
+    expect(check).toThrow(message);
   });
 
   it('refuses FULL JOIN on MySQL, naming the join', () => {

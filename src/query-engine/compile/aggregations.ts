@@ -1,6 +1,6 @@
 import type { CompiledColumn } from './contract';
 import { QueryCompileError } from './contract';
-import { arity, type ClauseContext } from './clause-context';
+import type { ClauseContext } from './clause-context';
 import { isObject, type Typed } from './types';
 import { AGGREGATION_NAMES, aggregationDisplayName } from './names';
 import { literalNumber, short } from './params';
@@ -9,8 +9,9 @@ import { literalNumber, short } from './params';
 export class AggregationCompiler {
   constructor(private readonly cx: ClauseContext) {}
 
-  aggregation(ag: unknown, index: number, breakoutSql: string[]): { sql: string; col: CompiledColumn } {
-    if (!Array.isArray(ag) || typeof ag[0] !== 'string') throw new QueryCompileError(`Invalid aggregation ${short(ag)} in "aggregation".`, 'aggregation');
+  /** `clause`: an aggregation clause as validate.ts checks them (its arguments counted). */
+  aggregation(clause: unknown, index: number, breakoutSql: string[]): { sql: string; col: CompiledColumn } {
+    const ag = clause as unknown[];
     if (ag[0] === 'aggregation-options') {
       const inner = this.aggregation(ag[1], index, breakoutSql);
       const o = isObject(ag[2]) ? ag[2] : {};
@@ -29,7 +30,6 @@ export class AggregationCompiler {
     const name = AGGREGATION_NAMES[op];
     if (!name) throw new QueryCompileError(`Unknown aggregation ${JSON.stringify(op)} in "aggregation".`, 'aggregation');
     const arg = (i: number): Typed & { display: string } => {
-      if (args[i] === undefined) throw new QueryCompileError(`${op} needs an argument in "aggregation".`, 'aggregation');
       const x = args[i];
       if (Array.isArray(x) && (x[0] === 'field' || x[0] === 'expression')) {
         const r = this.cx.resolveRef(x);
@@ -107,16 +107,13 @@ export class AggregationCompiler {
         break;
       }
       case 'share':
-        arity(this.cx, op, args, 1, 1);
         sql = `(${this.cx.d.floatCast(`SUM(CASE WHEN ${this.cx.filter(args[0])} THEN 1 ELSE 0 END)`)} / NULLIF(COUNT(*), 0))`;
         break;
       case 'count-where':
-        arity(this.cx, op, args, 1, 1);
         sql = `SUM(CASE WHEN ${this.cx.filter(args[0])} THEN 1 ELSE 0 END)`;
         type = 'type/BigInteger';
         break;
       case 'sum-where': {
-        arity(this.cx, op, args, 2, 2);
         const a = arg(0);
         sql = `SUM(CASE WHEN ${this.cx.filter(args[1])} THEN ${a.sql} ELSE NULL END)`;
         type = a.type ?? 'type/Float';

@@ -2,7 +2,6 @@ import type { CompileOptions } from './contract';
 import { QueryCompileError } from './contract';
 import type { Dialect } from './dialect';
 import type { Binder } from './params';
-import { where } from './params';
 import { isDateType, isTemporal, type Resolved, type Typed } from './types';
 
 /**
@@ -20,12 +19,6 @@ export interface ClauseContext {
   resolveRef(ref: unknown): Resolved;
   expr(e: unknown): Typed;
   filter(f: unknown): string;
-}
-
-export function arity(cx: Pick<ClauseContext, 'clause'>, op: string, args: unknown[], min: number, max: number): void {
-  if (args.length < min || args.length > max) {
-    throw new QueryCompileError(`Wrong number of arguments to ${op}${where(cx.clause)}.`, cx.clause);
-  }
 }
 
 /** The report time zone when the engine can bucket in it; null (UTC) otherwise. */

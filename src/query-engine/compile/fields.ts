@@ -118,8 +118,7 @@ export class FieldResolver {
   /** `["field", id, opts]` without its bucketing or binning (the level applies those). */
   field(id: unknown, opts: FieldOptions): Resolved {
     const ref: unknown[] = ['field', id, Object.keys(opts).length ? opts : null];
-    const joinAlias = opts['join-alias'];
-    if (joinAlias !== undefined && typeof joinAlias !== 'string') throw new QueryCompileError(`Invalid join-alias ${short(joinAlias)}${where(this.clause)}.`, this.clause);
+    const joinAlias = opts['join-alias']; // validate.ts: a string when present
     if (opts['source-field'] !== undefined && joinAlias === undefined) {
       if (this.base.kind === 'any-table') throw new QueryCompileError(`Implicit joins (source-field) are not possible in a native field filter${where(this.clause)}.`, this.clause);
       return this.implicitRef(id, opts['source-field'], ref);
@@ -187,12 +186,11 @@ export class FieldResolver {
         if (!found) throw new QueryCompileError(`Field ${id} is not a column of the source query${where(this.clause)}.`, this.clause);
       }
       name = found.name;
-    } else if (typeof id === 'string' && id.length > 0) {
-      name = id;
+    } else {
+      // validate.ts: a field is named by an id or a non-empty column name.
+      name = id as string;
       found = source.columns?.find((c) => c.name === id);
       if (source.columns && !found) throw new QueryCompileError(`Unknown column ${JSON.stringify(id)} of the source query${where(this.clause)}.`, this.clause);
-    } else {
-      throw new QueryCompileError(`Invalid field ${short(id)}${where(this.clause)}.`, this.clause);
     }
     const sql = `${source.qualifier}.${this.d.quoteIdent(name)}`;
     const baseType = found?.base_type ?? opts['base-type'] ?? 'type/*';

@@ -1,5 +1,4 @@
 import type { Binning, FieldOptions, InnerQuery, Join, OrderBy, Ref, TemporalUnit } from '../mbql/types';
-import { EXTRACTION_UNITS } from '../mbql/types';
 import type { FieldMeta } from '../metadata';
 import { trimTrailingSemicolons } from '../sql-text';
 import { AggregationCompiler } from './aggregations';
@@ -43,7 +42,6 @@ export class Level implements ClauseContext {
     readonly binder: Binder,
     query: InnerQuery | null,
   ) {
-    if (query !== null && !isObject(query)) throw new QueryCompileError('The query must be an object.', 'query');
     this.query = query ?? {};
     this.fields = new FieldResolver(d, meta, this);
   }
@@ -58,8 +56,6 @@ export class Level implements ClauseContext {
 
     const aggregations = q.aggregation ?? [];
     const breakouts = q.breakout ?? [];
-    if (!Array.isArray(aggregations)) throw new QueryCompileError('"aggregation" must be a list.', 'aggregation');
-    if (!Array.isArray(breakouts)) throw new QueryCompileError('"breakout" must be a list.', 'breakout');
     const names = new NameSet();
     const select: Array<{ sql: string; col: CompiledColumn; direct: boolean }> = [];
     const groupBy: string[] = [];
@@ -176,8 +172,8 @@ export class Level implements ClauseContext {
     }
     const id = q['source-table'];
     if (typeof id === 'string') throw new QueryCompileError(`Source ${JSON.stringify(id)} should have been resolved before compiling${where(clause)}.`, clause);
-    if (typeof id !== 'number' || !Number.isInteger(id)) throw new QueryCompileError(`The query has no source table or source query${where(clause)}.`, clause);
-    const table = this.fields.tableMeta(id, clause);
+    // validate.ts: a level without a source query has a table id.
+    const table = this.fields.tableMeta(id as number, clause);
     this.sourceSql.set(alias, this.fields.tableName(table));
     return { kind: 'table', table, qualifier: alias === null ? this.fields.tableName(table) : this.d.quoteIdent(alias), alias };
   }
@@ -192,16 +188,10 @@ export class Level implements ClauseContext {
 
   private compileJoins(joins: Join[] | undefined, depth: number): string[] {
     if (joins === undefined || joins === null) return [];
-    if (!Array.isArray(joins)) throw new QueryCompileError('"joins" must be a list.', 'joins');
     this.clause = 'joins';
+    // validate.ts: a list of maps with distinct aliases, known strategies and a condition each.
     for (const join of joins) {
-      if (!isObject(join)) throw new QueryCompileError('Each join must be an object.', 'joins');
-      if (typeof join.alias !== 'string' || !join.alias) throw new QueryCompileError('Each join needs an "alias".', 'joins');
-      if (this.fields.joins.has(join.alias)) throw new QueryCompileError(`Duplicate join alias ${JSON.stringify(join.alias)} in "joins".`, 'joins');
       const strategy = join.strategy ?? 'left-join';
-      if (!['left-join', 'right-join', 'inner-join', 'full-join'].includes(strategy)) {
-        throw new QueryCompileError(`Unknown join strategy ${short(strategy)} in "joins".`, 'joins');
-      }
       this.d.checkJoin(strategy, join.alias);
       const source = this.sourceOf(join as InnerQuery, join.alias, depth);
       this.fields.joins.set(join.alias, { join, source, strategy });
@@ -209,7 +199,6 @@ export class Level implements ClauseContext {
     const out: string[] = [];
     for (const { join, strategy } of this.fields.joins.values()) {
       this.clause = 'joins';
-      if (join.condition === undefined || join.condition === null) throw new QueryCompileError(`Join ${JSON.stringify(join.alias)} has no condition in "joins".`, 'joins');
       const on = this.filter(join.condition);
       out.push(`${this.d.joinKeyword(strategy)} ${this.sourceSql.get(join.alias)} AS ${this.d.quoteIdent(join.alias)} ON ${on}`);
     }
@@ -222,7 +211,6 @@ export class Level implements ClauseContext {
     const q = this.query;
     const out: Array<{ sql: string; col: CompiledColumn; direct: boolean }> = [];
     this.clause = 'fields';
-    if (q.fields !== undefined && q.fields !== null && !Array.isArray(q.fields)) throw new QueryCompileError('"fields" must be a list.', 'fields');
     const explicit = Array.isArray(q.fields) && q.fields.length > 0;
     const refs: Ref[] = explicit ? q.fields! : this.fields.defaultRefs(this.fields.base, null);
     for (const ref of refs) {
@@ -238,11 +226,8 @@ export class Level implements ClauseContext {
     for (const { join, source } of this.fields.joins.values()) {
       this.clause = 'joins';
       const fields = join.fields ?? 'none';
-      let refs: Ref[];
-      if (fields === 'all') refs = this.fields.defaultRefs(source, join.alias);
-      else if (fields === 'none') refs = [];
-      else if (Array.isArray(fields)) refs = fields;
-      else throw new QueryCompileError(`Join "fields" must be "all", "none" or a list in "joins".`, 'joins');
+      // validate.ts: "all", "none" or a list.
+      const refs: Ref[] = fields === 'all' ? this.fields.defaultRefs(source, join.alias) : Array.isArray(fields) ? fields : [];
       for (const ref of refs) {
         const r = this.resolveRef(ref);
         out.push({ sql: r.sql, col: r.col, direct: r.direct });
@@ -253,18 +238,12 @@ export class Level implements ClauseContext {
 
   // ---------------------------------------------------------------------------------------------- refs
 
+  /** `ref` is a reference as validate.ts checks them: `field`, `expression` or `aggregation`, options a map or none. */
   resolveRef(ref: unknown): Resolved {
-    if (!Array.isArray(ref)) throw new QueryCompileError(`Invalid reference ${short(ref)}${where(this.clause)}.`, this.clause);
-    const [kind, id, rawOpts] = ref as [string, unknown, unknown];
-    const opts: FieldOptions = isObject(rawOpts) ? (rawOpts as FieldOptions) : {};
-    if (rawOpts !== undefined && rawOpts !== null && !isObject(rawOpts)) {
-      throw new QueryCompileError(`Invalid options ${short(rawOpts)} of ${kind} ${short(id)}${where(this.clause)}.`, this.clause);
-    }
-    let base: Resolved;
-    if (kind === 'field') base = this.fields.field(id, opts);
-    else if (kind === 'expression') base = this.expressionRef(id, opts);
-    else if (kind === 'aggregation') throw new QueryCompileError(`An aggregation reference can only be used in "order-by"${where(this.clause)}.`, this.clause);
-    else throw new QueryCompileError(`Invalid reference ${short(ref)}${where(this.clause)}.`, this.clause);
+    const [kind, id, rawOpts] = ref as [string, unknown, FieldOptions | null | undefined];
+    const opts: FieldOptions = rawOpts ?? {};
+    if (kind === 'aggregation') throw new QueryCompileError(`An aggregation reference can only be used in "order-by"${where(this.clause)}.`, this.clause);
+    const base = kind === 'field' ? this.fields.field(id, opts) : this.expressionRef(id, opts);
     const fieldRef = ref as unknown[];
     const unit = opts['temporal-unit'];
     if (unit !== undefined && unit !== null && unit !== 'default') {
@@ -285,7 +264,7 @@ export class Level implements ClauseContext {
       const date = isDateType(r.type) && !['minute', 'hour'].includes(unit);
       return { sql: this.d.truncate(x, unit, date), type: date ? 'type/Date' : 'type/DateTime', col: { ...col, base_type: date ? 'type/Date' : 'type/DateTime', effective_type: date ? 'type/Date' : 'type/DateTime' }, direct: false, raw, unit };
     }
-    if (!(EXTRACTION_UNITS as readonly string[]).includes(unit)) throw new QueryCompileError(`Unknown temporal unit ${short(unit)}${where(this.clause)}.`, this.clause);
+    // validate.ts: a unit that is not a truncation is an extraction.
     return {
       sql: this.d.extract(x, unit as ExtractionUnit),
       type: 'type/Integer',
@@ -297,7 +276,6 @@ export class Level implements ClauseContext {
   }
 
   private bin(r: Resolved, binning: Binning, fieldRef: unknown[]): Resolved {
-    if (!isObject(binning)) throw new QueryCompileError(`Invalid binning ${short(binning)}${where(this.clause)}.`, this.clause);
     const field = typeof r.col.id === 'number' ? this.fields.fieldMeta(r.col.id) : ({ fingerprint: r.col.fingerprint } as FieldMeta);
     const b = resolveBinning(binning, field, r.col.semantic_type, this.clause);
     const min = literalNumber(b.minValue, 'The binning minimum', this.clause);
@@ -359,12 +337,9 @@ export class Level implements ClauseContext {
     aggregated: boolean,
   ): string[] {
     this.clause = 'order-by';
-    if (orderBy !== undefined && orderBy !== null && !Array.isArray(orderBy)) throw new QueryCompileError('"order-by" must be a list.', 'order-by');
     const out: string[] = [];
     const seen = new Set<string>();
-    for (const o of orderBy ?? []) {
-      if (!Array.isArray(o) || (o[0] !== 'asc' && o[0] !== 'desc')) throw new QueryCompileError(`Invalid order ${short(o)} in "order-by".`, 'order-by');
-      const [dir, ref] = o;
+    for (const [dir, ref] of orderBy ?? []) {
       let sql: string;
       if (Array.isArray(ref) && ref[0] === 'aggregation') {
         const i = ref[1];

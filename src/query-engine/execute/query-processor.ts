@@ -3,7 +3,7 @@ import { compilerFor } from '../compile';
 import type { CompiledColumn, CompileOptions, SqlCompiler } from '../compile/contract';
 import type { CardSource, ContentResolver, DatabaseMeta, MetadataProvider } from '../metadata';
 import type { DatasetQuery } from '../mbql/types';
-import { InvalidQueryError } from '../mbql/validate';
+import { InvalidQueryError, validateCardQuery } from '../mbql/validate';
 import { substituteNative } from '../native';
 import { carriesSql } from '../preprocess/carries-sql';
 import { PIPELINE, PreparedQuery, PreprocessContext, StageName } from '../preprocess';
@@ -235,10 +235,12 @@ export class QueryProcessor {
   }
 
   /**
-   * An MBQL card inlined by a `{{#card}}` tag: the same preprocess stages (without the row cap, and without
-   * parameters: a tag inlines the card as saved), then compiled for the outer query's database.
+   * An MBQL card inlined by a `{{#card}}` tag: validated as a query sent is (its errors naming the card), then the
+   * same preprocess stages (without the row cap, and without parameters: a tag inlines the card as saved), then
+   * compiled for the outer query's database.
    */
   private async compileCard(card: CardSource, db: DatabaseMeta, compiler: SqlCompiler, ctx: PreprocessContext, id: string): Promise<{ sql: string; params: SqlParam[] }> {
+    validateCardQuery(card.id, card.query);
     const prepared = await this.preprocess({ ...card.query, parameters: undefined }, { ...ctx, maxRows: Infinity }, id);
     const compiled = compiler.compile(prepared.query.query!, prepared.metadata!, { timezone: db.timezone, now: ctx.now });
     return { sql: compiled.sql, params: compiled.params };

@@ -1,9 +1,11 @@
 import type { Aggregation, Filter, InnerQuery } from '../mbql/types';
+import { validateMetricDefinition, validateSegmentFilter } from '../mbql/validate';
 import { mapInnerQueries, PreprocessError, PreprocessContext, Stage } from './context';
 
 /**
  * `["segment", id]` filters become the segment's own filter; `["metric", id]` aggregations become the metric's
- * aggregation (named after the metric), its filter folded in with the `-where` forms.
+ * aggregation (named after the metric), its filter folded in with the `-where` forms. What is spliced in is validated
+ * (mbql/validate.ts) first, its errors naming the segment or metric.
  */
 export const expandSegmentsAndMetrics: Stage = async (query, ctx) => {
   if (query.type !== 'query' || !query.query) return query;
@@ -25,6 +27,7 @@ async function expandFilter(f: unknown, ctx: PreprocessContext, depth: number): 
     if (!segment) throw new PreprocessError(`Segment ${f[1]} does not exist.`);
     const inner = segment.definition.filter;
     if (!inner) throw new PreprocessError(`Segment ${f[1]} has no filter.`);
+    validateSegmentFilter(segment.id, inner);
     return expandFilter(inner, ctx, depth + 1);
   }
   if (f[0] === 'and' || f[0] === 'or' || f[0] === 'not') {
@@ -40,6 +43,7 @@ async function expandAggregation(a: Aggregation, ctx: PreprocessContext): Promis
   if (!metric) throw new PreprocessError(`Metric ${a[1]} does not exist.`);
   const agg = metric.definition.aggregation?.[0];
   if (!agg) throw new PreprocessError(`Metric ${a[1]} has no aggregation.`);
+  validateMetricDefinition(metric.id, agg, metric.definition.filter);
   const filter = metric.definition.filter ? ((await expandFilter(metric.definition.filter, ctx, 0)) as Filter) : undefined;
   return ['aggregation-options', filter ? withFilter(agg, filter, metric.id) : agg, { name: metric.name, 'display-name': metric.name }];
 }

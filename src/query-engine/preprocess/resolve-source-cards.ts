@@ -1,4 +1,5 @@
 import type { InnerQuery } from '../mbql/types';
+import { validateCardQuery } from '../mbql/validate';
 import { mapInnerQueries, PreprocessError, Stage } from './context';
 
 const MAX_DEPTH = 20;
@@ -6,7 +7,8 @@ const MAX_DEPTH = 20;
 /**
  * `source-table: "card__12"` (in the query or a join) becomes the saved question's own query as a nested
  * `source-query` (a native card as `{native: sql}`), recursively, after the resolver checked the caller may read
- * the card. A card that (indirectly) uses itself is refused.
+ * the card. A card that (indirectly) uses itself is refused; a card's query is validated (mbql/validate.ts) as it is
+ * spliced in, its errors naming the card.
  */
 export const resolveSourceCards: Stage = async (query, ctx) => {
   if (query.type !== 'query' || !query.query) return query;
@@ -26,6 +28,8 @@ export const resolveSourceCards: Stage = async (query, ctx) => {
     const card = await ctx.content.card(id);
     if (!card) throw new PreprocessError(`Card ${id} does not exist.`);
     if (card.databaseId !== query.database) throw new PreprocessError(`Card ${id} belongs to another database.`);
+    // The card's query is checked as it is spliced in, as the query sent was: the compiler relies on the shapes.
+    validateCardQuery(id, card.query);
     if (card.query.type === 'native') return { native: card.query.native!.query };
     return { 'source-query': await mapInnerQueries(card.query.query!, (q) => resolve(q, [...seen, id])) };
   };

@@ -2,6 +2,7 @@ import type { CardSource, ContentResolver, FieldMeta, MetadataProvider } from '.
 import type { DatasetQuery, InnerQuery } from '../mbql/types';
 import { addRowLimit } from './add-row-limit';
 import { bucketDatetimes } from './bucket-datetimes';
+import { InvalidQueryError } from '../mbql/validate';
 import { PreprocessContext, PreprocessError } from './context';
 import { expandSegmentsAndMetrics } from './expand-segments-metrics';
 import { resolveSourceCards } from './resolve-source-cards';
@@ -14,6 +15,11 @@ const cards: Record<number, CardSource> = {
   4: { id: 4, databaseId: 8, query: { database: 8, type: 'query', query: { 'source-table': 11 } } },
   5: { id: 5, databaseId: 7, query: { database: 7, type: 'query', query: { 'source-table': 'card__6' } } },
   6: { id: 6, databaseId: 7, query: { database: 7, type: 'query', query: { 'source-table': 'card__5' } } },
+  // Malformed saved questions (stored before a check, or written by hand): refused as they are spliced in.
+  20: { id: 20, databaseId: 7, query: { database: 7, type: 'query', query: { 'source-table': 10, aggregation: 'count' as never } } },
+  21: { id: 21, databaseId: 7, query: { database: 7, type: 'query', query: { 'source-table': 'card__20' } } },
+  22: { id: 22, databaseId: 7, query: { database: 7, type: 'query', query: { 'source-table': 10, filter: ['between', ['field', 100, null], 1] } } },
+  23: { id: 23, databaseId: 7, query: { database: 7, type: 'native', native: { query: '  ' } } },
 };
 const content: ContentResolver = {
   card: async (id) => cards[id] ?? null,
@@ -21,12 +27,15 @@ const content: ContentResolver = {
     ({
       1: { id: 1, tableId: 10, definition: { 'source-table': 10, filter: ['=', ['field', 101, null], 'Gizmo'] } as InnerQuery },
       2: { id: 2, tableId: 10, definition: { 'source-table': 10, filter: ['and', ['segment', 1], ['not-null', ['field', 102, null]]] } as InnerQuery },
+      3: { id: 3, tableId: 10, definition: { 'source-table': 10, filter: ['is-null'] } as unknown as InnerQuery },
     })[id] ?? null,
   metric: async (id) =>
     ({
       1: { id: 1, tableId: 10, name: 'Revenue', definition: { 'source-table': 10, aggregation: [['sum', ['field', 103, null]]] } as InnerQuery },
       2: { id: 2, tableId: 10, name: 'Big orders', definition: { 'source-table': 10, aggregation: [['count']], filter: ['>', ['field', 103, null], 100] } as InnerQuery },
       3: { id: 3, tableId: 10, name: 'Odd', definition: { 'source-table': 10, aggregation: [['avg', ['field', 103, null]]], filter: ['segment', 1] } as InnerQuery },
+      4: { id: 4, tableId: 10, name: 'Bad', definition: { 'source-table': 10, aggregation: [['sum']] } as unknown as InnerQuery },
+      5: { id: 5, tableId: 10, name: 'Bad filter', definition: { 'source-table': 10, aggregation: [['count']], filter: ['nope', 1] } as unknown as InnerQuery },
     })[id] ?? null,
   snippet: async () => null,
 };
@@ -63,6 +72,18 @@ describe('resolveSourceCards', () => {
     await expect(resolveSourceCards(mbql({ 'source-table': 'card__5' }), ctx)).rejects.toThrow(/refers to itself/);
   });
 
+  it('validates each card as it is spliced in, naming the card', async () => {
+    const refused = (query: InnerQuery) => resolveSourceCards(mbql(query), ctx);
+    await expect(refused({ 'source-table': 'card__20' })).rejects.toThrow(new InvalidQueryError('must be a list.', 'card 20: query.aggregation'));
+    await expect(refused({ 'source-table': 'card__20' })).rejects.toThrow('Invalid query: card 20: query.aggregation: must be a list.');
+    // the card that is wrong is named, however deep it is
+    await expect(refused({ 'source-table': 'card__21' })).rejects.toThrow('Invalid query: card 20: query.aggregation: must be a list.');
+    await expect(refused({ 'source-table': 10, joins: [{ alias: 'J', 'source-table': 'card__22', condition: ['=', 1, 1] }] })).rejects.toThrow(
+      'Invalid query: card 22: query.filter: wrong number of arguments to "between" (2; it takes 3).',
+    );
+    await expect(refused({ 'source-table': 'card__23' })).rejects.toThrow('Invalid query: card 23: native.query: a native query needs a non-blank `query` string.');
+  });
+
   it('leaves native queries and plain tables alone', async () => {
     const native: DatasetQuery = { database: 7, type: 'native', native: { query: 'SELECT 2' } };
     expect(await resolveSourceCards(native, ctx)).toBe(native);
@@ -94,6 +115,13 @@ describe('expandSegmentsAndMetrics', () => {
     await expect(expandSegmentsAndMetrics(mbql({ 'source-table': 10, filter: ['segment', 9] }), ctx)).rejects.toThrow('Segment 9 does not exist.');
     await expect(expandSegmentsAndMetrics(mbql({ 'source-table': 10, aggregation: [['metric', 9]] }), ctx)).rejects.toThrow('Metric 9 does not exist.');
     await expect(expandSegmentsAndMetrics(mbql({ 'source-table': 10, aggregation: [['metric', 3]] }), ctx)).rejects.toThrow(/filtered "avg"/);
+  });
+
+  it('validates what it splices in, naming the segment or metric', async () => {
+    const expand = (query: InnerQuery) => expandSegmentsAndMetrics(mbql(query), ctx);
+    await expect(expand({ 'source-table': 10, filter: ['not', ['segment', 3]] })).rejects.toThrow(new InvalidQueryError('"is-null" needs a field.', 'segment 3: filter'));
+    await expect(expand({ 'source-table': 10, aggregation: [['metric', 4]] })).rejects.toThrow('Invalid query: metric 4: aggregation[0]: wrong number of arguments to "sum" (0; it takes 1 or more).');
+    await expect(expand({ 'source-table': 10, aggregation: [['metric', 5]] })).rejects.toThrow('Invalid query: metric 5: filter: unknown clause "nope".');
   });
 });
 
