@@ -1,14 +1,11 @@
-import { compilerFor } from '../../src/query-engine/compile';
-import type { MetadataSnapshot, SqlCompiler } from '../../src/query-engine/compile/contract';
+import { sampleWarehouses, type SampleWarehouse } from './query-cases/warehouses';
 import { QueryCompileError } from '../../src/query-engine/compile/contract';
-import type { Engine, WarehouseDriver } from '../../src/query-engine/execute/drivers';
-import type { FileDetails, ServerDetails } from '../../src/query-engine/execute/drivers/details';
+import type { Engine } from '../../src/query-engine/execute/drivers';
 import type { InnerQuery } from '../../src/query-engine/mbql/types';
 import { groupingSetsApply, PivotOutcome, PivotQueryRunner, PivotRequest, runPivot } from '../../src/query-engine/postprocess/pivot';
 import type { FailedResults, QueryResults } from '../../src/query-engine/postprocess/results';
-import { writeSampleDatabase } from '../../src/sample-data';
-import { availableEngines, freshWarehouse, type TestWarehouse } from '../support/warehouses';
-import { fieldId, readFingerprints, sampleSnapshot } from './query-cases/metadata';
+import { availableEngines } from '../support/warehouses';
+import { fieldId } from './query-cases/metadata';
 import { O, ORDERS, P, PRODUCTS, U } from './query-cases/types';
 
 /**
@@ -19,13 +16,7 @@ import { O, ORDERS, P, PRODUCTS, U } from './query-cases/types';
 const engines = availableEngines();
 const OPTS = { timezone: null, now: new Date('2025-06-15T12:34:56Z') };
 
-interface Warehouse {
-  engine: Engine;
-  wh: TestWarehouse;
-  driver: WarehouseDriver;
-  meta: MetadataSnapshot;
-  compiler: SqlCompiler;
-}
+type Warehouse = SampleWarehouse;
 
 const byCategoryYear: InnerQuery = {
   'source-table': ORDERS,
@@ -60,18 +51,7 @@ describe('pivots on every engine', () => {
   const warehouses: Warehouse[] = [];
 
   beforeAll(async () => {
-    await Promise.all(
-      engines.map(async (engine) => {
-        const wh = await freshWarehouse(engine);
-        const target = engine === 'sqlite' || engine === 'duckdb' ? { engine, file: (wh.details as FileDetails).db } : { engine, details: wh.details as ServerDetails };
-        await writeSampleDatabase(target, { orders: 500, replace: true });
-        const driver = wh.driver();
-        const described = await driver.describe();
-        const schema = described.tables.find((t) => t.name === 'ORDERS')?.schema ?? null;
-        warehouses.push({ engine, wh, driver, meta: sampleSnapshot(engine, described, await readFingerprints(driver, engine, schema)), compiler: compilerFor(engine) });
-      }),
-    );
-    warehouses.sort((a, b) => engines.indexOf(a.engine) - engines.indexOf(b.engine));
+    warehouses.push(...(await sampleWarehouses(engines, 500)));
   }, 120_000);
 
   afterAll(async () => {

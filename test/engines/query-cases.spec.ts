@@ -1,15 +1,13 @@
-import { compilerFor } from '../../src/query-engine/compile';
-import type { CompileOptions, MetadataSnapshot, SqlCompiler } from '../../src/query-engine/compile/contract';
+import { sampleWarehouses, type SampleWarehouse } from './query-cases/warehouses';
+import type { CompileOptions } from '../../src/query-engine/compile/contract';
 import { QueryCompileError } from '../../src/query-engine/compile/contract';
-import type { Engine, WarehouseDriver } from '../../src/query-engine/execute/drivers';
-import { SampleData, writeSampleDatabase } from '../../src/sample-data';
-import type { FileDetails, ServerDetails } from '../../src/query-engine/execute/drivers/details';
-import { availableEngines, freshWarehouse, type TestWarehouse } from '../support/warehouses';
+import type { Engine } from '../../src/query-engine/execute/drivers';
+import { SampleData } from '../../src/sample-data';
+import { availableEngines } from '../support/warehouses';
 import { normalizeDatasetQuery } from '../../src/query-engine/mbql/normalize';
 import type { InnerQuery } from '../../src/query-engine/mbql/types';
 import { hasMbql5Form, toMbql5 } from '../support/mbql5';
 import { ALL_CASES } from './query-cases';
-import { readFingerprints, sampleSnapshot } from './query-cases/metadata';
 import type { QueryCase } from './query-cases/types';
 
 /**
@@ -21,13 +19,7 @@ import type { QueryCase } from './query-cases/types';
 const ORDER_COUNT = 500;
 export const CASE_OPTIONS: CompileOptions = { timezone: null, now: new Date('2025-06-15T12:34:56Z') };
 
-interface Warehouse {
-  engine: Engine;
-  wh: TestWarehouse;
-  driver: WarehouseDriver;
-  meta: MetadataSnapshot;
-  compiler: SqlCompiler;
-}
+type Warehouse = SampleWarehouse;
 
 export function normalizeValue(v: unknown): unknown {
   if (typeof v === 'bigint') return Number(v);
@@ -73,21 +65,7 @@ describe('MBQL query cases on every engine', () => {
 
   beforeAll(async () => {
     data = generatorData();
-    await Promise.all(
-      engines.map(async (engine) => {
-        const wh = await freshWarehouse(engine);
-        const target = engine === 'sqlite' || engine === 'duckdb'
-          ? { engine, file: (wh.details as FileDetails).db }
-          : { engine, details: wh.details as ServerDetails };
-        await writeSampleDatabase(target, { orders: ORDER_COUNT, replace: true });
-        const driver = wh.driver();
-        const described = await driver.describe();
-        const schema = described.tables.find((t) => t.name === 'ORDERS')?.schema ?? null;
-        const meta = sampleSnapshot(engine, described, await readFingerprints(driver, engine, schema));
-        warehouses.push({ engine, wh, driver, meta, compiler: compilerFor(engine) });
-      }),
-    );
-    warehouses.sort((a, b) => engines.indexOf(a.engine) - engines.indexOf(b.engine));
+    warehouses.push(...(await sampleWarehouses(engines, ORDER_COUNT)));
     const mysql = warehouses.find((w) => w.engine === 'mysql');
     if (mysql) {
       // The driver itself refuses this conversion when the tables are missing.
