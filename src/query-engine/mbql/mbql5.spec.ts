@@ -156,6 +156,52 @@ describe('MBQL 5 to legacy MBQL', () => {
     expect(q.native!['template-tags']!.cat.dimension).toEqual(['field', 104, { 'base-type': 'type/Text' }]);
   });
 
+  describe('clauses Metabase desugars into ones the engine runs', () => {
+    const filter = (f: unknown) => legacy(query(mbql({ filters: [f] }))).query!.filter;
+    const expression = (e: unknown[]) => legacy(query(mbql({ expressions: [[e[0], { ...(e[1] as object), 'lib/expression-name': 'E' }, ...e.slice(2)]] }))).query!.expressions!.E;
+    const at = (id: number) => ['field', { ...u(`f${id}`), 'base-type': 'type/DateTime', 'temporal-unit': 'month' }, id];
+
+    it('in and not-in are = and != with several values', () => {
+      expect(filter(['in', u(1), ['field', u(2), 12], 1, 2, 3])).toEqual(['=', ['field', 12, null], 1, 2, 3]);
+      expect(filter(['not-in', u(1), ['field', u(2), 12], 'a', null])).toEqual(['!=', ['field', 12, null], 'a', null]);
+      expect(filter(['or', u(1), ['in', u(2), ['field', u(3), 12], ['value', u(4), 4]], ['not-in', u(5), ['field', u(6), 12], 5, 6]])).toEqual(['or', ['=', ['field', 12, null], ['value', 4]], ['!=', ['field', 12, null], 5, 6]]);
+      expect(invalid(query(mbql({ filters: [['in', u(1), ['field', u(2), 12]]] })))).toBe('Invalid query: stages[0].filters[0]: expected ["in", {options}, expression, value, ...], got ["in",{"lib/uuid":"uuid-1"},["field",{"lib/uuid":"uuid-2"},12]].');
+    });
+
+    it.each([
+      ['year-of-era', 'get-year'], ['quarter-of-year', 'get-quarter'], ['month-of-year', 'get-month'], ['day-of-month', 'get-day'],
+      ['day-of-week', 'get-day-of-week'], ['hour-of-day', 'get-hour'], ['minute-of-hour', 'get-minute'], ['second-of-minute', 'get-second'],
+    ])('temporal-extract %s is %s', (unit, fn) => {
+      expect(expression(['temporal-extract', u(1), ['field', u(2), 13], unit])).toEqual([fn, ['field', 13, null]]);
+    });
+
+    it('during is = on the column bucketed by its unit (the whole unit holding the value)', () => {
+      expect(filter(['during', u(1), at(13), '2025-03-14', 'month'])).toEqual(['=', ['field', 13, { 'base-type': 'type/DateTime', 'temporal-unit': 'month' }], '2025-03-14']);
+      expect(filter(['during', u(1), ['field', u(2), 13], '2025-03-14T10:20:00', 'hour'])).toEqual(['=', ['field', 13, { 'temporal-unit': 'hour' }], '2025-03-14T10:20:00']);
+    });
+
+    it('relative-time-interval without an offset is time-interval on the unbucketed column', () => {
+      expect(filter(['relative-time-interval', u(1), at(13), -30, 'day', 0, 'week'])).toEqual(['time-interval', ['field', 13, { 'base-type': 'type/DateTime' }], -30, 'day']);
+      expect(filter(['relative-time-interval', u(1), ['field', u(2), 13], 3, 'month', 0, 'month'])).toEqual(['time-interval', ['field', 13, null], 3, 'month']);
+    });
+
+    it.each([
+      ['relative-time-interval with an offset (no shifted interval in the engine)', ['relative-time-interval', u(1), ['field', u(2), 13], -7, 'day', -1, 'week']],
+      ['relative-time-interval of 0 units (an empty range, not the current one)', ['relative-time-interval', u(1), ['field', u(2), 13], 0, 'day', 0, 'day']],
+      ['relative-time-interval over a computed date', ['relative-time-interval', u(1), ['now', u(2)], -7, 'day', 0, 'day']],
+      ['during by seconds', ['during', u(1), ['field', u(2), 13], '2025-03-14T10:20:30', 'second']],
+      ['during a non-string value', ['during', u(1), ['field', u(2), 13], 2025, 'year']],
+      ['temporal-extract of a week of the year', ['=', u(1), ['temporal-extract', u(2), ['field', u(3), 13], 'week-of-year-iso'], 1]],
+      ['temporal-extract of an ISO day of the week', ['=', u(1), ['temporal-extract', u(2), ['field', u(3), 13], 'day-of-week', 'iso'], 1]],
+      ['get-day-of-week with a mode', ['=', u(1), ['get-day-of-week', u(2), ['field', u(3), 13], 'iso'], 1]],
+      ['absolute-datetime (no such value in the engine)', ['>', u(1), ['field', u(2), 13], ['absolute-datetime', u(3), '2025-01-01T00:00:00', 'default']]],
+      ['relative-datetime (no such value in the engine)', ['>', u(1), ['field', u(2), 13], ['relative-datetime', u(3), -30, 'day']]],
+      ['offset (no window functions in the engine)', ['>', u(1), ['offset', u(2), ['field', u(3), 12], -1], 0]],
+    ])('leaves %s an unknown clause', (_name, f) => {
+      expect(invalid(query(mbql({ filters: [f] })))).toMatch(/^Invalid query: stages\[0\]\.filters\[0\]: unknown clause \[/);
+    });
+  });
+
   it('does not modify its input', () => {
     const q = query(mbql({ filters: [['=', u(1), ['field', u(2), 12], 1]] }));
     const copy = JSON.parse(JSON.stringify(q));

@@ -1,3 +1,4 @@
+import { TRUNCATION_UNITS } from './types';
 import type { DatasetQuery } from './types';
 import { InvalidQueryError, KNOWN_CLAUSES, validateInner } from './validate';
 
@@ -8,6 +9,9 @@ import { InvalidQueryError, KNOWN_CLAUSES, validateInner } from './validate';
  * them (or away: `lib/uuid` means nothing to the result); expressions named by their options become the legacy map;
  * aggregation references by uuid become indexes. What cannot be converted is an InvalidQueryError naming the place
  * as the caller sent it (`stages[1].filters[0]`). Pure: the input is not modified.
+ * Clauses that Metabase itself desugars become the legacy clause the engine runs where that is exact (`in` -> `=`,
+ * `not-in` -> `!=`, `temporal-extract` -> `get-*`, `during` -> `=` on the column bucketed by its unit,
+ * `relative-time-interval` without an offset -> `time-interval`); the rest is an unknown clause.
  */
 export const MBQL5_QUERY = 'mbql/query';
 
@@ -27,6 +31,16 @@ const FIELD_OPTIONS = ['base-type', 'temporal-unit', 'join-alias', 'source-field
 /** An expression's type is its own: a reference keeps only the bucketing (MBQL 5 clients add `base-type` to every ref). */
 const EXPRESSION_REF_OPTIONS = ['temporal-unit', 'binning'];
 const STRING_FILTERS = new Set(['contains', 'does-not-contain', 'starts-with', 'ends-with']);
+const TRUNCATION: ReadonlySet<string> = new Set(TRUNCATION_UNITS);
+/**
+ * `temporal-extract` units (Metabase lib, lib/schema/expression/temporal.cljc) that a legacy `get-*` function computes
+ * exactly, as Metabase's own desugaring pairs them. The week-of-year units and `day-of-week-iso` have none the engine
+ * compiles, so they stay unknown.
+ */
+const EXTRACT_FUNCTIONS: Record<string, string> = {
+  'year-of-era': 'get-year', 'quarter-of-year': 'get-quarter', 'month-of-year': 'get-month', 'day-of-month': 'get-day',
+  'day-of-week': 'get-day-of-week', 'hour-of-day': 'get-hour', 'minute-of-hour': 'get-minute', 'second-of-minute': 'get-second',
+};
 
 export function mbql5ToLegacy(raw: Record<string, unknown>): ConvertedQuery {
   const places: Array<[string, string]> = [];
@@ -253,11 +267,60 @@ function clause(c: unknown, at: string, scope: Scope): unknown {
       const legacy = pick(opts, ['include-current']);
       return ['time-interval', sub(ref), n, unit, ...(Object.keys(legacy).length ? [legacy] : [])];
     }
+    case 'get-day-of-week':
+      // An MBQL 5 mode (`"iso"`) has no legacy form: the legacy function counts from the start-of-week setting.
+      if (args.length !== 1) throw unknown(c, at);
+      return [name, sub(args[0])];
+    case 'in':
+    case 'not-in':
+      // Metabase desugars these to `=` / `!=` with the same arguments; legacy `=` and `!=` take several values.
+      if (args.length < 2) throw new InvalidQueryError(`expected ["${name}", {options}, expression, value, ...], got ${preview(c)}.`, at);
+      return [name === 'in' ? '=' : '!=', ...args.map(sub)];
+    case 'temporal-extract': {
+      const [ref, unit, mode] = args;
+      const fn = typeof unit === 'string' ? EXTRACT_FUNCTIONS[unit] : undefined;
+      if (!fn || args.length < 2 || (mode !== undefined && mode !== null) || args.length > 3) throw unknown(c, at);
+      return [fn, sub(ref)];
+    }
+    case 'during': {
+      // [col >= truncate(value, unit), col < that + 1 unit) on the unbucketed column: what legacy `=` does with a
+      // date string on a column bucketed by `unit`.
+      const [ref, value, unit] = args;
+      const converted = sub(ref);
+      if (args.length !== 3 || typeof value !== 'string' || typeof unit !== 'string' || !TRUNCATION.has(unit) || !isRef(converted)) throw unknown(c, at);
+      return ['=', withTemporalUnit(converted, unit), value];
+    }
+    case 'relative-time-interval': {
+      // Metabase: [now(bucket) + value, now(bucket)) shifted by the offset (value < 0), or [now + 1, now + value + 1)
+      // shifted (value > 0). Only a zero offset is a legacy time-interval; the engine has no shifted interval.
+      const [ref, n, unit, offset, offsetUnit] = args;
+      const converted = sub(ref);
+      const exact = args.length === 5 && Number.isInteger(n) && n !== 0 && offset === 0 && typeof unit === 'string' && TRUNCATION.has(unit) && typeof offsetUnit === 'string' && isRef(converted);
+      if (!exact) throw unknown(c, at);
+      return ['time-interval', withTemporalUnit(converted, undefined), n, unit];
+    }
   }
-  if (!KNOWN_CLAUSES.has(name)) throw new InvalidQueryError(`unknown clause ${preview(c)}.`, at);
+  if (!KNOWN_CLAUSES.has(name)) throw unknown(c, at);
   const converted = [name, ...args.map(sub)];
   if (STRING_FILTERS.has(name) && opts['case-sensitive'] !== undefined) converted.push({ 'case-sensitive': opts['case-sensitive'] });
   return converted;
+}
+
+function unknown(c: unknown, at: string): InvalidQueryError {
+  return new InvalidQueryError(`unknown clause ${preview(c)}.`, at);
+}
+
+function isRef(v: unknown): v is unknown[] {
+  return Array.isArray(v) && (v[0] === 'field' || v[0] === 'expression');
+}
+
+/** A converted field or expression reference bucketed by `unit`, or unbucketed. */
+function withTemporalUnit(ref: unknown[], unit: string | undefined): unknown[] {
+  const [kind, id, opts] = ref;
+  const rest = isMap(opts) ? Object.fromEntries(Object.entries(opts).filter(([k]) => k !== 'temporal-unit')) : {};
+  const legacy = unit ? { ...rest, 'temporal-unit': unit } : rest;
+  if (kind === 'field') return ['field', id, Object.keys(legacy).length ? legacy : null];
+  return Object.keys(legacy).length ? ['expression', id, legacy] : ['expression', id];
 }
 
 function nativeOf(stage: Record<string, unknown>, at: string): Record<string, unknown> {
