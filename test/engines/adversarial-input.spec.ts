@@ -2,6 +2,7 @@ import { baseTypeFor } from '../../src/query-engine/execute/drivers/base-types';
 import { convertsToNamedZone } from '../../src/query-engine/execute/drivers/mysql.driver';
 import { scanSql } from '../../src/query-engine/execute/drivers/sql-scan';
 import { checkStatement } from '../../src/query-engine/execute/drivers/statement-policy';
+import { validateDetails } from '../../src/query-engine/execute/drivers/details';
 import type { Engine } from '../../src/query-engine/execute/drivers/driver';
 import { findSnippetTags, parseNativeQuery, parseTagName, referencedTags } from '../../src/query-engine/native/parse';
 import { substituteNative } from '../../src/query-engine/native/substitute';
@@ -107,6 +108,14 @@ describe('parsers on 100 kB adversarial input', () => {
     for (const text of [`${'1'.repeat(KB100)}x`, `1${spaces}x`, `${'1'.repeat(KB100 / 2)}${' '.repeat(KB100 / 2)}x`, `.${'1'.repeat(KB100)}e`]) {
       expect(timed(parseNumber, text)).toBeLessThan(LIMIT_MS);
     }
+  });
+
+  it('reads a warehouse CA certificate (ssl-root-cert, up to 64 kB) in linear time', () => {
+    // Many certificates with whitespace between them and a bad end: each gap could be split two ways per repetition.
+    const cert = '-----BEGIN CERTIFICATE-----\nA-----END CERTIFICATE-----';
+    const inputs = [`${(cert + ' '.repeat(10)).repeat(1000).slice(0, 60_000)}!`, `${(cert + '\n'.repeat(40)).repeat(600).slice(0, 60_000)}!`];
+    const details = (pem: string) => validateDetails('postgres', { host: 'db', dbname: 'd', user: 'u', ssl: true, 'ssl-root-cert': pem }, { dataDir: '/tmp' });
+    for (const pem of inputs) expect(timed(details, pem)).toBeLessThan(LIMIT_MS);
   });
 
   it('reads type names (which may carry user text, e.g. DuckDB STRUCT fields) in linear time', () => {

@@ -87,7 +87,7 @@ export class DatasetService {
   private async execute(body: unknown, caller: QueryAuthorization, signal: AbortSignal, options: string | DatasetRunOptions, streaming: boolean): Promise<DatasetAnswer | DatasetStream> {
     const opts: DatasetRunOptions = typeof options === 'string' ? { context: options } : options;
     const context = opts.context ?? 'ad-hoc';
-    const processor = await this.processor(caller);
+    const { processor, assertMayRun } = await this.processor(caller);
     let planned: PlannedQuery | null;
     try {
       planned = await processor.plan(checkQueryBody(body, 'dataset'));
@@ -99,7 +99,7 @@ export class DatasetService {
       return failed;
     }
     if (!planned) throw new NotFoundError();
-    const access = await this.assertMayRun(caller, planned);
+    const access = await assertMayRun(planned);
     const hash = queryHash(planned.query);
     const average = this.queryLog.averageExecutionTime(hash);
     const logged = { hash, native: planned.query.type === 'native', database_id: planned.database.id };
@@ -214,13 +214,13 @@ export class DatasetService {
   /** The SQL a query becomes, without running it (the body as query-body.ts nativeRequestOf reads it). */
   async native(body: unknown, caller: AuthUser) {
     const request = nativeRequestOf(body);
-    const processor = await this.processor(caller);
+    const { processor, assertMayRun } = await this.processor(caller);
     const planned = await processor.plan(request.query).catch((e: unknown) => {
       if (e instanceof InvalidQueryError) throw ValidationError.of('query', e.message, request.sent);
       throw e;
     });
     if (!planned) throw new NotFoundError();
-    await this.assertMayRun(caller, planned);
+    await assertMayRun(planned);
     try {
       return await processor.toNative(planned, { pretty: request.pretty });
     } catch (e) {
@@ -232,37 +232,43 @@ export class DatasetService {
   }
 
   /**
-   * Data access to the database, and native-query permission for SQL someone wrote. The query as sent is checked
-   * here; its sources are resolved while it runs, and the processor asks again (authorizeSql) when a native saved
-   * question turns out to be a source at any level. A shared object's run has no such checks (see SharedAuthorization).
+   * The processor one run uses, and the run's permission check. `assertMayRun`: data access to the database, and
+   * native-query permission for SQL someone wrote. The query as sent is checked there; its sources are resolved while
+   * it runs, and the processor asks again (authorizeSql) when a native saved question turns out to be a source at
+   * any level. Both read the caller's access once per database and run. A shared object's run has no such checks
+   * (see SharedAuthorization).
    */
-  private async assertMayRun(caller: QueryAuthorization, planned: PlannedQuery): Promise<Access> {
-    if (isShared(caller)) return UNRESTRICTED;
-    const access = await this.access.accessTo(caller, planned.database.id);
-    if (access.data !== 'unrestricted') throw new ForbiddenError();
-    if (carriesSql(planned.query) && access.native !== 'write') throw new ForbiddenError();
-    return access;
-  }
-
-  /** The processor's authorizeSql: the final query runs SQL someone wrote, which needs native-query permission. */
-  private async assertMayRunSql(caller: AuthUser, dbId: number): Promise<void> {
-    if ((await this.access.accessTo(caller, dbId)).native !== 'write') throw new ForbiddenError();
-  }
-
-  private async processor(caller: QueryAuthorization): Promise<QueryProcessor> {
+  private async processor(caller: QueryAuthorization): Promise<{ processor: QueryProcessor; assertMayRun(planned: PlannedQuery): Promise<Access> }> {
     const timezone = (await this.settings.get<string | null>('report-timezone')) || null;
     const metadata = new AppMetadataProvider(this.metadataRepo, timezone, this.metadataCache);
     const content = this.content.resolverFor(caller);
-    return new QueryProcessor({
+    const user = userOf(caller);
+    const accesses = new Map<number, Promise<Access>>();
+    const accessTo = (dbId: number): Promise<Access> => {
+      if (!user) return Promise.resolve(UNRESTRICTED);
+      let access = accesses.get(dbId);
+      if (!access) accesses.set(dbId, (access = this.access.accessTo(user, dbId)));
+      return access;
+    };
+    const assertMayRun = async (planned: PlannedQuery): Promise<Access> => {
+      const access = await accessTo(planned.database.id);
+      if (access.data !== 'unrestricted') throw new ForbiddenError();
+      if (carriesSql(planned.query) && access.native !== 'write') throw new ForbiddenError();
+      return access;
+    };
+    const processor = new QueryProcessor({
       metadata,
       content,
       database: async (id) => {
         const row = await metadata.connection(id);
         return row ? { meta: { id: row.id, engine: row.engine, timezone }, driver: this.connections.driverFor(row) } : null;
       },
-      authorizeSql: isShared(caller) ? undefined : (db) => this.assertMayRunSql(caller, db.id),
+      authorizeSql: async (db) => {
+        if ((await accessTo(db.id)).native !== 'write') throw new ForbiddenError();
+      },
       log: (msg, fields) => this.logger.debug(msg, fields),
     });
+    return { processor, assertMayRun };
   }
 }
 

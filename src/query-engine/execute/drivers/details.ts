@@ -99,7 +99,11 @@ function sslMode(v: unknown): boolean {
   throw new DetailsError('ssl-mode', 'ssl-mode must be disable, allow, prefer, require, verify-ca or verify-full.');
 }
 
-const PEM_CERTIFICATE = /^(\s*-----BEGIN CERTIFICATE-----\r?\n[A-Za-z0-9+/=\r\n]+-----END CERTIFICATE-----\s*)+$/;
+/**
+ * One or more PEM certificates. The whitespace before the first is matched once, outside the repetition, so that no
+ * run of whitespace can be split between two repetitions (that ambiguity made a failing match exponential).
+ */
+const PEM_CERTIFICATE = /^\s*(?:-----BEGIN CERTIFICATE-----\r?\n[A-Za-z0-9+/=\r\n]+-----END CERTIFICATE-----\s*)+$/;
 
 function pemCertificate(v: unknown): string | undefined {
   if (v === undefined || v === null || v === '') return undefined;
