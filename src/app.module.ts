@@ -4,11 +4,15 @@ import { CoreModule } from './common/core.module';
 import { DatabaseModule } from './common/database/database.module';
 import { AppLogger } from './common/logging/app-logger';
 import { ApiKeysModule } from './modules/api-keys/api-keys.module';
+import { BookmarksModule } from './modules/bookmarks/bookmarks.module';
+import { CollectionsModule } from './modules/collections/collections.module';
 import { ContentModule } from './modules/content/content.module';
 import { DatasetModule } from './modules/dataset/dataset.module';
 import { DatabasesModule } from './modules/databases/databases.module';
 import { FieldsModule } from './modules/fields/fields.module';
 import { HealthModule } from './modules/health/health.module';
+import { RevisionsModule } from './modules/revisions/revisions.module';
+import { SearchModule } from './modules/search/search.module';
 import { QueryCacheModule } from './modules/query-cache/query-cache.module';
 import { QueryLogModule } from './modules/query-log/query-log.module';
 import { PermissionsModule } from './modules/permissions/permissions.module';
@@ -38,6 +42,10 @@ export const FEATURE_MODULES = [
   DatasetModule,
   TablesModule,
   FieldsModule,
+  CollectionsModule,
+  RevisionsModule,
+  BookmarksModule,
+  SearchModule,
 ];
 
 @Module({})

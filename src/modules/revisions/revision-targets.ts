@@ -1,0 +1,17 @@
+import type { EntityManager } from 'typeorm';
+import type { AuthUser } from '../../common/auth/current-user';
+
+/**
+ * What the revision module needs from a kind of object it keeps revisions of (card, dashboard, metric, segment):
+ * the owning module registers one at start-up, so revisions never import the modules that use them.
+ */
+export interface RevisionTarget {
+  /** Throws NotFoundError when the object is gone, ForbiddenError when `user` may not read it. */
+  assertRead(user: AuthUser, id: number): Promise<void>;
+  /** Throws as `assertRead`, and ForbiddenError when `user` may not change it. */
+  assertWrite(user: AuthUser, id: number): Promise<void>;
+  /** A readable sentence of what changed, such as `renamed this from "A" to "B".`; null when nothing did. */
+  describe(before: Record<string, unknown> | null, after: Record<string, unknown>): string | null;
+  /** Writes `snapshot` back onto the object inside `tx` and answers its new snapshot (recorded as a reversion). */
+  restore(tx: EntityManager, user: AuthUser, id: number, snapshot: Record<string, unknown>): Promise<Record<string, unknown>>;
+}
