@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import type { AuthUser } from '../../common/auth/current-user';
 
 /** The query of one page of GET /api/collection/:id/items (and root/items), as each item source receives it. */
@@ -35,6 +36,8 @@ export interface CollectionItemSource {
   items(q: ItemsQuery): Promise<CollectionItem[]>;
   /** Which `models` occur in each of `collectionIds` (for the tree's `here` and `below`). */
   modelsIn(collectionIds: number[], archived: boolean): Promise<Map<number, Set<string>>>;
+  /** Archives (or unarchives) the items of these collections with them, inside the collection update's `tx`. */
+  archiveIn(tx: EntityManager, collectionIds: number[], archived: boolean): Promise<void>;
 }
 
 @Injectable()
