@@ -1,0 +1,99 @@
+/** What every benchmark suite shares: the built server as its own process, and a keep-alive HTTP client. */
+import { ChildProcess, spawn } from 'node:child_process';
+import * as http from 'node:http';
+import * as path from 'node:path';
+
+export const ROOT = path.resolve(__dirname, '..', '..');
+export const DATA = path.join(ROOT, 'bench', 'data');
+export const ADMIN = { email: 'bench@example.com', password: 'Bench-mark-2026!' };
+
+export function startServer(dataDir: string, extraEnv: Record<string, string> = {}): Promise<{ proc: ChildProcess; url: string }> {
+  return new Promise((resolve, reject) => {
+    // BENCH_PROFILE=dir writes a CPU profile of the server there when it stops.
+    const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+    const proc = spawn(process.execPath, [...profile, path.join(ROOT, 'dist', 'src', 'main.js')], {
+      env: {
+        PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, ALLOWED_FILE_DIRS: DATA, LOG_LEVEL: 'info',
+        LOAD_SAMPLE_DATABASE: 'false', SYNC_CHECK_SECONDS: '0', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password,
+        // The server's DuckDB caps, when a run wants to see what they cost.
+        ...extraEnv,
+        ...Object.fromEntries(['DUCKDB_MEMORY_LIMIT', 'DUCKDB_THREADS'].filter((k) => process.env[k]).map((k) => [k, process.env[k]!])),
+      },
+    });
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 60_000);
+    const onData = (b: Buffer) => {
+      out += b.toString();
+      const m = out.match(/"url":"(http:\/\/[^"]+)"/);
+      if (m) {
+        clearTimeout(timer);
+        // From here on the log is read and dropped: the benchmark process has measuring to do.
+        for (const stream of [proc.stdout!, proc.stderr!]) stream.off('data', onData).resume();
+        resolve({ proc, url: m[1] });
+      }
+    };
+    proc.stdout!.on('data', onData);
+    proc.stderr!.on('data', onData);
+    proc.on('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
+  });
+}
+
+/** Stops a server started by startServer. */
+export function stopServer(proc: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    proc.removeAllListeners('exit');
+    proc.on('exit', () => resolve());
+    proc.kill('SIGTERM');
+  });
+}
+
+/** Node's own HTTP client with keep-alive: fetch (undici) adds most of a millisecond per request itself. */
+export const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+
+export function api(url: string, session: string | null, method: string, route: string, body?: unknown): Promise<{ status: number; json: unknown; ms: number }> {
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  const started = process.hrtime.bigint();
+  return new Promise((resolve, reject) => {
+    const req = http.request(url + route, {
+      method,
+      agent,
+      headers: {
+        'Content-Type': 'application/json',
+        ...(payload ? { 'Content-Length': Buffer.byteLength(payload) } : {}),
+        ...(session ? { 'X-Metabase-Session': session } : {}),
+      },
+    }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        const raw = Buffer.concat(chunks);
+        resolve({ status: res.statusCode ?? 0, json: raw.length ? JSON.parse(raw.toString()) : null, ms });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+export async function login(url: string, user: { email: string; password: string }): Promise<string> {
+  const res = await api(url, null, 'POST', '/api/session', { username: user.email, password: user.password });
+  if (res.status !== 200) throw new Error(`could not log in as ${user.email}: ${JSON.stringify(res.json)}`);
+  return (res.json as { id: string }).id;
+}
+
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
+/** The p-th percentile (0..100), nearest rank. */
+export function percentile(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
+}
+
+export function log(msg: string): void {
+  process.stderr.write(`${msg}\n`);
+}
