@@ -1,6 +1,11 @@
 import type { EntityManager } from 'typeorm';
 import type { AuthUser } from '../../common/auth/current-user';
 
+/** What the revision module looks up for a description: the names of the collections a `collection_id` change moved between. */
+export interface DescribeContext {
+  collectionNames: ReadonlyMap<number, string>;
+}
+
 /**
  * What the revision module needs from a kind of object it keeps revisions of (card, dashboard, metric, segment):
  * the owning module registers one at start-up, so revisions never import the modules that use them.
@@ -10,8 +15,11 @@ export interface RevisionTarget {
   assertRead(user: AuthUser, id: number): Promise<void>;
   /** Throws as `assertRead`, and ForbiddenError when `user` may not change it. */
   assertWrite(user: AuthUser, id: number): Promise<void>;
-  /** A readable sentence of what changed, such as `renamed this from "A" to "B".`; null when nothing did. */
-  describe(before: Record<string, unknown> | null, after: Record<string, unknown>): string | null;
+  /**
+   * A readable sentence of what changed, such as `renamed this Card from "A" to "B".`; null when nothing did.
+   * `describeChanges` (revision-describe.ts) writes Metabase's sentences; `context` carries what it looks up.
+   */
+  describe(before: Record<string, unknown> | null, after: Record<string, unknown>, context?: DescribeContext): string | null;
   /** Writes `snapshot` back onto the object inside `tx` and answers its new snapshot (recorded as a reversion). */
   restore(tx: EntityManager, user: AuthUser, id: number, snapshot: Record<string, unknown>): Promise<Record<string, unknown>>;
 }

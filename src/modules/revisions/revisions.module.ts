@@ -2,10 +2,13 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Revision } from './revision.entity';
 import { RevisionService } from './revision.service';
+import { RevisionsController } from './revisions.controller';
+import { RevisionsRepository } from './revisions.repository';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Revision])],
-  providers: [RevisionService],
+  controllers: [RevisionsController],
+  providers: [RevisionService, RevisionsRepository],
   exports: [RevisionService],
 })
 export class RevisionsModule {}
