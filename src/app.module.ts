@@ -4,6 +4,7 @@ import { CoreModule } from './common/core.module';
 import { DatabaseModule } from './common/database/database.module';
 import { AppLogger } from './common/logging/app-logger';
 import { ApiKeysModule } from './modules/api-keys/api-keys.module';
+import { BookmarksApiModule } from './modules/bookmarks/bookmarks-api.module';
 import { BookmarksModule } from './modules/bookmarks/bookmarks.module';
 import { CollectionsModule } from './modules/collections/collections.module';
 import { ContentModule } from './modules/content/content.module';
@@ -45,6 +46,7 @@ export const FEATURE_MODULES = [
   CollectionsModule,
   RevisionsModule,
   BookmarksModule,
+  BookmarksApiModule,
   SearchModule,
 ];
 
