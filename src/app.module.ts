@@ -6,6 +6,7 @@ import { AppLogger } from './common/logging/app-logger';
 import { ApiKeysModule } from './modules/api-keys/api-keys.module';
 import { BookmarksApiModule } from './modules/bookmarks/bookmarks-api.module';
 import { BookmarksModule } from './modules/bookmarks/bookmarks.module';
+import { CardsModule } from './modules/cards/cards.module';
 import { CollectionsModule } from './modules/collections/collections.module';
 import { ContentModule } from './modules/content/content.module';
 import { DatasetModule } from './modules/dataset/dataset.module';
@@ -48,6 +49,7 @@ export const FEATURE_MODULES = [
   BookmarksModule,
   BookmarksApiModule,
   SearchModule,
+  CardsModule,
 ];
 
 @Module({})

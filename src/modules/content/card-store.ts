@@ -5,7 +5,7 @@ import type { CardSource } from '../../query-engine/metadata';
 /**
  * Where every other module finds saved questions, models and metrics: the query engine's `card__<id>` sources and
  * `{{#id}}` tags, and the virtual tables of GET /api/table/card__<id>/query_metadata. The cards module provides this
- * token; until it exists the default (NoCards) answers that there is no such card.
+ * token (the cards module's DbCardStore, provided by ContentModule); NoCards answers that there is no such card.
  */
 export const CARD_STORE = Symbol('CARD_STORE');
 

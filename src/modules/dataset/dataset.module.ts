@@ -18,6 +18,6 @@ import { QueryMetadataRepository } from './query-metadata.repository';
   // DatasetExportController's `:export-format` last: the literal routes of DatasetController match first.
   controllers: [DatasetController, DatasetExportController],
   providers: [DatasetService, PivotService, DatasetMetadataService, ParameterValuesService, ContentRegistry, MetadataCache, QueryMetadataRepository],
-  exports: [DatasetService, ContentRegistry],
+  exports: [DatasetService, PivotService, ParameterValuesService, DatasetMetadataService, ContentRegistry],
 })
 export class DatasetModule {}

@@ -32,8 +32,8 @@ export class PivotService {
     private readonly access: DatabaseAccessService,
   ) {}
 
-  /** `context` names the run in the execution log (a download's, for exports). */
-  async run(body: unknown, caller: AuthUser, signal: AbortSignal, context = 'ad-hoc'): Promise<QueryResults | FailedResults> {
+  /** `context` names the run in the execution log (a download's, for exports); `cardId` the saved question run, if any. */
+  async run(body: unknown, caller: AuthUser, signal: AbortSignal, context = 'ad-hoc', cardId: number | null = null): Promise<QueryResults | FailedResults> {
     // A map whose `database` is an integer greater than zero: optional by its schema, then required (as Metabase).
     const raw = checkQueryBody(body, 'pivot');
     const options = {
@@ -44,7 +44,7 @@ export class PivotService {
     const queryBody = Object.fromEntries(Object.entries(raw).filter(([k]) => !PIVOT_KEYS.includes(k)));
     const normalized = normalizedOrError(queryBody);
     // Not a query (a malformed MBQL 5 one): the failed answer of any query, logged as such.
-    if (normalized instanceof Error) return this.dataset.run(queryBody, caller, signal, { context }) as Promise<FailedResults>;
+    if (normalized instanceof Error) return this.dataset.run(queryBody, caller, signal, { context, cardId }) as Promise<FailedResults>;
     if (normalized.type === 'native') return this.nativeRefused(normalized, caller, queryBody);
     const inner: InnerQuery = normalized.query && typeof normalized.query === 'object' ? normalized.query : {};
     const breakouts = Array.isArray(inner.breakout) ? inner.breakout : [];
@@ -64,7 +64,7 @@ export class PivotService {
         { ...normalized, type: 'query', query, constraints: constraints(Math.min(run.maxRows, maxRows)) },
         caller,
         signal,
-        { log: run.log, context, groupingSets: run.groupingSets },
+        { log: run.log, context, cardId, groupingSets: run.groupingSets },
       ),
     );
     if (!('head' in outcome)) return outcome;

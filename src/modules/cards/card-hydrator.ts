@@ -1,0 +1,47 @@
+import { Injectable } from '@nestjs/common';
+import type { AuthUser } from '../../common/auth/current-user';
+import { CollectionAccessService } from '../collections/collection-access.service';
+import { ancestorIds } from '../collections/location';
+import type { CollectionPerm } from '../collections/collection-permission.entity';
+import { placeOf } from './card-access.service';
+import { CardsRepository, type CardRow } from './cards.repository';
+import { toCardView } from './card-view';
+
+/**
+ * Turns card rows into their wire shape. One card gets everything (ancestors, last edit, query statistics) in a
+ * fixed number of queries; a listing gets `can_write` for all its cards in at most three, whatever their number.
+ */
+@Injectable()
+export class CardHydrator {
+  constructor(
+    private readonly cards: CardsRepository,
+    private readonly access: CollectionAccessService,
+  ) {}
+
+  async one(caller: AuthUser, row: CardRow, perm: CollectionPerm | null) {
+    const place = placeOf(row);
+    const ids = place ? ancestorIds(place.location) : [];
+    const [ancestors, lastEdits, stats] = await Promise.all([this.cards.collections(ids), this.cards.lastEdits([Number(row.id)]), this.cards.queryStats(Number(row.id))]);
+    const readable = caller.isSuperuser || ancestors.length === 0 ? null : await this.access.forCollections(caller, ancestors.map((a) => ({ id: Number(a.id), location: a.location, personal_owner_id: a.personal_owner_id === null ? null : Number(a.personal_owner_id) })));
+    const shown = ids.map((id) => ancestors.find((a) => Number(a.id) === id)).filter((a): a is NonNullable<typeof a> => Boolean(a) && (readable === null || readable.has(Number(a!.id))));
+    return toCardView(row, { can_write: perm === 'write', ancestors: shown, lastEdit: lastEdits.get(Number(row.id)) ?? null, stats });
+  }
+
+  /** A listing's cards, each with `can_write`; the rows are the ones the caller may read. */
+  async many(caller: AuthUser, rows: CardRow[]) {
+    const writable = await this.writableCollections(caller, rows);
+    const rootWrite = caller.isSuperuser || rows.every((r) => r.collection_id !== null) ? caller.isSuperuser : await this.access.canWrite(caller, null);
+    return rows.map((row) => toCardView(row, { can_write: row.collection_id === null ? rootWrite : writable(Number(row.collection_id)) }));
+  }
+
+  private async writableCollections(caller: AuthUser, rows: CardRow[]): Promise<(id: number) => boolean> {
+    if (caller.isSuperuser) return () => true;
+    const places = new Map<number, { id: number; location: string; personal_owner_id: number | null }>();
+    for (const r of rows) {
+      const p = placeOf(r);
+      if (p) places.set(p.id, p);
+    }
+    const perms = await this.access.forCollections(caller, [...places.values()]);
+    return (id) => perms.get(id) === 'write';
+  }
+}

@@ -1,0 +1,93 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { CollectionAccessService } from '../collections/collection-access.service';
+import type { CollectionItem, CollectionItemSource, ItemsQuery } from '../collections/collection-items.registry';
+import { CardsRepository, type CardRow, type LastEdit } from './cards.repository';
+import { commonNameOf, isoTime, parseJson } from './card-view';
+
+/** The collection listing's `model` of each card type, and back. */
+const MODEL_OF: Record<string, string> = { question: 'card', model: 'dataset', metric: 'metric' };
+const TYPE_OF: Record<string, string> = { card: 'question', dataset: 'model', metric: 'metric' };
+const CHUNK = 500;
+
+/** Cards, models and metrics as items of GET /api/collection/:id/items (registered with CollectionItemsRegistry). */
+@Injectable()
+export class CardItemsSource implements CollectionItemSource {
+  readonly models = ['card', 'dataset', 'metric'] as const;
+
+  constructor(
+    private readonly cards: CardsRepository,
+    private readonly access: CollectionAccessService,
+  ) {}
+
+  async items(q: ItemsQuery): Promise<CollectionItem[]> {
+    const types = (q.models.length ? q.models.filter((m) => m in TYPE_OF) : Object.keys(TYPE_OF)).map((m) => TYPE_OF[m]);
+    if (types.length === 0) return [];
+    const params: unknown[] = [q.archived];
+    const where = ['c.archived = $1', `c.type IN (${types.map((t) => `$${params.push(t)}`).join(', ')})`];
+    if (q.collectionId === null) {
+      if (!(await this.access.canRead(q.user, null, q.namespace))) return [];
+      where.push('c.collection_id IS NULL');
+    } else {
+      where.push(`c.collection_id = $${params.push(q.collectionId)}`);
+    }
+    if (q.pinnedState === 'is_pinned') where.push('c.collection_position IS NOT NULL');
+    if (q.pinnedState === 'is_not_pinned') where.push('c.collection_position IS NULL');
+    const rows = await this.cards.rows(where.join(' AND '), params);
+    const edits = new Map<number, LastEdit>();
+    for (let i = 0; i < rows.length; i += CHUNK) {
+      for (const [k, v] of await this.cards.lastEdits(rows.slice(i, i + CHUNK).map((r) => Number(r.id)))) edits.set(k, v);
+    }
+    return rows.map((r) => item(r, edits.get(Number(r.id)) ?? null));
+  }
+
+  async modelsIn(collectionIds: number[], archived: boolean): Promise<Map<number, Set<string>>> {
+    const out = new Map<number, Set<string>>();
+    if (collectionIds.length === 0) return out;
+    const wanted = new Set(collectionIds);
+    const some = collectionIds.length <= CHUNK;
+    const rows = await this.cards.sql.query<{ collection_id: number; type: string }>(
+      `SELECT DISTINCT collection_id, type FROM report_card WHERE archived = $1 AND collection_id ${some ? `IN (${collectionIds.map((_, i) => `$${i + 2}`).join(', ')})` : 'IS NOT NULL'}`,
+      some ? [archived, ...collectionIds] : [archived],
+    );
+    for (const r of rows) {
+      const id = Number(r.collection_id);
+      if (!wanted.has(id)) continue;
+      if (!out.has(id)) out.set(id, new Set());
+      out.get(id)!.add(MODEL_OF[r.type] ?? 'card');
+    }
+    return out;
+  }
+
+  async archiveIn(tx: EntityManager, collectionIds: number[], archived: boolean): Promise<void> {
+    for (let i = 0; i < collectionIds.length; i += CHUNK) {
+      const ids = collectionIds.slice(i, i + CHUNK);
+      const set: Record<string, unknown> = { archived };
+      if (archived) set.collection_position = null;
+      await tx.createQueryBuilder().update('report_card').set(set).where('collection_id IN (:...ids)', { ids }).execute();
+    }
+  }
+}
+
+function item(r: CardRow, edit: LastEdit | null): CollectionItem {
+  const lastEditedAt = isoTime(edit?.timestamp ?? r.updated_at);
+  return {
+    id: Number(r.id),
+    model: MODEL_OF[r.type] ?? 'card',
+    name: r.name,
+    description: r.description,
+    display: r.display,
+    entity_id: r.entity_id,
+    collection_id: r.collection_id === null ? null : Number(r.collection_id),
+    collection_position: r.collection_position === null ? null : Number(r.collection_position),
+    collection_preview: r.collection_preview === true || r.collection_preview === 1,
+    database_id: r.database_id === null ? null : Number(r.database_id),
+    archived: r.archived === true || r.archived === 1,
+    dataset_query: r.type === 'model' ? parseJson(r.dataset_query, null) : undefined,
+    moderated_status: null,
+    fully_parameterized: true,
+    last_edited_at: lastEditedAt,
+    last_edited_by: edit ? commonNameOf(edit) : null,
+    'last-edit-info': edit ? { id: Number(edit.id), email: edit.email, first_name: edit.first_name, last_name: edit.last_name, timestamp: isoTime(edit.timestamp) } : null,
+  };
+}

@@ -1,0 +1,66 @@
+import { Injectable } from '@nestjs/common';
+import type { AuthUser } from '../../common/auth/current-user';
+import type { CardColumn, CardForMetadata, CardStore } from '../content/card-store';
+import { CollectionAccessService } from '../collections/collection-access.service';
+import type { CardSource } from '../../query-engine/metadata';
+import type { DatasetQuery } from '../../query-engine/mbql/types';
+import { CardsRepository, type CardRow } from './cards.repository';
+import { legacyQuery } from './card-query';
+import { parseJson } from './card-view';
+
+/**
+ * The saved questions, models and metrics the rest of the server reads through CARD_STORE: `card__<id>` sources
+ * and MBQL 5 `source-card` (in the legacy form the engine runs, whichever form the card was saved in), `{{#id}}`
+ * tags, and the virtual tables of saved questions. Reading one needs read access to its collection; its database is
+ * the query's own (the engine refuses a card of another database), so the run's data check covers it.
+ */
+@Injectable()
+export class DbCardStore implements CardStore {
+  constructor(
+    private readonly cards: CardsRepository,
+    private readonly access: CollectionAccessService,
+  ) {}
+
+  async source(id: number, caller: AuthUser | null): Promise<CardSource | null> {
+    const row = await this.readable(id, caller);
+    if (!row || row.database_id === null) return null;
+    const sent = parseJson<unknown>(row.dataset_query, null);
+    const query = (legacyQuery(sent) ?? sent) as DatasetQuery;
+    const columns = parseJson<CardColumn[] | null>(row.result_metadata, null);
+    return {
+      id: Number(row.id),
+      databaseId: Number(row.database_id),
+      query,
+      ...(Array.isArray(columns) ? { resultMetadata: columns.map((c) => ({ name: c.name, base_type: c.base_type ?? 'type/*', display_name: c.display_name })) } : {}),
+    };
+  }
+
+  async resultMetadata(id: number, caller: AuthUser): Promise<CardForMetadata | null> {
+    const row = await this.readable(id, caller);
+    if (!row || row.database_id === null || row.archived === true || row.archived === 1) return null;
+    const columns = parseJson<CardColumn[] | null>(row.result_metadata, null);
+    return {
+      id: Number(row.id),
+      name: row.name,
+      description: row.description,
+      database_id: Number(row.database_id),
+      type: row.type as CardForMetadata['type'],
+      collection_name: row.coll_name ?? null,
+      entity_id: row.entity_id,
+      moderated_status: null,
+      is_native: row.query_type === 'native',
+      result_metadata: Array.isArray(columns) ? columns : [],
+    };
+  }
+
+  /** The card's row after the read check (ForbiddenError), null when there is no such card. */
+  private async readable(id: number, caller: AuthUser | null): Promise<CardRow | null> {
+    const row = await this.cards.row(id);
+    if (!row) return null;
+    if (caller) {
+      const place = row.collection_id === null ? null : { id: Number(row.collection_id), location: row.coll_location ?? '/', personal_owner_id: row.coll_personal_owner_id === null ? null : Number(row.coll_personal_owner_id) };
+      await this.access.assertRead(caller, place);
+    }
+    return row;
+  }
+}

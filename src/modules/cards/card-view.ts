@@ -1,0 +1,131 @@
+import type { CardRow, CollectionName, LastEdit } from './cards.repository';
+
+/** A timestamp read by raw SQL: a Date on Postgres, UTC text without a zone on SQLite. */
+export function isoTime(d: Date | string | null | undefined): string | null {
+  if (d === null || d === undefined) return null;
+  if (d instanceof Date) return d.toISOString();
+  const text = /[zZ]|[+-]\d\d:?\d\d$/.test(d) ? d : `${d.replace(' ', 'T')}Z`;
+  const parsed = new Date(text);
+  return Number.isNaN(parsed.getTime()) ? d : parsed.toISOString();
+}
+
+const bool = (v: boolean | number | null | undefined): boolean => v === true || v === 1;
+const num = (v: number | string | null | undefined): number | null => (v === null || v === undefined ? null : Number(v));
+
+export function parseJson<T>(text: string | null | undefined, fallback: T): T {
+  if (text === null || text === undefined || text === '') return fallback;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+export function commonNameOf(u: { email: string | null; first_name: string | null; last_name: string | null }): string | null {
+  const name = [u.first_name, u.last_name].filter((s) => s && s.trim()).join(' ');
+  return name || u.email;
+}
+
+/** What the single-card view adds to the listing's. */
+export interface CardExtras {
+  can_write: boolean;
+  ancestors?: CollectionName[];
+  lastEdit?: LastEdit | null;
+  stats?: { average: number | null; last: Date | string | null };
+  /** Listings leave out the biggest, least used parts. */
+  light?: boolean;
+}
+
+export function collectionView(row: CardRow, ancestors?: CollectionName[]) {
+  if (row.collection_id === null || row.collection_id === undefined) return null;
+  const id = Number(row.collection_id);
+  return {
+    id,
+    name: row.coll_name,
+    description: row.coll_description ?? null,
+    slug: row.coll_slug ?? null,
+    entity_id: row.coll_entity_id ?? null,
+    location: row.coll_location ?? '/',
+    namespace: row.coll_namespace ?? null,
+    personal_owner_id: num(row.coll_personal_owner_id),
+    authority_level: row.coll_authority_level ?? null,
+    archived: bool(row.coll_archived),
+    is_personal: row.coll_personal_owner_id !== null,
+    ...(ancestors
+      ? {
+          effective_ancestors: [
+            { 'metabase.models.collection.root/is-root?': true, id: 'root', name: 'Our analytics', authority_level: null, is_personal: false },
+            ...ancestors.map((a) => ({ id: Number(a.id), name: a.name, slug: a.slug, entity_id: a.entity_id, location: a.location, authority_level: a.authority_level, personal_owner_id: num(a.personal_owner_id), is_personal: a.personal_owner_id !== null })),
+          ],
+        }
+      : {}),
+  };
+}
+
+/** The wire shape of a card (Metabase's GET /api/card/:id), from its row and what was hydrated. */
+export function toCardView(row: CardRow, extras: CardExtras) {
+  const type = (row.type ?? 'question') as 'question' | 'model' | 'metric';
+  const creator = row.u_email
+    ? {
+        id: Number(row.creator_id),
+        email: row.u_email,
+        first_name: row.u_first_name,
+        last_name: row.u_last_name,
+        common_name: commonNameOf({ email: row.u_email, first_name: row.u_first_name, last_name: row.u_last_name }),
+        is_superuser: bool(row.u_is_superuser),
+        is_qbnewb: bool(row.u_is_qbnewb),
+        date_joined: isoTime(row.u_date_joined),
+        last_login: isoTime(row.u_last_login),
+      }
+    : null;
+  const view: Record<string, unknown> = {
+    id: Number(row.id),
+    name: row.name,
+    description: row.description,
+    display: row.display,
+    type,
+    dataset: type === 'model',
+    dataset_query: parseJson(row.dataset_query, {}),
+    visualization_settings: parseJson(row.visualization_settings, {}),
+    parameters: parseJson(row.parameters, []),
+    parameter_mappings: parseJson(row.parameter_mappings, []),
+    result_metadata: extras.light ? undefined : parseJson(row.result_metadata, null),
+    query_type: row.query_type,
+    database_id: num(row.database_id),
+    table_id: num(row.table_id),
+    source_card_id: num(row.source_card_id),
+    collection_id: num(row.collection_id),
+    collection_position: num(row.collection_position),
+    collection_preview: bool(row.collection_preview),
+    cache_ttl: num(row.cache_ttl),
+    archived: bool(row.archived),
+    enable_embedding: bool(row.enable_embedding),
+    embedding_params: parseJson(row.embedding_params, null),
+    public_uuid: row.public_uuid,
+    made_public_by_id: num(row.made_public_by_id),
+    creator_id: Number(row.creator_id),
+    creator,
+    entity_id: row.entity_id,
+    view_count: Number(row.view_count ?? 0),
+    last_used_at: isoTime(row.last_used_at),
+    created_at: isoTime(row.created_at),
+    updated_at: isoTime(row.updated_at),
+    collection: collectionView(row, extras.ancestors),
+    can_write: extras.can_write,
+    dashboard_id: null,
+    dashboard_count: 0,
+    moderation_reviews: [],
+  };
+  if (extras.light) delete view.result_metadata;
+  if (extras.lastEdit !== undefined) {
+    const e = extras.lastEdit;
+    view['last-edit-info'] = e ? { id: Number(e.id), email: e.email, first_name: e.first_name, last_name: e.last_name, timestamp: isoTime(e.timestamp) } : null;
+  }
+  if (extras.stats) {
+    view.average_query_time = extras.stats.average;
+    view.last_query_start = isoTime(extras.stats.last);
+  }
+  return view;
+}
+
+export type CardView = ReturnType<typeof toCardView>;
