@@ -28,7 +28,7 @@ export function commonName(u: Pick<User, 'first_name' | 'last_name' | 'email'>):
   return name || u.email;
 }
 
-export function toUserView(u: User, memberships: PermissionsGroupMembership[]): UserView {
+export function toUserView(u: User, memberships: PermissionsGroupMembership[], personalCollectionId: number | null = null): UserView {
   return {
     id: u.id,
     email: u.email,
@@ -45,8 +45,7 @@ export function toUserView(u: User, memberships: PermissionsGroupMembership[]): 
     updated_at: iso(u.updated_at)!,
     login_attributes: u.login_attributes,
     sso_source: u.sso_source,
-    // Personal collections arrive with the content issue; until then there is none.
-    personal_collection_id: null,
+    personal_collection_id: personalCollectionId,
     user_group_memberships: memberships.map((m) => ({ id: m.group_id, is_group_manager: m.is_group_manager })),
     group_ids: memberships.map((m) => m.group_id),
   };

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { CollectionsModule } from '../collections/collections.module';
 import { PermissionsGroupMembership } from '../permissions/permissions-group-membership.entity';
 import { PermissionsModule } from '../permissions/permissions.module';
 import { Session } from '../sessions/session.entity';
@@ -9,7 +10,7 @@ import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([User, PermissionsGroupMembership, Session]), PermissionsModule],
+  imports: [TypeOrmModule.forFeature([User, PermissionsGroupMembership, Session]), PermissionsModule, CollectionsModule],
   controllers: [UsersController],
   providers: [UsersRepository, UsersService],
   exports: [UsersRepository, UsersService],

@@ -5,6 +5,7 @@ import { AuthUser } from '../../common/auth/current-user';
 import { uniqueOr } from '../../common/database/unique-violation';
 import { hashPassword, sha256Hex, verifyPassword } from '../../common/crypto/hashing';
 import { ForbiddenError, MessageError, NotFoundError, ValidationError } from '../../common/errors/api-errors';
+import { PersonalCollectionsService } from '../collections/personal-collections.service';
 import { SettingsService } from '../settings/settings.service';
 import { MembershipsService } from '../permissions/memberships.service';
 import { PermissionsGroupMembership } from '../permissions/permissions-group-membership.entity';
@@ -34,6 +35,7 @@ export class UsersService {
     private readonly users: UsersRepository,
     private readonly settings: SettingsService,
     private readonly memberships: MembershipsService,
+    private readonly personalCollections: PersonalCollectionsService,
   ) {}
 
   async assertPassword(password: unknown, param = 'password'): Promise<void> {
@@ -64,6 +66,7 @@ export class UsersService {
       ), inUse);
       const groups = new Set([ALL_USERS_GROUP_ID, ...(input.is_superuser ? [ADMIN_GROUP_ID] : []), ...(input.group_ids ?? [])]);
       await m.insert(PermissionsGroupMembership, [...groups].map((group_id) => ({ user_id: user.id, group_id, is_group_manager: false })));
+      await this.personalCollections.create(m, user);
       return user;
     };
     return tx ? work(tx) : this.users.transaction(work);
@@ -75,10 +78,12 @@ export class UsersService {
     return user;
   }
 
-  /** The API shape of users, with their memberships fetched in one query. */
+  /** The API shape of users, with their memberships and personal collections fetched in one query each. */
   async views(users: User[]): Promise<UserView[]> {
-    const memberships = await this.users.memberships(users.map((u) => u.id));
-    return users.map((u) => toUserView(u, memberships.get(u.id) ?? []));
+    const ids = users.map((u) => u.id);
+    const memberships = await this.users.memberships(ids);
+    const personal = await this.personalCollections.idsFor(ids);
+    return users.map((u) => toUserView(u, memberships.get(u.id) ?? [], personal.get(u.id) ?? null));
   }
 
   async view(user: User): Promise<UserView> {
@@ -142,6 +147,10 @@ export class UsersService {
       if (dto.login_attributes !== undefined) changes.login_attributes = dto.login_attributes;
       if (Object.keys(changes).length > 0) {
         await uniqueOr(() => this.users.update(id, changes, tx), taken);
+        // Personal collections carry their owner's name (the email when there is none).
+        if (changes.first_name !== undefined || changes.last_name !== undefined || changes.email !== undefined) {
+          await this.personalCollections.rename(tx, { ...user, ...changes });
+        }
       }
       if (groups) await this.memberships.setGroups(user, groups, tx);
       else if (superuser !== undefined) await this.memberships.setSuperuser(user, superuser, tx);

@@ -1,0 +1,84 @@
+import { Injectable } from '@nestjs/common';
+import type { AuthUser } from '../../common/auth/current-user';
+import { CollectionAccessService } from './collection-access.service';
+import { CollectionItem, CollectionItemsRegistry } from './collection-items.registry';
+import { modelsIn, modelsOfNamespace } from './collection-models';
+import { CollectionReader } from './collection-reader.service';
+import { belowSets, effectiveParentId } from './collection-visibility';
+import { CollectionRow, CollectionsRepository } from './collections.repository';
+import { ancestorIds, childLocation } from './location';
+import { compareItems, SortOptions } from './item-order';
+
+export interface ItemsOptions extends SortOptions {
+  namespace: string | null;
+  models: string[];
+  archived: boolean;
+  pinnedState: 'all' | 'is_pinned' | 'is_not_pinned';
+  limit?: number;
+  offset?: number;
+}
+
+/**
+ * GET /api/collection/:id/items and root/items: the collections that show inside (the caller's effective children,
+ * with `here` and `below`) and every registered source's items, merged, sorted and paged here.
+ */
+@Injectable()
+export class CollectionItemsService {
+  constructor(
+    private readonly repo: CollectionsRepository,
+    private readonly reader: CollectionReader,
+    private readonly access: CollectionAccessService,
+    private readonly registry: CollectionItemsRegistry,
+  ) {}
+
+  async items(user: AuthUser, id: number | null, o: ItemsOptions) {
+    const place = id === null ? null : await this.reader.require(id);
+    if (place) await this.access.assertRead(user, place);
+    const namespace = place ? place.namespace : o.namespace;
+    const allowed = modelsOfNamespace(namespace);
+    const models = (o.models.length ? allowed.filter((m) => o.models.includes(m)) : allowed).sort();
+    const data: CollectionItem[] = [];
+    if (models.includes('collection') && o.pinnedState !== 'is_pinned') data.push(...(await this.collectionItems(user, place, namespace, o.archived)));
+    for (const source of this.registry.all()) {
+      const asked = source.models.filter((m) => models.includes(m));
+      if (asked.length === 0) continue;
+      data.push(...(await source.items({ user, collectionId: place?.id ?? null, namespace, models: asked, archived: o.archived, pinnedState: o.pinnedState })));
+    }
+    data.sort((a, b) => compareItems(a, b, o));
+    const offset = o.offset ?? 0;
+    const page = o.limit !== undefined ? data.slice(offset, offset + o.limit) : data.slice(offset);
+    return { total: data.length, data: page, models, limit: o.limit ?? null, offset: o.offset ?? null };
+  }
+
+  /** The collections whose nearest readable ancestor is `place` (or none, at the Root), personal ones left to their owners' entry. */
+  private async collectionItems(user: AuthUser, place: CollectionRow | null, namespace: string | null, archived: boolean): Promise<CollectionItem[]> {
+    const below = place
+      ? (await this.repo.subtree(childLocation(place))).filter((c) => c.namespace === namespace)
+      : await this.repo.inNamespace({ namespace });
+    const ancestors = place ? [place, ...(await this.repo.findByIds(ancestorIds(place.location)))] : [];
+    const v = await this.reader.visible(user, below, { context: ancestors });
+    const byId = new Map(v.rows.map((c) => [c.id, c]));
+    const shown = (cid: number) => cid === place?.id || byId.get(cid)?.archived === archived;
+    const parentOf = (c: CollectionRow) => effectiveParentId(place ? c.location.slice(childLocation(place).length - 1) : c.location, shown);
+    const rows = v.rows.filter((c) => c.archived === archived);
+    const children = rows.filter((c) => (place ? parentOf(c) === null : parentOf(c) === null && c.personal_owner_id === null));
+    // `here` and `below` of each child: models of the unarchived items in it, and `collection` where sub-collections show.
+    const live = rows.filter((c) => !c.archived);
+    const models = await modelsIn(this.registry.all(), live.map((c) => c.id));
+    for (const c of live) {
+      const p = effectiveParentId(c.location, (cid) => byId.get(cid)?.archived === false);
+      if (p !== null) (models.get(p) ?? models.set(p, new Set()).get(p)!).add('collection');
+    }
+    const here = (cid: number) => models.get(cid) ?? new Set<string>();
+    const belowOf = belowSets(live, here);
+    return children.map((c) => ({
+      ...this.reader.view(c, v),
+      model: 'collection',
+      collection_id: place?.id ?? null,
+      here: [...here(c.id)].sort(),
+      below: [...(belowOf.get(c.id) ?? [])].sort(),
+      last_edited_at: null,
+      last_edited_by: null,
+    }));
+  }
+}

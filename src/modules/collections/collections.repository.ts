@@ -1,0 +1,176 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { AppSql } from '../../common/database/app-sql';
+import { Collection } from './collection.entity';
+import { subtreeRange } from './location';
+
+/** A collection row as the listings read it (booleans and dates normalized across the two app databases). */
+export interface CollectionRow {
+  id: number;
+  name: string;
+  description: string | null;
+  location: string;
+  personal_owner_id: number | null;
+  namespace: string | null;
+  authority_level: string | null;
+  slug: string | null;
+  entity_id: string | null;
+  archived: boolean;
+  archived_directly: boolean;
+  created_at: string | null;
+}
+
+const COLUMNS = 'id, name, description, location, personal_owner_id, namespace, authority_level, slug, entity_id, archived, archived_directly, created_at';
+
+/** Which rows of a namespace a listing wants. */
+export interface CollectionFilter {
+  namespace: string | null;
+  /** true: only archived; false: only unarchived; undefined: both. */
+  archived?: boolean;
+}
+
+/**
+ * Every query on `collection`. Reads go through AppSql (plain SQL, one statement each); writes take the caller's
+ * transaction. Subtrees are `location` range scans on idx_collection_location.
+ */
+@Injectable()
+export class CollectionsRepository {
+  private readonly sql: AppSql;
+
+  constructor(private readonly db: DataSource) {
+    this.sql = new AppSql(db);
+  }
+
+  get pg(): boolean {
+    return this.sql.pg;
+  }
+
+  transaction<T>(work: (tx: EntityManager) => Promise<T>): Promise<T> {
+    return this.db.transaction(work);
+  }
+
+  async findById(id: number, tx?: EntityManager): Promise<CollectionRow | null> {
+    const rows = await this.read(`SELECT ${COLUMNS} FROM collection WHERE id = $1`, [id], tx);
+    return rows[0] ?? null;
+  }
+
+  async findByIds(ids: number[]): Promise<CollectionRow[]> {
+    if (ids.length === 0) return [];
+    return this.read(`SELECT ${COLUMNS} FROM collection WHERE id IN (${ids.map((_, i) => `$${i + 1}`).join(', ')})`, ids);
+  }
+
+  /** Every collection of a namespace (one index scan on idx_collection_namespace). */
+  async inNamespace(f: CollectionFilter): Promise<CollectionRow[]> {
+    const params: unknown[] = [];
+    const where = [this.namespaceClause(f.namespace, params)];
+    if (f.archived !== undefined) {
+      params.push(f.archived);
+      where.push(`archived = $${params.length}`);
+    }
+    return this.read(`SELECT ${COLUMNS} FROM collection WHERE ${where.join(' AND ')}`, params);
+  }
+
+  /** The collections directly inside the place whose children live at `location`. */
+  async childrenAt(location: string, f: CollectionFilter): Promise<CollectionRow[]> {
+    const params: unknown[] = [location];
+    const where = ['location = $1', this.namespaceClause(f.namespace, params)];
+    if (f.archived !== undefined) {
+      params.push(f.archived);
+      where.push(`archived = $${params.length}`);
+    }
+    return this.read(`SELECT ${COLUMNS} FROM collection WHERE ${where.join(' AND ')}`, params);
+  }
+
+  /** Every collection below the place whose children live at `prefix` (a range scan). */
+  async subtree(prefix: string, tx?: EntityManager): Promise<CollectionRow[]> {
+    const [lo, hi] = subtreeRange(prefix);
+    return this.read(`SELECT ${COLUMNS} FROM collection WHERE location >= $1 AND location < $2`, [lo, hi], tx);
+  }
+
+  async insert(tx: EntityManager, c: Omit<CollectionRow, 'id' | 'created_at' | 'archived' | 'archived_directly'>): Promise<number> {
+    const result = await tx.insert(Collection, { ...c, archived: false, archived_directly: false });
+    return Number(result.identifiers[0].id);
+  }
+
+  async update(tx: EntityManager, id: number, changes: Partial<Pick<CollectionRow, 'name' | 'description' | 'authority_level' | 'slug'>>): Promise<void> {
+    if (Object.keys(changes).length === 0) return;
+    await tx.createQueryBuilder().update('collection').set(changes).where('id = :id', { id }).execute();
+  }
+
+  async setArchived(tx: EntityManager, ids: number[], archived: boolean, directly: boolean): Promise<void> {
+    for (let i = 0; i < ids.length; i += 5000) {
+      await tx
+        .createQueryBuilder()
+        .update('collection')
+        .set({ archived, archived_directly: directly })
+        .where('id IN (:...ids)', { ids: ids.slice(i, i + 5000) })
+        .execute();
+    }
+  }
+
+  /** Moves a collection and its subtree: its own location becomes `to`, its descendants' prefix follows. */
+  async move(tx: EntityManager, c: { id: number; location: string }, to: string): Promise<void> {
+    const oldPrefix = `${c.location}${c.id}/`;
+    const newPrefix = `${to}${c.id}/`;
+    const [lo, hi] = subtreeRange(oldPrefix);
+    await this.write(tx, 'UPDATE collection SET location = $1 WHERE id = $2', [to, c.id]);
+    await this.write(
+      tx,
+      'UPDATE collection SET location = $1 || SUBSTR(location, $2) WHERE location >= $3 AND location < $4',
+      [newPrefix, oldPrefix.length + 1, lo, hi],
+    );
+  }
+
+  /** Renames a user's personal collection with its owner. */
+  async renamePersonal(tx: EntityManager, userId: number, name: string): Promise<void> {
+    await tx.createQueryBuilder().update('collection').set({ name }).where('personal_owner_id = :userId', { userId }).execute();
+  }
+
+  private namespaceClause(namespace: string | null, params: unknown[]): string {
+    if (namespace === null) return 'namespace IS NULL';
+    params.push(namespace);
+    return `namespace = $${params.length}`;
+  }
+
+  private async read(sql: string, params: unknown[], tx?: EntityManager): Promise<CollectionRow[]> {
+    const rows = tx ? await tx.query(this.bind(sql), this.values(params)) : await this.sql.query<Record<string, unknown>>(sql, params);
+    return (rows as Record<string, unknown>[]).map(toRow);
+  }
+
+  private async write(tx: EntityManager, sql: string, params: unknown[]): Promise<void> {
+    await tx.query(this.bind(sql), this.values(params));
+  }
+
+  /** Inside a transaction the ORM's runner takes the SQL: `?` on SQLite (each `$n` used once, in order, here). */
+  private bind(sql: string): string {
+    return this.pg ? sql : sql.replace(/\$\d+/g, '?');
+  }
+
+  private values(params: unknown[]): unknown[] {
+    return this.pg ? params : params.map((v) => (typeof v === 'boolean' ? (v ? 1 : 0) : v));
+  }
+}
+
+export function toRow(r: Record<string, unknown>): CollectionRow {
+  return {
+    id: Number(r.id),
+    name: String(r.name),
+    description: (r.description as string | null) ?? null,
+    location: String(r.location),
+    personal_owner_id: r.personal_owner_id === null || r.personal_owner_id === undefined ? null : Number(r.personal_owner_id),
+    namespace: (r.namespace as string | null) ?? null,
+    authority_level: (r.authority_level as string | null) ?? null,
+    slug: (r.slug as string | null) ?? null,
+    entity_id: (r.entity_id as string | null) ?? null,
+    archived: r.archived === true || r.archived === 1 || r.archived === '1',
+    archived_directly: r.archived_directly === true || r.archived_directly === 1 || r.archived_directly === '1',
+    created_at: iso(r.created_at),
+  };
+}
+
+function iso(v: unknown): string | null {
+  if (v === null || v === undefined) return null;
+  if (v instanceof Date) return v.toISOString();
+  const s = String(v);
+  return new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(s) ? s : `${s.replace(' ', 'T')}Z`).toISOString();
+}
