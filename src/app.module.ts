@@ -14,6 +14,7 @@ import { DatabasesModule } from './modules/databases/databases.module';
 import { FieldsModule } from './modules/fields/fields.module';
 import { HealthModule } from './modules/health/health.module';
 import { RevisionsModule } from './modules/revisions/revisions.module';
+import { SearchApiModule } from './modules/search/search-api.module';
 import { SearchModule } from './modules/search/search.module';
 import { QueryCacheModule } from './modules/query-cache/query-cache.module';
 import { QueryLogModule } from './modules/query-log/query-log.module';
@@ -49,6 +50,7 @@ export const FEATURE_MODULES = [
   BookmarksModule,
   BookmarksApiModule,
   SearchModule,
+  SearchApiModule,
   CardsModule,
 ];
 

@@ -1,0 +1,152 @@
+import { likePrefix, prefixRange } from './search-range';
+
+/** Numbered placeholders (`$1`, `$2`, ...) collected while a statement is built; AppSql binds them on both DBs. */
+export class SqlParams {
+  readonly values: unknown[] = [];
+
+  add(v: unknown): string {
+    this.values.push(v);
+    return `$${this.values.length}`;
+  }
+
+  /** Takes a condition whose own values are numbered from the next free placeholder. */
+  async addCondition(make: (first: number) => Promise<{ sql: string; params: unknown[] }>): Promise<string> {
+    const c = await make(this.values.length + 1);
+    this.values.push(...c.params);
+    return c.sql;
+  }
+}
+
+/** What the caller asked for, resolved to SQL-ready pieces by the service. */
+export interface SearchFilter {
+  /** The words of `q` (lower case); empty lists everything. */
+  words: string[];
+  archived: boolean;
+  createdBy: number[] | null;
+  tableDbId: number | null;
+  /** Conditions on a collection id column (null: Root) that hold where the caller may read. */
+  readable: (column: string) => (first: number) => Promise<{ sql: string; params: unknown[] }>;
+  /** Databases whose data the caller may read; 'all' for admins. */
+  readableDbs: number[] | 'all';
+}
+
+/**
+ * The columns every branch answers, in this order, so that the branches form one UNION ALL:
+ * model, id, name, description, archived, collection_id, database_id, table_id, creator_id, updated_at, display,
+ * in_name (1 when every word of q is in the name).
+ */
+export interface SearchBranch {
+  /** The API models this branch can answer. */
+  readonly models: readonly string[];
+  /** One SELECT, or null when the filter rules this kind out. `hit` is the CTE of word-index matches when there are words. */
+  sql(f: SearchFilter, models: ReadonlySet<string>, p: SqlParams): Promise<string | null>;
+}
+
+/** Objects whose words are in `search_term` under `model` (their owners index them when they save). */
+export const INDEXED_MODELS = ['card', 'collection'] as const;
+
+/** At most this many words of `q` are used: each is one index range scan and one join. */
+export const MAX_WORDS = 6;
+
+/**
+ * The CTE `hit(model, model_id, in_name)`: indexed objects with every word of q as the prefix of a word of their name
+ * or description, each word one range scan of the term index.
+ */
+export function hitCte(words: string[], p: SqlParams): string {
+  const parts = words.map((w, i) => {
+    const [lo, hi] = prefixRange(w);
+    const upper = hi === null ? '' : ` AND term < ${p.add(hi)}`;
+    return `w${i} AS (SELECT model, model_id, MAX(CASE WHEN in_name THEN 1 ELSE 0 END) AS n FROM search_term WHERE term >= ${p.add(lo)}${upper} GROUP BY model, model_id)`;
+  });
+  const joins = words.slice(1).map((_, i) => ` JOIN w${i + 1} ON w${i + 1}.model = w0.model AND w${i + 1}.model_id = w0.model_id`).join('');
+  const inName = words.map((_, i) => `w${i}.n`).join(' * ');
+  return `${parts.join(', ')}, hit AS (SELECT w0.model AS model, w0.model_id AS model_id, ${inName} AS in_name FROM w0${joins})`;
+}
+
+/** For the few objects not in the word index: every word of q starts a word of `text` (split on spaces, `_`, `-`, `.`). */
+function likeWords(words: string[], text: string, p: SqlParams): string {
+  const norm = `(' ' || REPLACE(REPLACE(REPLACE(LOWER(${text}), '_', ' '), '-', ' '), '.', ' '))`;
+  return words.map((w) => `${norm} LIKE ${p.add(`% ${likePrefix(w)}`)} ESCAPE '\\'`).join(' AND ') || 'TRUE';
+}
+
+function dbCondition(column: string, f: SearchFilter, p: SqlParams): string {
+  if (f.readableDbs === 'all') return 'TRUE';
+  return f.readableDbs.length ? `${column} IN (${f.readableDbs.map((id) => p.add(id)).join(', ')})` : 'FALSE';
+}
+
+const CARD_TYPES: Record<string, string> = { card: 'question', dataset: 'model', metric: 'metric' };
+
+export const cardBranch: SearchBranch = {
+  models: ['card', 'dataset', 'metric'],
+  async sql(f, models, p) {
+    const types = this.models.filter((m) => models.has(m)).map((m) => CARD_TYPES[m]);
+    if (types.length === 0) return null;
+    const where = [`o.archived = ${p.add(f.archived)}`, `o.type IN (${types.map((t) => p.add(t)).join(', ')})`];
+    if (f.createdBy) where.push(`o.creator_id IN (${f.createdBy.map((id) => p.add(id)).join(', ')})`);
+    if (f.tableDbId !== null) where.push(`o.database_id = ${p.add(f.tableDbId)}`);
+    where.push(await p.addCondition(f.readable('o.collection_id')));
+    const from = f.words.length ? "hit h JOIN report_card o ON h.model = 'card' AND o.id = h.model_id" : 'report_card o';
+    return `SELECT CASE o.type WHEN 'model' THEN 'dataset' WHEN 'metric' THEN 'metric' ELSE 'card' END AS model, o.id AS id, o.name AS name,
+      o.description AS description, o.archived AS archived, o.collection_id AS collection_id, o.database_id AS database_id, o.table_id AS table_id,
+      o.creator_id AS creator_id, o.updated_at AS updated_at, o.display AS display, ${f.words.length ? 'h.in_name' : '1'} AS in_name
+      FROM ${from} WHERE ${where.join(' AND ')}`;
+  },
+};
+
+export const collectionBranch: SearchBranch = {
+  models: ['collection'],
+  async sql(f, models, p) {
+    if (!models.has('collection') || f.createdBy || f.tableDbId !== null) return null;
+    const where = [`o.archived = ${p.add(f.archived)}`, 'o.namespace IS NULL', await p.addCondition(f.readable('o.id'))];
+    const from = f.words.length ? "hit h JOIN collection o ON h.model = 'collection' AND o.id = h.model_id" : 'collection o';
+    return `SELECT 'collection' AS model, o.id AS id, o.name AS name, o.description AS description, o.archived AS archived, o.id AS collection_id,
+      NULL AS database_id, NULL AS table_id, NULL AS creator_id, o.created_at AS updated_at, NULL AS display, ${f.words.length ? 'h.in_name' : '1'} AS in_name
+      FROM ${from} WHERE ${where.join(' AND ')}`;
+  },
+};
+
+export const tableBranch: SearchBranch = {
+  models: ['table'],
+  async sql(f, models, p) {
+    if (!models.has('table') || f.archived || f.createdBy) return null;
+    const where = ['o.active = TRUE', 'o.visibility_type IS NULL', dbCondition('o.db_id', f, p)];
+    if (f.tableDbId !== null) where.push(`o.db_id = ${p.add(f.tableDbId)}`);
+    const inName = likeWords(f.words, "o.display_name || ' ' || o.name", p);
+    where.push(`(${inName} OR ${likeWords(f.words, "o.display_name || ' ' || o.name || ' ' || COALESCE(o.description, '')", p)})`);
+    return `SELECT 'table' AS model, o.id AS id, o.display_name AS name, o.description AS description, FALSE AS archived, NULL AS collection_id,
+      o.db_id AS database_id, o.id AS table_id, NULL AS creator_id, o.updated_at AS updated_at, NULL AS display, CASE WHEN ${inName} THEN 1 ELSE 0 END AS in_name
+      FROM metabase_table o WHERE ${where.join(' AND ')}`;
+  },
+};
+
+export const databaseBranch: SearchBranch = {
+  models: ['database'],
+  async sql(f, models, p) {
+    if (!models.has('database') || f.archived || f.createdBy || f.tableDbId !== null) return null;
+    const inName = likeWords(f.words, 'o.name', p);
+    const where = [dbCondition('o.id', f, p), `(${inName} OR ${likeWords(f.words, "o.name || ' ' || COALESCE(o.description, '')", p)})`];
+    return `SELECT 'database' AS model, o.id AS id, o.name AS name, o.description AS description, FALSE AS archived, NULL AS collection_id,
+      o.id AS database_id, NULL AS table_id, NULL AS creator_id, o.updated_at AS updated_at, NULL AS display, CASE WHEN ${inName} THEN 1 ELSE 0 END AS in_name
+      FROM metabase_database o WHERE ${where.join(' AND ')}`;
+  },
+};
+
+/** Snippets are readable by every user (see SnippetsService). */
+export const snippetBranch: SearchBranch = {
+  models: ['snippet'],
+  async sql(f, models, p) {
+    if (!models.has('snippet') || f.tableDbId !== null) return null;
+    const inName = likeWords(f.words, 'o.name', p);
+    const where = [`o.archived = ${p.add(f.archived)}`, `(${inName} OR ${likeWords(f.words, "o.name || ' ' || COALESCE(o.description, '')", p)})`];
+    if (f.createdBy) where.push(`o.creator_id IN (${f.createdBy.map((id) => p.add(id)).join(', ')})`);
+    return `SELECT 'snippet' AS model, o.id AS id, o.name AS name, o.description AS description, o.archived AS archived, o.collection_id AS collection_id,
+      NULL AS database_id, NULL AS table_id, o.creator_id AS creator_id, o.updated_at AS updated_at, NULL AS display, CASE WHEN ${inName} THEN 1 ELSE 0 END AS in_name
+      FROM native_query_snippet o WHERE ${where.join(' AND ')}`;
+  },
+};
+
+/** Every kind of object search finds; dashboards join with one more branch. */
+export const SEARCH_BRANCHES: readonly SearchBranch[] = [cardBranch, collectionBranch, tableBranch, databaseBranch, snippetBranch];
+
+/** The API's `models` values, in the order `available_models` lists them. */
+export const SEARCH_MODELS = ['dashboard', 'card', 'dataset', 'metric', 'collection', 'table', 'database', 'snippet'] as const;

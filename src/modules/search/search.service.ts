@@ -1,0 +1,109 @@
+import { Injectable } from '@nestjs/common';
+import type { AuthUser } from '../../common/auth/current-user';
+import { CollectionAccessService, SqlCondition } from '../collections/collection-access.service';
+import { commonName } from '../users/user.view';
+import { DatabaseAccessService } from '../warehouse/database-access.service';
+import { MAX_WORDS, SEARCH_MODELS, SearchFilter } from './search-branches';
+import { SearchQuery } from './search.dto';
+import { SearchRepository, SearchRow } from './search.repository';
+import { searchWords } from './search-terms';
+import { sqlTime } from './sql-time';
+
+/** A page without `limit` holds at most this many (Metabase's search also stops at 1,000). */
+const MAX_RESULTS = 1000;
+
+const asBool = (v: unknown) => v === true || v === 1 || v === '1';
+const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+
+/**
+ * GET /api/search: what the caller may read (collections and cards by collection grants, tables and databases by
+ * data permissions, snippets for everyone), matching every word of q as a word prefix, best matches first.
+ * Two statements whatever the number of objects (the counts per model, and the page), then a few lookups for the page.
+ */
+@Injectable()
+export class SearchService {
+  constructor(
+    private readonly repo: SearchRepository,
+    private readonly collections: CollectionAccessService,
+    private readonly databases: DatabaseAccessService,
+  ) {}
+
+  async search(user: AuthUser, q: SearchQuery) {
+    const words = searchWords(q.q).slice(0, MAX_WORDS);
+    const filter: SearchFilter = {
+      words,
+      archived: q.archived ?? false,
+      createdBy: q.created_by?.length ? q.created_by : null,
+      tableDbId: q.table_db_id ?? null,
+      readable: this.readableConditions(user),
+      readableDbs: await this.readableDbs(user),
+    };
+    const requested = new Set<string>(q.models?.length ? q.models : SEARCH_MODELS);
+    const counts = await this.repo.counts(filter, new Set(SEARCH_MODELS));
+    const total = [...counts].reduce((n, [model, c]) => n + (requested.has(model) ? c : 0), 0);
+    const limit = Math.min(q.limit ?? MAX_RESULTS, MAX_RESULTS);
+    const offset = q.offset ?? 0;
+    const rows = total > offset ? await this.repo.page(filter, requested, { phrase: words.length ? (q.q ?? '').trim().toLowerCase() : null, userId: user.id, limit, offset }) : [];
+    return {
+      data: await this.hydrate(rows),
+      total,
+      limit: q.limit ?? null,
+      offset: q.offset ?? null,
+      models: q.models?.length ? q.models : null,
+      available_models: SEARCH_MODELS.filter((m) => (counts.get(m) ?? 0) > 0),
+      table_db_id: q.table_db_id ?? null,
+    };
+  }
+
+  /**
+   * The caller's readable-collection condition per column, computed once per request (it costs lookups) and
+   * renumbered for wherever a statement puts it.
+   */
+  private readableConditions(user: AuthUser): SearchFilter['readable'] {
+    const once = new Map<string, Promise<SqlCondition>>();
+    return (column) => async (first) => {
+      if (!once.has(column)) once.set(column, this.collections.readableCondition(user, column, 1));
+      const c = await once.get(column)!;
+      return { sql: c.sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + first - 1}`), params: c.params };
+    };
+  }
+
+  private async readableDbs(user: AuthUser): Promise<number[] | 'all'> {
+    const map = await this.databases.accessMap(user);
+    if (map === 'all') return 'all';
+    return [...map].filter(([, a]) => a.data === 'unrestricted').map(([id]) => id);
+  }
+
+  private async hydrate(rows: SearchRow[]) {
+    const ids = (pick: (r: SearchRow) => unknown) => [...new Set(rows.map(pick).filter((v) => v !== null && v !== undefined).map(Number))];
+    const [collections, users, tables] = await Promise.all([
+      this.repo.collections(ids((r) => r.collection_id)),
+      this.repo.users(ids((r) => r.creator_id)),
+      this.repo.tables(ids((r) => (r.model === 'table' ? r.table_id : null))),
+    ]);
+    return rows.map((r) => {
+      const collectionId = num(r.collection_id);
+      const coll = collectionId === null ? undefined : collections.get(collectionId);
+      const creatorId = num(r.creator_id);
+      const creator = creatorId === null ? undefined : users.get(creatorId);
+      const table = r.model === 'table' ? tables.get(Number(r.id)) : undefined;
+      return {
+        model: r.model,
+        id: Number(r.id),
+        name: r.name,
+        description: r.description,
+        archived: asBool(r.archived),
+        collection: { id: coll ? collectionId : null, name: coll?.name ?? null, authority_level: coll?.authority_level ?? null },
+        collection_id: coll ? collectionId : null,
+        database_id: num(r.database_id),
+        table_id: num(r.table_id),
+        creator_id: creatorId,
+        creator_common_name: creator ? commonName(creator) : null,
+        display: r.display,
+        updated_at: sqlTime(r.updated_at),
+        bookmark: asBool(r.bookmarked),
+        ...(table ? { table_name: table.name, table_schema: table.schema, display_name: table.display_name } : {}),
+      };
+    });
+  }
+}
