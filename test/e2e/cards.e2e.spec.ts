@@ -157,7 +157,7 @@ describe('cards: create, read, update, delete', () => {
     );
     expect(rows.map((r) => [Boolean(r.is_creation), r.description])).toEqual([
       [true, null],
-      [false, 'renamed this from "A" to "B", archived this and changed the visualization settings.'],
+      [false, 'renamed this Card from "A" to "B", changed the visualization settings and archived it.'],
     ]);
     expect(JSON.parse(rows[1].object)).toMatchObject({ name: 'B', archived: true, dataset_query: tableQuery(s.db, orders) });
   });

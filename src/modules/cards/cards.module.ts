@@ -7,7 +7,15 @@ import { DatasetModule } from '../dataset/dataset.module';
 import { RevisionsModule } from '../revisions/revisions.module';
 import { SearchModule } from '../search/search.module';
 import { WarehouseModule } from '../warehouse/warehouse.module';
+import { TablesModule } from '../tables/tables.module';
+import { FieldsModule } from '../fields/fields.module';
 import { CardAccessService } from './card-access.service';
+import { CardDetailsController } from './card-details.controller';
+import { CardMetadataService } from './card-metadata.service';
+import { CardParamsService } from './card-params.service';
+import { CardRelatedService } from './card-related.service';
+import { CardSeriesService } from './card-series.service';
+import { CardSharingService } from './card-sharing.service';
 import { CardHydrator } from './card-hydrator';
 import { CardItemsSource } from './card-items.source';
 import { CardListService } from './card-list.service';
@@ -22,9 +30,11 @@ import { CardsService } from './cards.service';
  * ContentModule, so that the query modules this one uses never depend on it.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([Card]), CollectionsModule, DatasetModule, RevisionsModule, SearchModule, BookmarksModule, WarehouseModule],
-  controllers: [CardsController],
-  providers: [CardsRepository, CardAccessService, CardHydrator, CardListService, CardQueriesService, CardsService, CardItemsSource],
+  imports: [TypeOrmModule.forFeature([Card]), CollectionsModule, DatasetModule, RevisionsModule, SearchModule, BookmarksModule, WarehouseModule, TablesModule, FieldsModule],
+  // CardDetailsController first: its literal paths (`embeddable`, `public`, `related`) must match before `:id`.
+  controllers: [CardDetailsController, CardsController],
+  providers: [CardsRepository, CardAccessService, CardHydrator, CardListService, CardQueriesService, CardsService, CardItemsSource,
+    CardSeriesService, CardRelatedService, CardParamsService, CardMetadataService, CardSharingService],
 })
 export class CardsModule implements OnModuleInit {
   constructor(

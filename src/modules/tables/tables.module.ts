@@ -11,5 +11,6 @@ import { TablesService } from './tables.service';
   imports: [FieldsModule, SyncModule],
   controllers: [TablesController],
   providers: [TablesRepository, TablesService, TableMetadataService],
+  exports: [TableMetadataService],
 })
 export class TablesModule {}
