@@ -168,7 +168,11 @@ export class Level implements ClauseContext {
       const native = trimTrailingSemicolons(q.native);
       if (!native) throw new QueryCompileError(`The native source query is empty${where(clause)}.`, clause);
       this.sourceSql.set(alias, `(${native}\n)`);
-      return { kind: 'query', qualifier: this.d.quoteIdent(alias ?? 'source'), columns: null, alias };
+      const known = q['native-columns'];
+      const columns: CompiledColumn[] | null = known?.length
+        ? known.map((c) => ({ name: c.name, display_name: c.display_name ?? c.name, source: 'native', base_type: c.base_type, effective_type: c.base_type, semantic_type: null, field_ref: ['field', c.name, { 'base-type': c.base_type }] }))
+        : null;
+      return { kind: 'query', qualifier: this.d.quoteIdent(alias ?? 'source'), columns, alias };
     }
     const id = q['source-table'];
     if (typeof id === 'string') throw new QueryCompileError(`Source ${JSON.stringify(id)} should have been resolved before compiling${where(clause)}.`, clause);

@@ -46,10 +46,19 @@ export interface Join {
   'source-query'?: InnerQuery;
   /** Set by preprocessing when the joined source is a native saved question. */
   native?: string;
+  /** Set with `native`: the saved question's result columns, when it has them. */
+  'native-columns'?: NativeColumn[];
   alias: string;
   condition: Filter;
   fields?: 'all' | 'none' | Ref[];
   strategy?: 'left-join' | 'right-join' | 'inner-join' | 'full-join';
+}
+
+/** A column of a native saved question's result, as its `result_metadata` names it. */
+export interface NativeColumn {
+  name: string;
+  base_type: string;
+  display_name?: string;
 }
 
 export interface InnerQuery {
@@ -58,6 +67,8 @@ export interface InnerQuery {
   'source-query'?: InnerQuery;
   /** Set by preprocessing when the source is a native query (a native card used as a source). */
   'native'?: string;
+  /** Set with `native`: the saved question's result columns (its `result_metadata`), when it has them. */
+  'native-columns'?: NativeColumn[];
   joins?: Join[];
   expressions?: Record<string, Expr>;
   fields?: Ref[];

@@ -22,7 +22,7 @@ export const resolveSourceCards: Stage = async (query, ctx) => {
     const withJoins = inner.joins ? { ...inner, joins: await Promise.all(inner.joins.map((j) => replace(j, seen))) } : inner;
     return replace(withJoins, seen);
   };
-  const cardSource = async (ref: string, seen: number[]): Promise<Pick<InnerQuery, 'source-query' | 'native'>> => {
+  const cardSource = async (ref: string, seen: number[]): Promise<Pick<InnerQuery, 'source-query' | 'native' | 'native-columns'>> => {
     const id = Number(ref.slice('card__'.length));
     if (seen.includes(id) || seen.length > MAX_DEPTH) throw new PreprocessError(`Card ${id} refers to itself through its sources.`);
     const card = await ctx.content.card(id);
@@ -30,7 +30,9 @@ export const resolveSourceCards: Stage = async (query, ctx) => {
     if (card.databaseId !== query.database) throw new PreprocessError(`Card ${id} belongs to another database.`);
     // The card's query is checked as it is spliced in, as the query sent was: the compiler relies on the shapes.
     validateCardQuery(id, card.query);
-    if (card.query.type === 'native') return { native: card.query.native!.query };
+    // Its saved columns let the outer query use them without listing them in `fields`.
+    const columns = card.resultMetadata?.filter((c) => c && typeof c.name === 'string' && typeof c.base_type === 'string');
+    if (card.query.type === 'native') return { native: card.query.native!.query, ...(columns?.length ? { 'native-columns': columns } : {}) };
     return { 'source-query': await mapInnerQueries(card.query.query!, (q) => resolve(q, [...seen, id])) };
   };
   return { ...query, query: await mapInnerQueries(query.query, (q) => resolve(q, [])) };

@@ -415,6 +415,17 @@ export const NESTED_CASES: QueryCase[] = [
     expectedFrom: (d) => ['Doohickey', 'Gadget', 'Gizmo', 'Widget'].map((c) => [c, d.products.filter((p) => p[3] === c).length]),
   },
   {
+    // A native saved question as the source (card__<id>, MBQL 5 source-card): its saved columns stand for `fields`.
+    name: 'nested: a native saved question with its saved columns, no fields listed',
+    query: {
+      native: 'SELECT "ID" AS id, "CATEGORY" AS category FROM "PRODUCTS" WHERE "ID" <= 3',
+      'native-columns': [{ name: 'id', base_type: 'type/BigInteger' }, { name: 'category', base_type: 'type/Text' }],
+      'order-by': [['asc', ['field', 'id', { 'base-type': 'type/BigInteger' }]]],
+    },
+    engines: ['sqlite', 'duckdb', 'postgres'],
+    expectedFrom: (d) => d.products.filter((p) => Number(p[0]) <= 3).map((p) => [p[0], p[3]]),
+  },
+  {
     name: 'nested: limit in the source query',
     query: { 'source-query': { 'source-table': ORDERS, fields: [O('ID')], 'order-by': [['asc', O('ID')]], limit: 10 }, aggregation: [['count']] },
     expected: [[10]],
