@@ -24,22 +24,24 @@ export interface SearchFilter {
   archived: boolean;
   createdBy: number[] | null;
   tableDbId: number | null;
-  /** Conditions on a collection id column (null: Root) that hold where the caller may read. */
-  readable: (column: string) => (first: number) => Promise<{ sql: string; params: unknown[] }>;
   /** Databases whose data the caller may read; 'all' for admins. */
   readableDbs: number[] | 'all';
 }
 
+/** The columns every branch answers, in this order, so that the branches form one UNION ALL. */
+export const SEARCH_COLUMNS = 'model, id, name, description, archived, collection_id, database_id, table_id, creator_id, updated_at, display, in_name';
+
 /**
- * The columns every branch answers, in this order, so that the branches form one UNION ALL:
- * model, id, name, description, archived, collection_id, database_id, table_id, creator_id, updated_at, display,
- * in_name (1 when every word of q is in the name).
+ * One kind of object. Its SELECT answers SEARCH_COLUMNS (`in_name`: 1 when every word of q is in the name) and,
+ * when `collectionGoverned`, then `acc_id`: the collection whose grants decide access (null: Root). The statement
+ * applies the caller's collection access once to all governed branches together, so its grant lookup runs once.
  */
 export interface SearchBranch {
   /** The API models this branch can answer. */
   readonly models: readonly string[];
+  readonly collectionGoverned: boolean;
   /** One SELECT, or null when the filter rules this kind out. `hit` is the CTE of word-index matches when there are words. */
-  sql(f: SearchFilter, models: ReadonlySet<string>, p: SqlParams): Promise<string | null>;
+  sql(f: SearchFilter, models: ReadonlySet<string>, p: SqlParams): string | null;
 }
 
 /** Objects whose words are in `search_term` under `model` (their owners index them when they save). */
@@ -50,17 +52,17 @@ export const MAX_WORDS = 6;
 
 /**
  * The CTE `hit(model, model_id, in_name)`: indexed objects with every word of q as the prefix of a word of their name
- * or description, each word one range scan of the term index.
+ * or description. Each word is one range scan of the term index giving each object at most once; an object found
+ * for every word is a hit (a count, not joins: linear in the matches whatever the planner estimates).
  */
 export function hitCte(words: string[], p: SqlParams): string {
-  const parts = words.map((w, i) => {
+  const perWord = words.map((w) => {
     const [lo, hi] = prefixRange(w);
+    const lower = `term >= ${p.add(lo)}`;
     const upper = hi === null ? '' : ` AND term < ${p.add(hi)}`;
-    return `w${i} AS (SELECT model, model_id, MAX(CASE WHEN in_name THEN 1 ELSE 0 END) AS n FROM search_term WHERE term >= ${p.add(lo)}${upper} GROUP BY model, model_id)`;
+    return `SELECT model, model_id, MAX(CASE WHEN in_name THEN 1 ELSE 0 END) AS n FROM search_term WHERE ${lower}${upper} GROUP BY model, model_id`;
   });
-  const joins = words.slice(1).map((_, i) => ` JOIN w${i + 1} ON w${i + 1}.model = w0.model AND w${i + 1}.model_id = w0.model_id`).join('');
-  const inName = words.map((_, i) => `w${i}.n`).join(' * ');
-  return `${parts.join(', ')}, hit AS (SELECT w0.model AS model, w0.model_id AS model_id, ${inName} AS in_name FROM w0${joins})`;
+  return `hit AS (SELECT model, model_id, MIN(n) AS in_name FROM (${perWord.join(' UNION ALL ')}) w GROUP BY model, model_id HAVING COUNT(*) = ${words.length})`;
 }
 
 /** For the few objects not in the word index: every word of q starts a word of `text` (split on spaces, `_`, `-`, `.`). */
@@ -78,36 +80,38 @@ const CARD_TYPES: Record<string, string> = { card: 'question', dataset: 'model',
 
 export const cardBranch: SearchBranch = {
   models: ['card', 'dataset', 'metric'],
-  async sql(f, models, p) {
+  collectionGoverned: true,
+  sql(f, models, p) {
     const types = this.models.filter((m) => models.has(m)).map((m) => CARD_TYPES[m]);
     if (types.length === 0) return null;
     const where = [`o.archived = ${p.add(f.archived)}`, `o.type IN (${types.map((t) => p.add(t)).join(', ')})`];
     if (f.createdBy) where.push(`o.creator_id IN (${f.createdBy.map((id) => p.add(id)).join(', ')})`);
     if (f.tableDbId !== null) where.push(`o.database_id = ${p.add(f.tableDbId)}`);
-    where.push(await p.addCondition(f.readable('o.collection_id')));
     const from = f.words.length ? "hit h JOIN report_card o ON h.model = 'card' AND o.id = h.model_id" : 'report_card o';
     return `SELECT CASE o.type WHEN 'model' THEN 'dataset' WHEN 'metric' THEN 'metric' ELSE 'card' END AS model, o.id AS id, o.name AS name,
       o.description AS description, o.archived AS archived, o.collection_id AS collection_id, o.database_id AS database_id, o.table_id AS table_id,
-      o.creator_id AS creator_id, o.updated_at AS updated_at, o.display AS display, ${f.words.length ? 'h.in_name' : '1'} AS in_name
+      o.creator_id AS creator_id, o.updated_at AS updated_at, o.display AS display, ${f.words.length ? 'h.in_name' : '1'} AS in_name, o.collection_id AS acc_id
       FROM ${from} WHERE ${where.join(' AND ')}`;
   },
 };
 
 export const collectionBranch: SearchBranch = {
   models: ['collection'],
-  async sql(f, models, p) {
+  collectionGoverned: true,
+  sql(f, models, p) {
     if (!models.has('collection') || f.createdBy || f.tableDbId !== null) return null;
-    const where = [`o.archived = ${p.add(f.archived)}`, 'o.namespace IS NULL', await p.addCondition(f.readable('o.id'))];
+    const where = [`o.archived = ${p.add(f.archived)}`, 'o.namespace IS NULL'];
     const from = f.words.length ? "hit h JOIN collection o ON h.model = 'collection' AND o.id = h.model_id" : 'collection o';
     return `SELECT 'collection' AS model, o.id AS id, o.name AS name, o.description AS description, o.archived AS archived, o.id AS collection_id,
-      NULL AS database_id, NULL AS table_id, NULL AS creator_id, o.created_at AS updated_at, NULL AS display, ${f.words.length ? 'h.in_name' : '1'} AS in_name
+      NULL AS database_id, NULL AS table_id, NULL AS creator_id, o.created_at AS updated_at, NULL AS display, ${f.words.length ? 'h.in_name' : '1'} AS in_name, o.id AS acc_id
       FROM ${from} WHERE ${where.join(' AND ')}`;
   },
 };
 
 export const tableBranch: SearchBranch = {
   models: ['table'],
-  async sql(f, models, p) {
+  collectionGoverned: false,
+  sql(f, models, p) {
     if (!models.has('table') || f.archived || f.createdBy) return null;
     const where = ['o.active = TRUE', 'o.visibility_type IS NULL', dbCondition('o.db_id', f, p)];
     if (f.tableDbId !== null) where.push(`o.db_id = ${p.add(f.tableDbId)}`);
@@ -121,7 +125,8 @@ export const tableBranch: SearchBranch = {
 
 export const databaseBranch: SearchBranch = {
   models: ['database'],
-  async sql(f, models, p) {
+  collectionGoverned: false,
+  sql(f, models, p) {
     if (!models.has('database') || f.archived || f.createdBy || f.tableDbId !== null) return null;
     const inName = likeWords(f.words, 'o.name', p);
     const where = [dbCondition('o.id', f, p), `(${inName} OR ${likeWords(f.words, "o.name || ' ' || COALESCE(o.description, '')", p)})`];
@@ -134,7 +139,8 @@ export const databaseBranch: SearchBranch = {
 /** Snippets are readable by every user (see SnippetsService). */
 export const snippetBranch: SearchBranch = {
   models: ['snippet'],
-  async sql(f, models, p) {
+  collectionGoverned: false,
+  sql(f, models, p) {
     if (!models.has('snippet') || f.tableDbId !== null) return null;
     const inName = likeWords(f.words, 'o.name', p);
     const where = [`o.archived = ${p.add(f.archived)}`, `(${inName} OR ${likeWords(f.words, "o.name || ' ' || COALESCE(o.description, '')", p)})`];

@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppSql } from '../../common/database/app-sql';
-import { hitCte, SEARCH_BRANCHES, SearchFilter, SqlParams } from './search-branches';
+import { hitCte, SEARCH_BRANCHES, SEARCH_COLUMNS, SEARCH_MODELS, SearchFilter, SqlParams } from './search-branches';
+
+/** The caller's readable-collection condition on a column, its values numbered from `first`. */
+export type Readable = (column: string) => (first: number) => Promise<{ sql: string; params: unknown[] }>;
 import { likePrefix } from './search-range';
 
 /** One row of a search page, before hydration. */
@@ -18,6 +21,8 @@ export interface SearchRow {
   updated_at: Date | string | null;
   display: string | null;
   bookmarked: number;
+  total_n: number | string;
+  [hasModel: `has_${string}`]: number | string;
 }
 
 export interface PageRequest {
@@ -40,31 +45,39 @@ export class SearchRepository {
     this.sql = new AppSql(db);
   }
 
-  /** How many objects of each model match (whatever `models` asked): `total` and `available_models`. */
-  async counts(f: SearchFilter, models: ReadonlySet<string>): Promise<Map<string, number>> {
+  /** How many objects of each model match (whatever `models` asked): for a page that came back empty. */
+  async counts(f: SearchFilter, readable: Readable): Promise<Map<string, number>> {
     const p = new SqlParams();
-    const found = await this.found(f, models, p);
+    const found = await this.found(f, readable, p);
     if (!found) return new Map();
     const rows = await this.sql.query<{ model: string; n: number | string }>(`${found} SELECT model, COUNT(*) AS n FROM found GROUP BY model`, p.values);
     return new Map(rows.map((r) => [r.model, Number(r.n)]));
   }
 
   /**
-   * One page, best first: the exact name, then names starting with q, then every word in the name, then the
-   * caller's bookmarks, then the most recently changed.
+   * One page of the `models` asked for, best first: the exact name, then names starting with q, then every word in
+   * the name, then the caller's bookmarks, then the most recently changed. Each row also carries the number of
+   * matches among those models (`total_n`) and which models match at all (`has_<model>`), so one statement answers.
    */
-  async page(f: SearchFilter, models: ReadonlySet<string>, page: PageRequest): Promise<SearchRow[]> {
+  async page(f: SearchFilter, readable: Readable, models: ReadonlySet<string>, page: PageRequest): Promise<SearchRow[]> {
     const p = new SqlParams();
-    const found = await this.found(f, models, p);
+    const found = await this.found(f, readable, p);
     if (!found) return [];
-    const bookmarked = `CASE WHEN EXISTS (SELECT 1 FROM bookmark b WHERE b.user_id = ${p.add(page.userId)}
-      AND b.model = CASE WHEN f.model IN ('card', 'dataset', 'metric') THEN 'card' ELSE f.model END AND b.model_id = f.id) THEN 1 ELSE 0 END`;
+    const wanted = [...models].map((m) => p.add(m)).join(', ');
+    // The caller's bookmarks are few: one hash join, not a probe per match.
+    const bookmarks = `LEFT JOIN (SELECT model, model_id FROM bookmark WHERE user_id = ${p.add(page.userId)}) bm
+      ON bm.model = CASE WHEN f.model IN ('card', 'dataset', 'metric') THEN 'card' ELSE f.model END AND bm.model_id = f.id`;
     const nameRank = page.phrase
-      ? `CASE WHEN LOWER(f.name) = ${p.add(page.phrase)} THEN 0 WHEN LOWER(f.name) LIKE ${p.add(likePrefix(page.phrase))} ESCAPE '\\' THEN 1 ELSE 2 END, `
-      : '';
+      ? `CASE WHEN LOWER(f.name) = ${p.add(page.phrase)} THEN 0 WHEN LOWER(f.name) LIKE ${p.add(likePrefix(page.phrase))} ESCAPE '\\' THEN 1 ELSE 2 END`
+      : '0';
+    const has = SEARCH_MODELS.map((m) => `MAX(CASE WHEN f.model = '${m}' THEN 1 ELSE 0 END) OVER () AS has_${m}`).join(', ');
     return this.sql.query<SearchRow>(
-      `${found} SELECT f.*, ${bookmarked} AS bookmarked FROM found f
-       ORDER BY ${nameRank}f.in_name DESC, bookmarked DESC, f.updated_at DESC, f.model, f.id
+      `${found}, ranked AS (
+         SELECT f.*, CASE WHEN bm.model_id IS NULL THEN 0 ELSE 1 END AS bookmarked, ${nameRank} AS name_rank,
+           SUM(CASE WHEN f.model IN (${wanted}) THEN 1 ELSE 0 END) OVER () AS total_n, ${has}
+         FROM found f ${bookmarks})
+       SELECT * FROM ranked WHERE model IN (${wanted})
+       ORDER BY name_rank, in_name DESC, bookmarked DESC, updated_at DESC, model, id
        LIMIT ${p.add(page.limit)} OFFSET ${p.add(page.offset)}`,
       p.values,
     );
@@ -98,12 +111,22 @@ export class SearchRepository {
     return new Map(rows.map((r) => [Number(r.id), r]));
   }
 
-  /** `WITH [words...,] found AS (branch UNION ALL branch ...)`, or null when no branch applies. */
-  private async found(f: SearchFilter, models: ReadonlySet<string>, p: SqlParams): Promise<string | null> {
+  /**
+   * `WITH [words...,] found AS (...)`: the collection-governed branches filtered together by the caller's collection
+   * access (one grant lookup), then the others; null when no branch applies.
+   */
+  private async found(f: SearchFilter, readable: Readable, p: SqlParams): Promise<string | null> {
     const ctes = f.words.length ? [hitCte(f.words, p)] : [];
+    const all = new Set<string>(SEARCH_MODELS);
+    const governed = SEARCH_BRANCHES.filter((b) => b.collectionGoverned).map((b) => b.sql(f, all, p)).filter((s): s is string => s !== null);
     const branches: string[] = [];
-    for (const b of SEARCH_BRANCHES) {
-      const s = await b.sql(f, models, p);
+    if (governed.length) {
+      // Materialized, so that the access condition runs once over all governed rows, not once per branch.
+      ctes.push(`governed AS MATERIALIZED (${governed.join(' UNION ALL ')})`);
+      branches.push(`SELECT ${SEARCH_COLUMNS} FROM governed g WHERE ${await p.addCondition(readable('g.acc_id'))}`);
+    }
+    for (const b of SEARCH_BRANCHES.filter((x) => !x.collectionGoverned)) {
+      const s = b.sql(f, all, p);
       if (s) branches.push(s);
     }
     if (branches.length === 0) return null;

@@ -5,7 +5,7 @@ import { commonName } from '../users/user.view';
 import { DatabaseAccessService } from '../warehouse/database-access.service';
 import { MAX_WORDS, SEARCH_MODELS, SearchFilter } from './search-branches';
 import { SearchQuery } from './search.dto';
-import { SearchRepository, SearchRow } from './search.repository';
+import { Readable, SearchRepository, SearchRow } from './search.repository';
 import { searchWords } from './search-terms';
 import { sqlTime } from './sql-time';
 
@@ -35,22 +35,25 @@ export class SearchService {
       archived: q.archived ?? false,
       createdBy: q.created_by?.length ? q.created_by : null,
       tableDbId: q.table_db_id ?? null,
-      readable: this.readableConditions(user),
       readableDbs: await this.readableDbs(user),
     };
+    const readable = this.readableConditions(user);
     const requested = new Set<string>(q.models?.length ? q.models : SEARCH_MODELS);
-    const counts = await this.repo.counts(filter, new Set(SEARCH_MODELS));
-    const total = [...counts].reduce((n, [model, c]) => n + (requested.has(model) ? c : 0), 0);
     const limit = Math.min(q.limit ?? MAX_RESULTS, MAX_RESULTS);
     const offset = q.offset ?? 0;
-    const rows = total > offset ? await this.repo.page(filter, requested, { phrase: words.length ? (q.q ?? '').trim().toLowerCase() : null, userId: user.id, limit, offset }) : [];
+    const phrase = words.length ? (q.q ?? '').trim().toLowerCase() : null;
+    const rows = await this.repo.page(filter, readable, requested, { phrase, userId: user.id, limit, offset });
+    // Every row carries the counts; a page past the end (or of models without matches) asks for them apart.
+    const counts = rows.length ? null : await this.repo.counts(filter, readable);
+    const total = rows.length ? Number(rows[0].total_n) : [...counts!].reduce((n, [model, c]) => n + (requested.has(model) ? c : 0), 0);
+    const available = SEARCH_MODELS.filter((m) => (rows.length ? Number(rows[0][`has_${m}`]) === 1 : (counts!.get(m) ?? 0) > 0));
     return {
       data: await this.hydrate(rows),
       total,
       limit: q.limit ?? null,
       offset: q.offset ?? null,
       models: q.models?.length ? q.models : null,
-      available_models: SEARCH_MODELS.filter((m) => (counts.get(m) ?? 0) > 0),
+      available_models: available,
       table_db_id: q.table_db_id ?? null,
     };
   }
@@ -59,7 +62,7 @@ export class SearchService {
    * The caller's readable-collection condition per column, computed once per request (it costs lookups) and
    * renumbered for wherever a statement puts it.
    */
-  private readableConditions(user: AuthUser): SearchFilter['readable'] {
+  private readableConditions(user: AuthUser): Readable {
     const once = new Map<string, Promise<SqlCondition>>();
     return (column) => async (first) => {
       if (!once.has(column)) once.set(column, this.collections.readableCondition(user, column, 1));
