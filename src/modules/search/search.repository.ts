@@ -21,6 +21,11 @@ export interface SearchRow {
   updated_at: Date | string | null;
   display: string | null;
   bookmarked: number;
+  collection_name: string | null;
+  collection_authority_level: string | null;
+  creator_first_name: string | null;
+  creator_last_name: string | null;
+  creator_email: string | null;
   total_n: number | string;
   [hasModel: `has_${string}`]: number | string;
 }
@@ -76,30 +81,16 @@ export class SearchRepository {
          SELECT f.*, CASE WHEN bm.model_id IS NULL THEN 0 ELSE 1 END AS bookmarked, ${nameRank} AS name_rank,
            SUM(CASE WHEN f.model IN (${wanted}) THEN 1 ELSE 0 END) OVER () AS total_n, ${has}
          FROM found f ${bookmarks})
-       SELECT * FROM ranked WHERE model IN (${wanted})
-       ORDER BY name_rank, in_name DESC, bookmarked DESC, updated_at DESC, model, id
-       LIMIT ${p.add(page.limit)} OFFSET ${p.add(page.offset)}`,
+       SELECT r.*, c.name AS collection_name, c.authority_level AS collection_authority_level,
+         u.first_name AS creator_first_name, u.last_name AS creator_last_name, u.email AS creator_email
+       FROM (SELECT * FROM ranked WHERE model IN (${wanted})
+             ORDER BY name_rank, in_name DESC, bookmarked DESC, updated_at DESC, model, id
+             LIMIT ${p.add(page.limit)} OFFSET ${p.add(page.offset)}) r
+       LEFT JOIN collection c ON c.id = r.collection_id
+       LEFT JOIN core_user u ON u.id = r.creator_id
+       ORDER BY r.name_rank, r.in_name DESC, r.bookmarked DESC, r.updated_at DESC, r.model, r.id`,
       p.values,
     );
-  }
-
-  /** The names and authority of collections, by id. */
-  async collections(ids: number[]): Promise<Map<number, { name: string; authority_level: string | null }>> {
-    if (ids.length === 0) return new Map();
-    const rows = await this.sql.query<{ id: number; name: string; authority_level: string | null }>(
-      `SELECT id, name, authority_level FROM collection WHERE id IN (${ids.map((_, i) => `$${i + 1}`).join(', ')})`,
-      ids,
-    );
-    return new Map(rows.map((r) => [Number(r.id), { name: r.name, authority_level: r.authority_level }]));
-  }
-
-  async users(ids: number[]): Promise<Map<number, { first_name: string | null; last_name: string | null; email: string }>> {
-    if (ids.length === 0) return new Map();
-    const rows = await this.sql.query<{ id: number; first_name: string | null; last_name: string | null; email: string }>(
-      `SELECT id, first_name, last_name, email FROM core_user WHERE id IN (${ids.map((_, i) => `$${i + 1}`).join(', ')})`,
-      ids,
-    );
-    return new Map(rows.map((r) => [Number(r.id), r]));
   }
 
   async tables(ids: number[]): Promise<Map<number, { name: string; schema: string | null; display_name: string }>> {

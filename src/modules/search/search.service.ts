@@ -78,29 +78,23 @@ export class SearchService {
   }
 
   private async hydrate(rows: SearchRow[]) {
-    const ids = (pick: (r: SearchRow) => unknown) => [...new Set(rows.map(pick).filter((v) => v !== null && v !== undefined).map(Number))];
-    const [collections, users, tables] = await Promise.all([
-      this.repo.collections(ids((r) => r.collection_id)),
-      this.repo.users(ids((r) => r.creator_id)),
-      this.repo.tables(ids((r) => (r.model === 'table' ? r.table_id : null))),
-    ]);
+    const tableIds = rows.filter((r) => r.model === 'table').map((r) => Number(r.id));
+    const tables = await this.repo.tables(tableIds);
     return rows.map((r) => {
-      const collectionId = num(r.collection_id);
-      const coll = collectionId === null ? undefined : collections.get(collectionId);
-      const creatorId = num(r.creator_id);
-      const creator = creatorId === null ? undefined : users.get(creatorId);
+      const collectionId = r.collection_name === null ? null : num(r.collection_id);
       const table = r.model === 'table' ? tables.get(Number(r.id)) : undefined;
+      const creator = r.creator_email === null ? null : { first_name: r.creator_first_name, last_name: r.creator_last_name, email: r.creator_email };
       return {
         model: r.model,
         id: Number(r.id),
         name: r.name,
         description: r.description,
         archived: asBool(r.archived),
-        collection: { id: coll ? collectionId : null, name: coll?.name ?? null, authority_level: coll?.authority_level ?? null },
-        collection_id: coll ? collectionId : null,
+        collection: { id: collectionId, name: r.collection_name, authority_level: r.collection_authority_level },
+        collection_id: collectionId,
         database_id: num(r.database_id),
         table_id: num(r.table_id),
-        creator_id: creatorId,
+        creator_id: num(r.creator_id),
         creator_common_name: creator ? commonName(creator) : null,
         display: r.display,
         updated_at: sqlTime(r.updated_at),
