@@ -1,27 +1,34 @@
-import { auth, makeUser, MadeUser, setupAdmin } from '../support/factories';
-import { execute, grant, insertCard, insertCollection } from '../support/content-rows';
-import { startTestApp, TestApp } from '../support/test-app';
+import { grant, makeCard, tableQuery } from '../support/card-factories';
+import { auth, MadeUser } from '../support/factories';
+import { SampleApp, startSampleApp } from '../support/sample-app';
+import type { TestApp } from '../support/test-app';
+
+jest.setTimeout(120_000);
 
 describe('bookmarks', () => {
+  let s: SampleApp;
   let t: TestApp;
   let admin: string;
   let adminId: number;
   let user: MadeUser;
   beforeAll(async () => {
-    t = await startTestApp();
-    admin = await setupAdmin(t);
+    s = await startSampleApp();
+    ({ t, admin, user } = s);
     adminId = (await t.http().get('/api/user/current').set(auth(admin)).expect(200)).body.id;
-    user = await makeUser(t, admin);
   });
-  afterAll(() => t.close());
+  afterAll(() => s.t.close());
+
+  const insertCollection = async (name: string, extra: Record<string, unknown> = {}) =>
+    (await t.http().post('/api/collection').set(auth(admin)).send({ name, ...extra }).expect(200)).body.id as number;
+  const insertCard = async (name: string, extra: Record<string, unknown> = {}) => (await makeCard(t, admin, tableQuery(s.db, s.table('ORDERS').id), { name, ...extra })).id;
+  const archive = (card: number, archived: boolean) => t.http().put(`/api/card/${card}`).set(auth(admin)).send({ archived }).expect(200);
 
   const list = async (key: string) => (await t.http().get('/api/bookmark').set(auth(key)).expect(200)).body as Array<Record<string, unknown>>;
 
   it('bookmarks cards and collections, lists them in the caller\'s order, and removes them', async () => {
-    const coll = await insertCollection(t, 'Bookmarked things', { description: 'a folder' });
-    await execute(t, "UPDATE collection SET authority_level = 'official' WHERE id = $1", [coll]);
-    const q = await insertCard(t, { name: 'Orders by month', description: 'monthly', collection_id: coll, creator_id: adminId });
-    const model = await insertCard(t, { name: 'Orders model', creator_id: adminId, type: 'model' });
+    const coll = await insertCollection('Bookmarked things', { description: 'a folder', authority_level: 'official' });
+    const q = await insertCard('Orders by month', { description: 'monthly', collection_id: coll });
+    const model = await insertCard('Orders model', { type: 'model' });
 
     const made = await t.http().post(`/api/bookmark/card/${q}`).set(auth(admin)).expect(200);
     expect(made.body).toMatchObject({ user_id: adminId, card_id: q });
@@ -53,18 +60,19 @@ describe('bookmarks', () => {
   });
 
   it('hides archived objects', async () => {
-    const card = await insertCard(t, { name: 'Soon archived', creator_id: adminId });
+    const card = await insertCard('Soon archived');
     await t.http().post(`/api/bookmark/card/${card}`).set(auth(user.session)).expect(200);
     expect((await list(user.session)).map((i) => i.id)).toContain(`card-${card}`);
-    await execute(t, 'UPDATE report_card SET archived = $1 WHERE id = $2', [true, card]);
+    await archive(card, true);
     expect((await list(user.session)).map((i) => i.id)).not.toContain(`card-${card}`);
-    await execute(t, 'UPDATE report_card SET archived = $1 WHERE id = $2', [false, card]);
+    await archive(card, false);
     expect((await list(user.session)).map((i) => i.id)).toContain(`card-${card}`);
   });
 
   it('refuses objects the caller may not read, and stops listing what they can no longer read', async () => {
-    const secret = await insertCollection(t, 'Secret');
-    const hidden = await insertCard(t, { name: 'Hidden', collection_id: secret, creator_id: adminId });
+    const secret = await insertCollection('Secret');
+    await grant(t, 1, secret, null);
+    const hidden = await insertCard('Hidden', { collection_id: secret });
     const refused = await t.http().post(`/api/bookmark/card/${hidden}`).set(auth(user.session)).expect(403);
     expect(refused.text).toBe("You don't have permissions to do that.");
     await t.http().post(`/api/bookmark/collection/${secret}`).set(auth(user.session)).expect(403);
@@ -74,7 +82,7 @@ describe('bookmarks', () => {
     await t.http().post(`/api/bookmark/card/${hidden}`).set(auth(user.session)).expect(200);
     await t.http().post(`/api/bookmark/collection/${secret}`).set(auth(user.session)).expect(200);
     expect((await list(user.session)).map((i) => i.id)).toEqual(expect.arrayContaining([`card-${hidden}`, `collection-${secret}`]));
-    await execute(t, 'DELETE FROM collection_permission WHERE collection_id = $1', [secret]);
+    await grant(t, 1, secret, null);
     const after = (await list(user.session)).map((i) => i.id);
     expect(after).not.toContain(`card-${hidden}`);
     expect(after).not.toContain(`collection-${secret}`);
