@@ -3,6 +3,7 @@ import { SearchIndexService } from '../../src/modules/search/search-index.servic
 import { makeCard, tableQuery } from '../support/card-factories';
 import { auth } from '../support/factories';
 import { SampleApp, startSampleApp } from '../support/sample-app';
+import { startTestApp } from '../support/test-app';
 
 jest.setTimeout(120_000);
 
@@ -166,6 +167,18 @@ describe('search', () => {
     expect(await index.reindexAll()).toBe(0);
     expect(names(await search('q=revenue'))[0]).toBe('Revenue');
     expect(names(await search('q=attrition'))).toEqual(['Attrition study']);
+  });
+
+  it('indexes at start-up what an empty index lacks', async () => {
+    await s.t.app.get(DataSource).query('DELETE FROM search_term');
+    const second = await startTestApp({}, s.t);
+    try {
+      const found = (await second.http().get('/api/search?q=revenue').set(auth(s.admin)).expect(200)).body as { data: Hit[] };
+      expect(names(found)[0]).toBe('Revenue');
+      expect(await second.app.get(SearchIndexService).needsReindex()).toBe(false);
+    } finally {
+      await second.close();
+    }
   });
 
   it('validates its parameters with the spec messages', async () => {

@@ -12,6 +12,23 @@ export interface Searchable {
 /** The table of each indexed model; dashboards join with one more entry. */
 const INDEXED_TABLES: Record<string, string> = { card: 'report_card', collection: 'collection' };
 
+interface TermRow {
+  model: string;
+  model_id: number;
+  term: string;
+  in_name: boolean;
+}
+
+/** The index rows of one object: each word once, marked when it is in the name. */
+function termRows(model: string, id: number, obj: Searchable): TermRow[] {
+  const inName = searchWords(obj.name);
+  const named = new Set(inName);
+  return [
+    ...inName.map((term) => ({ model, model_id: id, term, in_name: true })),
+    ...searchWords(obj.description).filter((w) => !named.has(w)).map((term) => ({ model, model_id: id, term, in_name: false })),
+  ];
+}
+
 /** Objects indexed per transaction by `reindexAll`. */
 const BATCH = 500;
 
@@ -29,18 +46,17 @@ export class SearchIndexService {
 
   async index(tx: EntityManager, model: string, id: number, obj: Searchable): Promise<void> {
     await this.remove(tx, model, id);
-    const inName = searchWords(obj.name);
-    const rows = [
-      ...inName.map((term) => ({ model, model_id: id, term, in_name: true })),
-      ...searchWords(obj.description).filter((w) => !inName.includes(w)).map((term) => ({ model, model_id: id, term, in_name: false })),
-    ];
-    for (let i = 0; i < rows.length; i += 200) {
-      await tx.createQueryBuilder().insert().into('search_term').values(rows.slice(i, i + 200)).execute();
-    }
+    await this.insertTerms(tx, termRows(model, id, obj));
   }
 
   async remove(tx: EntityManager, model: string, id: number): Promise<void> {
     await tx.createQueryBuilder().delete().from('search_term').where('model = :model AND model_id = :id', { model, id }).execute();
+  }
+
+  private async insertTerms(tx: EntityManager, rows: TermRow[]): Promise<void> {
+    for (let i = 0; i < rows.length; i += 200) {
+      await tx.createQueryBuilder().insert().into('search_term').values(rows.slice(i, i + 200)).execute();
+    }
   }
 
   /** True when the index is empty while there are objects to index (a start-up check: at most two one-row reads). */
@@ -69,7 +85,8 @@ export class SearchIndexService {
         );
         if (rows.length === 0) break;
         await this.db.transaction(async (tx) => {
-          for (const r of rows) await this.index(tx, model, Number(r.id), r);
+          await tx.createQueryBuilder().delete().from('search_term').where('model = :model AND model_id IN (:...ids)', { model, ids: rows.map((r) => Number(r.id)) }).execute();
+          await this.insertTerms(tx, rows.flatMap((r) => termRows(model, Number(r.id), r)));
         });
         done += rows.length;
         after = Number(rows[rows.length - 1].id);
