@@ -2,6 +2,7 @@ import { DataSource } from 'typeorm';
 import { SearchIndexService } from '../../src/modules/search/search-index.service';
 import { makeCard, tableQuery } from '../support/card-factories';
 import { auth } from '../support/factories';
+import { countQueries } from '../support/query-counter';
 import { SampleApp, startSampleApp } from '../support/sample-app';
 import { startTestApp } from '../support/test-app';
 
@@ -167,6 +168,36 @@ describe('search', () => {
     expect(await index.reindexAll()).toBe(0);
     expect(names(await search('q=revenue'))[0]).toBe('Revenue');
     expect(names(await search('q=attrition'))).toEqual(['Attrition study']);
+  });
+
+  it('makes as many app-DB queries for 10 matches as for 100', async () => {
+    const coll = await collection('Bulk folder');
+    const make = async (from: number, to: number) => {
+      for (let i = from; i < to; i++) {
+        const id = (await makeCard(s.t, s.admin, tableQuery(s.db, s.table('ORDERS').id), { name: `Bulk item ${i}`, collection_id: i % 2 ? coll : null, result_metadata: [] })).id;
+        if (i % 3 === 0) await http().post(`/api/bookmark/card/${id}`).set(auth(s.user.session)).expect(200);
+      }
+      await collection(`Bulk sub ${from}`, { parent_id: coll });
+    };
+    const counted = async () => {
+      const counter = countQueries();
+      try {
+        const found = await search('q=bulk&limit=20', s.user.session);
+        const forSearch = counter.count;
+        counter.reset();
+        await http().get('/api/bookmark').set(auth(s.user.session)).expect(200);
+        return { forSearch, forBookmarks: counter.count, total: found.total };
+      } finally {
+        counter.restore();
+      }
+    };
+    await make(0, 10);
+    const few = await counted();
+    await make(10, 100);
+    const many = await counted();
+    expect(many.total).toBeGreaterThan(few.total + 80);
+    expect(many.forSearch).toBe(few.forSearch);
+    expect(many.forBookmarks).toBe(few.forBookmarks);
   });
 
   it('indexes at start-up what an empty index lacks', async () => {
