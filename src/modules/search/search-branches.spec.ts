@@ -16,7 +16,7 @@ describe('hitCte', () => {
 });
 
 describe('SqlParams', () => {
-  it('numbers a condition's values from the next free placeholder', async () => {
+  it('numbers a condition\'s values from the next free placeholder', async () => {
     const p = new SqlParams();
     expect(p.add('a')).toBe('$1');
     const cond = await p.addCondition(async (first) => ({ sql: `x IN ($${first}, $${first + 1})`, params: [7, 8] }));
