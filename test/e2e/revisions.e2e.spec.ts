@@ -134,7 +134,7 @@ describe('revisions', () => {
         if (!segments.has(id)) throw new NotFoundError();
         if (!user.isSuperuser) throw new ForbiddenError();
       },
-      describe: (before, after) => describeChanges(before, after, { model: 'Segment' }),
+      describe: (before, after, context) => describeChanges(before, after, { model: 'Segment', ...context }),
       restore: async (tx, _user, id, snapshot) => {
         await tx.getRepository(Revision).update({ model: 'segment', model_id: id }, { message: 'touched by a restore' });
         if (failOn.has(String(snapshot.name))) throw new Error('restore failed');
@@ -160,6 +160,18 @@ describe('revisions', () => {
     const done = await http().post('/api/revision/revert').set(auth(s.admin)).send({ entity: 'segment', id: 7, revision_id: revs[1].id }).expect(200);
     expect(done.body).toMatchObject({ is_reversion: true, description: 'renamed this Segment from "Large orders" to "Big orders" and unarchived it.' });
     expect(segments.get(7)).toEqual({ name: 'Big orders', archived: false });
+
+    // The module looks up the names of the collections a move went between, for the owner's sentence.
+    const from = await makeCollection(s.t, 'Old home');
+    const to = await makeCollection(s.t, 'New home');
+    for (const collection_id of [from, to, null]) {
+      await ds.transaction((tx) => service.record(tx, { model: 'segment', modelId: 7, userId: adminId, snapshot: { name: 'Big orders', archived: false, collection_id } }));
+    }
+    expect((await revisions(7, s.admin, 'segment')).slice(0, 3).map((r) => r.description)).toEqual([
+      'moved this Segment from New home to Our analytics.',
+      'moved this Segment from Old home to New home.',
+      'moved this Segment to Old home.',
+    ]);
   });
 
   it('validates the entity, the ids and the body with the spec messages', async () => {
