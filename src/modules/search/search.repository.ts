@@ -112,8 +112,9 @@ export class SearchRepository {
     const governed = SEARCH_BRANCHES.filter((b) => b.collectionGoverned).map((b) => b.sql(f, all, p)).filter((s): s is string => s !== null);
     const branches: string[] = [];
     if (governed.length) {
-      // Materialized, so that the access condition runs once over all governed rows, not once per branch.
-      ctes.push(`governed AS MATERIALIZED (${governed.join(' UNION ALL ')})`);
+      // With words, materialized (the matches are few): the access condition's grant lookup then runs once, not
+      // once per branch. Without, every object is a row: storing them all costs more than a second lookup.
+      ctes.push(`governed AS ${f.words.length ? 'MATERIALIZED ' : ''}(${governed.join(' UNION ALL ')})`);
       branches.push(`SELECT ${SEARCH_COLUMNS} FROM governed g WHERE ${await p.addCondition(readable('g.acc_id'))}`);
     }
     for (const b of SEARCH_BRANCHES.filter((x) => !x.collectionGoverned)) {
