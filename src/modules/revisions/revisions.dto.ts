@@ -1,5 +1,6 @@
 import { Transform } from 'class-transformer';
 import { OneOf, PositiveInt } from '../../common/validation/validators';
+import { Id } from '../permissions/permissions.dto';
 
 /** The kinds of objects with revisions, as the API names them. */
 export const REVISION_ENTITIES = ['card', 'dashboard', 'metric', 'segment'] as const;
@@ -21,9 +22,9 @@ export class RevertRevisionDto {
   @OneOf(REVISION_ENTITIES)
   entity: RevisionEntity;
 
-  @PositiveInt()
+  @Id()
   id: number;
 
-  @PositiveInt()
+  @Id()
   revision_id: number;
 }
