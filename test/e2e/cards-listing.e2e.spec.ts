@@ -75,7 +75,15 @@ describe('cards: listing', () => {
     const coll = await makeCollection(s.t, 'Listed');
     const card = await makeCard(s.t, s.admin, tableQuery(s.db, orders), { collection_id: coll });
     const listed = ((await http().get('/api/card').set(auth(s.admin)).expect(200)).body as Array<Record<string, unknown>>).find((c) => c.id === card.id);
-    expect(listed).toMatchObject({ can_write: true, creator: { email: 'admin@example.com', common_name: 'Ada Admin' }, collection: { id: coll, name: 'Listed' }, dataset: false, type: 'question' });
+    expect(listed).toMatchObject({ can_write: true, creator: { email: 'admin@example.com', common_name: 'Ada Admin' }, collection: { id: coll, name: 'Listed' }, dataset: false, type: 'question', archived: false, dataset_query: tableQuery(s.db, orders) });
+    const single = (await http().get(`/api/card/${card.id}?ignore_view=true`).set(auth(s.admin)).expect(200)).body;
+    expect(listed!.created_at).toBe(single.created_at);
+    expect(listed!.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    const model = await makeModel(s.t, s.user.session, toMbql5(tableQuery(s.db, orders)));
+    const listedModel = ((await http().get('/api/card').set(auth(s.user.session)).expect(200)).body as Array<Record<string, unknown>>).find((c) => c.id === model.id);
+    expect(listedModel).toMatchObject({ type: 'model', dataset: true, can_write: true, collection: null, dataset_query: model.dataset_query as object, creator: { common_name: 'Dee Rect' } });
+    // The user may not read the collection: the card is not listed to them.
+    expect(((await http().get('/api/card').set(auth(s.user.session)).expect(200)).body as Array<{ id: number }>).map((c) => c.id)).not.toContain(card.id);
   });
 
   it('makes a bounded number of app-DB queries for GET /api/card/ and GET /api/card/:id, at 10 and at 1,000 cards', async () => {

@@ -10,7 +10,7 @@ import { CardsRepository, type CardRow } from './cards.repository';
 import type { DerivedQuery } from './card-query';
 
 /** Where a card lives, for the collection access check (null: the Root collection). */
-export function placeOf(row: CardRow): CollectionPlace | null {
+export function placeOf(row: Pick<CardRow, 'collection_id' | 'coll_location' | 'coll_personal_owner_id'>): CollectionPlace | null {
   if (row.collection_id === null || row.collection_id === undefined) return null;
   return { id: Number(row.collection_id), location: row.coll_location ?? '/', personal_owner_id: row.coll_personal_owner_id === null ? null : Number(row.coll_personal_owner_id) };
 }

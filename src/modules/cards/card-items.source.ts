@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { CollectionAccessService } from '../collections/collection-access.service';
 import type { CollectionItem, CollectionItemSource, ItemsQuery } from '../collections/collection-items.registry';
-import { CardsRepository, type CardRow, type LastEdit } from './cards.repository';
+import { CardsRepository, type CardListRow, type LastEdit } from './cards.repository';
 import { commonNameOf, isoTime, parseJson } from './card-view';
 
 /** The collection listing's `model` of each card type, and back. */
@@ -33,7 +33,7 @@ export class CardItemsSource implements CollectionItemSource {
     }
     if (q.pinnedState === 'is_pinned') where.push('c.collection_position IS NOT NULL');
     if (q.pinnedState === 'is_not_pinned') where.push('c.collection_position IS NULL');
-    const rows = await this.cards.rows(where.join(' AND '), params);
+    const rows = await this.cards.listRows(where.join(' AND '), params);
     const edits = new Map<number, LastEdit>();
     for (let i = 0; i < rows.length; i += CHUNK) {
       for (const [k, v] of await this.cards.lastEdits(rows.slice(i, i + CHUNK).map((r) => Number(r.id)))) edits.set(k, v);
@@ -69,7 +69,7 @@ export class CardItemsSource implements CollectionItemSource {
   }
 }
 
-function item(r: CardRow, edit: LastEdit | null): CollectionItem {
+function item(r: CardListRow, edit: LastEdit | null): CollectionItem {
   const lastEditedAt = isoTime(edit?.timestamp ?? r.updated_at);
   return {
     id: Number(r.id),

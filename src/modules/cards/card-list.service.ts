@@ -29,7 +29,8 @@ export class CardListService {
     private readonly hydrator: CardHydrator,
   ) {}
 
-  async list(caller: AuthUser, f: CardFilter = 'all', modelId?: number) {
+  /** The listing's JSON text (see cardListJson). */
+  async list(caller: AuthUser, f: CardFilter = 'all', modelId?: number): Promise<string> {
     const params: unknown[] = [];
     const p = (v: unknown) => {
       params.push(v);
@@ -48,7 +49,7 @@ export class CardListService {
         break;
       case 'bookmarked': {
         const ids = [...(await this.bookmarks.bookmarkedIds(caller.id, 'card'))];
-        if (ids.length === 0) return [];
+        if (ids.length === 0) return '[]';
         where.push(`c.id IN (${ids.map((id) => p(id)).join(', ')})`);
         break;
       }
@@ -79,8 +80,8 @@ export class CardListService {
     const readable = await this.access.readableCondition(caller, 'c.collection_id', params.length + 1);
     where.push(readable.sql);
     params.push(...readable.params);
-    const rows = await this.cards.rows(where.join(' AND '), params, order);
-    return this.hydrator.many(caller, rows);
+    const rows = await this.cards.jsonRows(where.join(' AND '), params, order);
+    return this.hydrator.listJson(caller, rows);
   }
 
   private async assertExists(kind: 'database' | 'table' | 'card' | null, id: number): Promise<void> {

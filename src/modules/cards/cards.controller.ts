@@ -19,10 +19,11 @@ export class CardsController {
     private readonly queries: CardQueriesService,
   ) {}
 
+  /** Written as text: the listing builds its JSON itself (see cardListJson). */
   @Get()
   @Access('user')
-  index(@Query() q: ListCardsQuery, @CurrentUser() caller: AuthUser) {
-    return this.list.list(caller, q.f ?? 'all', q.model_id);
+  async index(@Query() q: ListCardsQuery, @CurrentUser() caller: AuthUser, @Res() res: Response) {
+    res.status(200).type('application/json').send(await this.list.list(caller, q.f ?? 'all', q.model_id));
   }
 
   @Post()

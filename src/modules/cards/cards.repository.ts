@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppSql } from '../../common/database/app-sql';
 import type { DerivedQuery } from './card-query';
+import { cardListSelect, type CardJsonRow } from './card-list-sql';
 
 /** A card as the listings and the mapper read it: the card's columns, its collection's and its creator's. */
 export interface CardRow {
@@ -62,6 +63,23 @@ FROM report_card c
 LEFT JOIN collection col ON col.id = c.collection_id
 LEFT JOIN core_user u ON u.id = c.creator_id`;
 
+/** What a listing reads of each card: no visualization settings, parameters or result metadata (the biggest columns). */
+const LIST_SELECT = `SELECT c.id, c.name, c.description, c.display, c.type, c.query_type, c.database_id, c.table_id, c.source_card_id,
+  c.collection_id, c.collection_position, c.collection_preview, c.cache_ttl, c.archived, c.enable_embedding, c.public_uuid,
+  c.made_public_by_id, c.creator_id, c.entity_id, c.view_count, c.last_used_at, c.created_at, c.updated_at, c.dataset_query,
+  col.name AS coll_name, col.location AS coll_location, col.personal_owner_id AS coll_personal_owner_id,
+  col.authority_level AS coll_authority_level, col.archived AS coll_archived,
+  u.email AS u_email, u.first_name AS u_first_name, u.last_name AS u_last_name
+FROM report_card c
+LEFT JOIN collection col ON col.id = c.collection_id
+LEFT JOIN core_user u ON u.id = c.creator_id`;
+
+/** A card as a listing reads it (see LIST_SELECT). */
+export type CardListRow = Omit<
+  CardRow,
+  'visualization_settings' | 'parameters' | 'parameter_mappings' | 'result_metadata' | 'embedding_params' | 'coll_slug' | 'coll_entity_id' | 'coll_namespace' | 'coll_description' | 'u_is_superuser' | 'u_is_qbnewb' | 'u_date_joined' | 'u_last_login'
+>;
+
 export interface CollectionName {
   id: number;
   name: string;
@@ -97,6 +115,16 @@ export class CardsRepository {
   /** Cards matching `where` (its values numbered from $1), in `order`. */
   rows(where: string, params: unknown[], order = 'c.name, c.id', limit?: number): Promise<CardRow[]> {
     return this.sql.query<CardRow>(`${SELECT} WHERE ${where} ORDER BY ${order}${limit ? ` LIMIT ${Math.floor(limit)}` : ''}`, params);
+  }
+
+  /** GET /api/card/'s cards matching `where`, each as the JSON the app database built (card-list-sql.ts). */
+  jsonRows(where: string, params: unknown[], order = 'c.name, c.id'): Promise<CardJsonRow[]> {
+    return this.sql.query<CardJsonRow>(`${cardListSelect(this.sql.pg)} WHERE ${where} ORDER BY ${order}`, params);
+  }
+
+  /** Cards matching `where` with the listing's columns only. */
+  listRows(where: string, params: unknown[], order = 'c.name, c.id'): Promise<CardListRow[]> {
+    return this.sql.query<CardListRow>(`${LIST_SELECT} WHERE ${where} ORDER BY ${order}`, params);
   }
 
   /** Collections by id (the ancestors of a card's collection), in one query. */
