@@ -85,6 +85,16 @@ describe('cards: collection permissions', () => {
     expect403(await http().post('/api/card').set(auth(outsider.session)).send({ name: 'sql', display: 'table', visualization_settings: {}, dataset_query: native }));
   });
 
+  it("never runs or describes a card's data for a reader without data access to its database", async () => {
+    const graph = (await http().get('/api/permissions/graph').set(auth(s.admin)).expect(200)).body;
+    await http().put('/api/permissions/graph').set(auth(s.admin)).send({ revision: graph.revision, groups: { 1: { [s.db]: { data: 'no', native: 'none' } } } }).expect(200);
+    expect((await http().get(`/api/card/${card.id}`).set(auth(reader.session)).expect(200)).body.id).toBe(card.id);
+    expect403(await http().post(`/api/card/${card.id}/query`).set(auth(reader.session)).send({}));
+    expect403(await http().get(`/api/table/card__${card.id}/query_metadata`).set(auth(reader.session)));
+    expect((await http().get(`/api/card/${card.id}/query_metadata`).set(auth(reader.session)).expect(200)).body).toEqual({ databases: [], tables: [], fields: [] });
+    await http().get(`/api/table/card__${card.id}/query_metadata`).set(auth(s.admin)).expect(200);
+  });
+
   it('needs an admin for the shared listings', async () => {
     expect403(await http().get('/api/card/embeddable').set(auth(reader.session)));
     expect403(await http().get('/api/card/public').set(auth(reader.session)));

@@ -1,5 +1,3 @@
-import { ValidationError } from '../../common/errors/api-errors';
-import { MSG } from '../../common/validation/messages';
 import { isMbql5Query } from '../../query-engine/mbql/mbql5';
 import { normalizeDatasetQuery } from '../../query-engine/mbql/normalize';
 import type { DatasetQuery, InnerQuery } from '../../query-engine/mbql/types';
@@ -21,12 +19,6 @@ export function legacyQuery(sent: unknown): DatasetQuery | null {
   } catch {
     return null;
   }
-}
-
-/** A `dataset_query` must be a map whose `database` is an integer greater than zero (the engine checks the rest when it runs). */
-export function checkDatasetQuery(q: unknown): Record<string, unknown> {
-  if (q === null || typeof q !== 'object' || Array.isArray(q)) throw ValidationError.of('dataset_query', MSG.map, q);
-  return q as Record<string, unknown>;
 }
 
 /** `database_id`, `table_id`, `query_type`, the source card and the references of a query as sent (legacy or MBQL 5). */
@@ -73,9 +65,4 @@ export function deriveQuery(sent: unknown): DerivedQuery {
   }
   out.references = [...refs.values()];
   return out;
-}
-
-/** The innermost MBQL level of a legacy query (what a chart draws from), or null for native queries. */
-export function outerInner(q: DatasetQuery | null): InnerQuery | null {
-  return q && q.type === 'query' && q.query ? q.query : null;
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '../../common/auth/current-user';
 import type { CardColumn, CardForMetadata, CardStore } from '../content/card-store';
 import { CollectionAccessService } from '../collections/collection-access.service';
+import { DatabaseAccessService } from '../warehouse/database-access.service';
 import type { CardSource } from '../../query-engine/metadata';
 import type { DatasetQuery } from '../../query-engine/mbql/types';
 import { CardsRepository, type CardRow } from './cards.repository';
@@ -11,14 +12,16 @@ import { parseJson } from './card-view';
 /**
  * The saved questions, models and metrics the rest of the server reads through CARD_STORE: `card__<id>` sources
  * and MBQL 5 `source-card` (in the legacy form the engine runs, whichever form the card was saved in), `{{#id}}`
- * tags, and the virtual tables of saved questions. Reading one needs read access to its collection; its database is
- * the query's own (the engine refuses a card of another database), so the run's data check covers it.
+ * tags, and the virtual tables of saved questions. Reading one needs read access to its collection. As a source its
+ * database is the query's own (the engine refuses a card of another database), so the run's data check covers it;
+ * its virtual table needs data access to its database too.
  */
 @Injectable()
 export class DbCardStore implements CardStore {
   constructor(
     private readonly cards: CardsRepository,
     private readonly access: CollectionAccessService,
+    private readonly databases: DatabaseAccessService,
   ) {}
 
   async source(id: number, caller: AuthUser | null): Promise<CardSource | null> {
@@ -38,6 +41,8 @@ export class DbCardStore implements CardStore {
   async resultMetadata(id: number, caller: AuthUser): Promise<CardForMetadata | null> {
     const row = await this.readable(id, caller);
     if (!row || row.database_id === null || row.archived === true || row.archived === 1) return null;
+    // Its columns describe the database's data: only for those who may query it.
+    await this.databases.assertCanRead(caller, Number(row.database_id));
     const columns = parseJson<CardColumn[] | null>(row.result_metadata, null);
     return {
       id: Number(row.id),

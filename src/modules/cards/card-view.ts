@@ -32,8 +32,6 @@ export interface CardExtras {
   ancestors?: CollectionName[];
   lastEdit?: LastEdit | null;
   stats?: { average: number | null; last: Date | string | null };
-  /** Listings leave out the biggest, least used parts. */
-  light?: boolean;
 }
 
 export function collectionView(row: CardRow, ancestors?: CollectionName[]) {
@@ -89,7 +87,7 @@ export function toCardView(row: CardRow, extras: CardExtras) {
     visualization_settings: parseJson(row.visualization_settings, {}),
     parameters: parseJson(row.parameters, []),
     parameter_mappings: parseJson(row.parameter_mappings, []),
-    result_metadata: extras.light ? undefined : parseJson(row.result_metadata, null),
+    result_metadata: parseJson(row.result_metadata, null),
     query_type: row.query_type,
     database_id: num(row.database_id),
     table_id: num(row.table_id),
@@ -116,7 +114,6 @@ export function toCardView(row: CardRow, extras: CardExtras) {
     dashboard_count: 0,
     moderation_reviews: [],
   };
-  if (extras.light) delete view.result_metadata;
   if (extras.lastEdit !== undefined) {
     const e = extras.lastEdit;
     view['last-edit-info'] = e ? { id: Number(e.id), email: e.email, first_name: e.first_name, last_name: e.last_name, timestamp: isoTime(e.timestamp) } : null;

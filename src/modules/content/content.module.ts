@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { CollectionsModule } from '../collections/collections.module';
+import { WarehouseModule } from '../warehouse/warehouse.module';
 import { DbCardStore } from '../cards/card-store';
 import { CardsRepository } from '../cards/cards.repository';
 import { CARD_STORE } from './card-store';
@@ -11,7 +12,7 @@ import { CARD_STORE } from './card-store';
  */
 @Global()
 @Module({
-  imports: [CollectionsModule],
+  imports: [CollectionsModule, WarehouseModule],
   providers: [CardsRepository, { provide: CARD_STORE, useClass: DbCardStore }],
   exports: [CARD_STORE],
 })
