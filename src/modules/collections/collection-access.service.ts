@@ -159,8 +159,9 @@ export class CollectionAccessService {
     if (user.groupIds.length === 0 || (ids && ids.length === 0)) return out;
     const groups = user.groupIds.map((_, i) => `$${i + 1}`).join(', ');
     const idList = ids ? ` AND collection_id IN (${ids.map((_, i) => `$${user.groupIds.length + i + 1}`).join(', ')})` : ' AND collection_id IS NOT NULL';
+    // 'write' sorts after 'read': MAX is the best grant, one row per collection however many groups hold one.
     const rows = await this.sql.query<{ collection_id: number; perm: CollectionPerm }>(
-      `SELECT collection_id, perm FROM collection_permission WHERE group_id IN (${groups})${idList}`,
+      `SELECT collection_id, MAX(perm) AS perm FROM collection_permission WHERE group_id IN (${groups})${idList} GROUP BY collection_id`,
       ids ? [...user.groupIds, ...ids] : user.groupIds,
     );
     for (const r of rows) out.set(Number(r.collection_id), best(out.get(Number(r.collection_id)) ?? null, r.perm)!);

@@ -50,28 +50,33 @@ export class CollectionItemsService {
     return { total: data.length, data: page, models, limit: o.limit ?? null, offset: o.offset ?? null };
   }
 
-  /** The collections whose nearest readable ancestor is `place` (or none, at the Root), personal ones left to their owners' entry. */
+  /**
+   * The collections whose nearest readable ancestor is `place` (or none, at the Root; personal ones are left to
+   * their owners' entry), with `here` and `below`. The subtree is read with the tree's columns only (one range scan),
+   * the caller's permissions on it in one or two more queries, the full rows of the children shown in one more.
+   */
   private async collectionItems(user: AuthUser, place: CollectionRow | null, namespace: string | null, archived: boolean): Promise<CollectionItem[]> {
-    const below = place
-      ? (await this.repo.subtree(childLocation(place))).filter((c) => c.namespace === namespace)
-      : await this.repo.inNamespace({ namespace });
+    const below = place ? await this.repo.subtreeLight(childLocation(place), namespace) : await this.repo.inNamespace({ namespace }, true);
     const ancestors = place ? [place, ...(await this.repo.findByIds(ancestorIds(place.location)))] : [];
     const v = await this.reader.visible(user, below, { context: ancestors });
     const byId = new Map(v.rows.map((c) => [c.id, c]));
-    const shown = (cid: number) => cid === place?.id || byId.get(cid)?.archived === archived;
-    const parentOf = (c: CollectionRow) => effectiveParentId(place ? c.location.slice(childLocation(place).length - 1) : c.location, shown);
+    const shown = (cid: number) => byId.get(cid)?.archived === archived;
+    const prefix = place ? childLocation(place).length - 1 : 0;
     const rows = v.rows.filter((c) => c.archived === archived);
-    const children = rows.filter((c) => (place ? parentOf(c) === null : parentOf(c) === null && c.personal_owner_id === null));
+    const children = rows.filter((c) => effectiveParentId(c.location.slice(prefix), shown) === null && (place !== null || c.personal_owner_id === null));
     // `here` and `below` of each child: models of the unarchived items in it, and `collection` where sub-collections show.
-    const live = rows.filter((c) => !c.archived);
+    const live = v.rows.filter((c) => !c.archived);
     const models = await modelsIn(this.registry.all(), live.map((c) => c.id));
+    const isLive = (cid: number) => byId.get(cid)?.archived === false;
     for (const c of live) {
-      const p = effectiveParentId(c.location, (cid) => byId.get(cid)?.archived === false);
+      const p = effectiveParentId(c.location, isLive);
       if (p !== null) (models.get(p) ?? models.set(p, new Set()).get(p)!).add('collection');
     }
     const here = (cid: number) => models.get(cid) ?? new Set<string>();
     const belowOf = belowSets(live, here);
-    return children.map((c) => ({
+    const full: CollectionRow[] = [];
+    for (let i = 0; i < children.length; i += 5000) full.push(...(await this.repo.findByIds(children.slice(i, i + 5000).map((ch) => ch.id))));
+    return full.map((c) => ({
       ...this.reader.view(c, v),
       model: 'collection',
       collection_id: place?.id ?? null,

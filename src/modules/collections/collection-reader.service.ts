@@ -3,7 +3,7 @@ import type { AuthUser } from '../../common/auth/current-user';
 import { NotFoundError } from '../../common/errors/api-errors';
 import { CollectionAccessService } from './collection-access.service';
 import type { CollectionPerm } from './collection-permission.entity';
-import { effectiveLocation } from './collection-visibility';
+import { effectiveLocation, effectiveLocations } from './collection-visibility';
 import { collectionView, CollectionView } from './collection.view';
 import { CollectionRow, CollectionsRepository } from './collections.repository';
 import { topLevelId } from './location';
@@ -16,6 +16,8 @@ export interface Visible {
   perms: Map<number, CollectionPerm>;
   /** Owner of each personal top-level collection among the rows' tops. */
   owners: Map<number, number>;
+  /** The ids of those personal collections. */
+  personalTops: Set<number>;
 }
 
 /**
@@ -48,22 +50,25 @@ export class CollectionReader {
       return owner !== undefined && owner !== user.id;
     };
     if (opts.excludeOthersPersonal) for (const c of all) if (othersTree(c)) perms.delete(c.id);
-    return { rows: rows.filter((c) => perms.has(c.id)), perms, owners };
+    return { rows: rows.filter((c) => perms.has(c.id)), perms, owners, personalTops: new Set(owners.keys()) };
   }
 
   view(c: CollectionRow, v: Visible): CollectionView {
     return collectionView(c, {
       canWrite: v.perms.get(c.id) === 'write',
       effectiveLocation: effectiveLocation(c.location, (id) => v.perms.has(id)),
-      personalTops: new Set(v.owners.keys()),
+      personalTops: v.personalTops,
     });
   }
 
   views(v: Visible): CollectionView[] {
-    const tops = new Set(v.owners.keys());
-    return v.rows.map((c) =>
-      collectionView(c, { canWrite: v.perms.get(c.id) === 'write', effectiveLocation: effectiveLocation(c.location, (id) => v.perms.has(id)), personalTops: tops }),
-    );
+    const effective = this.effective(v);
+    return v.rows.map((c) => collectionView(c, { canWrite: v.perms.get(c.id) === 'write', effectiveLocation: effective(c.location), personalTops: v.personalTops }));
+  }
+
+  /** The effective location of any location, for this caller (remembered per location). */
+  effective(v: Visible): (location: string) => string {
+    return effectiveLocations((id) => v.perms.has(id));
   }
 
   /** The owners of the personal collections among the rows' top-level collections: from the rows, else one query. */

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '../../common/auth/current-user';
+import type { CollectionPerm } from './collection-permission.entity';
 import { CollectionAccessService } from './collection-access.service';
 import { CollectionItemsRegistry } from './collection-items.registry';
 import { modelsIn } from './collection-models';
 import { CollectionReader } from './collection-reader.service';
-import { belowSets, buildTree, byOfficialThenName, TreeNode } from './collection-visibility';
-import type { CollectionView } from './collection.view';
+import { belowSets, buildTree, officialThenNameKey, TreeNode } from './collection-visibility';
 import { CollectionRow, CollectionsRepository } from './collections.repository';
 import { childLocation, isWithin } from './location';
 
@@ -17,12 +17,31 @@ export interface TreeOptions {
   collectionId: number | null;
 }
 
-export type TreeNodeView = CollectionView & { here: string[]; below: string[]; children: TreeNodeView[] | boolean };
+/** One node of the tree: the collection's own keys as Metabase's tree has them, and what the tree adds. */
+export interface TreeNodeView {
+  id: number;
+  name: string;
+  description: string | null;
+  slug: string | null;
+  location: string;
+  effective_location: string;
+  namespace: string | null;
+  personal_owner_id: number | null;
+  authority_level: string | null;
+  archived: boolean;
+  can_write: boolean;
+  here: string[];
+  below: string[];
+  /** Shallow trees answer whether there are any. */
+  children: TreeNodeView[] | boolean;
+}
+
+const NONE: ReadonlySet<string> = new Set();
 
 /**
  * GET /api/collection/tree: the readable collections of a namespace hung under their nearest readable ancestor,
  * with the item models at each node (`here`) and in its subtree (`below`). A fixed number of queries: the
- * namespace's rows, the caller's grants, one `modelsIn` per item source.
+ * namespace's rows, the caller's grants, `modelsIn` of each item source.
  */
 @Injectable()
 export class CollectionTreeService {
@@ -40,22 +59,39 @@ export class CollectionTreeService {
       await this.access.assertRead(user, start);
     }
     const namespace = start ? start.namespace : o.namespace;
-    let rows = await this.repo.inNamespace({ namespace, archived: o.excludeArchived ? false : undefined });
+    // Non-admins read only what they may: the database leaves the rest out.
+    const only = user.isSuperuser ? undefined : await this.access.readableCondition(user, 'id', 1, namespace);
+    let rows = await this.repo.inNamespace({ namespace, archived: o.excludeArchived ? false : undefined }, true, only);
     if (start) {
       const prefix = childLocation(start);
       rows = rows.filter((c) => isWithin(c.location, prefix));
     }
     const v = await this.reader.visible(user, rows, { excludeOthersPersonal: o.excludeOthersPersonal });
     const models = await modelsIn(this.registry.all(), v.rows.map((c) => c.id));
-    const here = (id: number) => models.get(id) ?? new Set<string>();
+    const here = (id: number) => models.get(id) ?? NONE;
     const below = belowSets(v.rows, here);
-    const views = new Map(this.reader.views(v).map((view) => [view.id, view]));
-    const shape = (t: TreeNode<CollectionRow>, deep: boolean): TreeNodeView => ({
-      ...views.get(t.node.id)!,
-      here: [...here(t.node.id)].sort(),
-      below: [...below.get(t.node.id)!].sort(),
-      children: deep ? t.children.map((c) => shape(c, true)) : t.children.length > 0,
-    });
-    return buildTree(v.rows, byOfficialThenName).map((t) => shape(t, !o.shallow));
+    const effective = this.reader.effective(v);
+    const shape = (t: TreeNode<CollectionRow>, deep: boolean): TreeNodeView => {
+      const c = t.node;
+      return {
+        id: c.id,
+        name: c.name,
+        description: c.description,
+        slug: c.slug,
+        location: c.location,
+        effective_location: effective(c.location),
+        namespace: c.namespace,
+        personal_owner_id: c.personal_owner_id,
+        authority_level: c.authority_level,
+        archived: c.archived,
+        can_write: (v.perms.get(c.id) as CollectionPerm) === 'write',
+        here: sorted(here(c.id)),
+        below: sorted(below.get(c.id)!),
+        children: deep ? t.children.map((ch) => shape(ch, true)) : t.children.length > 0,
+      };
+    };
+    return buildTree(v.rows, officialThenNameKey).map((t) => shape(t, !o.shallow));
   }
 }
+
+const sorted = (s: ReadonlySet<string>): string[] => (s.size === 0 ? [] : [...s].sort());

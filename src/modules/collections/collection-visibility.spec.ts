@@ -1,4 +1,4 @@
-import { belowSets, buildTree, byOfficialThenName, effectiveLocation, effectiveParentId } from './collection-visibility';
+import { belowSets, buildTree, effectiveLocation, officialThenNameKey, effectiveParentId } from './collection-visibility';
 
 const node = (id: number, location: string, name = `c${id}`, authority_level: string | null = null) => ({ id, location, name, authority_level });
 
@@ -13,7 +13,7 @@ describe('collection visibility', () => {
 
   it('hangs nodes under their nearest listed ancestor, sorted official first then by name', () => {
     const nodes = [node(1, '/', 'b'), node(3, '/1/2/', 'x'), node(4, '/', 'A'), node(5, '/1/', 'z'), node(6, '/', 'c', 'official')];
-    const tree = buildTree(nodes, byOfficialThenName);
+    const tree = buildTree(nodes, officialThenNameKey);
     expect(tree.map((t) => t.node.id)).toEqual([6, 4, 1]);
     const one = tree.find((t) => t.node.id === 1)!;
     expect(one.children.map((t) => t.node.id)).toEqual([3, 5]);

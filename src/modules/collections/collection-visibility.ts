@@ -28,22 +28,39 @@ export interface TreeNode<T> {
 }
 
 /**
- * Hangs every node under its nearest ancestor among `nodes` (top level when it has none there), children in the
- * order `compare` gives. Linear in the number of nodes and their depth.
+ * Hangs every node under its nearest ancestor among `nodes` (top level when it has none there), each level in the
+ * order of `sortKey` (computed once per node), then id. Linear in the number of nodes and their depth, plus the sort.
  */
-export function buildTree<T extends Placed>(nodes: T[], compare: (a: T, b: T) => number): TreeNode<T>[] {
-  const byId = new Map<number, TreeNode<T>>(nodes.map((n) => [n.id, { node: n, children: [] }]));
-  const top: TreeNode<T>[] = [];
+export function buildTree<T extends Placed>(nodes: T[], sortKey: (n: T) => string): TreeNode<T>[] {
+  const byId = new Map<number, TreeNode<T> & { key: string }>(nodes.map((n) => [n.id, { node: n, children: [], key: sortKey(n) }]));
+  const top: Array<TreeNode<T> & { key: string }> = [];
+  const has = (id: number) => byId.has(id);
   for (const t of byId.values()) {
-    const parent = effectiveParentId(t.node.location, (id) => byId.has(id));
-    (parent === null ? top : byId.get(parent)!.children).push(t);
+    const parent = effectiveParentId(t.node.location, has);
+    (parent === null ? top : (byId.get(parent)!.children as Array<TreeNode<T> & { key: string }>)).push(t);
   }
-  const sortAll = (level: TreeNode<T>[]) => {
-    level.sort((a, b) => compare(a.node, b.node));
-    for (const t of level) if (t.children.length) sortAll(t.children);
+  const compare = (a: TreeNode<T> & { key: string }, b: TreeNode<T> & { key: string }) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.node.id - b.node.id);
+  const sortAll = (level: Array<TreeNode<T> & { key: string }>) => {
+    level.sort(compare);
+    for (const t of level) if (t.children.length) sortAll(t.children as Array<TreeNode<T> & { key: string }>);
   };
   sortAll(top);
   return top;
+}
+
+/** The listing order as one string per collection: official ones first, then by name without case. */
+export function officialThenNameKey(c: { name: string; authority_level: string | null }): string {
+  return `${c.authority_level === 'official' ? 0 : 1}${c.name.toLowerCase()}`;
+}
+
+/** effectiveLocation, remembered per location: siblings share theirs. */
+export function effectiveLocations(visible: (id: number) => boolean): (location: string) => string {
+  const memo = new Map<string, string>();
+  return (location) => {
+    let e = memo.get(location);
+    if (e === undefined) memo.set(location, (e = effectiveLocation(location, visible)));
+    return e;
+  };
 }
 
 /**
@@ -63,13 +80,9 @@ export function belowSets(nodes: Placed[], here: (id: number) => Iterable<string
   return below;
 }
 
-/** Listing order: official collections first, then by name (case-insensitive), then id. */
-export function byOfficialThenName(a: { name: string; authority_level: string | null; id: number }, b: { name: string; authority_level: string | null; id: number }): number {
-  const oa = a.authority_level === 'official' ? 0 : 1;
-  const ob = b.authority_level === 'official' ? 0 : 1;
-  if (oa !== ob) return oa - ob;
-  const na = a.name.toLowerCase();
-  const nb = b.name.toLowerCase();
-  if (na !== nb) return na < nb ? -1 : 1;
-  return a.id - b.id;
+/** Sorts by a key computed once per element, then id. */
+export function sortByKey<T extends { id: number }>(xs: T[], key: (x: T) => string): T[] {
+  const keyed = xs.map((x) => ({ x, k: key(x) }));
+  keyed.sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : a.x.id - b.x.id));
+  return keyed.map((e) => e.x);
 }

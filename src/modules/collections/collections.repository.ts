@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppSql } from '../../common/database/app-sql';
+import type { SqlCondition } from './collection-access.service';
 import { Collection } from './collection.entity';
 import { subtreeRange } from './location';
 
@@ -21,6 +22,8 @@ export interface CollectionRow {
 }
 
 const COLUMNS = 'id, name, description, location, personal_owner_id, namespace, authority_level, slug, entity_id, archived, archived_directly, created_at';
+/** What the tree shows of a collection: fewer columns to read and convert for a listing of tens of thousands. */
+const TREE_COLUMNS = 'id, name, description, location, personal_owner_id, namespace, authority_level, slug, archived';
 
 /** Which rows of a namespace a listing wants. */
 export interface CollectionFilter {
@@ -59,15 +62,19 @@ export class CollectionsRepository {
     return this.read(`SELECT ${COLUMNS} FROM collection WHERE id IN (${ids.map((_, i) => `$${i + 1}`).join(', ')})`, ids);
   }
 
-  /** Every collection of a namespace (one index scan on idx_collection_namespace). */
-  async inNamespace(f: CollectionFilter): Promise<CollectionRow[]> {
+  /**
+   * Every collection of a namespace (one index scan on idx_collection_namespace); `light` reads the tree's columns
+   * only; `only` narrows to a condition on `id` (the access service's readable condition, its values from $1).
+   */
+  async inNamespace(f: CollectionFilter, light = false, only?: SqlCondition): Promise<CollectionRow[]> {
     const params: unknown[] = [];
     const where = [this.namespaceClause(f.namespace, params)];
     if (f.archived !== undefined) {
       params.push(f.archived);
       where.push(`archived = $${params.length}`);
     }
-    return this.read(`SELECT ${COLUMNS} FROM collection WHERE ${where.join(' AND ')}`, params);
+    this.narrow(where, params, only);
+    return this.read(`SELECT ${light ? TREE_COLUMNS : COLUMNS} FROM collection WHERE ${where.join(' AND ')}`, params);
   }
 
   /** The collections directly inside the place whose children live at `location`. */
@@ -85,6 +92,15 @@ export class CollectionsRepository {
   async subtree(prefix: string, tx?: EntityManager): Promise<CollectionRow[]> {
     const [lo, hi] = subtreeRange(prefix);
     return this.read(`SELECT ${COLUMNS} FROM collection WHERE location >= $1 AND location < $2`, [lo, hi], tx);
+  }
+
+  /** The tree's columns of the collections of `namespace` below `prefix`, narrowed by `only` (as in inNamespace). */
+  async subtreeLight(prefix: string, namespace: string | null, only?: SqlCondition): Promise<CollectionRow[]> {
+    const [lo, hi] = subtreeRange(prefix);
+    const params: unknown[] = [lo, hi];
+    const where = ['location >= $1 AND location < $2', this.namespaceClause(namespace, params)];
+    this.narrow(where, params, only);
+    return this.read(`SELECT ${TREE_COLUMNS} FROM collection WHERE ${where.join(' AND ')}`, params);
   }
 
   async insert(tx: EntityManager, c: Omit<CollectionRow, 'id' | 'created_at' | 'archived' | 'archived_directly'>): Promise<number> {
@@ -124,6 +140,14 @@ export class CollectionsRepository {
   /** Renames a user's personal collection with its owner. */
   async renamePersonal(tx: EntityManager, userId: number, name: string): Promise<void> {
     await tx.createQueryBuilder().update('collection').set({ name }).where('personal_owner_id = :userId', { userId }).execute();
+  }
+
+  /** Adds `only` to a WHERE list; its placeholders count from $1, so they shift past the ones already there. */
+  private narrow(where: string[], params: unknown[], only?: SqlCondition): void {
+    if (!only) return;
+    const offset = params.length;
+    where.push(only.sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`));
+    params.push(...only.params);
   }
 
   private namespaceClause(namespace: string | null, params: unknown[]): string {

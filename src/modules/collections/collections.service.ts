@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '../../common/auth/current-user';
 import { CollectionAccessService } from './collection-access.service';
 import { CollectionReader } from './collection-reader.service';
-import { byOfficialThenName } from './collection-visibility';
+import { officialThenNameKey, sortByKey } from './collection-visibility';
 import { ancestorView, CollectionView, rootAncestor, rootView } from './collection.view';
 import { CollectionsRepository } from './collections.repository';
 import { ancestorIds } from './location';
@@ -46,10 +46,11 @@ export class CollectionsService {
 
   /** GET /api/collection/: every collection the caller may read, the Root first when they may read it. */
   async list(user: AuthUser, o: ListOptions): Promise<Array<CollectionView | ReturnType<typeof rootView>>> {
-    let rows = await this.repo.inNamespace({ namespace: o.namespace, archived: o.archived });
+    const only = user.isSuperuser ? undefined : await this.access.readableCondition(user, 'id', 1, o.namespace);
+    let rows = await this.repo.inNamespace({ namespace: o.namespace, archived: o.archived }, false, only);
     if (o.personalOnly) rows = rows.filter((c) => c.personal_owner_id !== null);
     const v = await this.reader.visible(user, rows, { excludeOthersPersonal: o.excludeOthersPersonal });
-    const views = this.reader.views({ ...v, rows: v.rows.sort(byOfficialThenName) });
+    const views = this.reader.views({ ...v, rows: sortByKey(v.rows, officialThenNameKey) });
     if (o.archived || o.personalOnly) return views;
     const rootPerm = await this.access.permission(user, null, o.namespace);
     return rootPerm ? [rootView(o.namespace, rootPerm === 'write'), ...views] : views;
