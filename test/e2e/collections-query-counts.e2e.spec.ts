@@ -1,0 +1,117 @@
+import Database from 'better-sqlite3';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { AppSql } from '../../src/common/database/app-sql';
+import type { CollectionItem, CollectionItemSource, ItemsQuery } from '../../src/modules/collections/collection-items.registry';
+import { CollectionItemsRegistry } from '../../src/modules/collections/collection-items.registry';
+import { grant, makeCollection, makeGroup } from '../support/collection-factories';
+import { auth, makeUser, MadeUser, setupAdmin } from '../support/factories';
+import { startTestApp, TestApp } from '../support/test-app';
+
+/** Counts every statement run on the app database (better-sqlite3 statement runs, pg client queries) while on. */
+function statementCounter(): { readonly count: number; reset(): void; restore(): void } {
+  let count = 0;
+  const scratch = new Database(':memory:');
+  const statement = Object.getPrototypeOf(scratch.prepare('SELECT 1')) as Record<string, (...a: unknown[]) => unknown>;
+  scratch.close();
+  const targets: Array<[Record<string, (...a: unknown[]) => unknown>, string]> = [
+    ...['all', 'get', 'run', 'iterate'].map((m) => [statement, m] as [Record<string, (...a: unknown[]) => unknown>, string]),
+    [Client.prototype as unknown as Record<string, (...a: unknown[]) => unknown>, 'query'],
+  ];
+  const originals = targets.map(([proto, m]) => proto[m]);
+  targets.forEach(([proto, m], i) => {
+    proto[m] = function (this: unknown, ...args: unknown[]) {
+      count++;
+      return originals[i].apply(this, args);
+    };
+  });
+  return {
+    get count() {
+      return count;
+    },
+    reset: () => {
+      count = 0;
+    },
+    restore: () => targets.forEach(([proto, m], i) => (proto[m] = originals[i])),
+  };
+}
+
+/** A source answering from memory, so that only the collections module's own queries are counted. */
+class MemorySource implements CollectionItemSource {
+  readonly models = ['dashboard'] as const;
+  readonly rows: CollectionItem[] = [];
+  async items(q: ItemsQuery): Promise<CollectionItem[]> {
+    return this.rows.filter((r) => r.collection_id === q.collectionId);
+  }
+  async modelsIn(ids: number[]): Promise<Map<number, Set<string>>> {
+    const wanted = new Set(ids);
+    return new Map(this.rows.filter((r) => wanted.has(r.collection_id as number)).map((r) => [r.collection_id as number, new Set(['dashboard'])]));
+  }
+  async archiveIn(): Promise<void> {}
+}
+
+/**
+ * The tree and a collection's items cost a fixed number of app-DB queries whatever the number of collections and
+ * items in them: the count at 1,000 must not exceed the count at 10, for an admin and for a member with grants.
+ */
+describe('collection listings make a bounded number of app-DB queries', () => {
+  let t: TestApp;
+  let admin: string;
+  let reader: MadeUser;
+  let group: number;
+  let home: number;
+  let sql: AppSql;
+  const source = new MemorySource();
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    admin = await setupAdmin(t);
+    reader = await makeUser(t, admin);
+    group = await makeGroup(t, admin, [reader.id]);
+    home = (await makeCollection(t, admin, { name: 'Home' })).id;
+    await grant(t, admin, group, home, 'read');
+    sql = new AppSql(t.app.get(DataSource));
+    t.app.get(CollectionItemsRegistry).register(source);
+  });
+  afterAll(() => t.close());
+
+  /** Collections under Home (granted like Home), and items in Home and in them, up to `n` of each. */
+  async function grow(n: number): Promise<void> {
+    const [{ c }] = await sql.query<{ c: number }>('SELECT COUNT(*) AS c FROM collection WHERE location = $1', [`/${home}/`]);
+    for (let i = Number(c); i < n; i++) {
+      await sql.execute('INSERT INTO collection (name, location, slug) VALUES ($1, $2, $3)', [`Sub ${i}`, `/${home}/`, `sub_${i}`]);
+      const [{ id }] = await sql.query<{ id: number }>('SELECT MAX(id) AS id FROM collection', []);
+      await sql.execute("INSERT INTO collection_permission (group_id, collection_id, perm) VALUES ($1, $2, 'read')", [group, Number(id)]);
+      source.rows.push({ id: source.rows.length + 1, model: 'dashboard', name: `Dash ${i}`, collection_id: i % 2 ? home : Number(id), last_edited_at: null, last_edited_by: null });
+    }
+  }
+
+  async function counts(session: string): Promise<Record<string, number>> {
+    const counter = statementCounter();
+    const out: Record<string, number> = {};
+    try {
+      for (const route of ['/api/collection/tree', `/api/collection/${home}/items`, '/api/collection/', '/api/collection/root/items', `/api/collection/${home}/items?limit=20&offset=5`]) {
+        counter.reset();
+        await t.http().get(route).set(auth(session)).expect(200);
+        out[route] = counter.count;
+      }
+    } finally {
+      counter.restore();
+    }
+    return out;
+  }
+
+  it('does not grow with the number of collections and items', async () => {
+    await grow(10);
+    const small = { admin: await counts(admin), reader: await counts(reader.session) };
+    await grow(1000);
+    const large = { admin: await counts(admin), reader: await counts(reader.session) };
+    const grew = (['admin', 'reader'] as const).flatMap((who) =>
+      Object.keys(small[who]).filter((r) => large[who][r] > small[who][r]).map((r) => `${who} ${r}: ${small[who][r]} -> ${large[who][r]}`),
+    );
+    expect(grew).toEqual([]);
+    const items = (await t.http().get(`/api/collection/${home}/items`).set(auth(reader.session)).expect(200)).body;
+    expect(items.total).toBe(1500);
+    expect(Object.values(small.reader).every((n) => n > 0)).toBe(true);
+  });
+});
