@@ -426,6 +426,16 @@ export const NESTED_CASES: QueryCase[] = [
     expectedFrom: (d) => d.products.filter((p) => Number(p[0]) <= 3).map((p) => [p[0], p[3]]),
   },
   {
+    name: 'nested: a native saved question with its saved columns, no fields listed (MySQL quoting)',
+    query: {
+      native: 'SELECT `ID` AS id, `CATEGORY` AS category FROM `PRODUCTS` WHERE `ID` <= 3',
+      'native-columns': [{ name: 'id', base_type: 'type/BigInteger' }, { name: 'category', base_type: 'type/Text' }],
+      'order-by': [['asc', ['field', 'id', { 'base-type': 'type/BigInteger' }]]],
+    },
+    engines: ['mysql'],
+    expectedFrom: (d) => d.products.filter((p) => Number(p[0]) <= 3).map((p) => [p[0], p[3]]),
+  },
+  {
     name: 'nested: limit in the source query',
     query: { 'source-query': { 'source-table': ORDERS, fields: [O('ID')], 'order-by': [['asc', O('ID')]], limit: 10 }, aggregation: [['count']] },
     expected: [[10]],
