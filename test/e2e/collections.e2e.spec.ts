@@ -61,6 +61,8 @@ describe('collections: create, read, update, list', () => {
     expect(renamed).toMatchObject({ id: c.id, name: 'Final', description: 'Done', slug: 'final' });
     expect((await t.http().put(`/api/collection/${c.id}`).set(auth(user.session)).send({ description: null }).expect(200)).body.description).toBeNull();
     expect403(await t.http().put(`/api/collection/${c.id}`).set(auth(user.session)).send({ authority_level: 'official' }));
+    // The unchanged level, as a client sends its whole form back, is no change.
+    await t.http().put(`/api/collection/${c.id}`).set(auth(user.session)).send({ name: 'Final', authority_level: null, archived: false, parent_id: null }).expect(200);
     expect403(await t.http().post('/api/collection').set(auth(user.session)).send({ name: 'Official?', authority_level: 'official' }));
     const official = (await t.http().put(`/api/collection/${c.id}`).set(auth(admin)).send({ authority_level: 'official' }).expect(200)).body;
     expect(official.authority_level).toBe('official');

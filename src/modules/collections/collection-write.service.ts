@@ -61,7 +61,8 @@ export class CollectionWriteService {
   async update(user: AuthUser, id: number, dto: UpdateCollectionDto): Promise<void> {
     const c = await this.reader.require(id);
     await this.access.assertWrite(user, c);
-    if (dto.authority_level !== undefined && !user.isSuperuser) throw new ForbiddenError();
+    // Clients send the form back whole: only a change of the authority level needs an admin.
+    if (dto.authority_level !== undefined && (dto.authority_level ?? null) !== c.authority_level && !user.isSuperuser) throw new ForbiddenError();
     const oldParent = await this.parentOf(c);
     const move = dto.parent_id !== undefined ? await this.checkMove(user, c, oldParent, dto.parent_id) : null;
     const archive = dto.archived !== undefined && dto.archived !== c.archived ? dto.archived : undefined;
