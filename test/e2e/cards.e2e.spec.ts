@@ -168,6 +168,10 @@ describe('cards: create, read, update, delete', () => {
       [false, 'renamed this Card from "A" to "B", changed the visualization settings and archived it.'],
     ]);
     expect(JSON.parse(rows[1].object)).toMatchObject({ name: 'B', archived: true, dataset_query: tableQuery(s.db, orders) });
+    const coll = await makeCollection(s.t, 'Sales');
+    await http().post('/api/card/collections').set(auth(s.admin)).send({ card_ids: [card.id], collection_id: coll }).expect(200);
+    const moved: Array<{ description: string }> = await s.t.app.get(DataSource).query(`SELECT description FROM revision WHERE model = 'card' AND model_id = ${card.id} AND most_recent = ${s.t.app.get(DataSource).options.type === 'postgres' ? 'TRUE' : '1'}`);
+    expect(moved[0].description).toBe('moved this Card to Sales.');
   });
 
   it('copies a card as "Copy of ..."', async () => {

@@ -1,4 +1,5 @@
 import { describeChanges } from '../revisions/revision-describe';
+import type { DescribeContext } from '../revisions/revision-targets';
 import type { Card } from './card.entity';
 import { parseJson } from './card-view';
 
@@ -33,6 +34,6 @@ export function snapshotOf(c: Card): Record<string, unknown> {
  * `renamed this Card from "A" to "B", changed the visualization settings and archived it.` (the revisions module's
  * Metabase sentences); null when nothing described changed.
  */
-export function describeCardChange(before: Record<string, unknown> | null, after: Record<string, unknown>): string | null {
-  return describeChanges(before, after, { model: 'Card' });
+export function describeCardChange(before: Record<string, unknown> | null, after: Record<string, unknown>, context?: DescribeContext): string | null {
+  return describeChanges(before, after, { model: 'Card', collectionNames: context?.collectionNames });
 }
