@@ -199,6 +199,19 @@ describe('collection permissions', () => {
     expect((await t.http().get(`/api/collection/${inner.id}`).set(auth(reader.session)).expect(200)).body.can_write).toBe(false);
   });
 
+  it('keeps the snippet namespace\'s grants apart, new snippet folders copying the snippet Root\'s', async () => {
+    await grant(t, admin, readers, 'root', 'read', 'snippet');
+    const snippetGraph = (await t.http().get('/api/collection/graph?namespace=snippet').set(auth(admin)).expect(200)).body;
+    expect(snippetGraph.groups[readers].root).toBe('read');
+    expect(snippetGraph.groups['1'].root).toBe('write');
+    expect(snippetGraph.groups[readers][shared.id]).toBeUndefined();
+    expect((await t.http().get('/api/collection/graph').set(auth(admin)).expect(200)).body.groups[readers].root).toBe('none');
+    const folder = await makeCollection(t, admin, { name: 'Snippet folder', namespace: 'snippet' });
+    const after = (await t.http().get('/api/collection/graph?namespace=snippet').set(auth(admin)).expect(200)).body;
+    expect([after.groups[readers][folder.id], after.groups['1'][folder.id]]).toEqual(['read', 'write']);
+    expect((await t.http().get('/api/collection/root?namespace=snippet').set(auth(reader.session)).expect(200)).body.can_write).toBe(true);
+  });
+
   it('sets personal_collection_id on every user answer and renames the collection with its owner', async () => {
     const current = (await t.http().get('/api/user/current').set(auth(writer.session)).expect(200)).body;
     const list = (await t.http().get('/api/user').set(auth(admin)).expect(200)).body.data;
