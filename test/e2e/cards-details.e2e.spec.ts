@@ -102,6 +102,10 @@ describe('cards: details', () => {
     // Only admins change embedding.
     const refused = await http().put(`/api/card/${card.id}`).set(auth(s.user.session)).send({ enable_embedding: false });
     expect(refused.status).toBe(403);
+    // The card sent back whole, embedding unchanged, is an ordinary edit.
+    const whole = (await get(`/api/card/${card.id}`).expect(200)).body;
+    const edited = await http().put(`/api/card/${card.id}`).set(auth(s.user.session)).send({ ...whole, name: 'Shared and renamed' }).expect(200);
+    expect(edited.body).toMatchObject({ name: 'Shared and renamed', enable_embedding: true });
   });
 
   it('answers no timelines yet, after the checks', async () => {

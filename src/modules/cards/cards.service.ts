@@ -95,9 +95,11 @@ export class CardsService implements OnModuleInit {
 
   async update(caller: AuthUser, id: number, body: UpdateCardDto) {
     const row = await this.access.writable(caller, id);
-    if ((body.enable_embedding !== undefined && body.enable_embedding !== null) || (body.embedding_params !== undefined && body.embedding_params !== null)) {
-      if (!caller.isSuperuser) throw new ForbiddenError();
-    }
+    // Only admins change embedding; the same values sent back with the rest of the card are no change (Metabase).
+    const embeddingChanges =
+      (body.enable_embedding !== undefined && body.enable_embedding !== null && body.enable_embedding !== (row.enable_embedding === true || row.enable_embedding === 1)) ||
+      (body.embedding_params !== undefined && body.embedding_params !== null && JSON.stringify(body.embedding_params) !== (row.embedding_params ?? 'null'));
+    if (embeddingChanges && !caller.isSuperuser) throw new ForbiddenError();
     const queryChanged = body.dataset_query !== undefined && body.dataset_query !== null && JSON.stringify(body.dataset_query) !== row.dataset_query;
     const derived = queryChanged ? this.derive(body.dataset_query) : null;
     if (derived) await this.access.assertMayQuery(caller, derived);
