@@ -33,11 +33,7 @@ export class CardItemsSource implements CollectionItemSource {
     }
     if (q.pinnedState === 'is_pinned') where.push('c.collection_position IS NOT NULL');
     if (q.pinnedState === 'is_not_pinned') where.push('c.collection_position IS NULL');
-    const rows = await this.cards.listRows(where.join(' AND '), params);
-    const edits = new Map<number, LastEdit>();
-    for (let i = 0; i < rows.length; i += CHUNK) {
-      for (const [k, v] of await this.cards.lastEdits(rows.slice(i, i + CHUNK).map((r) => Number(r.id)))) edits.set(k, v);
-    }
+    const [rows, edits] = await Promise.all([this.cards.listRows(where.join(' AND '), params), this.cards.lastEditsWhere(where.join(' AND '), params)]);
     return rows.map((r) => item(r, edits.get(Number(r.id)) ?? null));
   }
 

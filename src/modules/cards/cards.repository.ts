@@ -148,6 +148,19 @@ export class CardsRepository {
     return new Map(rows.map((r) => [Number(r.card_id), r]));
   }
 
+  /** The latest revision's author and time of every card matching `where` (on `c`, values from $1), in one query however many. */
+  async lastEditsWhere(where: string, params: unknown[]): Promise<Map<number, LastEdit>> {
+    const rows = await this.sql.query<LastEdit>(
+      `SELECT r.model_id AS card_id, u.id, u.email, u.first_name, u.last_name, r.timestamp
+       FROM report_card c
+       JOIN revision r ON r.model = 'card' AND r.model_id = c.id AND r.most_recent = $${params.length + 1}
+       JOIN core_user u ON u.id = r.user_id
+       WHERE ${where}`,
+      [...params, true],
+    );
+    return new Map(rows.map((r) => [Number(r.card_id), r]));
+  }
+
   /** Average running time (ms) and latest start of the card's logged runs. */
   async queryStats(cardId: number): Promise<{ average: number | null; last: Date | string | null }> {
     const [r] = await this.sql.query<{ average: number | string | null; last: Date | string | null }>(
