@@ -4,7 +4,7 @@ import { CollectionAccessService } from './collection-access.service';
 import { CollectionItem, CollectionItemsRegistry } from './collection-items.registry';
 import { modelsIn, modelsOfNamespace } from './collection-models';
 import { CollectionReader } from './collection-reader.service';
-import { belowSets, effectiveParentId } from './collection-visibility';
+import { effectiveParentId, modelSets } from './collection-visibility';
 import { CollectionRow, CollectionsRepository } from './collections.repository';
 import { ancestorIds, childLocation } from './location';
 import { compareItems, SortOptions } from './item-order';
@@ -72,16 +72,15 @@ export class CollectionItemsService {
       const p = effectiveParentId(c.location, isLive);
       if (p !== null) (models.get(p) ?? models.set(p, new Set()).get(p)!).add('collection');
     }
-    const here = (cid: number) => models.get(cid) ?? new Set<string>();
-    const belowOf = belowSets(live, here);
+    const sets = modelSets(live, models);
     const full: CollectionRow[] = [];
     for (let i = 0; i < children.length; i += 5000) full.push(...(await this.repo.findByIds(children.slice(i, i + 5000).map((ch) => ch.id))));
     return full.map((c) => ({
       ...this.reader.view(c, v),
       model: 'collection',
       collection_id: place?.id ?? null,
-      here: [...here(c.id)].sort(),
-      below: [...(belowOf.get(c.id) ?? [])].sort(),
+      here: sets.here(c.id),
+      below: sets.below(c.id),
       last_edited_at: null,
       last_edited_by: null,
     }));

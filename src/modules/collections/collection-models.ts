@@ -1,22 +1,17 @@
 import type { CollectionItemSource } from './collection-items.registry';
 
-const CHUNK = 5000;
-
 /**
- * Which item models each collection holds, merged over every registered source: a bounded number of queries per
- * source (ids go in chunks so that no statement exceeds the app databases' parameter limits).
+ * Which item models each collection holds, merged over every registered source: one call per source with every id,
+ * so that a source can choose how to look them up (a scan of its own table beats a list of tens of thousands of ids).
  */
 export async function modelsIn(sources: readonly CollectionItemSource[], ids: number[], archived = false): Promise<Map<number, Set<string>>> {
   const out = new Map<number, Set<string>>();
   if (ids.length === 0) return out;
   for (const source of sources) {
-    for (let i = 0; i < ids.length; i += CHUNK) {
-      const part = await source.modelsIn(ids.slice(i, i + CHUNK), archived);
-      for (const [id, models] of part) {
-        let set = out.get(id);
-        if (!set) out.set(id, (set = new Set()));
-        for (const m of models) set.add(m);
-      }
+    for (const [id, models] of await source.modelsIn(ids, archived)) {
+      let set = out.get(id);
+      if (!set) out.set(id, (set = new Set()));
+      for (const m of models) set.add(m);
     }
   }
   return out;

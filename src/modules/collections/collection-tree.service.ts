@@ -5,7 +5,7 @@ import { CollectionAccessService } from './collection-access.service';
 import { CollectionItemsRegistry } from './collection-items.registry';
 import { modelsIn } from './collection-models';
 import { CollectionReader } from './collection-reader.service';
-import { belowSets, buildTree, officialThenNameKey, TreeNode } from './collection-visibility';
+import { buildTree, modelSets, officialThenNameKey, TreeNode } from './collection-visibility';
 import { CollectionRow, CollectionsRepository } from './collections.repository';
 import { childLocation, isWithin } from './location';
 
@@ -35,8 +35,6 @@ export interface TreeNodeView {
   /** Shallow trees answer whether there are any. */
   children: TreeNodeView[] | boolean;
 }
-
-const NONE: ReadonlySet<string> = new Set();
 
 /**
  * GET /api/collection/tree: the readable collections of a namespace hung under their nearest readable ancestor,
@@ -68,8 +66,7 @@ export class CollectionTreeService {
     }
     const v = await this.reader.visible(user, rows, { excludeOthersPersonal: o.excludeOthersPersonal });
     const models = await modelsIn(this.registry.all(), v.rows.map((c) => c.id));
-    const here = (id: number) => models.get(id) ?? NONE;
-    const below = belowSets(v.rows, here);
+    const sets = modelSets(v.rows, models);
     const effective = this.reader.effective(v);
     const shape = (t: TreeNode<CollectionRow>, deep: boolean): TreeNodeView => {
       const c = t.node;
@@ -85,13 +82,11 @@ export class CollectionTreeService {
         authority_level: c.authority_level,
         archived: c.archived,
         can_write: (v.perms.get(c.id) as CollectionPerm) === 'write',
-        here: sorted(here(c.id)),
-        below: sorted(below.get(c.id)!),
+        here: sets.here(c.id),
+        below: sets.below(c.id),
         children: deep ? t.children.map((ch) => shape(ch, true)) : t.children.length > 0,
       };
     };
     return buildTree(v.rows, officialThenNameKey).map((t) => shape(t, !o.shallow));
   }
 }
-
-const sorted = (s: ReadonlySet<string>): string[] => (s.size === 0 ? [] : [...s].sort());

@@ -1,4 +1,4 @@
-import { belowSets, buildTree, effectiveLocation, officialThenNameKey, effectiveParentId } from './collection-visibility';
+import { buildTree, effectiveLocation, effectiveParentId, modelSets, officialThenNameKey } from './collection-visibility';
 
 const node = (id: number, location: string, name = `c${id}`, authority_level: string | null = null) => ({ id, location, name, authority_level });
 
@@ -19,13 +19,13 @@ describe('collection visibility', () => {
     expect(one.children.map((t) => t.node.id)).toEqual([3, 5]);
   });
 
-  it('gathers below from every descendant', () => {
+  it('gathers here and below from every descendant', () => {
     const nodes = [node(1, '/'), node(2, '/1/'), node(3, '/1/2/'), node(4, '/')];
-    const here = new Map([[3, new Set(['card'])], [2, new Set(['dashboard'])], [4, new Set(['dataset'])]]);
-    const below = belowSets(nodes, (id) => here.get(id) ?? []);
-    expect([...below.get(1)!].sort()).toEqual(['card', 'dashboard']);
-    expect([...below.get(2)!]).toEqual(['card']);
-    expect([...below.get(3)!]).toEqual([]);
-    expect([...below.get(4)!]).toEqual([]);
+    const here = new Map([[3, new Set(['card'])], [2, new Set(['dashboard', 'card'])], [4, new Set(['dataset'])]]);
+    const sets = modelSets(nodes, here);
+    expect(sets.below(1)).toEqual(['card', 'dashboard']);
+    expect(sets.here(2)).toEqual(['card', 'dashboard']);
+    expect(sets.below(2)).toEqual(['card']);
+    expect([sets.here(1), sets.below(3), sets.below(4), sets.here(99)]).toEqual([[], [], [], []]);
   });
 });

@@ -9,6 +9,16 @@ export interface Placed {
   location: string;
 }
 
+/** ancestorIds, remembered per location for one listing: siblings share theirs. */
+function ancestorsMemo(): (location: string) => number[] {
+  const memo = new Map<string, number[]>();
+  return (location) => {
+    let ids = memo.get(location);
+    if (!ids) memo.set(location, (ids = ancestorIds(location)));
+    return ids;
+  };
+}
+
 /** The location with the ancestors that are not `visible` left out (`/` when none is). */
 export function effectiveLocation(location: string, visible: (id: number) => boolean): string {
   const ids = ancestorIds(location).filter(visible);
@@ -16,8 +26,8 @@ export function effectiveLocation(location: string, visible: (id: number) => boo
 }
 
 /** The nearest visible ancestor's id; null when none is (the node then shows at the top). */
-export function effectiveParentId(location: string, visible: (id: number) => boolean): number | null {
-  const ids = ancestorIds(location);
+export function effectiveParentId(location: string, visible: (id: number) => boolean, parse: (location: string) => number[] = ancestorIds): number | null {
+  const ids = parse(location);
   for (let i = ids.length - 1; i >= 0; i--) if (visible(ids[i])) return ids[i];
   return null;
 }
@@ -35,8 +45,9 @@ export function buildTree<T extends Placed>(nodes: T[], sortKey: (n: T) => strin
   const byId = new Map<number, TreeNode<T> & { key: string }>(nodes.map((n) => [n.id, { node: n, children: [], key: sortKey(n) }]));
   const top: Array<TreeNode<T> & { key: string }> = [];
   const has = (id: number) => byId.has(id);
+  const parse = ancestorsMemo();
   for (const t of byId.values()) {
-    const parent = effectiveParentId(t.node.location, has);
+    const parent = effectiveParentId(t.node.location, has, parse);
     (parent === null ? top : (byId.get(parent)!.children as Array<TreeNode<T> & { key: string }>)).push(t);
   }
   const compare = (a: TreeNode<T> & { key: string }, b: TreeNode<T> & { key: string }) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.node.id - b.node.id);
@@ -63,21 +74,51 @@ export function effectiveLocations(visible: (id: number) => boolean): (location:
   };
 }
 
+/** `here` and `below` of the nodes of a listing, as sorted lists (shared between nodes that have the same ones). */
+export interface ModelSets {
+  here(id: number): string[];
+  below(id: number): string[];
+}
+
 /**
- * `below` of every node: the union of what its descendants hold (their own `here`), for the nodes in `nodes`
- * (descendants found by location, so hidden levels in between do not break the chain).
+ * `here` is what each node holds itself; `below` the union of what its descendants among `nodes` hold (found by
+ * location, so hidden levels in between do not break the chain). Sets are bit masks while gathering: a tree of tens
+ * of thousands of nodes costs integer ORs, and one sorted list per distinct mask.
  */
-export function belowSets(nodes: Placed[], here: (id: number) => Iterable<string>): Map<number, Set<string>> {
-  const below = new Map<number, Set<string>>(nodes.map((n) => [n.id, new Set<string>()]));
+export function modelSets(nodes: Placed[], here: Map<number, Iterable<string>>): ModelSets {
+  const bits = new Map<string, number>();
+  const names: string[] = [];
+  const maskOf = (models: Iterable<string>) => {
+    let m = 0;
+    for (const name of models) {
+      let b = bits.get(name);
+      if (b === undefined) {
+        bits.set(name, (b = names.length));
+        names.push(name);
+      }
+      m |= 1 << b;
+    }
+    return m;
+  };
+  const hereMask = new Map<number, number>();
+  for (const [id, models] of here) hereMask.set(id, maskOf(models));
+  const belowMask = new Map<number, number>(nodes.map((n) => [n.id, 0]));
+  const parse = ancestorsMemo();
   for (const n of nodes) {
-    const models = [...here(n.id)];
-    if (models.length === 0) continue;
-    for (const a of ancestorIds(n.location)) {
-      const set = below.get(a);
-      if (set) for (const m of models) set.add(m);
+    const m = hereMask.get(n.id);
+    if (!m) continue;
+    for (const a of parse(n.location)) {
+      const b = belowMask.get(a);
+      if (b !== undefined) belowMask.set(a, b | m);
     }
   }
-  return below;
+  const lists = new Map<number, string[]>([[0, []]]);
+  const list = (mask: number) => {
+    let l = lists.get(mask);
+    if (!l) lists.set(mask, (l = names.filter((_, i) => mask & (1 << i)).sort()));
+    return l;
+  };
+  return { here: (id) => list(hereMask.get(id) ?? 0), below: (id) => list(belowMask.get(id) ?? 0) };
 }
 
 /** Sorts by a key computed once per element, then id. */
