@@ -79,6 +79,9 @@ describe('collections: create, read, update, list', () => {
     expect400(await t.http().post('/api/collection').set(auth(admin)).send({}), 'name', 'value must be a non-blank string.');
     expect400(await t.http().post('/api/collection').set(auth(admin)).send({ name: 'x', description: '' }), 'description', 'value must be a non-blank string.');
     expect400(await t.http().post('/api/collection').set(auth(admin)).send({ name: 'x', parent_id: 0 }), 'parent_id', 'value must be an integer greater than zero.');
+    expect400(await t.http().post('/api/collection').set(auth(admin)).send({ name: 'x', parent_id: 99999999999 }), 'parent_id', 'value must be an integer greater than zero.');
+    expect400(await t.http().put(`/api/collection/${c.id}`).set(auth(admin)).send({ parent_id: 'one' }), 'parent_id', 'value must be an integer greater than zero.');
+    expect(Object.keys((await t.http().put('/api/collection/graph').set(auth(admin)).send({ revision: 'x', groups: {} }).expect(400)).body.errors)).toEqual(['revision']);
     expect400(await t.http().post('/api/collection').set(auth(admin)).send({ name: 'x', namespace: ' ' }), 'namespace', 'value must be a non-blank string.');
     expect400(await t.http().post('/api/collection').set(auth(admin)).send({ name: 'x', authority_level: 'gold' }), 'authority_level', 'value must be one of: `official`.');
     expect400(await t.http().put(`/api/collection/${c.id}`).set(auth(admin)).send({ archived: 'maybe' }), 'archived', 'value must be a valid boolean string.');

@@ -3,6 +3,7 @@ import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, Min, ValidateIf } from 'class-validator';
 import { MSG } from '../../common/validation/messages';
 import { BoolString, IsMap, MaxLen, NonBlankString, Nullable, OneOf, PositiveInt } from '../../common/validation/validators';
+import { Id } from '../permissions/permissions.dto';
 
 export const ITEM_MODELS = ['card', 'collection', 'dashboard', 'dataset', 'metric', 'no_models', 'pulse', 'snippet', 'timeline'] as const;
 export type ItemModel = (typeof ITEM_MODELS)[number];
@@ -119,7 +120,7 @@ export class CreateCollectionDto {
   description?: string | null;
 
   @Nullable()
-  @PositiveInt()
+  @Id()
   parent_id?: number | null;
 
   @Nullable()
@@ -147,7 +148,7 @@ export class UpdateCollectionDto {
   archived?: boolean;
 
   @Nullable()
-  @PositiveInt()
+  @Id()
   parent_id?: number | null;
 
   @Nullable()
