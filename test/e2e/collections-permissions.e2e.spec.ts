@@ -67,6 +67,9 @@ describe('collection permissions', () => {
 
     const back = (await t.http().put('/api/collection/graph?skip_graph=true').set(auth(admin)).send({ revision: after.revision, groups: { [readers]: { [secret.id]: 'none' } } }).expect(200)).body;
     expect(back).toEqual({ revision: after.revision + 1 });
+    // `force` takes a graph whatever its revision.
+    const forced = (await t.http().put('/api/collection/graph?force=true').set(auth(admin)).send({ revision: 0, groups: {} }).expect(200)).body;
+    expect(forced.revision).toBe(after.revision + 2);
   });
 
   it('refuses grants on personal collections, unknown collections and malformed graphs', async () => {
