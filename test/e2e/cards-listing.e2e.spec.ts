@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { QueryLogService } from '../../src/modules/query-log/query-log.service';
 import { grant, makeCard, makeCollection, makeMetric, makeModel, nativeQuery, tableQuery } from '../support/card-factories';
 import { auth } from '../support/factories';
 import { expect400, expect404 } from '../support/expect-wire';
@@ -48,7 +49,13 @@ describe('cards: listing', () => {
 
     for (let i = 0; i < 3; i++) await http().get(`/api/card/${usesSegment.id}`).set(auth(s.admin)).expect(200);
     expect((await list('?f=popular'))[0]).toBe(usesSegment.id);
-    expect((await list('?f=recent'))[0]).toBe(usesSegment.id);
+    // Recent: the cards the caller ran, latest first.
+    await http().post(`/api/card/${metric.id}/query`).set(auth(s.admin)).send({}).expect(202);
+    await s.t.app.get(QueryLogService).flush();
+    await http().post(`/api/card/${onOrders.id}/query`).set(auth(s.admin)).send({}).expect(202);
+    await s.t.app.get(QueryLogService).flush();
+    expect(await list('?f=recent')).toEqual([onOrders.id, metric.id]);
+    expect(await list('?f=recent', s.user.session)).toEqual([]);
 
     await http().post(`/api/bookmark/card/${onOrders.id}`).set(auth(s.admin)).expect(200);
     expect(await list('?f=bookmarked')).toEqual([onOrders.id]);

@@ -71,9 +71,13 @@ export class CardListService {
       case 'popular':
         order = 'c.view_count DESC, c.name, c.id';
         break;
-      case 'recent':
-        order = 'CASE WHEN c.last_used_at IS NULL THEN 1 ELSE 0 END, c.last_used_at DESC, c.updated_at DESC, c.id';
+      case 'recent': {
+        // The cards the caller ran lately, latest first (the execution log stands for Metabase's view log).
+        const me = p(caller.id);
+        where.push(`c.id IN (SELECT card_id FROM query_execution WHERE executor_id = ${me} AND card_id IS NOT NULL)`);
+        order = `(SELECT MAX(q.started_at) FROM query_execution q WHERE q.card_id = c.id AND q.executor_id = ${me}) DESC, c.id`;
         break;
+      }
       default:
         break;
     }
