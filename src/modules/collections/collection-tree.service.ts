@@ -64,8 +64,13 @@ export class CollectionTreeService {
       const prefix = childLocation(start);
       rows = rows.filter((c) => isWithin(c.location, prefix));
     }
+    // The sources look up their models while the caller's permissions are worked out (the rows are the readable ones
+    // already, but for other users' personal trees that an admin may leave out).
+    const modelsLookup = modelsIn(this.registry.all(), rows.map((c) => c.id));
+    // Handled where it is awaited; this keeps a failure from counting as unhandled should visible() fail first.
+    modelsLookup.catch(() => undefined);
     const v = await this.reader.visible(user, rows, { excludeOthersPersonal: o.excludeOthersPersonal });
-    const models = await modelsIn(this.registry.all(), v.rows.map((c) => c.id));
+    const models = await modelsLookup;
     const sets = modelSets(v.rows, models);
     const effective = this.reader.effective(v);
     const shape = (t: TreeNode<CollectionRow>, deep: boolean): TreeNodeView => {

@@ -1,12 +1,11 @@
 import type { CollectionPerm } from './collection-permission.entity';
 import type { CollectionRow } from './collections.repository';
-import { ancestorIds, topLevelId } from './location';
+import { parentId, topLevelId } from './location';
 
 export const ROOT_NAME = 'Our analytics';
 
 /** The fields every answer about one collection carries (Metabase's keys). */
 export function collectionView(c: CollectionRow, extra: { canWrite: boolean; effectiveLocation: string; personalTops: ReadonlySet<number> }) {
-  const effective = ancestorIds(extra.effectiveLocation);
   return {
     id: c.id,
     name: c.name,
@@ -15,7 +14,7 @@ export function collectionView(c: CollectionRow, extra: { canWrite: boolean; eff
     entity_id: c.entity_id,
     location: c.location,
     effective_location: extra.effectiveLocation,
-    parent_id: effective.length ? effective[effective.length - 1] : null,
+    parent_id: parentId(extra.effectiveLocation),
     namespace: c.namespace,
     personal_owner_id: c.personal_owner_id,
     is_personal: extra.personalTops.has(topLevelId(c)),

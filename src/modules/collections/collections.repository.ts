@@ -21,7 +21,12 @@ export interface CollectionRow {
   created_at: string | null;
 }
 
-const COLUMNS = 'id, name, description, location, personal_owner_id, namespace, authority_level, slug, entity_id, archived, archived_directly, created_at';
+const BASE_COLUMNS = 'id, name, description, location, personal_owner_id, namespace, authority_level, slug, entity_id, archived, archived_directly';
+/**
+ * Postgres answers the time as ISO text: the driver would otherwise parse every timestamp into a Date only for it to be
+ * printed again (a third of the time of a listing of 30,000). SQLite keeps UTC text already.
+ */
+const PG_CREATED_AT = `to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at`;
 /** What the tree shows of a collection: fewer columns to read and convert for a listing of tens of thousands. */
 const TREE_COLUMNS = 'id, name, description, location, personal_owner_id, namespace, authority_level, slug, archived';
 
@@ -48,18 +53,22 @@ export class CollectionsRepository {
     return this.sql.pg;
   }
 
+  private get columns(): string {
+    return `${BASE_COLUMNS}, ${this.sql.pg ? PG_CREATED_AT : 'created_at'}`;
+  }
+
   transaction<T>(work: (tx: EntityManager) => Promise<T>): Promise<T> {
     return this.db.transaction(work);
   }
 
   async findById(id: number, tx?: EntityManager): Promise<CollectionRow | null> {
-    const rows = await this.read(`SELECT ${COLUMNS} FROM collection WHERE id = $1`, [id], tx);
+    const rows = await this.read(`SELECT ${this.columns} FROM collection WHERE id = $1`, [id], tx);
     return rows[0] ?? null;
   }
 
   async findByIds(ids: number[]): Promise<CollectionRow[]> {
     if (ids.length === 0) return [];
-    return this.read(`SELECT ${COLUMNS} FROM collection WHERE id IN (${ids.map((_, i) => `$${i + 1}`).join(', ')})`, ids);
+    return this.read(`SELECT ${this.columns} FROM collection WHERE id IN (${ids.map((_, i) => `$${i + 1}`).join(', ')})`, ids);
   }
 
   /**
@@ -74,7 +83,7 @@ export class CollectionsRepository {
       where.push(`archived = $${params.length}`);
     }
     this.narrow(where, params, only);
-    return this.read(`SELECT ${light ? TREE_COLUMNS : COLUMNS} FROM collection WHERE ${where.join(' AND ')}`, params);
+    return this.read(`SELECT ${light ? TREE_COLUMNS : this.columns} FROM collection WHERE ${where.join(' AND ')}`, params);
   }
 
   /** The collections directly inside the place whose children live at `location`. */
@@ -85,13 +94,13 @@ export class CollectionsRepository {
       params.push(f.archived);
       where.push(`archived = $${params.length}`);
     }
-    return this.read(`SELECT ${COLUMNS} FROM collection WHERE ${where.join(' AND ')}`, params);
+    return this.read(`SELECT ${this.columns} FROM collection WHERE ${where.join(' AND ')}`, params);
   }
 
   /** Every collection below the place whose children live at `prefix` (a range scan). */
   async subtree(prefix: string, tx?: EntityManager): Promise<CollectionRow[]> {
     const [lo, hi] = subtreeRange(prefix);
-    return this.read(`SELECT ${COLUMNS} FROM collection WHERE location >= $1 AND location < $2`, [lo, hi], tx);
+    return this.read(`SELECT ${this.columns} FROM collection WHERE location >= $1 AND location < $2`, [lo, hi], tx);
   }
 
   /** The tree's columns of the collections of `namespace` below `prefix`, narrowed by `only` (as in inNamespace). */
@@ -175,26 +184,28 @@ export class CollectionsRepository {
   }
 }
 
+/** Normalizes a row in place (no copy: listings convert tens of thousands of them). */
 export function toRow(r: Record<string, unknown>): CollectionRow {
-  return {
-    id: Number(r.id),
-    name: String(r.name),
-    description: (r.description as string | null) ?? null,
-    location: String(r.location),
-    personal_owner_id: r.personal_owner_id === null || r.personal_owner_id === undefined ? null : Number(r.personal_owner_id),
-    namespace: (r.namespace as string | null) ?? null,
-    authority_level: (r.authority_level as string | null) ?? null,
-    slug: (r.slug as string | null) ?? null,
-    entity_id: (r.entity_id as string | null) ?? null,
-    archived: r.archived === true || r.archived === 1 || r.archived === '1',
-    archived_directly: r.archived_directly === true || r.archived_directly === 1 || r.archived_directly === '1',
-    created_at: iso(r.created_at),
-  };
+  r.id = Number(r.id);
+  r.description ??= null;
+  r.personal_owner_id = r.personal_owner_id === null || r.personal_owner_id === undefined ? null : Number(r.personal_owner_id);
+  r.namespace ??= null;
+  r.authority_level ??= null;
+  r.slug ??= null;
+  r.entity_id ??= null;
+  r.archived = r.archived === true || r.archived === 1 || r.archived === '1';
+  r.archived_directly = r.archived_directly === true || r.archived_directly === 1 || r.archived_directly === '1';
+  r.created_at = iso(r.created_at);
+  return r as unknown as CollectionRow;
 }
 
+/** ISO 8601 UTC text, cheaply for the forms the databases give (see PG_CREATED_AT; SQLite's `YYYY-MM-DD HH:MM:SS[.SSS]`). */
 function iso(v: unknown): string | null {
   if (v === null || v === undefined) return null;
   if (v instanceof Date) return v.toISOString();
   const s = String(v);
+  if (/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(s)) return s;
+  const sqlite = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(\.\d{1,3})?$/.exec(s);
+  if (sqlite) return `${sqlite[1]}T${sqlite[2]}${(sqlite[3] ?? '.').padEnd(4, '0')}Z`;
   return new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(s) ? s : `${s.replace(' ', 'T')}Z`).toISOString();
 }

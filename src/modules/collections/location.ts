@@ -16,8 +16,9 @@ export function ancestorIds(location: string): number[] {
 
 /** The direct parent's id; null at the top. */
 export function parentId(location: string): number | null {
-  const ids = ancestorIds(location);
-  return ids.length ? ids[ids.length - 1] : null;
+  // The last id, without splitting the whole location (listings call this for every row).
+  if (location.length < 2) return null;
+  return parseInt(location.slice(location.lastIndexOf('/', location.length - 2) + 1), 10);
 }
 
 /** The id of the top-level collection `c` sits under (itself when at the top). */
