@@ -207,4 +207,16 @@ describe('collection tree and items', () => {
     expect((await t.http().get(`/api/collection/${c.id}`).set(auth(admin)).expect(200)).body.location).toBe(`/${b.id}/`);
     expect((await t.http().put(`/api/collection/${b.id}`).set(auth(admin)).send({ parent_id: 999999 })).status).toBe(404);
   });
+
+  it('lets only one of two crossing moves through, so no cycle can form', async () => {
+    const x = await makeCollection(t, admin, { name: 'Cross X' });
+    const y = await makeCollection(t, admin, { name: 'Cross Y' });
+    const [one, two] = await Promise.all([
+      t.http().put(`/api/collection/${x.id}`).set(auth(admin)).send({ parent_id: y.id }),
+      t.http().put(`/api/collection/${y.id}`).set(auth(admin)).send({ parent_id: x.id }),
+    ]);
+    expect([one.status, two.status].sort()).toEqual([200, 400]);
+    const [gx, gy] = [(await t.http().get(`/api/collection/${x.id}`).set(auth(admin))).body, (await t.http().get(`/api/collection/${y.id}`).set(auth(admin))).body];
+    expect([gx.location, gy.location].sort()).toEqual(['/', one.status === 200 ? `/${y.id}/` : `/${x.id}/`].sort());
+  });
 });

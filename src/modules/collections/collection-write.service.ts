@@ -108,9 +108,16 @@ export class CollectionWriteService {
    * (the Root's at the top); between shared places it keeps its own, as in Metabase.
    */
   private async applyMove(tx: EntityManager, c: CollectionRow, m: { parent: CollectionRow | null; location: string; fromPersonal: boolean; toPersonal: boolean }) {
-    await this.repo.move(tx, c, m.location);
+    // Moves run one at a time and check again what they read before: two crossing moves must not make a cycle.
+    await this.repo.lockMoves(tx);
+    const self = await this.repo.findById(c.id, tx);
+    const parent = m.parent ? await this.repo.findById(m.parent.id, tx) : null;
+    if (!self || (m.parent && !parent)) throw new NotFoundError();
+    if (parent && (parent.id === self.id || isWithin(parent.location, childLocation(self)))) throw new MessageError(MSG_MOVE_INTO_SELF);
+    const location = parent ? childLocation(parent) : '/';
+    await this.repo.move(tx, self, location);
     if (m.fromPersonal === m.toPersonal) return;
-    const ids = [c.id, ...(await this.repo.subtree(`${m.location}${c.id}/`, tx)).map((d) => d.id)];
+    const ids = [c.id, ...(await this.repo.subtree(`${location}${c.id}/`, tx)).map((d) => d.id)];
     await this.grants.removeFor(tx, ids);
     if (!m.toPersonal) await this.grants.inherit(tx, ids, m.parent?.id ?? null, c.namespace);
   }

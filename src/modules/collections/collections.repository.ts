@@ -146,6 +146,11 @@ export class CollectionsRepository {
     );
   }
 
+  /** Serializes moves on Postgres (SQLite runs one transaction at a time already). */
+  async lockMoves(tx: EntityManager): Promise<void> {
+    if (this.pg) await tx.query("SELECT pg_advisory_xact_lock(hashtext('collection_move'))");
+  }
+
   /** Renames a user's personal collection with its owner. */
   async renamePersonal(tx: EntityManager, userId: number, name: string): Promise<void> {
     await tx.createQueryBuilder().update('collection').set({ name }).where('personal_owner_id = :userId', { userId }).execute();
