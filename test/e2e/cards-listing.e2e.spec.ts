@@ -2,6 +2,7 @@ import { DataSource } from 'typeorm';
 import { QueryLogService } from '../../src/modules/query-log/query-log.service';
 import { grant, makeCard, makeCollection, makeMetric, makeModel, nativeQuery, tableQuery } from '../support/card-factories';
 import { auth } from '../support/factories';
+import { countQueries } from '../support/query-counter';
 import { expect400, expect404 } from '../support/expect-wire';
 import { toMbql5 } from '../support/mbql5';
 import { SampleApp, startSampleApp } from '../support/sample-app';
@@ -107,12 +108,12 @@ describe('cards: listing', () => {
       }
     };
     const counted = async (session: string, path: string) => {
-      const count = countAppQueries(db);
+      const counter = countQueries();
       try {
         await http().get(path).set(auth(session)).expect(200);
-        return count.n();
+        return counter.count;
       } finally {
-        count.stop();
+        counter.restore();
       }
     };
     const user = s.user.session;
@@ -127,18 +128,3 @@ describe('cards: listing', () => {
     expect(((await http().get('/api/card').set(auth(s.admin)).expect(200)).body as unknown[]).length).toBeGreaterThanOrEqual(1000);
   });
 });
-
-/** Counts the statements run on the app database (every path: the ORM's and the plain SQL of AppSql) until stopped. */
-function countAppQueries(db: DataSource): { n(): number; stop(): void } {
-  const spies: jest.SpyInstance[] = [];
-  if (db.options.type === 'postgres') {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const pg = require('pg') as { Client: { prototype: { query: (...a: unknown[]) => unknown } } };
-    spies.push(jest.spyOn(pg.Client.prototype, 'query'));
-  } else {
-    const handle = (db.driver as unknown as { databaseConnection: { prepare(sql: string): object } }).databaseConnection;
-    const proto = Object.getPrototypeOf(handle.prepare('SELECT 1')) as Record<string, (...a: unknown[]) => unknown>;
-    for (const m of ['all', 'run', 'get', 'iterate'] as const) if (typeof proto[m] === 'function') spies.push(jest.spyOn(proto, m));
-  }
-  return { n: () => spies.reduce((sum, sp) => sum + sp.mock.calls.length, 0), stop: () => spies.forEach((sp) => sp.mockRestore()) };
-}

@@ -1,40 +1,11 @@
-import Database from 'better-sqlite3';
-import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { AppSql } from '../../src/common/database/app-sql';
 import type { CollectionItem, CollectionItemSource, ItemsQuery } from '../../src/modules/collections/collection-items.registry';
 import { CollectionItemsRegistry } from '../../src/modules/collections/collection-items.registry';
 import { grant, makeCollection, makeGroup } from '../support/collection-factories';
 import { auth, makeUser, MadeUser, setupAdmin } from '../support/factories';
+import { countQueries } from '../support/query-counter';
 import { startTestApp, TestApp } from '../support/test-app';
-
-/** Counts every statement run on the app database (better-sqlite3 statement runs, pg client queries) while on. */
-function statementCounter(): { readonly count: number; reset(): void; restore(): void } {
-  let count = 0;
-  const scratch = new Database(':memory:');
-  const statement = Object.getPrototypeOf(scratch.prepare('SELECT 1')) as Record<string, (...a: unknown[]) => unknown>;
-  scratch.close();
-  const targets: Array<[Record<string, (...a: unknown[]) => unknown>, string]> = [
-    ...['all', 'get', 'run', 'iterate'].map((m) => [statement, m] as [Record<string, (...a: unknown[]) => unknown>, string]),
-    [Client.prototype as unknown as Record<string, (...a: unknown[]) => unknown>, 'query'],
-  ];
-  const originals = targets.map(([proto, m]) => proto[m]);
-  targets.forEach(([proto, m], i) => {
-    proto[m] = function (this: unknown, ...args: unknown[]) {
-      count++;
-      return originals[i].apply(this, args);
-    };
-  });
-  return {
-    get count() {
-      return count;
-    },
-    reset: () => {
-      count = 0;
-    },
-    restore: () => targets.forEach(([proto, m], i) => (proto[m] = originals[i])),
-  };
-}
 
 /** A source answering from memory, so that only the collections module's own queries are counted. */
 class MemorySource implements CollectionItemSource {
@@ -87,7 +58,7 @@ describe('collection listings make a bounded number of app-DB queries', () => {
   }
 
   async function counts(session: string): Promise<Record<string, number>> {
-    const counter = statementCounter();
+    const counter = countQueries();
     const out: Record<string, number> = {};
     try {
       for (const route of ['/api/collection/tree', `/api/collection/${home}/items`, '/api/collection/', '/api/collection/root/items', `/api/collection/${home}/items?limit=20&offset=5`]) {

@@ -1,0 +1,36 @@
+import Database from 'better-sqlite3';
+import { Client } from 'pg';
+
+/**
+ * Counts the statements sent to the app database (and any other database this process talks to) while it is on:
+ * on SQLite every run of a prepared better-sqlite3 statement, on Postgres every `query` of a pg client. Both
+ * are where every path ends (the ORM, its query builder, AppSql's cached statements).
+ */
+export function countQueries(): { readonly count: number; reset(): void; restore(): void } {
+  let count = 0;
+  const scratch = new Database(':memory:');
+  const statement = Object.getPrototypeOf(scratch.prepare('SELECT 1')) as Record<string, (...a: unknown[]) => unknown>;
+  scratch.close();
+  const patched: Array<[Record<string, (...a: unknown[]) => unknown>, string, (...a: unknown[]) => unknown]> = [];
+  const wrap = (proto: Record<string, (...a: unknown[]) => unknown>, method: string) => {
+    const original = proto[method];
+    patched.push([proto, method, original]);
+    proto[method] = function (this: unknown, ...args: unknown[]) {
+      count++;
+      return original.apply(this, args);
+    };
+  };
+  for (const m of ['all', 'get', 'run', 'iterate']) wrap(statement, m);
+  wrap(Client.prototype as unknown as Record<string, (...a: unknown[]) => unknown>, 'query');
+  return {
+    get count() {
+      return count;
+    },
+    reset() {
+      count = 0;
+    },
+    restore() {
+      for (const [proto, method, original] of patched) proto[method] = original;
+    },
+  };
+}
