@@ -38,6 +38,12 @@ describe('cards: listing', () => {
     const all = await list('');
     expect(all).toEqual(expect.arrayContaining([onOrders.id, model.id, usesModel.id, metric.id, usesMetric.id, usesSegment.id, nativeTag.id]));
     expect(all).not.toContain(archived.id);
+    // Each listed card carries what GET /api/card/:id says of it (but the per-card extras: last edit, timings).
+    const listed = (await http().get('/api/card/').set(auth(s.admin)).expect(200)).body.find((c: { id: number }) => c.id === onOrders.id);
+    const one = (await http().get(`/api/card/${onOrders.id}?ignore_view=true`).set(auth(s.admin)).expect(200)).body;
+    for (const key of ['name', 'display', 'type', 'dataset', 'dataset_query', 'visualization_settings', 'parameters', 'parameter_mappings', 'result_metadata', 'collection_id', 'creator', 'can_write']) {
+      expect({ key, value: listed[key] }).toEqual({ key, value: one[key] });
+    }
     expect(await list('?f=all')).toEqual(all);
     expect(await list('?f=archived')).toEqual([archived.id]);
     expect(await list('?f=mine', s.user.session)).toEqual([usesModel.id]);

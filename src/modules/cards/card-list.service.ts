@@ -29,7 +29,7 @@ export class CardListService {
     private readonly hydrator: CardHydrator,
   ) {}
 
-  /** The listing's JSON text (see cardListJson). */
+  /** The listing's JSON text (see card-list-sql.ts). */
   async list(caller: AuthUser, f: CardFilter = 'all', modelId?: number): Promise<string> {
     const params: unknown[] = [];
     const p = (v: unknown) => {

@@ -19,7 +19,7 @@ export class CardsController {
     private readonly queries: CardQueriesService,
   ) {}
 
-  /** Written as text: the listing builds its JSON itself (see cardListJson). */
+  /** Written as text: the listing builds its JSON itself (see card-list-sql.ts). */
   @Get()
   @Access('user')
   async index(@Query() q: ListCardsQuery, @CurrentUser() caller: AuthUser, @Res() res: Response) {
