@@ -1,6 +1,7 @@
 /** The spec's validation messages, word for word (see "Errors" in the spec). */
 export const MSG = {
   positiveInt: 'value must be an integer greater than zero.',
+  nonNegativeInt: 'value must be an integer greater than or equal to zero.',
   nonBlank: 'value must be a non-blank string.',
   jsonString: 'value must be a valid JSON string.',
   boolString: 'value must be a valid boolean string.',

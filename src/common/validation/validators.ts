@@ -18,6 +18,8 @@ export const NonBlankString = () =>
 
 export const PositiveInt = () => applyDecorators(IsInt(opts(MSG.positiveInt)), Min(1, opts(MSG.positiveInt)));
 
+export const NonNegativeInt = () => applyDecorators(IsInt(opts(MSG.nonNegativeInt)), Min(0, opts(MSG.nonNegativeInt)));
+
 export const IntBetween = (min: number, max: number) => {
   const message = `value must be an integer between ${min} and ${max}.`;
   return applyDecorators(IsInt({ message }), Min(min, { message }), Max(max, { message }));

@@ -1,8 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, Min, ValidateIf } from 'class-validator';
+import { IsIn, IsInt, IsOptional, ValidateIf } from 'class-validator';
 import { MSG } from '../../common/validation/messages';
-import { BoolString, IsMap, MaxLen, NonBlankString, Nullable, OneOf, PositiveInt } from '../../common/validation/validators';
+import { BoolString, IsMap, MaxLen, NonBlankString, NonNegativeInt, Nullable, OneOf, PositiveInt } from '../../common/validation/validators';
 import { Id } from '../permissions/permissions.dto';
 
 export const ITEM_MODELS = ['card', 'collection', 'dashboard', 'dataset', 'metric', 'no_models', 'pulse', 'snippet', 'timeline'] as const;
@@ -90,14 +90,12 @@ export class ItemsQueryDto extends NamespaceQuery {
 
   @Nullable()
   @IntString()
-  @IsInt({ message: 'value must be an integer greater than or equal to zero.' })
-  @Min(0, { message: 'value must be an integer greater than or equal to zero.' })
+  @NonNegativeInt()
   limit?: number;
 
   @Nullable()
   @IntString()
-  @IsInt({ message: 'value must be an integer greater than or equal to zero.' })
-  @Min(0, { message: 'value must be an integer greater than or equal to zero.' })
+  @NonNegativeInt()
   offset?: number;
 }
 

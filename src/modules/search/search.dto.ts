@@ -2,7 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Min } from 'class-validator';
 import { MSG } from '../../common/validation/messages';
-import { BoolString, PositiveInt } from '../../common/validation/validators';
+import { BoolString, NonNegativeInt, PositiveInt } from '../../common/validation/validators';
 import { SEARCH_MODELS } from './search-branches';
 
 export type SearchModel = (typeof SEARCH_MODELS)[number];
@@ -44,7 +44,6 @@ export class SearchQuery {
 
   @IsOptional()
   @IntString()
-  @IsInt({ message: 'value must be an integer greater than or equal to zero.' })
-  @Min(0, { message: 'value must be an integer greater than or equal to zero.' })
+  @NonNegativeInt()
   offset?: number;
 }

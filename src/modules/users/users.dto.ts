@@ -1,8 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
 import { Transform, Type } from 'class-transformer';
-import { IsArray, IsInt, IsString, Matches, MaxLength, Min, ValidateNested } from 'class-validator';
+import { IsArray, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
 import { MSG } from '../../common/validation/messages';
-import { Bool, BoolString, Email, IsMap, MaxLen, NonBlankString, Nullable, OneOf, PositiveInt } from '../../common/validation/validators';
+import { Bool, BoolString, Email, IsMap, MaxLen, NonBlankString, NonNegativeInt, Nullable, OneOf, PositiveInt } from '../../common/validation/validators';
 import { Id } from '../permissions/permissions.dto';
 
 const NAME_MAX = 254;
@@ -57,8 +57,7 @@ export class ListUsersQuery {
 
   @Nullable()
   @IntString()
-  @IsInt({ message: 'value must be an integer greater than or equal to zero.' })
-  @Min(0, { message: 'value must be an integer greater than or equal to zero.' })
+  @NonNegativeInt()
   offset?: number;
 }
 
