@@ -27,6 +27,9 @@ interface Seeded {
   /** What the non-admin user may read. */
   readableCards: number[];
   readableCollections: number[];
+  /** Top-level collections (each holds 3,000 collections below it). */
+  tops: number[];
+  readableTops: number[];
   words: string[];
 }
 
@@ -66,11 +69,13 @@ export async function contentBench(): Promise<string> {
     for (const [who, session] of [['admin', admin], ['non-admin', reader]] as const) {
       const cards = who === 'admin' ? seeded.cardIds : seeded.readableCards;
       const colls = who === 'admin' ? seeded.collectionIds : seeded.readableCollections;
-      timings.push(await time(server.url, session, who, 'GET /api/card/?f=all', 1000, 10, () => '/api/card/?f=all'));
-      timings.push(await time(server.url, session, who, 'GET /api/collection/', 1000, 10, () => '/api/collection/'));
-      timings.push(await time(server.url, session, who, 'GET /api/collection/tree', 1000, 10, () => '/api/collection/tree'));
+      timings.push(await time(server.url, session, who, 'GET /api/card/?f=all', 1000, 20, () => '/api/card/?f=all'));
+      timings.push(await time(server.url, session, who, 'GET /api/collection/', 1000, 20, () => '/api/collection/'));
+      timings.push(await time(server.url, session, who, 'GET /api/collection/tree', 1000, 20, () => '/api/collection/tree'));
       timings.push(await time(server.url, session, who, 'GET /api/card/:id', 50, 200, (i) => `/api/card/${cards[(i * 7919) % cards.length]}`));
       timings.push(await time(server.url, session, who, 'GET /api/collection/:id/items (a page of 50)', 50, 200, (i) => `/api/collection/${colls[(i * 104729) % colls.length]}/items?limit=50&offset=0`));
+      const tops = who === 'admin' ? seeded.tops : seeded.readableTops;
+      timings.push(await time(server.url, session, who, 'GET /api/collection/:id/items of a top-level collection (a page of 50)', 50, 50, (i) => `/api/collection/${tops[i % tops.length]}/items?limit=50&offset=0`));
       timings.push(await time(server.url, session, who, 'GET /api/search?q=<word> (a page of 50)', 50, 200, (i) => `/api/search?q=${seeded.words[(i * 31) % seeded.words.length]}&limit=50&offset=0`));
     }
     return report(timings);
@@ -220,7 +225,7 @@ async function seed(db: Client, sample: { db: number; table: number }, readerId:
   const readableCollections = all.filter((c) => readerTops.has(c.top)).map((c) => c.id);
   const readableCards = cards.filter((c) => c.top === null || readerTops.has(c.top)).map((c) => c.id);
   log(`${grants.length.toLocaleString('en-US')} grants; the reader may read ${readableCollections.length.toLocaleString('en-US')} collections and ${readableCards.length.toLocaleString('en-US')} cards`);
-  return { cardIds: cards.map((c) => c.id), collectionIds: all.map((c) => c.id), readableCards, readableCollections, words };
+  return { cardIds: cards.map((c) => c.id), collectionIds: all.map((c) => c.id), readableCards, readableCollections, tops, readableTops: tops.filter((t) => readerTops.has(t)), words };
 }
 
 async function time(url: string, session: string, who: Timing['who'], endpoint: string, targetMs: number, runs: number, route: (i: number) => string): Promise<Timing> {

@@ -40,15 +40,15 @@ export class CardItemsSource implements CollectionItemSource {
   async modelsIn(collectionIds: number[], archived: boolean): Promise<Map<number, Set<string>>> {
     const out = new Map<number, Set<string>>();
     if (collectionIds.length === 0) return out;
-    const wanted = new Set(collectionIds);
-    const some = collectionIds.length <= CHUNK;
+    // One bound value holding every id (a Postgres array, a JSON list on SQLite): an index lookup per id, with no
+    // limit on how many ids one statement takes.
+    const ids = this.cards.sql.pg ? 'collection_id = ANY($2::int[])' : 'collection_id IN (SELECT value FROM json_each($2))';
     const rows = await this.cards.sql.query<{ collection_id: number; type: string }>(
-      `SELECT DISTINCT collection_id, type FROM report_card WHERE archived = $1 AND collection_id ${some ? `IN (${collectionIds.map((_, i) => `$${i + 2}`).join(', ')})` : 'IS NOT NULL'}`,
-      some ? [archived, ...collectionIds] : [archived],
+      `SELECT DISTINCT collection_id, type FROM report_card WHERE archived = $1 AND ${ids}`,
+      [archived, this.cards.sql.pg ? collectionIds : JSON.stringify(collectionIds)],
     );
     for (const r of rows) {
       const id = Number(r.collection_id);
-      if (!wanted.has(id)) continue;
       if (!out.has(id)) out.set(id, new Set());
       out.get(id)!.add(MODEL_OF[r.type] ?? 'card');
     }
