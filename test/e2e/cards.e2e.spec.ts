@@ -157,6 +157,18 @@ describe('cards: create, read, update, delete', () => {
     expect(Number(left[0].n)).toBe(0);
   });
 
+  it('archives its cards with a collection, and unarchiving it restores only those, not the ones archived on their own', async () => {
+    const home = (await http().post('/api/collection').set(auth(s.admin)).send({ name: 'Shelf' }).expect(200)).body.id;
+    const kept = await makeCard(s.t, s.admin, tableQuery(s.db, orders), { collection_id: home });
+    const alone = await makeCard(s.t, s.admin, tableQuery(s.db, orders), { collection_id: home });
+    await http().put(`/api/card/${alone.id}`).set(auth(s.admin)).send({ archived: true }).expect(200);
+    await http().put(`/api/collection/${home}`).set(auth(s.admin)).send({ archived: true }).expect(200);
+    const state = async (id: number) => (await http().get(`/api/card/${id}?ignore_view=true`).set(auth(s.admin)).expect(200)).body.archived;
+    expect([await state(kept.id), await state(alone.id)]).toEqual([true, true]);
+    await http().put(`/api/collection/${home}`).set(auth(s.admin)).send({ archived: false }).expect(200);
+    expect([await state(kept.id), await state(alone.id)]).toEqual([false, true]);
+  });
+
   it('writes a revision on create and on every update, with a readable description', async () => {
     const card = await makeCard(s.t, s.admin, tableQuery(s.db, orders), { name: 'A' });
     await http().put(`/api/card/${card.id}`).set(auth(s.admin)).send({ name: 'B', archived: true, visualization_settings: { x: 1 } }).expect(200);

@@ -55,12 +55,16 @@ export class CardItemsSource implements CollectionItemSource {
     return out;
   }
 
+  /**
+   * Archiving a collection archives the cards in it that are not archived yet; unarchiving it restores those, and
+   * leaves the cards archived on their own before.
+   */
   async archiveIn(tx: EntityManager, collectionIds: number[], archived: boolean): Promise<void> {
     for (let i = 0; i < collectionIds.length; i += CHUNK) {
       const ids = collectionIds.slice(i, i + CHUNK);
-      const set: Record<string, unknown> = { archived };
-      if (archived) set.collection_position = null;
-      await tx.createQueryBuilder().update('report_card').set(set).where('collection_id IN (:...ids)', { ids }).execute();
+      const qb = tx.createQueryBuilder().update('report_card').where('collection_id IN (:...ids)', { ids });
+      if (archived) await qb.set({ archived: true, collection_position: null }).andWhere('archived = :no', { no: false }).execute();
+      else await qb.set({ archived: false }).andWhere('archived_directly = :no', { no: false }).execute();
     }
   }
 }

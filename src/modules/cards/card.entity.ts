@@ -62,6 +62,10 @@ export class Card {
   @Column({ type: 'boolean', default: false })
   archived: boolean;
 
+  /** Archived on its own (not with its collection): unarchiving the collection leaves it archived. */
+  @Column({ type: 'boolean', default: false })
+  archived_directly: boolean;
+
   @Column({ type: 'boolean', default: true })
   collection_preview: boolean;
 

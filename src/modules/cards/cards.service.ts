@@ -199,6 +199,7 @@ export class CardsService implements OnModuleInit {
     if (type) card.type = type;
     if (body.archived !== undefined && body.archived !== null && body.archived !== card.archived) {
       card.archived = body.archived;
+      card.archived_directly = body.archived;
       // An archived card is no longer pinned.
       if (body.archived) card.collection_position = null;
     }
