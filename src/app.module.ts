@@ -8,6 +8,7 @@ import { BookmarksApiModule } from './modules/bookmarks/bookmarks-api.module';
 import { BookmarksModule } from './modules/bookmarks/bookmarks.module';
 import { CardsModule } from './modules/cards/cards.module';
 import { CollectionsModule } from './modules/collections/collections.module';
+import { DashboardsModule } from './modules/dashboards/dashboards.module';
 import { ContentModule } from './modules/content/content.module';
 import { DatasetModule } from './modules/dataset/dataset.module';
 import { DatabasesModule } from './modules/databases/databases.module';
@@ -52,6 +53,7 @@ export const FEATURE_MODULES = [
   SearchModule,
   SearchApiModule,
   CardsModule,
+  DashboardsModule,
 ];
 
 @Module({})
