@@ -10,6 +10,7 @@ import { CardsModule } from './modules/cards/cards.module';
 import { CollectionsModule } from './modules/collections/collections.module';
 import { DashboardsModule } from './modules/dashboards/dashboards.module';
 import { ContentModule } from './modules/content/content.module';
+import { DashboardQueriesModule } from './modules/dashboard-queries/dashboard-queries.module';
 import { DatasetModule } from './modules/dataset/dataset.module';
 import { DatabasesModule } from './modules/databases/databases.module';
 import { FieldsModule } from './modules/fields/fields.module';
@@ -53,6 +54,7 @@ export const FEATURE_MODULES = [
   SearchModule,
   SearchApiModule,
   CardsModule,
+  DashboardQueriesModule,
   DashboardsModule,
 ];
 

@@ -33,7 +33,7 @@ export class CardParamsService {
 }
 
 /** The field a parameter target filters on: `["dimension", ["field", id, ...]]`, or a field filter tag's dimension. */
-function targetField(target: unknown, sent: unknown): number | null {
+export function targetField(target: unknown, sent: unknown): number | null {
   if (!Array.isArray(target) || target[0] !== 'dimension' || !Array.isArray(target[1])) return null;
   const ref = target[1] as unknown[];
   if (ref[0] === 'field' && typeof ref[1] === 'number') return ref[1];

@@ -35,6 +35,8 @@ import { CardsService } from './cards.service';
   controllers: [CardDetailsController, CardsController],
   providers: [CardsRepository, CardAccessService, CardHydrator, CardListService, CardQueriesService, CardsService, CardItemsSource,
     CardSeriesService, CardRelatedService, CardParamsService, CardMetadataService, CardSharingService],
+  // For the dashboard-queries module: cards run in a dashboard's context.
+  exports: [CardAccessService, CardQueriesService, CardParamsService],
 })
 export class CardsModule implements OnModuleInit {
   constructor(

@@ -29,6 +29,6 @@ describe('mapParameters', () => {
 
   it('refuses a value for a parameter the dashboard lacks', () => {
     expect(() => mapParameters(5, params, mappings, 1, 1, [{ id: 'nope', value: 1 }])).toThrow(MessageError);
-    expect(() => mapParameters(5, params, mappings, 1, 1, [{ id: 'nope', value: 1 }])).toThrow('The dashboard 5 does not have a parameter with the ID "nope".');
+    expect(() => mapParameters(5, params, mappings, 1, 1, [{ id: 'nope', value: 1 }])).toThrow('Dashboard 5 does not have a parameter with the ID "nope".');
   });
 });

@@ -27,13 +27,13 @@ export interface SentValue {
 }
 
 /** A parameter as the card query takes it. */
-export interface CardParameter {
+export type CardParameter = {
   id: string;
   type: string;
   target: unknown;
   value: unknown;
   slug?: string;
-}
+};
 
 /**
  * The dashboard's parameter values mapped onto one card of a dashcard (Metabase's
@@ -54,7 +54,7 @@ export function mapParameters(
   for (const s of sent ?? []) {
     const id = s && typeof s === 'object' ? s.id : undefined;
     if (typeof id !== 'string' || !byId.has(id)) {
-      throw new MessageError(`The dashboard ${dashboardId} does not have a parameter with the ID ${JSON.stringify(id ?? null)}.`, 400);
+      throw new MessageError(`Dashboard ${dashboardId} does not have a parameter with the ID ${JSON.stringify(id ?? null)}.`, 400);
     }
     values.set(id, s.value);
   }

@@ -1,0 +1,49 @@
+import { Injectable } from '@nestjs/common';
+import type { AuthUser } from '../../common/auth/current-user';
+import { NotFoundError } from '../../common/errors/api-errors';
+import type { FailedResults, QueryResults } from '../../query-engine/postprocess/results';
+import { CardQueriesService } from '../cards/card-queries.service';
+import type { DatasetAnswer, DatasetStream } from '../dataset/dataset.service';
+import type { ReadableDashboard } from '../dashboards/dashboard-model';
+import { DashboardsService } from '../dashboards/dashboards.service';
+import { mapParameters, type SentValue } from './parameter-mapping';
+
+export interface DashcardRun {
+  dashboardId: number;
+  dashcardId: number;
+  cardId: number;
+  parameters?: SentValue[] | null;
+  ignoreCache?: boolean;
+}
+
+/**
+ * Runs a card in a dashboard's context (POST /api/dashboard/:d/dashcard/:dc/card/:c/query and the pivot twin): the
+ * card must be the dashcard's or one of its series (else 404, as Metabase's `check-card-and-dashcard-are-in-dashboard`),
+ * the dashboard's parameter values become the card's through the dashcard's mappings, and the card query runs with
+ * context `dashboard` (the card's read permission and cache rules applying as for the card itself).
+ */
+@Injectable()
+export class DashboardQueriesService {
+  constructor(
+    private readonly dashboards: DashboardsService,
+    private readonly cards: CardQueriesService,
+  ) {}
+
+  async run(caller: AuthUser, r: DashcardRun, signal: AbortSignal): Promise<DatasetAnswer | DatasetStream> {
+    const parameters = await this.resolve(caller, r);
+    return this.cards.run(caller, r.cardId, { parameters, ignoreCache: r.ignoreCache === true, dashboardId: r.dashboardId, context: 'dashboard' }, signal);
+  }
+
+  async pivot(caller: AuthUser, r: DashcardRun, signal: AbortSignal): Promise<QueryResults | FailedResults> {
+    const parameters = await this.resolve(caller, r);
+    return this.cards.pivot(caller, r.cardId, { parameters, dashboardId: r.dashboardId, context: 'dashboard' }, signal);
+  }
+
+  private async resolve(caller: AuthUser, r: DashcardRun) {
+    const found: ReadableDashboard = await this.dashboards.readable(caller, r.dashboardId);
+    const dashcard = found.dashcards.find((dc) => dc.id === r.dashcardId);
+    if (!dashcard) throw new NotFoundError();
+    if (dashcard.card_id !== r.cardId && !dashcard.series_card_ids.includes(r.cardId)) throw new NotFoundError();
+    return mapParameters(r.dashboardId, found.dashboard.parameters_list, dashcard.parameter_mappings, dashcard.card_id, r.cardId, r.parameters);
+  }
+}
