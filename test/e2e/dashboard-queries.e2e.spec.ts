@@ -210,6 +210,14 @@ describe('dashboard queries: parameter values and chain filters', () => {
     expect((await values(d, 'idle').expect(200)).body).toEqual({ values: [], has_more_values: false });
   });
 
+  it("takes the values of a model's column from the field its result metadata names", async () => {
+    const model = await makeModel(s.t, s.admin, tableQuery(s.db, s.table('PRODUCTS').id));
+    const d = await makeDashboard([{ id: 'cat', type: 'string/=' }], [
+      { card_id: model.id, parameter_mappings: [{ parameter_id: 'cat', card_id: model.id, target: ['dimension', ['field', 'CATEGORY', { 'base-type': 'type/Text' }]] }] },
+    ]);
+    expect((await values(d, 'cat').expect(200)).body).toEqual({ values: column('SELECT DISTINCT CATEGORY FROM PRODUCTS ORDER BY 1'), has_more_values: false });
+  });
+
   it('answers static lists, values_query_type none, and refuses unknown parameters', async () => {
     const card = await makeCard(s.t, s.admin, tableQuery(s.db, s.table('PRODUCTS').id));
     const d = await makeDashboard([

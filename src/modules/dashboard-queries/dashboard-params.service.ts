@@ -80,7 +80,7 @@ export class DashboardParamsService {
           throw e;
         });
         if (!card) continue;
-        const id = targetField(m.target, parseQuery(card.row.dataset_query));
+        const id = targetField(m.target, parseQuery(card.row.dataset_query)) ?? columnField(m.target, card.row.result_metadata);
         if (id !== null) ids.add(id);
       }
     }
@@ -139,6 +139,16 @@ export class DashboardParamsService {
     if (!g) cache.set(dbId, (g = await this.repo.fkGraph(dbId)));
     return g;
   }
+}
+
+/** A column of a model or question named by `["dimension", ["field", "NAME", opts]]`: the field its result metadata says it comes from. */
+function columnField(target: unknown, metadata: string | null): number | null {
+  if (!Array.isArray(target) || target[0] !== 'dimension' || !Array.isArray(target[1])) return null;
+  const [kind, name] = target[1] as unknown[];
+  if (kind !== 'field' || typeof name !== 'string') return null;
+  const cols = parseQuery(metadata);
+  const col = Array.isArray(cols) ? (cols as Array<{ name?: unknown; id?: unknown }>).find((c) => c && c.name === name) : undefined;
+  return typeof col?.id === 'number' && Number.isInteger(col.id) ? col.id : null;
 }
 
 function parseQuery(text: unknown): unknown {
