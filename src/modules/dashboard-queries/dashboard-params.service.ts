@@ -99,7 +99,11 @@ export class DashboardParamsService {
   }
 
   private async chained(caller: AuthUser, fieldIds: number[], constraints: Constraint[], search?: string): Promise<ParameterValues> {
-    for (const id of fieldIds) await this.metadata.field(caller, id, 'read');
+    // As for unconstrained values: each field checked (404 unknown, 403 unreadable or sensitive) before any warehouse is read.
+    for (const id of fieldIds) {
+      const f = await this.metadata.field(caller, id, 'read');
+      if (f.field.visibility_type === 'sensitive' && !caller.isSuperuser) throw new ForbiddenError();
+    }
     const places = await this.repo.places(fieldIds);
     const graphs = new Map<number, FieldNode[]>();
     const constrainedBy = new Map(constraints.map((c) => [c.fieldId, c]));
