@@ -6,7 +6,6 @@ export type BookmarkedRow = Record<string, unknown> & { id: number; name: string
 /**
  * Where each kind of bookmarkable object lives, for the bookmark queries: its table, the column holding the
  * collection its read access follows (for a collection, its own id), and what a bookmark listing shows of it.
- * Dashboards join with one more entry.
  */
 export interface BookmarkableModel {
   table: string;
@@ -33,6 +32,11 @@ export const BOOKMARKABLE: Record<BookmarkModel, BookmarkableModel | undefined> 
     joinsCollection: false,
     view: (r) => ({ authority_level: r.authority_level ?? null, personal_owner_id: r.personal_owner_id === null ? null : Number(r.personal_owner_id), location: r.location }),
   },
-  // Dashboards arrive with their module: { table: 'report_dashboard', accessColumn: 'o.collection_id', ... }.
-  dashboard: undefined,
+  dashboard: {
+    table: 'report_dashboard',
+    accessColumn: 'o.collection_id',
+    columns: ['o.collection_id AS collection_id', 'c.authority_level AS authority_level'],
+    joinsCollection: true,
+    view: (r) => ({ collection_id: r.collection_id === null ? null : Number(r.collection_id), authority_level: r.authority_level ?? null }),
+  },
 };

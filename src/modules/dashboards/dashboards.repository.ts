@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppSql } from '../../common/database/app-sql';
+import type { LastEdit } from '../cards/cards.repository';
 
 /** A dashboard row with its collection's columns (for the access check and the `collection` key). */
 export interface DashboardRow {
@@ -122,10 +123,44 @@ export class DashboardsRepository {
     );
   }
 
+  /** Cards on the dashboard, as dashcards or series. */
+  async cardIdsOn(dashboardId: number): Promise<Set<number>> {
+    const rows = await this.sql.query<{ id: number }>(
+      `SELECT card_id AS id FROM report_dashboardcard WHERE dashboard_id = $1 AND card_id IS NOT NULL
+       UNION SELECT s.card_id AS id FROM dashboardcard_series s JOIN report_dashboardcard dc ON dc.id = s.dashboardcard_id WHERE dc.dashboard_id = $1`,
+      [dashboardId],
+    );
+    return new Set(rows.map((r) => Number(r.id)));
+  }
+
   async cardIdsExisting(ids: number[]): Promise<Set<number>> {
     if (ids.length === 0) return new Set();
     const rows = await this.sql.query<{ id: number }>(`SELECT id FROM report_card WHERE id IN (${list(ids)})`, ids);
     return new Set(rows.map((r) => Number(r.id)));
+  }
+
+  /** The author and time of the dashboard's latest revision. */
+  async lastEdit(id: number): Promise<LastEdit | null> {
+    const [r] = await this.sql.query<LastEdit>(
+      `SELECT r.model_id AS card_id, u.id, u.email, u.first_name, u.last_name, r.timestamp
+       FROM revision r JOIN core_user u ON u.id = r.user_id
+       WHERE r.model = 'dashboard' AND r.most_recent = $1 AND r.model_id = $2`,
+      [true, id],
+    );
+    return r ?? null;
+  }
+
+  /** The latest revision's author and time of each dashboard matching `where` (on `d`, values from $1). */
+  async lastEditsWhere(where: string, params: unknown[]): Promise<Map<number, LastEdit>> {
+    const rows = await this.sql.query<LastEdit>(
+      `SELECT r.model_id AS card_id, u.id, u.email, u.first_name, u.last_name, r.timestamp
+       FROM report_dashboard d
+       JOIN revision r ON r.model = 'dashboard' AND r.model_id = d.id AND r.most_recent = $${params.length + 1}
+       JOIN core_user u ON u.id = r.user_id
+       WHERE ${where}`,
+      [...params, true],
+    );
+    return new Map(rows.map((r) => [Number(r.card_id), r]));
   }
 
   async bumpViews(id: number): Promise<void> {

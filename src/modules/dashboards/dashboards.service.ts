@@ -1,15 +1,24 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '../../common/auth/current-user';
+import { ForbiddenError } from '../../common/errors/api-errors';
+import { CollectionAccessService } from '../collections/collection-access.service';
+import { RevisionService } from '../revisions/revision.service';
 import { DashboardAccessService } from './dashboard-access.service';
+import { DashboardHydrator } from './dashboard-hydrator';
 import { parseJson, type DashboardParameter, type ParameterMapping, type ReadableDashboard } from './dashboard-model';
-import { DashboardsRepository } from './dashboards.repository';
+import { dashboardBase, lastEditView } from './dashboard-view';
+import type { DashboardFilter } from './dashboards.dto';
+import { DashboardsRepository, type DashboardRow } from './dashboards.repository';
 
-/** Reading a dashboard for others (the dashboard-queries module): access checked, dashcards and series in two queries. */
+/** Reading dashboards: one, the listings, the revisions; and `readable` for the dashboard-queries module. */
 @Injectable()
 export class DashboardsService {
   constructor(
     private readonly repo: DashboardsRepository,
     private readonly access: DashboardAccessService,
+    private readonly hydrator: DashboardHydrator,
+    private readonly collections: CollectionAccessService,
+    private readonly revisions: RevisionService,
   ) {}
 
   /** The dashboard with its dashcards (404 when missing, 403 when the caller may not read its collection). */
@@ -33,5 +42,59 @@ export class DashboardsService {
         row: dc,
       })),
     };
+  }
+
+  /** GET /api/dashboard/:id: counts a view unless `countView` is false (answers of writes). */
+  async get(caller: AuthUser, id: number, countView = true) {
+    const { row, perm } = await this.access.readable(caller, id);
+    if (countView) {
+      await this.repo.bumpViews(id);
+      row.view_count = Number(row.view_count) + 1;
+    }
+    return this.hydrator.one(caller, row, perm);
+  }
+
+  /** GET /api/dashboard/: what the caller may read; `mine` its own, `archived` the archived ones. */
+  async list(caller: AuthUser, f: DashboardFilter) {
+    const cond = await this.collections.readableCondition(caller, 'd.collection_id', 2);
+    const where = ['d.archived = $1', cond.sql];
+    const params: unknown[] = [f === 'archived', ...cond.params];
+    if (f === 'mine') where.push(`d.creator_id = $${params.push(caller.id)}`);
+    return this.listed(where.join(' AND '), params);
+  }
+
+  /** GET /api/dashboard/embeddable (admins): dashboards with embedding on. */
+  embeddable(caller: AuthUser) {
+    if (!caller.isSuperuser) throw new ForbiddenError();
+    return this.repo.rows('d.enable_embedding = $1 AND d.archived = $2', [true, false]).then((rows) => rows.map((r) => ({ id: Number(r.id), name: r.name })));
+  }
+
+  /** GET /api/dashboard/public (admins): dashboards with a public link. */
+  public(caller: AuthUser) {
+    if (!caller.isSuperuser) throw new ForbiddenError();
+    return this.repo.rows('d.public_uuid IS NOT NULL AND d.archived = $1', [false]).then((rows) => rows.map((r) => ({ id: Number(r.id), name: r.name, public_uuid: r.public_uuid })));
+  }
+
+  async revisionList(caller: AuthUser, id: number) {
+    return this.revisions.list(caller, 'dashboard', id);
+  }
+
+  async revert(caller: AuthUser, id: number, revisionId: number) {
+    return this.revisions.revert(caller, 'dashboard', id, revisionId);
+  }
+
+  /** GET /api/dashboard/:id/related: other dashboards of its collection and the cards on it, as Metabase's related answer. */
+  async related(caller: AuthUser, id: number) {
+    const { row } = await this.access.readable(caller, id);
+    const cond = await this.collections.readableCondition(caller, 'd.collection_id', 3);
+    const sameCollection = row.collection_id === null ? 'd.collection_id IS NULL' : `d.collection_id = ${Number(row.collection_id)}`;
+    const others = await this.repo.rows(`d.id <> $1 AND d.archived = $2 AND ${sameCollection} AND ${cond.sql}`, [id, false, ...cond.params], 'd.view_count DESC, d.id');
+    const brief = (r: DashboardRow) => ({ id: Number(r.id), name: r.name, description: r.description, collection_id: r.collection_id === null ? null : Number(r.collection_id), model: 'dashboard' });
+    return { 'similar-dashboards': others.slice(0, 5).map(brief), dashboards: others.slice(0, 5).map(brief), collections: [], cards: [], tables: [] };
+  }
+
+  private async listed(where: string, params: unknown[]) {
+    const [rows, edits] = await Promise.all([this.repo.rows(where, params), this.repo.lastEditsWhere(where, params)]);
+    return rows.map((r) => ({ ...dashboardBase(r), 'last-edit-info': lastEditView(edits.get(Number(r.id))) }));
   }
 }

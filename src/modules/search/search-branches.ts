@@ -45,7 +45,7 @@ export interface SearchBranch {
 }
 
 /** Objects whose words are in `search_term` under `model` (their owners index them when they save). */
-export const INDEXED_MODELS = ['card', 'collection'] as const;
+export const INDEXED_MODELS = ['card', 'collection', 'dashboard'] as const;
 
 /** At most this many words of `q` are used: each is one index range scan and one join. */
 export const MAX_WORDS = 6;
@@ -151,8 +151,22 @@ export const snippetBranch: SearchBranch = {
   },
 };
 
-/** Every kind of object search finds; dashboards join with one more branch. */
-export const SEARCH_BRANCHES: readonly SearchBranch[] = [cardBranch, collectionBranch, tableBranch, databaseBranch, snippetBranch];
+export const dashboardBranch: SearchBranch = {
+  models: ['dashboard'],
+  collectionGoverned: true,
+  sql(f, models, p) {
+    if (!models.has('dashboard') || f.tableDbId !== null) return null;
+    const where = [`o.archived = ${p.add(f.archived)}`];
+    if (f.createdBy) where.push(`o.creator_id IN (${f.createdBy.map((id) => p.add(id)).join(', ')})`);
+    const from = f.words.length ? "hit h JOIN report_dashboard o ON h.model = 'dashboard' AND o.id = h.model_id" : 'report_dashboard o';
+    return `SELECT 'dashboard' AS model, o.id AS id, o.name AS name, o.description AS description, o.archived AS archived, o.collection_id AS collection_id,
+      NULL AS database_id, NULL AS table_id, o.creator_id AS creator_id, o.updated_at AS updated_at, NULL AS display, ${f.words.length ? 'h.in_name' : '1'} AS in_name, o.collection_id AS acc_id
+      FROM ${from} WHERE ${where.join(' AND ')}`;
+  },
+};
+
+/** Every kind of object search finds. */
+export const SEARCH_BRANCHES: readonly SearchBranch[] = [dashboardBranch, cardBranch, collectionBranch, tableBranch, databaseBranch, snippetBranch];
 
 /** The API's `models` values, in the order `available_models` lists them. */
 export const SEARCH_MODELS = ['dashboard', 'card', 'dataset', 'metric', 'collection', 'table', 'database', 'snippet'] as const;

@@ -9,8 +9,8 @@ export interface Searchable {
   description?: string | null;
 }
 
-/** The table of each indexed model; dashboards join with one more entry. */
-const INDEXED_TABLES: Record<string, string> = { card: 'report_card', collection: 'collection' };
+/** The table of each indexed model. */
+const INDEXED_TABLES: Record<string, string> = { card: 'report_card', collection: 'collection', dashboard: 'report_dashboard' };
 
 interface TermRow {
   model: string;

@@ -1,0 +1,122 @@
+import { Injectable } from '@nestjs/common';
+import type { AuthUser } from '../../common/auth/current-user';
+import { CollectionAccessService } from '../collections/collection-access.service';
+import type { CollectionPerm } from '../collections/collection-permission.entity';
+import { ancestorIds } from '../collections/location';
+import { placeOf } from '../cards/card-access.service';
+import { toCardView } from '../cards/card-view';
+import { CardsRepository, type CardRow } from '../cards/cards.repository';
+import { FieldHydrator } from '../fields/field-hydrator';
+import { FieldsRepository } from '../fields/fields.repository';
+import { dashboardPlace } from './dashboard-access.service';
+import { parseJson } from './dashboard-model';
+import { dashboardBase, dashboardCollection, dashcardView, lastEditView, tabView } from './dashboard-view';
+import { DashboardsRepository, type DashboardRow, type DashcardRow } from './dashboards.repository';
+
+const placeholders = (n: number, from = 1) => Array.from({ length: n }, (_, i) => `$${i + from}`).join(', ');
+
+/** Field ids a parameter mapping targets: `["dimension", ["field", id, ...]]`. */
+export function mappedFieldIds(mappings: unknown[]): number[] {
+  const out: number[] = [];
+  for (const m of mappings) {
+    const target = (m as { target?: unknown }).target;
+    if (Array.isArray(target) && target[0] === 'dimension' && Array.isArray(target[1]) && target[1][0] === 'field' && typeof target[1][1] === 'number') out.push(target[1][1]);
+  }
+  return out;
+}
+
+/**
+ * Turns a dashboard into the answer of GET /api/dashboard/:id in a fixed number of queries whatever its number of
+ * dashcards: dashcards, series and tabs in one query each, all their cards in one, their collections' permissions
+ * in at most four, the mapped fields in a few.
+ */
+@Injectable()
+export class DashboardHydrator {
+  constructor(
+    private readonly repo: DashboardsRepository,
+    private readonly cards: CardsRepository,
+    private readonly collections: CollectionAccessService,
+    private readonly fields: FieldsRepository,
+    private readonly fieldHydrator: FieldHydrator,
+  ) {}
+
+  async one(caller: AuthUser, row: DashboardRow, perm: CollectionPerm | null) {
+    const id = Number(row.id);
+    const place = dashboardPlace(row);
+    const ids = place ? ancestorIds(place.location) : [];
+    const [dashcards, series, tabs, ancestors, lastEdit] = await Promise.all([
+      this.repo.dashcards(id),
+      this.repo.series(id),
+      this.repo.tabs(id),
+      this.cards.collections(ids),
+      this.repo.lastEdit(id),
+    ]);
+    const cardIds = [...new Set([...dashcards.map((d) => d.card_id), ...series.map((s) => s.card_id)].filter((x): x is number => x !== null).map(Number))];
+    const cardViews = await this.cardViews(caller, cardIds);
+    const seriesOf = new Map<number, Record<string, unknown>[]>();
+    for (const s of series) {
+      const card = cardViews.get(Number(s.card_id));
+      if (!card) continue;
+      const list = seriesOf.get(Number(s.dashboardcard_id)) ?? [];
+      list.push(card);
+      seriesOf.set(Number(s.dashboardcard_id), list);
+    }
+    const readableAncestors = caller.isSuperuser || ancestors.length === 0 ? null : await this.collections.forCollections(caller, ancestors.map((a) => ({ id: Number(a.id), location: a.location, personal_owner_id: a.personal_owner_id === null ? null : Number(a.personal_owner_id) })));
+    const shown = ids.map((aid) => ancestors.find((a) => Number(a.id) === aid)).filter((a): a is NonNullable<typeof a> => Boolean(a) && (readableAncestors === null || readableAncestors.has(Number(a!.id))));
+    return {
+      ...dashboardBase(row),
+      collection: dashboardCollection(row, shown),
+      can_write: perm === 'write',
+      can_restore: perm === 'write' && (row.archived === true || row.archived === 1),
+      can_delete: perm === 'write',
+      dashcards: dashcards.map((dc) => dashcardView(dc, dc.card_id === null ? null : (cardViews.get(Number(dc.card_id)) ?? null), seriesOf.get(Number(dc.id)) ?? [])),
+      tabs: tabs.map(tabView),
+      param_fields: await this.paramFields(dashcards),
+      param_values: null,
+      'last-edit-info': lastEditView(lastEdit),
+      moderation_reviews: [],
+    };
+  }
+
+  /** The cards by id, each as its view; a card the caller may not read shows without its query and result metadata. */
+  async cardViews(caller: AuthUser, ids: number[]): Promise<Map<number, Record<string, unknown>>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.cards.rows(`c.id IN (${placeholders(ids.length)})`, ids);
+    const perms = await this.cardPerms(caller, rows);
+    return new Map(
+      rows.map((r) => {
+        const perm = perms(r);
+        const view: Record<string, unknown> = { ...toCardView(r, { can_write: perm === 'write' }), dashboard_id: (r as CardRow & { dashboard_id?: number | null }).dashboard_id ?? null };
+        if (!perm) {
+          delete view.dataset_query;
+          delete view.result_metadata;
+        }
+        return [Number(r.id), view];
+      }),
+    );
+  }
+
+  /** The caller's permission on each card's collection: at most four queries for all of them. */
+  async cardPerms(caller: AuthUser, rows: CardRow[]): Promise<(r: CardRow) => CollectionPerm | null> {
+    if (caller.isSuperuser) return () => 'write';
+    const places = new Map<number, { id: number; location: string; personal_owner_id: number | null }>();
+    for (const r of rows) {
+      const p = placeOf(r);
+      if (p) places.set(p.id, p);
+    }
+    const [perms, root] = await Promise.all([
+      places.size ? this.collections.forCollections(caller, [...places.values()]) : Promise.resolve(new Map<number, CollectionPerm>()),
+      rows.some((r) => r.collection_id === null) ? this.collections.permission(caller, null) : Promise.resolve(null),
+    ]);
+    return (r) => (r.collection_id === null ? root : (perms.get(Number(r.collection_id)) ?? null));
+  }
+
+  /** Metabase's `param_fields`: each field a parameter maps onto, by id, with its dimensions and name field. */
+  private async paramFields(dashcards: DashcardRow[]): Promise<Record<string, unknown>> {
+    const ids = [...new Set(dashcards.flatMap((dc) => mappedFieldIds(parseJson<unknown[]>(dc.parameter_mappings, []))))];
+    if (ids.length === 0) return {};
+    const found = (await this.fields.fieldsByIds(ids)).filter((f) => f.active);
+    const hydrated = await this.fieldHydrator.detailed(found);
+    return Object.fromEntries(hydrated.map((f) => [String(f.id), f]));
+  }
+}

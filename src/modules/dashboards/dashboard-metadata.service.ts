@@ -1,0 +1,135 @@
+import { Injectable } from '@nestjs/common';
+import type { AuthUser } from '../../common/auth/current-user';
+import { ApiError } from '../../common/errors/api-errors';
+import { deriveQuery, legacyQuery } from '../cards/card-query';
+import { CardsRepository, type CardRow } from '../cards/cards.repository';
+import { DatasetMetadataService } from '../dataset/dataset-metadata.service';
+import { TableMetadataService } from '../tables/table-metadata.service';
+import { DashboardAccessService } from './dashboard-access.service';
+import { DashboardHydrator } from './dashboard-hydrator';
+import { parseJson } from './dashboard-model';
+import { DashboardsRepository } from './dashboards.repository';
+
+const placeholders = (n: number) => Array.from({ length: n }, (_, i) => `$${i + 1}`).join(', ');
+
+async function unlessRefused<T>(work: () => Promise<T>): Promise<T | null> {
+  try {
+    return await work();
+  } catch (e) {
+    if (e instanceof ApiError && [400, 403, 404].includes(e.status)) return null;
+    throw e;
+  }
+}
+
+interface Wanted {
+  tables: Set<number>;
+  tagFields: Set<number>;
+}
+
+/** Tables of `source-table` at any level and fields of native field filters, in a legacy query. */
+function collect(node: unknown, w: Wanted, inTag: boolean): void {
+  if (Array.isArray(node)) {
+    if (inTag && node[0] === 'field' && typeof node[1] === 'number') w.tagFields.add(node[1]);
+    node.forEach((n) => collect(n, w, inTag));
+  } else if (node && typeof node === 'object') {
+    for (const [k, v] of Object.entries(node)) {
+      if (k === 'source-table' && typeof v === 'number') w.tables.add(v);
+      else collect(v, w, inTag || k === 'template-tags');
+    }
+  }
+}
+
+type Answer = { databases: Array<{ id: number }>; tables: Array<{ id: number | string }>; fields: Array<{ id: number }> };
+
+/**
+ * GET /api/dashboard/:id/query_metadata: what a client needs to draw the dashboard, in one answer: the databases,
+ * tables and fields of every readable dashcard's query (and series), the virtual tables of the models and saved
+ * questions they are built on, and the cards and dashboards its link cards point at. The queries of all dashcards
+ * are merged per database into one metadata lookup, so the cost does not grow with the number of dashcards.
+ */
+@Injectable()
+export class DashboardMetadataService {
+  constructor(
+    private readonly access: DashboardAccessService,
+    private readonly repo: DashboardsRepository,
+    private readonly cards: CardsRepository,
+    private readonly hydrator: DashboardHydrator,
+    private readonly datasetMetadata: DatasetMetadataService,
+    private readonly tableMetadata: TableMetadataService,
+  ) {}
+
+  async queryMetadata(caller: AuthUser, id: number) {
+    await this.access.readable(caller, id);
+    const [dashcards, series] = await Promise.all([this.repo.dashcards(id), this.repo.series(id)]);
+    const links = { cards: new Set<number>(), dashboards: new Set<number>() };
+    for (const dc of dashcards) {
+      const entity = (parseJson<Record<string, unknown>>(dc.visualization_settings, {}).link as { entity?: { id?: unknown; model?: unknown } } | undefined)?.entity;
+      if (entity && typeof entity.id === 'number') {
+        if (entity.model === 'dashboard') links.dashboards.add(entity.id);
+        else if (entity.model === 'card' || entity.model === 'dataset' || entity.model === 'metric') links.cards.add(entity.id);
+      }
+    }
+    const cardIds = [...new Set([...dashcards.map((d) => d.card_id), ...series.map((s) => s.card_id), ...links.cards].filter((x): x is number => x !== null).map(Number))];
+    const rows = cardIds.length ? await this.cards.rows(`c.id IN (${placeholders(cardIds.length)})`, cardIds) : [];
+    const perm = await this.hydrator.cardPerms(caller, rows);
+    const readable = rows.filter((r) => perm(r) !== null);
+
+    const byDb = new Map<number, Wanted>();
+    const virtual = new Set<number>();
+    for (const r of readable) {
+      if (links.cards.has(Number(r.id)) && !dashcards.some((d) => Number(d.card_id) === Number(r.id)) && !series.some((s) => Number(s.card_id) === Number(r.id))) continue;
+      const sent = parseJson<unknown>(r.dataset_query, null);
+      const derived = deriveQuery(sent);
+      if (derived.database_id === null) continue;
+      const w = byDb.get(derived.database_id) ?? { tables: new Set(), tagFields: new Set() };
+      byDb.set(derived.database_id, w);
+      collect(legacyQuery(sent), w, false);
+      for (const ref of derived.references) if (ref.kind === 'card') virtual.add(ref.ref_id);
+      if (r.type !== 'question') virtual.add(Number(r.id));
+    }
+    const answers: Answer[] = [];
+    for (const [dbId, w] of byDb) {
+      const tables = [...w.tables];
+      const tags = Object.fromEntries([...w.tagFields].map((f, i) => [`f${i}`, { name: `f${i}`, 'display-name': `f${i}`, type: 'dimension', dimension: ['field', f, null], 'widget-type': 'category' }]));
+      const merged: Record<string, unknown> = tables.length
+        ? { database: dbId, type: 'query', query: { 'source-table': tables[0], joins: tables.slice(1).map((t, i) => ({ 'source-table': t, alias: `t${i}` })) } }
+        : { database: dbId, type: 'native', native: { query: 'SELECT 1' } };
+      if (w.tagFields.size) merged.native = { query: 'SELECT 1', 'template-tags': tags };
+      const got = await unlessRefused(() => this.datasetMetadata.queryMetadata(caller, merged));
+      if (got) answers.push(got as unknown as Answer);
+    }
+    for (const cardId of virtual) {
+      const table = await unlessRefused(() => this.tableMetadata.cardQueryMetadata(caller, cardId));
+      if (table) answers.push({ databases: [], tables: [table as unknown as { id: string }], fields: [] });
+    }
+    const linkedDashboards = links.dashboards.size ? await this.linkedDashboards(caller, [...links.dashboards]) : [];
+    return {
+      databases: uniqueBy(answers.flatMap((a) => a.databases)),
+      tables: uniqueBy(answers.flatMap((a) => a.tables)),
+      fields: uniqueBy(answers.flatMap((a) => a.fields)),
+      cards: readable.filter((r) => links.cards.has(Number(r.id))).map(brief),
+      dashboards: linkedDashboards,
+      snippets: [],
+    };
+  }
+
+  private async linkedDashboards(caller: AuthUser, ids: number[]) {
+    const rows = await this.repo.rows(`d.id IN (${placeholders(ids.length)})`, ids);
+    const out = [];
+    for (const r of rows) {
+      const ok = await unlessRefused(() => this.access.readable(caller, Number(r.id)));
+      if (ok) out.push({ id: Number(r.id), name: r.name, description: r.description, collection_id: r.collection_id === null ? null : Number(r.collection_id) });
+    }
+    return out;
+  }
+}
+
+function brief(r: CardRow) {
+  return { id: Number(r.id), name: r.name, description: r.description, display: r.display, type: r.type, database_id: r.database_id === null ? null : Number(r.database_id), collection_id: r.collection_id === null ? null : Number(r.collection_id) };
+}
+
+function uniqueBy<T extends { id: unknown }>(items: T[]): T[] {
+  const seen = new Map<string, T>();
+  for (const i of items) if (!seen.has(String(i.id))) seen.set(String(i.id), i);
+  return [...seen.values()];
+}

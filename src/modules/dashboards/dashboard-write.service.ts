@@ -1,0 +1,186 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { DataSource, EntityManager, In } from 'typeorm';
+import type { AuthUser } from '../../common/auth/current-user';
+import { ForbiddenError, NotFoundError } from '../../common/errors/api-errors';
+import { BookmarksRepository } from '../bookmarks/bookmarks.repository';
+import { Card } from '../cards/card.entity';
+import { CardsRepository } from '../cards/cards.repository';
+import { RevisionService } from '../revisions/revision.service';
+import { SearchIndexService } from '../search/search-index.service';
+import { DashboardAccessService } from './dashboard-access.service';
+import { DashboardHydrator } from './dashboard-hydrator';
+import { describeDashboardChange, dashboardSnapshot, type SnapshotCard, type SnapshotTab } from './dashboard-snapshot';
+import { Dashboard } from './dashboard.entity';
+import { entityId, loadLayout, releaseCards, parseDashcards, parseTabs, syncLayout, deleteDashcards, type DashcardInput, type TabInput } from './dashcard-layout';
+import type { CreateDashboardDto, UpdateDashboardDto } from './dashboards.dto';
+import { DashboardsRepository } from './dashboards.repository';
+
+const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
+const placeholders = (n: number, from = 1) => Array.from({ length: n }, (_, i) => `$${i + from}`).join(', ');
+
+/** Creating, changing, archiving, deleting and reverting dashboards; each change writes its revision and search terms in its transaction. */
+@Injectable()
+export class DashboardWriteService implements OnModuleInit {
+  constructor(
+    private readonly db: DataSource,
+    private readonly repo: DashboardsRepository,
+    private readonly access: DashboardAccessService,
+    private readonly hydrator: DashboardHydrator,
+    private readonly cards: CardsRepository,
+    private readonly revisions: RevisionService,
+    private readonly search: SearchIndexService,
+    private readonly bookmarks: BookmarksRepository,
+  ) {}
+
+  onModuleInit(): void {
+    this.revisions.register('dashboard', {
+      assertRead: async (user, id) => void (await this.access.readable(user, id)),
+      assertWrite: async (user, id) => void (await this.access.writable(user, id)),
+      describe: describeDashboardChange,
+      restore: (tx, user, id, snapshot) => this.restore(tx, user, id, snapshot),
+    });
+  }
+
+  async create(caller: AuthUser, body: CreateDashboardDto): Promise<number> {
+    const collectionId = body.collection_id ?? null;
+    await this.access.assertWriteCollection(caller, collectionId);
+    return this.db.transaction(async (tx) => {
+      const d = await tx.save(
+        tx.create(Dashboard, {
+          name: body.name,
+          description: body.description ?? null,
+          parameters: json(body.parameters ?? []),
+          collection_id: collectionId,
+          collection_position: body.collection_position ?? null,
+          cache_ttl: body.cache_ttl ?? null,
+          creator_id: caller.id,
+          entity_id: entityId(),
+        }),
+      );
+      await this.saved(tx, caller, d, true);
+      return d.id;
+    });
+  }
+
+  /** PUT /api/dashboard/:id (and the deprecated /cards with `cards` as `dashcards`). */
+  async update(caller: AuthUser, id: number, body: UpdateDashboardDto): Promise<void> {
+    const row = await this.access.writable(caller, id);
+    const embeddingChanges =
+      (body.enable_embedding !== undefined && body.enable_embedding !== null && body.enable_embedding !== (row.enable_embedding === true || row.enable_embedding === 1)) ||
+      (body.embedding_params !== undefined && body.embedding_params !== null && JSON.stringify(body.embedding_params) !== (row.embedding_params ?? 'null'));
+    if (embeddingChanges && !caller.isSuperuser) throw new ForbiddenError();
+    const currentCollection = row.collection_id === null ? null : Number(row.collection_id);
+    const moves = body.collection_id !== undefined && (body.collection_id ?? null) !== currentCollection;
+    if (moves) await this.access.assertWriteCollection(caller, body.collection_id ?? null);
+    const dashcards = body.dashcards ? parseDashcards(body.dashcards) : undefined;
+    const tabs = body.tabs ? parseTabs(body.tabs) : undefined;
+    if (dashcards) await this.assertCardsUsable(caller, id, dashcards);
+    await this.db.transaction(async (tx) => {
+      const d = await tx.findOneByOrFail(Dashboard, { id });
+      this.apply(d, body);
+      await tx.save(d);
+      if (moves) await tx.createQueryBuilder().update(Card).set({ collection_id: d.collection_id }).where('dashboard_id = :id', { id }).execute();
+      await syncLayout(tx, id, dashcards, tabs);
+      await this.saved(tx, caller, d, false);
+    });
+  }
+
+  /** DELETE: the dashboard, its layout, its revisions and bookmarks, and the questions saved into it that no other dashboard shows. */
+  async remove(caller: AuthUser, id: number): Promise<void> {
+    await this.access.writable(caller, id);
+    const own = (await this.repo.ownCardsOnlyHere(id)).map((r) => Number(r.id));
+    await this.db.transaction(async (tx) => {
+      const layout = await loadLayout(tx, id);
+      await deleteDashcards(tx, layout.cards.map((c) => c.id));
+      await tx.delete('dashboard_tab', { dashboard_id: id });
+      for (const cardId of own) {
+        await tx.createQueryBuilder().delete().from('dashboardcard_series').where('card_id = :cardId', { cardId }).execute();
+        await tx.createQueryBuilder().delete().from('report_dashboardcard').where('card_id = :cardId', { cardId }).execute();
+        await tx.createQueryBuilder().delete().from('card_reference').where('card_id = :cardId', { cardId }).execute();
+        await this.revisions.forget(tx, 'card', cardId);
+        await this.bookmarks.forget(tx, 'card', cardId);
+        await this.search.remove(tx, 'card', cardId);
+        await tx.delete(Card, { id: cardId });
+      }
+      // Questions saved into it that other dashboards show stay, as ordinary questions of its collection.
+      await releaseCards(tx, id);
+      await this.revisions.forget(tx, 'dashboard', id);
+      await this.bookmarks.forget(tx, 'dashboard', id);
+      await this.search.remove(tx, 'dashboard', id);
+      await tx.delete(Dashboard, { id });
+    });
+  }
+
+  /**
+   * Cards newly put on the dashboard (as dashcards or series) must exist (404) and be readable by the caller (403);
+   * the ones already on it stay whatever the caller may read of them.
+   */
+  async assertCardsUsable(caller: AuthUser, dashboardId: number, dashcards: DashcardInput[]): Promise<void> {
+    const wanted = [...new Set(dashcards.flatMap((d) => [d.card_id, ...d.series]).filter((x): x is number => x !== null))];
+    if (wanted.length === 0) return;
+    const onIt = await this.repo.cardIdsOn(dashboardId);
+    const fresh = wanted.filter((c) => !onIt.has(c));
+    if (fresh.length === 0) return;
+    const rows = await this.cards.rows(`c.id IN (${placeholders(fresh.length)})`, fresh);
+    if (rows.length !== fresh.length) throw new NotFoundError();
+    const perm = await this.hydrator.cardPerms(caller, rows);
+    if (rows.some((r) => !perm(r))) throw new ForbiddenError();
+  }
+
+  /** The revision target's restore: the snapshot's columns, tabs and dashcards back on the dashboard, as a new revision. */
+  private async restore(tx: EntityManager, _user: AuthUser, id: number, snapshot: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const d = await tx.findOneBy(Dashboard, { id });
+    if (!d) throw new NotFoundError();
+    const s = snapshot as Omit<Partial<UpdateDashboardDto>, 'tabs'> & { cards?: SnapshotCard[]; tabs?: SnapshotTab[] };
+    this.apply(d, { ...s, archived: s.archived ?? false, dashcards: undefined, tabs: undefined } as UpdateDashboardDto);
+    await tx.save(d);
+    const snapCards = Array.isArray(s.cards) ? s.cards : [];
+    const cardIds = [...new Set(snapCards.flatMap((c) => [c.card_id, ...(c.series ?? [])]).filter((x): x is number => x !== null))];
+    const existing = new Set(cardIds.length ? (await tx.find(Card, { where: { id: In(cardIds) }, select: { id: true } })).map((c) => c.id) : []);
+    const tabs: TabInput[] = (Array.isArray(s.tabs) ? s.tabs : []).map((t) => ({ id: t.id, name: t.name }));
+    const dashcards: DashcardInput[] = snapCards
+      .filter((c) => c.card_id === null || existing.has(c.card_id))
+      .map((c) => ({
+        id: c.id,
+        card_id: c.card_id,
+        dashboard_tab_id: c.dashboard_tab_id,
+        row: c.row,
+        col: c.col,
+        size_x: c.size_x,
+        size_y: c.size_y,
+        parameter_mappings: (c.parameter_mappings ?? []) as Array<Record<string, unknown>>,
+        visualization_settings: c.visualization_settings ?? {},
+        inline_parameters: c.inline_parameters ?? [],
+        series: (c.series ?? []).filter((x) => existing.has(x)),
+      }));
+    await syncLayout(tx, id, dashcards, tabs);
+    await this.search.index(tx, 'dashboard', id, { name: d.name, description: d.description });
+    const layout = await loadLayout(tx, id);
+    return dashboardSnapshot(d, layout.cards, layout.seriesOf, layout.tabs);
+  }
+
+  apply(d: Dashboard, body: UpdateDashboardDto): void {
+    if (body.name !== undefined && body.name !== null) d.name = body.name;
+    if (body.description !== undefined) d.description = body.description === null || body.description === '' ? null : body.description;
+    if (body.parameters !== undefined) d.parameters = json(body.parameters ?? []);
+    if (body.collection_id !== undefined) d.collection_id = body.collection_id ?? null;
+    if (body.collection_position !== undefined) d.collection_position = body.collection_position ?? null;
+    if (body.cache_ttl !== undefined) d.cache_ttl = body.cache_ttl ?? null;
+    if (body.width !== undefined && body.width !== null) d.width = body.width;
+    if (body.auto_apply_filters !== undefined && body.auto_apply_filters !== null) d.auto_apply_filters = body.auto_apply_filters;
+    if (body.enable_embedding !== undefined && body.enable_embedding !== null) d.enable_embedding = body.enable_embedding;
+    if (body.embedding_params !== undefined && body.embedding_params !== null) d.embedding_params = JSON.stringify(body.embedding_params);
+    if (body.archived !== undefined && body.archived !== null && body.archived !== d.archived) {
+      d.archived = body.archived;
+      d.archived_directly = body.archived;
+      if (body.archived) d.collection_position = null;
+    }
+  }
+
+  /** What every save does in its transaction: the revision (with the layout) and the search terms. */
+  async saved(tx: EntityManager, caller: AuthUser, d: Dashboard, isCreation: boolean): Promise<void> {
+    const layout = await loadLayout(tx, d.id);
+    await this.revisions.record(tx, { model: 'dashboard', modelId: d.id, userId: caller.id, snapshot: dashboardSnapshot(d, layout.cards, layout.seriesOf, layout.tabs), isCreation });
+    await this.search.index(tx, 'dashboard', d.id, { name: d.name, description: d.description });
+  }
+}
