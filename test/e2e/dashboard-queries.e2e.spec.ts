@@ -182,13 +182,16 @@ describe('dashboard queries: parameter values and chain filters', () => {
     const state = s.field('PEOPLE', 'STATE');
     const cat = s.field('PRODUCTS', 'CATEGORY');
     const d = await makeDashboard(
-      [{ id: 'st', type: 'string/=', slug: 'state' }, { id: 'cat', type: 'string/=', slug: 'category' }, { id: 'idle', type: 'string/=' }],
+      [{ id: 'st', type: 'string/=', slug: 'state' }, { id: 'cat', type: 'string/=', slug: 'category' }, { id: 'idle', type: 'string/=' }, { id: 'who', type: 'id' }],
       [
         { card_id: orders.id, parameter_mappings: [
           { parameter_id: 'st', card_id: orders.id, target: ['dimension', ['field', state, { 'source-field': s.field('ORDERS', 'USER_ID') }]] },
           { parameter_id: 'cat', card_id: orders.id, target: ['dimension', ['field', cat, { 'source-field': s.field('ORDERS', 'PRODUCT_ID') }]] },
         ] },
-        { card_id: people.id, parameter_mappings: [{ parameter_id: 'st', card_id: people.id, target: ['dimension', ['field', state, null]] }] },
+        { card_id: people.id, parameter_mappings: [
+          { parameter_id: 'st', card_id: people.id, target: ['dimension', ['field', state, null]] },
+          { parameter_id: 'who', card_id: people.id, target: ['dimension', ['field', s.field('PEOPLE', 'ID'), null]] },
+        ] },
       ],
     );
     const all = (await values(d, 'st').expect(200)).body;
@@ -207,6 +210,9 @@ describe('dashboard queries: parameter values and chain filters', () => {
     const cats = (await values(d, 'cat', '?st=TX').expect(200)).body.values;
     expect(cats).toEqual(column(`SELECT DISTINCT R.CATEGORY FROM PRODUCTS R JOIN ORDERS O ON O.PRODUCT_ID = R.ID JOIN PEOPLE P ON P.ID = O.USER_ID WHERE P.STATE = ? ORDER BY 1`, 'TX'));
     expect((await values(d, 'st', '?cat=&st=TX').expect(200)).body).toEqual(all);
+    // Numbers arrive as query-string text; the parameter's type and the field's make them numbers again.
+    const byPerson = (await values(d, 'cat', '?who=1&who=2').expect(200)).body.values;
+    expect(byPerson).toEqual(column(`SELECT DISTINCT R.CATEGORY FROM PRODUCTS R JOIN ORDERS O ON O.PRODUCT_ID = R.ID WHERE O.USER_ID IN (1, 2) ORDER BY 1`));
     expect((await values(d, 'idle').expect(200)).body).toEqual({ values: [], has_more_values: false });
   });
 
