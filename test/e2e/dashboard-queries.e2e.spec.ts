@@ -256,10 +256,13 @@ describe('dashboard queries: parameter values and chain filters', () => {
     const d = await makeDashboard([
       { id: 'list', type: 'string/=', values_source_type: 'static-list', values_source_config: { values: ['apple', 'banana', 'cherry'] } },
       { id: 'none', type: 'string/=', values_query_type: 'none' },
+      { id: 'fromCard', type: 'string/=', values_source_type: 'card', values_source_config: { card_id: card.id, value_field: ['field', s.field('PRODUCTS', 'CATEGORY'), null] } },
     ], [{ card_id: card.id, parameter_mappings: [{ parameter_id: 'none', card_id: card.id, target: ['dimension', ['field', s.field('PRODUCTS', 'CATEGORY'), null]] }] }]);
     expect((await values(d, 'list').expect(200)).body).toEqual({ values: [['apple'], ['banana'], ['cherry']], has_more_values: false });
     expect((await http().get(`/api/dashboard/${d}/params/list/search/an`).set(auth(s.admin)).expect(200)).body).toEqual({ values: [['banana']], has_more_values: false });
     expect((await values(d, 'none').expect(200)).body).toEqual({ values: [], has_more_values: false });
+    expect((await values(d, 'fromCard').expect(200)).body).toEqual({ values: column('SELECT DISTINCT CATEGORY FROM PRODUCTS ORDER BY 1'), has_more_values: false });
+    expect((await http().get(`/api/dashboard/${d}/params/fromCard/search/GET`).set(auth(s.admin)).expect(200)).body.values).toEqual([['Gadget'], ['Widget']]);
     expectMessage(await values(d, 'nope'), `Dashboard ${d} does not have a parameter with the ID "nope".`);
     expect404(await values(999_999, 'list'));
     expect400(await values(0, 'list'), 'id', 'value must be an integer greater than zero.');
