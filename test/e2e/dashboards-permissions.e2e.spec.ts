@@ -1,0 +1,86 @@
+import { grant, makeCard, makeCollection, makeGroup, tableQuery } from '../support/card-factories';
+import { dashboardWith, makeDashboard, newDashcard } from '../support/dashboard-factories';
+import { auth, makeUserDirect, MadeUser } from '../support/factories';
+import { expect403 } from '../support/expect-wire';
+import { SampleApp, startSampleApp } from '../support/sample-app';
+
+jest.setTimeout(120_000);
+
+/**
+ * Collection permissions on every dashboard endpoint: a non-admin whose group may only read the dashboard's
+ * collection, and one without any grant there; a dashcard whose card the caller may not read shows without its query.
+ */
+describe('dashboards: collection permissions', () => {
+  let s: SampleApp;
+  let reader: MadeUser;
+  let outsider: MadeUser;
+  let coll: number;
+  let secret: number;
+  let dash: { id: number };
+  let card: { id: number };
+  let hidden: { id: number };
+  const http = () => s.t.http();
+  const ids = (res: { body: Array<{ id: number }> }) => res.body.map((c) => c.id);
+
+  beforeAll(async () => {
+    s = await startSampleApp();
+    const orders = s.table('ORDERS').id;
+    reader = await makeUserDirect(s.t);
+    outsider = await makeUserDirect(s.t);
+    const group = await makeGroup(s.t, s.admin, reader.id);
+    coll = await makeCollection(s.t, 'Finance');
+    secret = await makeCollection(s.t, 'Secret');
+    await grant(s.t, group, coll, 'read');
+    card = await makeCard(s.t, s.admin, tableQuery(s.db, orders, { aggregation: [['count']] }), { collection_id: coll });
+    hidden = await makeCard(s.t, s.admin, tableQuery(s.db, orders), { collection_id: secret });
+    dash = await dashboardWith(s.t, s.admin, [card.id, hidden.id], { collection_id: coll });
+  });
+  afterAll(() => s.t.close());
+
+  it('lets a reader read, list and see related, but not change, archive, copy into it, revert or delete', async () => {
+    const got = await http().get(`/api/dashboard/${dash.id}`).set(auth(reader.session)).expect(200);
+    expect(got.body).toMatchObject({ can_write: false, collection: { id: coll, name: 'Finance' } });
+    const shown = got.body.dashcards.find((d: { card_id: number }) => d.card_id === card.id);
+    const secretCard = got.body.dashcards.find((d: { card_id: number }) => d.card_id === hidden.id);
+    expect(shown.card.dataset_query).toBeDefined();
+    expect(secretCard.card).toMatchObject({ id: hidden.id, name: expect.any(String) });
+    expect(secretCard.card.dataset_query).toBeUndefined();
+    expect(secretCard.card.result_metadata).toBeUndefined();
+    expect(ids(await http().get('/api/dashboard').set(auth(reader.session)).expect(200))).toContain(dash.id);
+    await http().get(`/api/dashboard/${dash.id}/related`).set(auth(reader.session)).expect(200);
+    await http().get(`/api/dashboard/${dash.id}/query_metadata`).set(auth(reader.session)).expect(200);
+    await http().get(`/api/dashboard/${dash.id}/revisions`).set(auth(reader.session)).expect(200);
+    expect403(await http().put(`/api/dashboard/${dash.id}`).set(auth(reader.session)).send({ name: 'mine now' }));
+    expect403(await http().put(`/api/dashboard/${dash.id}`).set(auth(reader.session)).send({ archived: true }));
+    expect403(await http().put(`/api/dashboard/${dash.id}/cards`).set(auth(reader.session)).send({ cards: [] }));
+    expect403(await http().delete(`/api/dashboard/${dash.id}`).set(auth(reader.session)));
+    expect403(await http().post('/api/dashboard').set(auth(reader.session)).send({ name: 'x', collection_id: coll }));
+    expect403(await http().post(`/api/dashboard/${dash.id}/copy`).set(auth(reader.session)).send({ collection_id: coll }));
+    expect403(await http().post(`/api/dashboard/save/collection/${coll}`).set(auth(reader.session)).send({ name: 'x' }));
+    const rev = (await http().get(`/api/dashboard/${dash.id}/revisions`).set(auth(s.admin)).expect(200)).body[0];
+    expect403(await http().post(`/api/dashboard/${dash.id}/revert`).set(auth(reader.session)).send({ revision_id: rev.id }));
+    // Copying into a collection the reader may write (Root, for All Users) works.
+    const copy = await http().post(`/api/dashboard/${dash.id}/copy`).set(auth(reader.session)).send({ collection_id: null, name: 'Mine' }).expect(200);
+    expect(copy.body).toMatchObject({ collection_id: null, can_write: true, name: 'Mine' });
+  });
+
+  it('refuses everything to a user without a grant on the collection', async () => {
+    expect403(await http().get(`/api/dashboard/${dash.id}`).set(auth(outsider.session)));
+    expect(ids(await http().get('/api/dashboard').set(auth(outsider.session)).expect(200))).not.toContain(dash.id);
+    expect403(await http().get(`/api/dashboard/${dash.id}/related`).set(auth(outsider.session)));
+    expect403(await http().get(`/api/dashboard/${dash.id}/query_metadata`).set(auth(outsider.session)));
+    expect403(await http().get(`/api/dashboard/${dash.id}/revisions`).set(auth(outsider.session)));
+    expect403(await http().put(`/api/dashboard/${dash.id}`).set(auth(outsider.session)).send({ name: 'x' }));
+    expect403(await http().delete(`/api/dashboard/${dash.id}`).set(auth(outsider.session)));
+    expect403(await http().post(`/api/dashboard/${dash.id}/copy`).set(auth(outsider.session)).send({}));
+    expect403(await http().post('/api/dashboard').set(auth(outsider.session)).send({ name: 'x', collection_id: coll }));
+  });
+
+  it('refuses to put a card the caller may not read on a dashboard it may write, and to move it where it may not write', async () => {
+    const own = await makeDashboard(s.t, reader.session);
+    expect403(await http().put(`/api/dashboard/${own.id}`).set(auth(reader.session)).send({ dashcards: [newDashcard(-1, hidden.id)] }));
+    await http().put(`/api/dashboard/${own.id}`).set(auth(reader.session)).send({ dashcards: [newDashcard(-1, card.id)] }).expect(200);
+    expect403(await http().put(`/api/dashboard/${own.id}`).set(auth(reader.session)).send({ collection_id: coll }));
+    expect403(await http().put(`/api/dashboard/${own.id}`).set(auth(reader.session)).send({ enable_embedding: true }));
+  });
+});

@@ -1,0 +1,110 @@
+import { DataSource } from 'typeorm';
+import { AppSql } from '../../src/common/database/app-sql';
+import { grant, makeCard, makeCollection, makeGroup, makeModel, nativeQuery, tableQuery } from '../support/card-factories';
+import { makeDashboard, newDashcard } from '../support/dashboard-factories';
+import { auth, makeUserDirect, MadeUser } from '../support/factories';
+import { countQueries } from '../support/query-counter';
+import { SampleApp, startSampleApp } from '../support/sample-app';
+
+jest.setTimeout(180_000);
+
+/**
+ * GET /api/dashboard/:id and its query_metadata cost a bounded number of app-DB queries whatever the number of
+ * dashcards: the count at 100 dashcards must not exceed the count at 2, for an admin and for a reader with grants.
+ * The cards are written straight into the table (a hundred POSTs would measure nothing more).
+ */
+describe('dashboards: bounded app-DB queries, and query_metadata', () => {
+  let s: SampleApp;
+  let reader: MadeUser;
+  let sql: AppSql;
+  let coll: number;
+  const http = () => s.t.http();
+
+  beforeAll(async () => {
+    s = await startSampleApp();
+    sql = new AppSql(s.t.app.get(DataSource));
+    reader = await makeUserDirect(s.t);
+    const group = await makeGroup(s.t, s.admin, reader.id);
+    coll = await makeCollection(s.t, 'Big');
+    await grant(s.t, group, coll, 'read');
+  });
+  afterAll(() => s.t.close());
+
+  /** A dashboard in `coll` with `n` dashcards, each its own card on a Sample table, with a parameter mapping and a series. */
+  async function dashboardOf(n: number): Promise<number> {
+    const tables = ['ORDERS', 'PRODUCTS', 'PEOPLE', 'REVIEWS'];
+    const adminId = (await http().get('/api/user/current').set(auth(s.admin)).expect(200)).body.id;
+    const cardIds: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const table = s.table(tables[i % tables.length]);
+      const subColl = i % 3 === 0 ? coll : null;
+      await sql.execute(
+        `INSERT INTO report_card (name, display, dataset_query, visualization_settings, result_metadata, parameters, parameter_mappings, type, query_type, database_id, table_id, collection_id, creator_id)
+         VALUES ($1, 'table', $2, '{}', '[]', '[]', '[]', 'question', 'query', $3, $4, $5, $6)`,
+        [`Card ${n}-${i}`, JSON.stringify(tableQuery(s.db, table.id)), s.db, table.id, subColl, adminId],
+      );
+      const [{ id }] = await sql.query<{ id: number }>('SELECT MAX(id) AS id FROM report_card', []);
+      cardIds.push(Number(id));
+    }
+    const d = await makeDashboard(s.t, s.admin, { collection_id: coll, parameters: [{ id: 'p', type: 'category' }] });
+    const dashcards = cardIds.map((cardId, i) => {
+      const table = s.table(tables[i % tables.length]);
+      return newDashcard(-(i + 1), cardId, { row: i * 2, series: i % 5 === 0 && i + 1 < cardIds.length ? [{ id: cardIds[i + 1] }] : [], parameter_mappings: [{ parameter_id: 'p', card_id: cardId, target: ['dimension', ['field', table.fields[0].id, null]] }] });
+    });
+    await http().put(`/api/dashboard/${d.id}`).set(auth(s.admin)).send({ tabs: [{ id: -1, name: 'A' }], dashcards: dashcards.map((dc) => ({ ...dc, dashboard_tab_id: -1 })) }).expect(200);
+    return d.id;
+  }
+
+  async function count(session: string, path: string): Promise<number> {
+    const counter = countQueries();
+    try {
+      const res = await http().get(path).set(auth(session));
+      expect(res.status).toBe(200);
+      return counter.count;
+    } finally {
+      counter.restore();
+    }
+  }
+
+  it('GET and query_metadata at 100 dashcards cost no more queries than at 2', async () => {
+    const small = await dashboardOf(2);
+    const big = await dashboardOf(100);
+    const got = await http().get(`/api/dashboard/${big}`).set(auth(s.admin)).expect(200);
+    expect(got.body.dashcards).toHaveLength(100);
+    for (const session of [s.admin, reader.session]) {
+      // Warm-up (metadata caches), then measure.
+      await count(session, `/api/dashboard/${small}`);
+      await count(session, `/api/dashboard/${small}/query_metadata`);
+      const get2 = await count(session, `/api/dashboard/${small}`);
+      const get100 = await count(session, `/api/dashboard/${big}`);
+      const meta2 = await count(session, `/api/dashboard/${small}/query_metadata`);
+      const meta100 = await count(session, `/api/dashboard/${big}/query_metadata`);
+      expect(get100).toBeLessThanOrEqual(get2);
+      expect(meta100).toBeLessThanOrEqual(meta2);
+      expect(get2).toBeGreaterThan(0);
+    }
+  });
+
+  it('query_metadata answers the databases, tables and fields of every dashcard, model tables, linked cards and dashboards', async () => {
+    const orders = s.table('ORDERS');
+    const people = s.table('PEOPLE');
+    const q = await makeCard(s.t, s.admin, tableQuery(s.db, orders.id));
+    const model = await makeModel(s.t, s.admin, tableQuery(s.db, people.id));
+    const native = await makeCard(s.t, s.admin, nativeQuery(s.db, 'SELECT * FROM PRODUCTS WHERE {{cat}}', { cat: { id: 'c', name: 'cat', 'display-name': 'Cat', type: 'dimension', dimension: ['field', s.field('PRODUCTS', 'CATEGORY'), null], 'widget-type': 'category' } }));
+    const linked = await makeDashboard(s.t, s.admin, { name: 'Linked' });
+    const d = await makeDashboard(s.t, s.admin);
+    await http().put(`/api/dashboard/${d.id}`).set(auth(s.admin)).send({ dashcards: [
+      newDashcard(-1, q.id), newDashcard(-2, model.id), newDashcard(-3, native.id),
+      newDashcard(-4, null, { visualization_settings: { virtual_card: { display: 'link' }, link: { entity: { id: linked.id, model: 'dashboard' } } } }),
+      newDashcard(-5, null, { visualization_settings: { virtual_card: { display: 'link' }, link: { entity: { id: q.id, model: 'card' } } } }),
+    ] }).expect(200);
+    const res = await http().get(`/api/dashboard/${d.id}/query_metadata`).set(auth(s.admin)).expect(200);
+    expect(res.body.databases.map((x: { id: number }) => x.id)).toEqual([s.db]);
+    const tableIds = res.body.tables.map((t: { id: number | string }) => t.id);
+    expect(tableIds).toEqual(expect.arrayContaining([orders.id, people.id, `card__${model.id}`]));
+    expect(res.body.tables.find((t: { id: number }) => t.id === orders.id).fields.length).toBeGreaterThan(0);
+    expect(res.body.fields.map((f: { id: number }) => f.id)).toContain(s.field('PRODUCTS', 'CATEGORY'));
+    expect(res.body.dashboards).toEqual([expect.objectContaining({ id: linked.id, name: 'Linked' })]);
+    expect(res.body.cards).toEqual([expect.objectContaining({ id: q.id })]);
+  });
+});
