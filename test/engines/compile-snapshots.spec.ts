@@ -1,9 +1,9 @@
-import { compilerFor } from '../../src/query-engine/compile';
 import { QueryCompileError, type CompileOptions } from '../../src/query-engine/compile/contract';
 import { ENGINES, type Engine } from '../../src/query-engine/execute/drivers/driver';
 import type { InnerQuery } from '../../src/query-engine/mbql/types';
 import { InvalidQueryError, validateInner } from '../../src/query-engine/mbql/validate';
 import { ALL_CASES } from './query-cases';
+import { caseCompiler as compilerFor } from './query-cases/compiler';
 import { SNAPSHOT_FINGERPRINTS, sampleSnapshot } from './query-cases/metadata';
 import { O, ORDERS, P, PEOPLE, PRODUCTS, U } from './query-cases/types';
 

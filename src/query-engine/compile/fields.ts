@@ -16,15 +16,15 @@ export type Source =
   | { kind: 'any-table' };
 
 /**
- * Field resolution for one query level: `["field", id-or-name, opts]` becomes the qualified column of the source,
- * an explicit join (`join-alias`) or an implicit join (`source-field`: added here, `LEFT JOIN <table> AS
- * "<TABLE>__via__<FK>"`), with its result column. Metadata comes from the snapshot the `resolve-fields` stage
- * loaded; sensitive fields are refused (assertAvailable).
+ * Field resolution for one query level: `["field", id-or-name, opts]` becomes the qualified column of the source or
+ * of a join (`join-alias`), with its result column. Implicit joins (`source-field`) are joins by then: the
+ * `add-implicit-joins` stage added them and gave their refs the join's alias; their columns are named as Metabase
+ * names them (implicitColumn). Metadata comes from the snapshot the `resolve-fields` stage loaded; sensitive fields
+ * are refused (assertAvailable).
  */
 export class FieldResolver {
   base!: Source;
   readonly joins = new Map<string, { join: Join; source: Source; strategy: JoinStrategy }>();
-  private readonly implicit = new Map<string, { alias: string; on: string; table: TableMeta }>();
 
   constructor(
     private readonly d: Dialect,
@@ -35,11 +35,6 @@ export class FieldResolver {
 
   private get clause(): string {
     return this.cx.clause;
-  }
-
-  /** The implicit joins the references needed, in the order they were first used. */
-  implicitJoinSql(): string[] {
-    return [...this.implicit.values()].map((j) => `LEFT JOIN ${this.tableName(j.table)} AS ${this.d.quoteIdent(j.alias)} ON ${j.on}`);
   }
 
   tableMeta(id: number, clause: string): TableMeta {
@@ -121,7 +116,7 @@ export class FieldResolver {
     const joinAlias = opts['join-alias']; // validate.ts: a string when present
     if (opts['source-field'] !== undefined && joinAlias === undefined) {
       if (this.base.kind === 'any-table') throw new QueryCompileError(`Implicit joins (source-field) are not possible in a native field filter${where(this.clause)}.`, this.clause);
-      return this.implicitRef(id, opts['source-field'], ref);
+      throw new QueryCompileError(`The implicit join through field ${short(opts['source-field'])} should have been added before compiling (add-implicit-joins)${where(this.clause)}.`, this.clause);
     }
     let source: Source;
     if (joinAlias !== undefined) {
@@ -132,12 +127,13 @@ export class FieldResolver {
         if (inner) return this.columnOf(this.base, inner.name, { ...opts, 'join-alias': undefined }, ref);
         throw new QueryCompileError(`Unknown join alias ${JSON.stringify(joinAlias)}${where(this.clause)}.`, this.clause);
       }
+      if (isImplicit(j.join) && opts['source-field'] !== undefined) return this.implicitColumn(j.join, j.source, id, opts);
       source = j.source;
     } else if (typeof id === 'number' && this.base.kind === 'table') {
       const f = this.fieldMeta(id);
       source = this.base;
       if (f.tableId !== this.base.table.id) {
-        const matches = [...this.joins.values()].filter((j) => j.source.kind === 'table' && j.source.table.id === f.tableId);
+        const matches = [...this.joins.values()].filter((j) => !isImplicit(j.join) && j.source.kind === 'table' && j.source.table.id === f.tableId);
         if (matches.length !== 1) {
           throw new QueryCompileError(`Field ${id} is not a column of the source table ${JSON.stringify(this.base.table.name)}${where(this.clause)}.`, this.clause);
         }
@@ -203,28 +199,32 @@ export class FieldResolver {
     return { sql, type, col, direct: source.kind === 'query' && found?.source === 'fields' && found.id !== undefined, raw: { sql, type } };
   }
 
-  /** A field of another table reached through a foreign key of this one: the implicit join is added on first use. */
-  private implicitRef(id: unknown, fkId: unknown, ref: unknown[]): Resolved {
-    const fk = this.fieldMeta(fkId);
-    const target = this.fieldMeta(id);
-    this.assertAvailable(target);
-    const table = this.tableMeta(target.tableId, this.clause);
-    const alias = `${table.name}__via__${fk.name}`;
-    if (!this.implicit.has(alias)) {
-      const fkSql = this.field(fk.id, {}).sql;
-      const pk = fk.fkTargetFieldId !== null ? this.fieldMeta(fk.fkTargetFieldId) : this.meta.tableFields(table.id).find((f) => f.semanticType === 'type/PK');
-      if (!pk) throw new QueryCompileError(`Field ${fk.id} is not a foreign key${where(this.clause)}.`, this.clause);
-      this.implicit.set(alias, { alias, table, on: `${fkSql} = ${this.d.quoteIdent(alias)}.${this.d.quoteIdent(pk.name)}` });
-    }
-    const sql = `${this.d.quoteIdent(alias)}.${this.d.quoteIdent(target.name)}`;
-    const type = target.effectiveType ?? target.baseType;
-    const col = this.fieldColumn(target, ref);
-    return {
-      sql,
-      type,
-      col: { ...col, name: `${alias}__${target.name}`, display_name: `${fkDisplayName(fk.displayName)} → ${target.displayName}`, fk_field_id: fk.id, source_alias: alias },
-      direct: true,
-      raw: { sql, type },
-    };
+  /**
+   * The ref a result column answers with: an implicit join's ref as it was sent (`source-field`, without the alias
+   * add-implicit-joins gave it), any other ref as it is.
+   */
+  answeredRef(ref: unknown[]): unknown[] {
+    const opts = ref[2] as FieldOptions | null | undefined;
+    const alias = opts?.['join-alias'];
+    if (ref[0] !== 'field' || !opts || opts['source-field'] === undefined || alias === undefined) return ref;
+    const j = this.joins.get(alias);
+    if (!j || !isImplicit(j.join)) return ref;
+    const { 'join-alias': _alias, ...sent } = opts;
+    return [ref[0], ref[1], sent];
   }
+
+  /** A field of another table reached through a foreign key (an implicit join): `PEOPLE__via__USER_ID__STATE`, `User → State`. */
+  private implicitColumn(join: Join, source: Source, id: unknown, opts: FieldOptions): Resolved {
+    const fk = this.fieldMeta(join['fk-field-id']);
+    const target = this.fieldMeta(id);
+    const ref = this.answeredRef(['field', id, opts]);
+    const r = this.columnOf(source, id, opts, ref);
+    const { source_alias: alias, ...col } = r.col;
+    return { ...r, col: { ...col, display_name: `${fkDisplayName(fk.displayName)} → ${target.displayName}`, fk_field_id: fk.id, source_alias: alias } };
+  }
+}
+
+/** A join the add-implicit-joins stage added. */
+function isImplicit(join: Join): boolean {
+  return join['qp/implicit-join'] === true;
 }

@@ -103,9 +103,8 @@ export class Level implements ClauseContext {
     const orderSql = this.orderBy(q['order-by'], breakouts, breakoutSql, Boolean(aggregations.length || breakouts.length));
     const limitSql = this.limitClause(q);
 
-    const implicitSql = this.fields.implicitJoinSql();
     const nl = this.opts.pretty ? '\n' : ' ';
-    const parts = [`SELECT ${selectSql.join(', ')}`, `FROM ${this.fromSql()}${[...joinSql, ...implicitSql].map((j) => `${nl}${j}`).join('')}`];
+    const parts = [`SELECT ${selectSql.join(', ')}`, `FROM ${this.fromSql()}${joinSql.map((j) => `${nl}${j}`).join('')}`];
     if (whereSql) parts.push(`WHERE ${whereSql}`);
     if (groupBySql) parts.push(`GROUP BY ${groupBySql}`);
     if (groupingOrder) orderSql.unshift(groupingOrder);
@@ -248,7 +247,7 @@ export class Level implements ClauseContext {
     const opts: FieldOptions = rawOpts ?? {};
     if (kind === 'aggregation') throw new QueryCompileError(`An aggregation reference can only be used in "order-by"${where(this.clause)}.`, this.clause);
     const base = kind === 'field' ? this.fields.field(id, opts) : this.expressionRef(id, opts);
-    const fieldRef = ref as unknown[];
+    const fieldRef = kind === 'field' ? this.fields.answeredRef(ref as unknown[]) : (ref as unknown[]);
     const unit = opts['temporal-unit'];
     if (unit !== undefined && unit !== null && unit !== 'default') {
       return this.bucket(base, unit, fieldRef);

@@ -43,6 +43,7 @@ describe('the query pipeline', () => {
       'preprocess:expand-segments-and-metrics',
       'preprocess:substitute-parameters',
       'preprocess:resolve-fields',
+      'preprocess:add-implicit-joins',
       'preprocess:bucket-datetimes',
       'preprocess:add-row-limit',
     ]);

@@ -52,6 +52,13 @@ export interface Join {
   condition: Filter;
   fields?: 'all' | 'none' | Ref[];
   strategy?: 'left-join' | 'right-join' | 'inner-join' | 'full-join';
+  /** The foreign key the join goes through (Metabase sets it on implicit joins, and on some explicit ones). */
+  'fk-field-id'?: number;
+  /**
+   * Set by preprocessing (preprocess/add-implicit-joins.ts) on the join it adds for `source-field` refs: their result
+   * columns are named as Metabase names implicit-join columns (`User → State`, `fk_field_id`, the ref as sent).
+   */
+  'qp/implicit-join'?: true;
 }
 
 /** A column of a native saved question's result, as its `result_metadata` names it. */

@@ -2,6 +2,7 @@ import type { MetadataSnapshot } from '../compile/contract';
 import { normalizeDatasetQuery } from '../mbql/normalize';
 import type { DatasetQuery } from '../mbql/types';
 import { validateDatasetQuery } from '../mbql/validate';
+import { addImplicitJoins } from './add-implicit-joins';
 import { addRowLimit } from './add-row-limit';
 import { bucketDatetimes } from './bucket-datetimes';
 import { PreprocessContext, Stage } from './context';
@@ -18,6 +19,7 @@ export type StageName =
   | 'expand-segments-and-metrics'
   | 'substitute-parameters'
   | 'resolve-fields'
+  | 'add-implicit-joins'
   | 'bucket-datetimes'
   | 'add-row-limit'
   | 'compile'
@@ -59,16 +61,23 @@ export const PIPELINE: readonly PipelineStage[] = [
   rewrite('expand-segments-and-metrics', expandSegmentsAndMetrics),
   rewrite('substitute-parameters', substituteParameters),
   // Fields and tables (FK targets of implicit joins included) are looked up here; the compiler resolves the refs
-  // against them (compile/fields.ts) and adds the implicit joins.
+  // against them (compile/fields.ts).
   {
     name: 'resolve-fields',
     phase: 'preprocess',
     run: async (state, ctx) =>
       state.query.type === 'query' && state.query.query ? { ...state, metadata: await loadMetadata(state.query.query, ctx.metadata, state.query.database) } : state,
   },
+  // `source-field` refs become explicit joins, one per foreign key and level, found through that metadata.
+  {
+    name: 'add-implicit-joins',
+    phase: 'preprocess',
+    run: (state) => (state.query.type === 'query' && state.query.query && state.metadata ? { ...state, query: { ...state.query, query: addImplicitJoins(state.query.query, state.metadata) } } : state),
+  },
   rewrite('bucket-datetimes', bucketDatetimes),
   rewrite('add-row-limit', addRowLimit),
 ];
 
 export * from './context';
+export { addImplicitJoins } from './add-implicit-joins';
 export { loadMetadata } from './load-metadata';

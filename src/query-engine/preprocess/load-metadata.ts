@@ -34,7 +34,8 @@ export async function loadMetadata(query: InnerQuery, provider: MetadataProvider
   collect(query, ids);
   for (const id of ids.tables) await addTable(id);
   for (const id of ids.fields) await addField(id);
-  // Implicit joins and FK remapping reach the target table of every FK a query names through `source-field`.
+  // Implicit joins (the add-implicit-joins stage) and FK remapping reach the target table of every FK a query names
+  // through `source-field`.
   for (const f of [...fields.values()]) if (f.fkTargetFieldId) await addField(f.fkTargetFieldId);
 
   return {

@@ -1,9 +1,9 @@
-import { compilerFor } from '../../../src/query-engine/compile';
 import type { MetadataSnapshot, SqlCompiler } from '../../../src/query-engine/compile/contract';
 import type { Engine, WarehouseDriver } from '../../../src/query-engine/execute/drivers';
 import type { FileDetails, ServerDetails } from '../../../src/query-engine/execute/drivers/details';
 import { writeSampleDatabase } from '../../../src/sample-data';
 import { freshWarehouse, type TestWarehouse } from '../../support/warehouses';
+import { caseCompiler } from './compiler';
 import { readFingerprints, sampleSnapshot } from './metadata';
 
 /** The Sample Database written into one engine, with what compiling and running a case on it needs. */
@@ -26,7 +26,7 @@ export async function sampleWarehouses(engines: readonly Engine[], orders: numbe
       const described = await driver.describe();
       const schema = described.tables.find((t) => t.name === 'ORDERS')?.schema ?? null;
       const meta = sampleSnapshot(engine, described, await readFingerprints(driver, engine, schema));
-      return { engine, wh, driver, meta, compiler: compilerFor(engine) };
+      return { engine, wh, driver, meta, compiler: caseCompiler(engine) };
     }),
   );
   return made;
