@@ -204,6 +204,19 @@ describe('dashboards: create, read, update, delete', () => {
     expect404(await http().post('/api/dashboard/999999/copy').set(auth(s.admin)).send({}));
   });
 
+  it('drops the dashcards and series of a card deleted for good', async () => {
+    const a = await makeCard(s.t, s.admin, tableQuery(s.db, orders));
+    const b = await makeCard(s.t, s.admin, tableQuery(s.db, orders));
+    const c = await makeCard(s.t, s.admin, tableQuery(s.db, orders));
+    const d = await dashboardWith(s.t, s.admin, [a.id, b.id]);
+    const dcB = d.dashcards.find((x) => x.card_id === b.id)!;
+    await http().put(`/api/dashboard/${d.id}`).set(auth(s.admin)).send({ dashcards: [...d.dashcards.filter((x) => x.id !== dcB.id), { ...dcB, series: [{ id: c.id }] }] }).expect(200);
+    await http().delete(`/api/card/${a.id}`).set(auth(s.admin)).expect(204);
+    await http().delete(`/api/card/${c.id}`).set(auth(s.admin)).expect(204);
+    const got = await http().get(`/api/dashboard/${d.id}`).set(auth(s.admin)).expect(200);
+    expect(got.body.dashcards).toEqual([expect.objectContaining({ card_id: b.id, series: [] })]);
+  });
+
   it('answers related, and the actions execute endpoints do not exist', async () => {
     const coll = await makeCollection(s.t, 'Rel');
     const d1 = await makeDashboard(s.t, s.admin, { collection_id: coll });
