@@ -204,6 +204,21 @@ describe('dashboards: create, read, update, delete', () => {
     expect404(await http().post('/api/dashboard/999999/copy').set(auth(s.admin)).send({}));
   });
 
+  it('takes back the body of GET unchanged, and moves the questions saved into it with it', async () => {
+    const a = await makeCard(s.t, s.admin, tableQuery(s.db, orders));
+    const d = await dashboardWith(s.t, s.admin, [a.id], { parameters: [{ id: 'p', type: 'category' }] });
+    const tabbed = await http().put(`/api/dashboard/${d.id}`).set(auth(s.admin)).send({ tabs: [{ id: -1, name: 'T' }], dashcards: d.dashcards.map((x) => ({ ...x, dashboard_tab_id: -1 })) }).expect(200);
+    const again = await http().put(`/api/dashboard/${d.id}`).set(auth(s.admin)).send(tabbed.body).expect(200);
+    const strip = (b: Record<string, unknown>) => ({ ...b, updated_at: null, 'last-edit-info': null, dashcards: (b.dashcards as Array<Record<string, unknown>>).map((x) => ({ ...x, updated_at: null, card: null, series: null })) });
+    expect(strip(again.body)).toEqual(strip(tabbed.body));
+
+    const saved = await http().post('/api/dashboard/save').set(auth(s.admin)).send({ name: 'Mover', dashcards: [{ card: { name: 'Inner', display: 'table', visualization_settings: {}, dataset_query: tableQuery(s.db, orders) } }] }).expect(200);
+    const target = await makeCollection(s.t, 'Moved here');
+    await http().put(`/api/dashboard/${saved.body.id}`).set(auth(s.admin)).send({ collection_id: target }).expect(200);
+    const inner = await http().get(`/api/card/${saved.body.dashcards[0].card_id}`).set(auth(s.admin)).expect(200);
+    expect(inner.body.collection_id).toBe(target);
+  });
+
   it('drops the dashcards and series of a card deleted for good', async () => {
     const a = await makeCard(s.t, s.admin, tableQuery(s.db, orders));
     const b = await makeCard(s.t, s.admin, tableQuery(s.db, orders));
