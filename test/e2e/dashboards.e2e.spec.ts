@@ -208,7 +208,10 @@ describe('dashboards: create, read, update, delete', () => {
     const a = await makeCard(s.t, s.admin, tableQuery(s.db, orders));
     const d = await dashboardWith(s.t, s.admin, [a.id], { parameters: [{ id: 'p', type: 'category' }] });
     const tabbed = await http().put(`/api/dashboard/${d.id}`).set(auth(s.admin)).send({ tabs: [{ id: -1, name: 'T' }], dashcards: d.dashcards.map((x) => ({ ...x, dashboard_tab_id: -1 })) }).expect(200);
+    const revisions = async () => (await http().get(`/api/dashboard/${d.id}/revisions`).set(auth(s.admin)).expect(200)).body.length as number;
+    const before = await revisions();
     const again = await http().put(`/api/dashboard/${d.id}`).set(auth(s.admin)).send(tabbed.body).expect(200);
+    expect(await revisions()).toBe(before);
     const strip = (b: Record<string, unknown>) => ({ ...b, updated_at: null, 'last-edit-info': null, dashcards: (b.dashcards as Array<Record<string, unknown>>).map((x) => ({ ...x, updated_at: null, card: null, series: null })) });
     expect(strip(again.body)).toEqual(strip(tabbed.body));
 

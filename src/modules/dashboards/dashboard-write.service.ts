@@ -5,6 +5,7 @@ import { ForbiddenError, NotFoundError } from '../../common/errors/api-errors';
 import { BookmarksRepository } from '../bookmarks/bookmarks.repository';
 import { Card } from '../cards/card.entity';
 import { CardsRepository } from '../cards/cards.repository';
+import { Revision } from '../revisions/revision.entity';
 import { RevisionService } from '../revisions/revision.service';
 import { SearchIndexService } from '../search/search-index.service';
 import { DashboardAccessService } from './dashboard-access.service';
@@ -180,7 +181,11 @@ export class DashboardWriteService implements OnModuleInit {
   /** What every save does in its transaction: the revision (with the layout) and the search terms. */
   async saved(tx: EntityManager, caller: AuthUser, d: Dashboard, isCreation: boolean): Promise<void> {
     const layout = await loadLayout(tx, d.id);
-    await this.revisions.record(tx, { model: 'dashboard', modelId: d.id, userId: caller.id, snapshot: dashboardSnapshot(d, layout.cards, layout.seriesOf, layout.tabs), isCreation });
+    const snapshot = dashboardSnapshot(d, layout.cards, layout.seriesOf, layout.tabs);
+    // A save that changes nothing (clients send the whole dashboard back) keeps no revision, as in Metabase.
+    const latest = isCreation ? null : await tx.findOne(Revision, { where: { model: 'dashboard', model_id: d.id, most_recent: true } });
+    if (latest && latest.object === JSON.stringify(snapshot)) return this.search.index(tx, 'dashboard', d.id, { name: d.name, description: d.description });
+    await this.revisions.record(tx, { model: 'dashboard', modelId: d.id, userId: caller.id, snapshot, isCreation });
     await this.search.index(tx, 'dashboard', d.id, { name: d.name, description: d.description });
   }
 }

@@ -25,15 +25,15 @@ export class DashboardsController {
   }
 
   @Get('embeddable')
-  @Access('user')
-  embeddable(@CurrentUser() caller: AuthUser) {
-    return this.dashboards.embeddable(caller);
+  @Access('admin')
+  embeddable() {
+    return this.dashboards.embeddable();
   }
 
   @Get('public')
-  @Access('user')
-  public(@CurrentUser() caller: AuthUser) {
-    return this.dashboards.public(caller);
+  @Access('admin')
+  public() {
+    return this.dashboards.public();
   }
 
   @Post()
