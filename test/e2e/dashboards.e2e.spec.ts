@@ -235,6 +235,18 @@ describe('dashboards: create, read, update, delete', () => {
     expect(got.body.dashcards).toEqual([expect.objectContaining({ card_id: b.id, series: [] })]);
   });
 
+  it('a copy gets its own copies of the questions saved into the source; deleting the copy leaves the source whole', async () => {
+    const saved = await http().post('/api/dashboard/save').set(auth(s.admin)).send({ name: 'Owner', dashcards: [{ card: { name: 'Inside', display: 'table', visualization_settings: {}, dataset_query: tableQuery(s.db, orders) } }] }).expect(200);
+    const original = saved.body.dashcards[0].card_id;
+    const copy = await http().post(`/api/dashboard/${saved.body.id}/copy`).set(auth(s.admin)).send({ name: 'Owner copy' }).expect(200);
+    const copied = copy.body.dashcards[0].card;
+    expect(copied.id).not.toBe(original);
+    expect(copied).toMatchObject({ name: 'Inside', dashboard_id: copy.body.id });
+    await http().delete(`/api/dashboard/${copy.body.id}`).set(auth(s.admin)).expect(204);
+    expect404(await http().get(`/api/card/${copied.id}`).set(auth(s.admin)));
+    expect((await http().get(`/api/dashboard/${saved.body.id}`).set(auth(s.admin)).expect(200)).body.dashcards[0].card_id).toBe(original);
+  });
+
   it('answers related, and the actions execute endpoints do not exist', async () => {
     const coll = await makeCollection(s.t, 'Rel');
     const d1 = await makeDashboard(s.t, s.admin, { collection_id: coll });
