@@ -76,8 +76,6 @@ const SELECT = `SELECT d.*,
 FROM report_dashboard d
 LEFT JOIN collection col ON col.id = d.collection_id`;
 
-const list = (ids: readonly unknown[], from = 1) => ids.map((_, i) => `$${i + from}`).join(', ');
-
 /** Every app-DB query of the dashboards module that is more than a find by id; each loads a whole set in one query. */
 @Injectable()
 export class DashboardsRepository {
@@ -130,12 +128,6 @@ export class DashboardsRepository {
        UNION SELECT s.card_id AS id FROM dashboardcard_series s JOIN report_dashboardcard dc ON dc.id = s.dashboardcard_id WHERE dc.dashboard_id = $1`,
       [dashboardId],
     );
-    return new Set(rows.map((r) => Number(r.id)));
-  }
-
-  async cardIdsExisting(ids: number[]): Promise<Set<number>> {
-    if (ids.length === 0) return new Set();
-    const rows = await this.sql.query<{ id: number }>(`SELECT id FROM report_card WHERE id IN (${list(ids)})`, ids);
     return new Set(rows.map((r) => Number(r.id)));
   }
 

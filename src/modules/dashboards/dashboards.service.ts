@@ -83,9 +83,10 @@ export class DashboardsService {
   /** GET /api/dashboard/:id/related: other dashboards of its collection and the cards on it, as Metabase's related answer. */
   async related(caller: AuthUser, id: number) {
     const { row } = await this.access.readable(caller, id);
-    const cond = await this.collections.readableCondition(caller, 'd.collection_id', 3);
-    const sameCollection = row.collection_id === null ? 'd.collection_id IS NULL' : `d.collection_id = ${Number(row.collection_id)}`;
-    const others = await this.repo.rows(`d.id <> $1 AND d.archived = $2 AND ${sameCollection} AND ${cond.sql}`, [id, false, ...cond.params], 'd.view_count DESC, d.id');
+    const params: unknown[] = [id, false];
+    const sameCollection = row.collection_id === null ? 'd.collection_id IS NULL' : `d.collection_id = $${params.push(Number(row.collection_id))}`;
+    const cond = await this.collections.readableCondition(caller, 'd.collection_id', params.length + 1);
+    const others = await this.repo.rows(`d.id <> $1 AND d.archived = $2 AND ${sameCollection} AND ${cond.sql}`, [...params, ...cond.params], 'd.view_count DESC, d.id');
     const brief = (r: DashboardRow) => ({ id: Number(r.id), name: r.name, description: r.description, collection_id: r.collection_id === null ? null : Number(r.collection_id), model: 'dashboard' });
     return { 'similar-dashboards': others.slice(0, 5).map(brief), dashboards: others.slice(0, 5).map(brief), collections: [], cards: [], tables: [] };
   }
