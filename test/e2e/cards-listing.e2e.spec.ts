@@ -41,7 +41,7 @@ describe('cards: listing', () => {
     // Each listed card carries what GET /api/card/:id says of it (but the per-card extras: last edit, timings).
     const listed = (await http().get('/api/card/').set(auth(s.admin)).expect(200)).body.find((c: { id: number }) => c.id === onOrders.id);
     const one = (await http().get(`/api/card/${onOrders.id}?ignore_view=true`).set(auth(s.admin)).expect(200)).body;
-    for (const key of ['name', 'description', 'display', 'type', 'dataset', 'dataset_query', 'visualization_settings', 'parameters', 'parameter_mappings', 'result_metadata', 'collection_id', 'creator', 'can_write']) {
+    for (const key of ['name', 'description', 'dashboard_id', 'display', 'type', 'dataset', 'dataset_query', 'visualization_settings', 'parameters', 'parameter_mappings', 'result_metadata', 'collection_id', 'creator', 'can_write']) {
       expect({ key, value: listed[key] }).toEqual({ key, value: one[key] });
     }
     expect(await list('?f=all')).toEqual(all);

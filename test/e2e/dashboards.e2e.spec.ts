@@ -152,6 +152,7 @@ describe('dashboards: create, read, update, delete', () => {
     expect(saved.body.dashcards).toHaveLength(2);
     const [onlyHere, shared] = saved.body.dashcards.map((x: { card_id: number }) => x.card_id);
     expect(saved.body.dashcards[0].card).toMatchObject({ name: 'Only here', dashboard_id: saved.body.id });
+    expect((await http().get(`/api/card/${saved.body.dashcards[0].card.id}?ignore_view=true`).set(auth(s.admin)).expect(200)).body.dashboard_id).toBe(saved.body.id);
     await http().put(`/api/dashboard/${other.id}`).set(auth(s.admin)).send({ dashcards: [newDashcard(-1, shared)] }).expect(200);
     await http().put(`/api/dashboard/${d.id}`).set(auth(s.admin)).send({ dashcards: [newDashcard(-1, plain.id)] }).expect(200);
     await http().delete(`/api/dashboard/${saved.body.id}`).set(auth(s.admin)).expect(204);

@@ -44,7 +44,7 @@ export function cardListSelect(pg: boolean): string {
   const card = objectSql(pg, [
     ['id', 'c.id', 'num'], ['name', 'c.name', 'str'], ['description', 'c.description', 'str'], ['display', 'c.display', 'str'],
     ['type', 'c.type', 'str'], ['dataset', "c.type = 'model'", 'bool'], ['query_type', 'c.query_type', 'str'],
-    ['database_id', 'c.database_id', 'num'], ['table_id', 'c.table_id', 'num'], ['source_card_id', 'c.source_card_id', 'num'],
+    ['database_id', 'c.database_id', 'num'], ['table_id', 'c.table_id', 'num'], ['source_card_id', 'c.source_card_id', 'num'], ['dashboard_id', 'c.dashboard_id', 'num'],
     ['collection_id', 'c.collection_id', 'num'], ['collection_position', 'c.collection_position', 'num'],
     ['collection_preview', 'c.collection_preview', 'bool'], ['cache_ttl', 'c.cache_ttl', 'num'], ['archived', 'c.archived', 'bool'],
     ['enable_embedding', 'c.enable_embedding', 'bool'], ['public_uuid', 'c.public_uuid', 'str'], ['made_public_by_id', 'c.made_public_by_id', 'num'],

@@ -110,7 +110,7 @@ export function toCardView(row: CardRow, extras: CardExtras) {
     updated_at: isoTime(row.updated_at),
     collection: collectionView(row, extras.ancestors),
     can_write: extras.can_write,
-    dashboard_id: null,
+    dashboard_id: row.dashboard_id === null || row.dashboard_id === undefined ? null : Number(row.dashboard_id),
     dashboard_count: 0,
     moderation_reviews: [],
   };

@@ -20,6 +20,8 @@ export interface CardRow {
   database_id: number | null;
   table_id: number | null;
   source_card_id: number | null;
+  /** Set on a question saved into a dashboard (it lives there only). */
+  dashboard_id?: number | null;
   collection_id: number | null;
   collection_position: number | null;
   cache_ttl: number | null;
