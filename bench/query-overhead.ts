@@ -15,7 +15,7 @@ import { createDriver, Engine, SqlParam, validateDetails, WarehouseDriver } from
 import { writeSampleDatabase } from '../src/sample-data';
 import { ADMIN, agent, api, DATA, log, login, median, startServer, stopServer } from './http';
 
-const ORDERS = Number(process.env.BENCH_ORDERS ?? 10_000_000);
+export const ORDERS = Number(process.env.BENCH_ORDERS ?? 10_000_000);
 const PG_ADMIN = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const PG_DB = 'bench_sample';
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
@@ -25,7 +25,7 @@ interface Case {
   body: (ids: Ids) => Record<string, unknown>;
   rows: number;
 }
-interface Ids {
+export interface Ids {
   db: number;
   orders: number;
   products: number;
@@ -98,7 +98,7 @@ export async function queryOverheadBench(): Promise<string> {
   }
 }
 
-async function ensureDuckdb(file: string): Promise<void> {
+export async function ensureDuckdb(file: string): Promise<void> {
   if (fs.existsSync(file)) return;
   log(`Writing ${ORDERS.toLocaleString('en-US')} orders into ${file} ...`);
   await writeSampleDatabase({ engine: 'duckdb', file }, { orders: ORDERS });
@@ -133,7 +133,7 @@ async function analyst(url: string, admin: string): Promise<string> {
   return login(url, user);
 }
 
-async function connect(url: string, session: string, engine: Engine, details: Record<string, unknown>): Promise<Ids> {
+export async function connect(url: string, session: string, engine: Engine, details: Record<string, unknown>): Promise<Ids> {
   const created = await api(url, session, 'POST', '/api/database', { engine, name: `bench ${engine}`, details });
   if (created.status !== 200) throw new Error(`could not connect ${engine}: ${JSON.stringify(created.json)}`);
   const db = (created.json as { id: number }).id;
