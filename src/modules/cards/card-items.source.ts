@@ -3,7 +3,8 @@ import type { EntityManager } from 'typeorm';
 import { CollectionAccessService } from '../collections/collection-access.service';
 import type { CollectionItem, CollectionItemSource, ItemsQuery } from '../collections/collection-items.registry';
 import { CardsRepository, type CardListRow, type LastEdit } from './cards.repository';
-import { commonNameOf, isoTime, parseJson } from './card-view';
+import { commonNameOf, isoTime } from './card-view';
+import { parseJson } from '../../common/database/stored-json';
 
 /** The collection listing's `model` of each card type, and back. */
 const MODEL_OF: Record<string, string> = { question: 'card', model: 'dataset', metric: 'metric' };

@@ -5,7 +5,7 @@ import { DatasetMetadataService } from '../dataset/dataset-metadata.service';
 import { TableMetadataService } from '../tables/table-metadata.service';
 import { CardAccessService } from './card-access.service';
 import { deriveQuery } from './card-query';
-import { parseJson } from './card-view';
+import { parseJson } from '../../common/database/stored-json';
 
 type Metadata = Awaited<ReturnType<DatasetMetadataService['queryMetadata']>>;
 

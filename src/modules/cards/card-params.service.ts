@@ -4,7 +4,7 @@ import { MessageError } from '../../common/errors/api-errors';
 import { ParameterValuesService, type ParameterLike, type ParameterValues } from '../dataset/parameter-values.service';
 import { CardAccessService } from './card-access.service';
 import { legacyQuery } from './card-query';
-import { parseJson } from './card-view';
+import { parseJson } from '../../common/database/stored-json';
 
 /**
  * GET /api/card/:card-id/params/:param-key/values and .../search/:query: the values of one of the card's

@@ -6,7 +6,7 @@ import { PivotService } from '../dataset/pivot.service';
 import { QueryCachePolicy } from '../query-cache/query-cache.policy';
 import { CardAccessService } from './card-access.service';
 import { CardsRepository, type CardRow } from './cards.repository';
-import { parseJson } from './card-view';
+import { parseJson } from '../../common/database/stored-json';
 
 /** A metadata run reads one row: the columns are what it is for. */
 const METADATA_ROWS = 1;

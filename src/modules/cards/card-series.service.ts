@@ -6,7 +6,7 @@ import { CardAccessService } from './card-access.service';
 import { CardHydrator } from './card-hydrator';
 import { legacyQuery } from './card-query';
 import { CardsRepository, type CardRow } from './cards.repository';
-import { parseJson } from './card-view';
+import { parseJson } from '../../common/database/stored-json';
 
 /** Displays whose cards can share a chart, by family. */
 const FAMILIES: Record<string, readonly string[]> = {

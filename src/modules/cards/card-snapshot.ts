@@ -1,7 +1,7 @@
 import { describeChanges } from '../revisions/revision-describe';
 import type { DescribeContext } from '../revisions/revision-targets';
 import type { Card } from './card.entity';
-import { parseJson } from './card-view';
+import { parseJson } from '../../common/database/stored-json';
 
 /** The card as a revision keeps it: every column the user edits, JSON parsed. */
 export function snapshotOf(c: Card): Record<string, unknown> {

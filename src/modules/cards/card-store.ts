@@ -7,7 +7,7 @@ import type { CardSource } from '../../query-engine/metadata';
 import type { DatasetQuery } from '../../query-engine/mbql/types';
 import { CardsRepository, type CardRow } from './cards.repository';
 import { legacyQuery } from './card-query';
-import { parseJson } from './card-view';
+import { parseJson } from '../../common/database/stored-json';
 
 /**
  * The saved questions, models and metrics the rest of the server reads through CARD_STORE: `card__<id>` sources

@@ -1,4 +1,5 @@
 import type { CardRow, CollectionName, LastEdit } from './cards.repository';
+import { parseJson } from '../../common/database/stored-json';
 
 /** A timestamp read by raw SQL: a Date on Postgres, UTC text without a zone on SQLite. */
 export function isoTime(d: Date | string | null | undefined): string | null {
@@ -12,14 +13,6 @@ export function isoTime(d: Date | string | null | undefined): string | null {
 const bool = (v: boolean | number | null | undefined): boolean => v === true || v === 1;
 const num = (v: number | string | null | undefined): number | null => (v === null || v === undefined ? null : Number(v));
 
-export function parseJson<T>(text: string | null | undefined, fallback: T): T {
-  if (text === null || text === undefined || text === '') return fallback;
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return fallback;
-  }
-}
 
 export function commonNameOf(u: { email: string | null; first_name: string | null; last_name: string | null }): string | null {
   const name = [u.first_name, u.last_name].filter((s) => s && s.trim()).join(' ');

@@ -9,7 +9,7 @@ import { CardsRepository, type CardRow } from '../cards/cards.repository';
 import { FieldHydrator } from '../fields/field-hydrator';
 import { FieldsRepository } from '../fields/fields.repository';
 import { dashboardPlace } from './dashboard-access.service';
-import { parseJson } from './dashboard-model';
+import { parseJson } from '../../common/database/stored-json';
 import { dashboardBase, dashboardCollection, dashcardView, lastEditView, tabView } from './dashboard-view';
 import { DashboardsRepository, type DashboardRow, type DashcardRow } from './dashboards.repository';
 

@@ -7,7 +7,7 @@ import { DatasetMetadataService } from '../dataset/dataset-metadata.service';
 import { TableMetadataService } from '../tables/table-metadata.service';
 import { DashboardAccessService } from './dashboard-access.service';
 import { DashboardHydrator } from './dashboard-hydrator';
-import { parseJson } from './dashboard-model';
+import { parseJson } from '../../common/database/stored-json';
 import { DashboardsRepository } from './dashboards.repository';
 
 const placeholders = (n: number) => Array.from({ length: n }, (_, i) => `$${i + 1}`).join(', ');

@@ -33,11 +33,3 @@ export interface ReadableDashcard {
   row: DashcardRow;
 }
 
-export function parseJson<T>(text: string | null | undefined, fallback: T): T {
-  if (text === null || text === undefined || text === '') return fallback;
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return fallback;
-  }
-}

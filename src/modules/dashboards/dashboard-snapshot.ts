@@ -3,7 +3,7 @@ import type { DescribeContext } from '../revisions/revision-targets';
 import type { DashboardCard } from './dashboard-card.entity';
 import type { DashboardTab } from './dashboard-tab.entity';
 import type { Dashboard } from './dashboard.entity';
-import { parseJson } from './dashboard-model';
+import { parseJson } from '../../common/database/stored-json';
 
 export interface SnapshotCard {
   id: number;

@@ -1,5 +1,6 @@
 import type { CardRow, CollectionName, LastEdit } from '../cards/cards.repository';
-import { collectionView, isoTime, parseJson } from '../cards/card-view';
+import { collectionView, isoTime } from '../cards/card-view';
+import { parseJson } from '../../common/database/stored-json';
 import type { DashboardRow, DashcardRow, TabRow } from './dashboards.repository';
 
 const bool = (v: boolean | number | null | undefined): boolean => v === true || v === 1;

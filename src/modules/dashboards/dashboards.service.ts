@@ -4,7 +4,8 @@ import { CollectionAccessService } from '../collections/collection-access.servic
 import { RevisionService } from '../revisions/revision.service';
 import { DashboardAccessService } from './dashboard-access.service';
 import { DashboardHydrator } from './dashboard-hydrator';
-import { parseJson, type DashboardParameter, type ParameterMapping, type ReadableDashboard } from './dashboard-model';
+import { type DashboardParameter, type ParameterMapping, type ReadableDashboard } from './dashboard-model';
+import { parseJson } from '../../common/database/stored-json';
 import { dashboardBase, lastEditView } from './dashboard-view';
 import type { DashboardFilter } from './dashboards.dto';
 import { DashboardsRepository, type DashboardRow } from './dashboards.repository';
