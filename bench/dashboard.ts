@@ -127,6 +127,9 @@ function report(cold: { ms: number; cached: number }, warmMs: number, warmCached
     `| cold (first load after start, nothing cached) | ${cold.ms.toFixed(0)} | ${cold.cached} of ${n} |`,
     `| warm (median of ${WARM_RUNS} loads) | ${warmMs.toFixed(0)} | ${warmCached} of ${n} |`,
     '',
+    'Cold means the result cache is empty: DuckDB has run each query once before, when its card was saved (a saved',
+    'question\'s result metadata comes from a run).',
+    '',
     `Server peak resident memory over the suite: ${peakMb.toFixed(0)} MB.`,
     '',
   ].join('\n');
