@@ -3,6 +3,7 @@ export const MSG = {
   positiveInt: 'value must be an integer greater than zero.',
   nonNegativeInt: 'value must be an integer greater than or equal to zero.',
   nonBlank: 'value must be a non-blank string.',
+  string: 'value must be a string.',
   jsonString: 'value must be a valid JSON string.',
   boolString: 'value must be a valid boolean string.',
   boolean: 'value must be a boolean.',

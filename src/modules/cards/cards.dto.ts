@@ -1,9 +1,8 @@
-import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { IsArray, IsOptional, IsString, ValidateBy } from 'class-validator';
 import { MSG } from '../../common/validation/messages';
 import { Bool, BoolString, IsMap, MaxLen, NonBlankString, Nullable, OneOf, PositiveInt, PositiveIntArray } from '../../common/validation/validators';
-import { isParameter } from '../dataset/dataset.dto';
+import { ParameterList, ParameterMappingList } from '../dataset/dataset.dto';
 import type { CardType } from './card.entity';
 
 export const CARD_TYPES: readonly CardType[] = ['question', 'model', 'metric'];
@@ -11,22 +10,8 @@ export const CARD_TYPES: readonly CardType[] = ['question', 'model', 'metric'];
 export const CARD_FILTERS = ['all', 'mine', 'bookmarked', 'database', 'table', 'using_model', 'using_segment', 'using_metric', 'archived', 'popular', 'recent'] as const;
 export type CardFilter = (typeof CARD_FILTERS)[number];
 
-export const MAPPING_MSG = 'value must be an array of maps with the keys `parameter_id` and `target`.';
 export const EMBEDDING_PARAMS_MSG = 'value must be a valid embedding params map.';
-const STRING_MSG = 'value must be a string.';
 const isMap = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-
-const Params = () =>
-  applyDecorators(
-    IsArray({ message: MSG.array }),
-    ValidateBy({ name: 'isParameters', validator: { validate: (v) => Array.isArray(v) && v.every(isParameter), defaultMessage: () => MSG.param } }),
-  );
-
-const Mappings = () =>
-  ValidateBy({
-    name: 'isParameterMappings',
-    validator: { validate: (v) => Array.isArray(v) && v.every((m) => isMap(m) && 'parameter_id' in m && 'target' in m), defaultMessage: () => MAPPING_MSG },
-  });
 
 const ResultMetadata = () =>
   ValidateBy({
@@ -52,7 +37,7 @@ class CardFieldsDto {
   dataset?: boolean | null;
 
   @Nullable()
-  @Params()
+  @ParameterList()
   parameters?: Array<Record<string, unknown>> | null;
 
   @Nullable()
@@ -92,7 +77,7 @@ export class CreateCardDto extends CardFieldsDto {
   description?: string | null;
 
   @Nullable()
-  @Mappings()
+  @ParameterMappingList()
   parameter_mappings?: Array<Record<string, unknown>> | null;
 }
 
@@ -116,7 +101,7 @@ export class UpdateCardDto extends CardFieldsDto {
   dataset_query?: Record<string, unknown> | null;
 
   @Nullable()
-  @IsString({ message: STRING_MSG })
+  @IsString({ message: MSG.string })
   description?: string | null;
 
   @Nullable()
@@ -209,10 +194,10 @@ export class TimelinesQuery {
   include?: 'events';
 
   @IsOptional()
-  @IsString({ message: STRING_MSG })
+  @IsString({ message: MSG.string })
   start?: string;
 
   @IsOptional()
-  @IsString({ message: STRING_MSG })
+  @IsString({ message: MSG.string })
   end?: string;
 }

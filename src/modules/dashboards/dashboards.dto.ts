@@ -1,8 +1,7 @@
-import { applyDecorators } from '@nestjs/common';
-import { IsArray, IsOptional, IsString, ValidateBy } from 'class-validator';
+import { IsOptional, IsString, ValidateBy } from 'class-validator';
 import { MSG } from '../../common/validation/messages';
 import { Bool, MaxLen, NonBlankString, Nullable, OneOf, PositiveInt } from '../../common/validation/validators';
-import { isParameter } from '../dataset/dataset.dto';
+import { ParameterList } from '../dataset/dataset.dto';
 import { EmbeddingParams } from '../cards/cards.dto';
 
 export const DASHBOARD_FILTERS = ['all', 'mine', 'archived'] as const;
@@ -11,8 +10,6 @@ export const WIDTHS = ['fixed', 'full'] as const;
 
 /** The spec's message for a list of maps whose ids repeat (`dashcards`, `tabs`, `cards`). */
 export const UNIQUE_IDS_MSG = 'value must be an array of maps with ids; ids must be unique.';
-export const MAPPING_MSG = 'value must be an array of maps with the keys `parameter_id` and `target`.';
-const STRING_MSG = 'value must be a string.';
 
 const isMap = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
@@ -22,14 +19,6 @@ export function uniqueIds(v: unknown): boolean {
   return new Set(ids).size === ids.length;
 }
 
-export const isMappingList = (v: unknown): boolean => Array.isArray(v) && v.every((m) => isMap(m) && 'parameter_id' in m && 'target' in m);
-
-const Params = () =>
-  applyDecorators(
-    IsArray({ message: MSG.param }),
-    ValidateBy({ name: 'isParameters', validator: { validate: (v) => Array.isArray(v) && v.every(isParameter), defaultMessage: () => MSG.param } }),
-  );
-
 const UniqueIdMaps = () => ValidateBy({ name: 'uniqueIds', validator: { validate: uniqueIds, defaultMessage: () => UNIQUE_IDS_MSG } });
 
 export class CreateDashboardDto {
@@ -38,11 +27,11 @@ export class CreateDashboardDto {
   name: string;
 
   @Nullable()
-  @IsString({ message: STRING_MSG })
+  @IsString({ message: MSG.string })
   description?: string | null;
 
   @Nullable()
-  @Params()
+  @ParameterList()
   parameters?: Array<Record<string, unknown>> | null;
 
   @Nullable()
@@ -66,19 +55,19 @@ export class UpdateDashboardDto {
   name?: string;
 
   @Nullable()
-  @IsString({ message: STRING_MSG })
+  @IsString({ message: MSG.string })
   description?: string | null;
 
   @Nullable()
-  @Params()
+  @ParameterList()
   parameters?: Array<Record<string, unknown>> | null;
 
   @Nullable()
-  @IsString({ message: STRING_MSG })
+  @IsString({ message: MSG.string })
   points_of_interest?: string | null;
 
   @Nullable()
-  @IsString({ message: STRING_MSG })
+  @IsString({ message: MSG.string })
   caveats?: string | null;
 
   @Nullable()
@@ -148,7 +137,7 @@ export class ListDashboardsQuery {
 
 export class GetDashboardQuery {
   @IsOptional()
-  @IsString({ message: STRING_MSG })
+  @IsString({ message: MSG.string })
   dashboard_load_id?: string;
 }
 
@@ -159,7 +148,7 @@ export class CopyDashboardDto {
   name?: string;
 
   @Nullable()
-  @IsString({ message: STRING_MSG })
+  @IsString({ message: MSG.string })
   description?: string | null;
 
   @Nullable()

@@ -4,7 +4,7 @@ import { ValidationError } from '../../common/errors/api-errors';
 import { DashboardCardSeries } from './dashboard-card-series.entity';
 import { DashboardCard } from './dashboard-card.entity';
 import { DashboardTab } from './dashboard-tab.entity';
-import { MAPPING_MSG, isMappingList } from './dashboards.dto';
+import { MAPPING_MSG, isMappingList } from '../dataset/dataset.dto';
 
 export const entityId = () => randomBytes(16).toString('base64url').slice(0, 21);
 

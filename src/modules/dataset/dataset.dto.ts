@@ -1,4 +1,5 @@
-import { ArrayMaxSize, IsOptional, ValidateBy } from 'class-validator';
+import { applyDecorators } from '@nestjs/common';
+import { ArrayMaxSize, IsArray, IsOptional, ValidateBy } from 'class-validator';
 import { MSG } from '../../common/validation/messages';
 import { NonBlankString, PositiveIntArray } from '../../common/validation/validators';
 import type { ParameterLike } from './parameter-values.service';
@@ -7,6 +8,21 @@ import type { ParameterLike } from './parameter-values.service';
 export function isParameter(v: unknown): boolean {
   return Boolean(v) && typeof v === 'object' && !Array.isArray(v) && 'id' in (v as object) && 'type' in (v as object);
 }
+
+/** A card's or dashboard's `parameters`: a list of `param` maps. */
+export const ParameterList = () =>
+  applyDecorators(
+    IsArray({ message: MSG.array }),
+    ValidateBy({ name: 'isParameters', validator: { validate: (v) => Array.isArray(v) && v.every(isParameter), defaultMessage: () => MSG.param } }),
+  );
+
+export const MAPPING_MSG = 'value must be an array of maps with the keys `parameter_id` and `target`.';
+
+/** `parameter_mappings`: each a map with `parameter_id` and `target`. */
+export const isMappingList = (v: unknown): boolean =>
+  Array.isArray(v) && v.every((m) => Boolean(m) && typeof m === 'object' && !Array.isArray(m) && 'parameter_id' in m && 'target' in m);
+
+export const ParameterMappingList = () => ValidateBy({ name: 'isParameterMappings', validator: { validate: isMappingList, defaultMessage: () => MAPPING_MSG } });
 
 const IsParameter = () =>
   ValidateBy({ name: 'isParameter', validator: { validate: (v) => isParameter(v), defaultMessage: () => MSG.param } });

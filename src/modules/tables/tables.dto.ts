@@ -9,7 +9,6 @@ import { FieldOrder, TableVisibility } from './table.entity';
 export const TABLE_VISIBILITIES = ['cruft', 'hidden', 'technical'] as const;
 export const FIELD_ORDERS: readonly FieldOrder[] = ['alphabetical', 'custom', 'database', 'smart'];
 export const ENTITY_TYPE_MSG = 'value must be a valid entity type (keyword or string).';
-const STRING_MSG = 'value must be a string.';
 
 /** The keys both PUT /api/table/:id and PUT /api/table/ accept. */
 export class TableEditsDto {
@@ -27,15 +26,15 @@ export class TableEditsDto {
   visibility_type?: Exclude<TableVisibility, null> | null;
 
   @Nullable()
-  @IsString({ message: STRING_MSG })
+  @IsString({ message: MSG.string })
   description?: string | null;
 
   @Nullable()
-  @IsString({ message: STRING_MSG })
+  @IsString({ message: MSG.string })
   caveats?: string | null;
 
   @Nullable()
-  @IsString({ message: STRING_MSG })
+  @IsString({ message: MSG.string })
   points_of_interest?: string | null;
 
   @Nullable()
