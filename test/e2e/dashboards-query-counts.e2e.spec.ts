@@ -85,6 +85,42 @@ describe('dashboards: bounded app-DB queries, and query_metadata', () => {
     }
   });
 
+  it('query_metadata costs no more queries with 12 models (and questions on them) than with 2', async () => {
+    const tables = ['ORDERS', 'PRODUCTS', 'PEOPLE', 'REVIEWS'];
+    /** A dashboard in `coll` showing `n` models and, for every other one, a question built on it (a source card off the dashboard too). */
+    async function withModels(n: number): Promise<{ id: number; models: number[] }> {
+      const models: number[] = [];
+      const shown: number[] = [];
+      for (let i = 0; i < n; i++) {
+        const m = await makeModel(s.t, s.admin, tableQuery(s.db, s.table(tables[i % tables.length]).id), { collection_id: coll });
+        models.push(m.id);
+        if (i % 2 === 0) shown.push(m.id);
+        else shown.push((await makeCard(s.t, s.admin, { database: s.db, type: 'query', query: { 'source-table': `card__${m.id}` } }, { collection_id: coll })).id);
+      }
+      const d = await makeDashboard(s.t, s.admin, { collection_id: coll });
+      await http().put(`/api/dashboard/${d.id}`).set(auth(s.admin)).send({ dashcards: shown.map((c, i) => newDashcard(-(i + 1), c, { row: i * 4 })) }).expect(200);
+      return { id: d.id, models };
+    }
+    const small = await withModels(2);
+    const big = await withModels(12);
+    for (const session of [s.admin, reader.session]) {
+      const res = await http().get(`/api/dashboard/${big.id}/query_metadata`).set(auth(session)).expect(200);
+      const ids = res.body.tables.map((t: { id: number | string }) => t.id);
+      expect(ids).toEqual(expect.arrayContaining(big.models.map((m) => `card__${m}`)));
+      const one = res.body.tables.find((t: { id: string }) => t.id === `card__${big.models[0]}`);
+      expect(one).toMatchObject({ db_id: s.db, schema: 'Big', type: 'model' });
+      expect(one.fields.length).toBeGreaterThan(0);
+      expect(one.fields[0]).toMatchObject({ table_id: `card__${big.models[0]}` });
+      // The same virtual table as the tables endpoint answers for it alone.
+      const alone = await http().get(`/api/table/card__${big.models[1]}/query_metadata`).set(auth(session)).expect(200);
+      expect(res.body.tables.find((t: { id: string }) => t.id === `card__${big.models[1]}`)).toEqual(alone.body);
+      await count(session, `/api/dashboard/${small.id}/query_metadata`);
+      const meta2 = await count(session, `/api/dashboard/${small.id}/query_metadata`);
+      const meta12 = await count(session, `/api/dashboard/${big.id}/query_metadata`);
+      expect(meta12).toBeLessThanOrEqual(meta2);
+    }
+  });
+
   it('query_metadata answers the databases, tables and fields of every dashcard, model tables, linked cards and dashboards', async () => {
     const orders = s.table('ORDERS');
     const people = s.table('PEOPLE');

@@ -4,11 +4,11 @@ import { ApiError } from '../../common/errors/api-errors';
 import { deriveQuery, legacyQuery } from '../cards/card-query';
 import { CardsRepository, type CardRow } from '../cards/cards.repository';
 import { DatasetMetadataService } from '../dataset/dataset-metadata.service';
-import { TableMetadataService } from '../tables/table-metadata.service';
 import { DashboardAccessService } from './dashboard-access.service';
 import { DashboardHydrator } from './dashboard-hydrator';
 import { parseJson } from '../../common/database/stored-json';
 import { DashboardsRepository } from './dashboards.repository';
+import { DashboardVirtualTables } from './dashboard-virtual-tables';
 
 const placeholders = (n: number) => Array.from({ length: n }, (_, i) => `$${i + 1}`).join(', ');
 
@@ -45,7 +45,8 @@ type Answer = { databases: Array<{ id: number }>; tables: Array<{ id: number | s
  * GET /api/dashboard/:id/query_metadata: what a client needs to draw the dashboard, in one answer: the databases,
  * tables and fields of every readable dashcard's query (and series), the virtual tables of the models and saved
  * questions they are built on, and the cards and dashboards its link cards point at. The queries of all dashcards
- * are merged per database into one metadata lookup, so the cost does not grow with the number of dashcards.
+ * are merged per database into one metadata lookup and the virtual tables are built in one batch, so the cost grows
+ * neither with the number of dashcards nor with the number of models they use.
  */
 @Injectable()
 export class DashboardMetadataService {
@@ -55,7 +56,7 @@ export class DashboardMetadataService {
     private readonly cards: CardsRepository,
     private readonly hydrator: DashboardHydrator,
     private readonly datasetMetadata: DatasetMetadataService,
-    private readonly tableMetadata: TableMetadataService,
+    private readonly virtualTables: DashboardVirtualTables,
   ) {}
 
   async queryMetadata(caller: AuthUser, id: number) {
@@ -98,10 +99,14 @@ export class DashboardMetadataService {
       const got = await unlessRefused(() => this.datasetMetadata.queryMetadata(caller, merged));
       if (got) answers.push(got as unknown as Answer);
     }
-    for (const cardId of virtual) {
-      const table = await unlessRefused(() => this.tableMetadata.cardQueryMetadata(caller, cardId));
-      if (table) answers.push({ databases: [], tables: [table as unknown as { id: string }], fields: [] });
-    }
+    // The virtual tables of every model and source question at once; source cards not on the dashboard in one more query.
+    const loaded = new Map(rows.map((r) => [Number(r.id), r]));
+    const missing = [...virtual].filter((v) => !loaded.has(v));
+    const extra = missing.length ? await this.cards.rows(`c.id IN (${placeholders(missing.length)})`, missing) : [];
+    const extraPerm = extra.length ? await this.hydrator.cardPerms(caller, extra) : perm;
+    const virtualRows = [...virtual].map((v) => loaded.get(v) ?? extra.find((r) => Number(r.id) === v)).filter((r): r is CardRow => r !== undefined);
+    const tables = await this.virtualTables.of(caller, virtualRows, (r) => (loaded.has(Number(r.id)) ? perm(r) : extraPerm(r)));
+    answers.push({ databases: [], tables, fields: [] });
     const linkedDashboards = links.dashboards.size ? await this.linkedDashboards(caller, [...links.dashboards]) : [];
     return {
       databases: uniqueBy(answers.flatMap((a) => a.databases)),

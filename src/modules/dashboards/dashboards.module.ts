@@ -8,7 +8,6 @@ import { DatasetModule } from '../dataset/dataset.module';
 import { FieldsModule } from '../fields/fields.module';
 import { RevisionsModule } from '../revisions/revisions.module';
 import { SearchModule } from '../search/search.module';
-import { TablesModule } from '../tables/tables.module';
 import { WarehouseModule } from '../warehouse/warehouse.module';
 import { DashboardAccessService } from './dashboard-access.service';
 import { DashboardCardSeries } from './dashboard-card-series.entity';
@@ -17,6 +16,7 @@ import { DashboardCopyService } from './dashboard-copy.service';
 import { DashboardHydrator } from './dashboard-hydrator';
 import { DashboardItemsSource } from './dashboard-items.source';
 import { DashboardMetadataService } from './dashboard-metadata.service';
+import { DashboardVirtualTables } from './dashboard-virtual-tables';
 import { DashboardTab } from './dashboard-tab.entity';
 import { DashboardWriteService } from './dashboard-write.service';
 import { Dashboard } from './dashboard.entity';
@@ -37,7 +37,6 @@ import { DashboardsService } from './dashboards.service';
     SearchModule,
     BookmarksModule,
     FieldsModule,
-    TablesModule,
     DatasetModule,
     WarehouseModule,
   ],
@@ -51,6 +50,7 @@ import { DashboardsService } from './dashboards.service';
     DashboardWriteService,
     DashboardCopyService,
     DashboardMetadataService,
+    DashboardVirtualTables,
     DashboardItemsSource,
   ],
   exports: [DashboardsRepository, DashboardAccessService, DashboardsService],

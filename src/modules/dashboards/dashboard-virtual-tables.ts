@@ -1,0 +1,90 @@
+import { Injectable } from '@nestjs/common';
+import type { AuthUser } from '../../common/auth/current-user';
+import { parseJson } from '../../common/database/stored-json';
+import type { CardRow } from '../cards/cards.repository';
+import type { CardColumn } from '../content/card-store';
+import { FieldHydrator } from '../fields/field-hydrator';
+import { isa } from '../fields/field-types';
+import { FieldsRepository } from '../fields/fields.repository';
+import { DIMENSION_OPTIONS, fieldDimensionOptions } from '../tables/dimension-options';
+import { accessIn, DatabaseAccessService } from '../warehouse/database-access.service';
+import type { CollectionPerm } from '../collections/collection-permission.entity';
+
+/** Metabase names the schema of root-collection cards so in the saved-questions virtual database. */
+const ROOT_COLLECTION_SCHEMA = 'Everything else';
+
+type Hydrated = Awaited<ReturnType<FieldHydrator['detailed']>>[number];
+
+/**
+ * The virtual `card__<id>` tables of many models and saved questions at once, as GET /api/table/card__<id>/query_metadata
+ * answers each: the dashboard's query_metadata needs one per model its dashcards use, and asking the tables module
+ * card by card cost some seven app-DB queries per model. Here the whole set costs one data-permission lookup and one
+ * field hydration, whatever its size. The same rules as the one-card answer: an archived card, a card without a
+ * database, one whose collection the caller may not read or whose database they may not query are left out.
+ */
+@Injectable()
+export class DashboardVirtualTables {
+  constructor(
+    private readonly fields: FieldsRepository,
+    private readonly hydrator: FieldHydrator,
+    private readonly databases: DatabaseAccessService,
+  ) {}
+
+  /** `perm` is the caller's permission on each card's collection, as DashboardHydrator.cardPerms gives it. */
+  async of(caller: AuthUser, rows: CardRow[], perm: (r: CardRow) => CollectionPerm | null) {
+    const shown = rows.filter((r) => perm(r) !== null && r.database_id !== null && r.archived !== true && r.archived !== 1);
+    if (shown.length === 0) return [];
+    const access = await this.databases.accessMap(caller);
+    const cards = shown
+      .filter((r) => accessIn(access, Number(r.database_id)).data === 'unrestricted')
+      .map((r) => ({ row: r, columns: parseJson<CardColumn[] | null>(r.result_metadata, null) ?? [] }));
+    const fieldIds = [...new Set(cards.flatMap((c) => c.columns.map((col) => col.id)).filter((x): x is number => typeof x === 'number'))];
+    const found = (await this.fields.fieldsByIds(fieldIds)).filter((f) => f.active);
+    const underlying = new Map((await this.hydrator.detailed(found, { includeSensitive: caller.isSuperuser })).map((f) => [f.id, f]));
+    return cards.map(({ row, columns }) => {
+      const tableId = `card__${Number(row.id)}`;
+      const keepKeys = row.type === 'model' && row.query_type === 'native';
+      return {
+        id: tableId,
+        db_id: Number(row.database_id),
+        display_name: row.name,
+        schema: row.coll_name ?? ROOT_COLLECTION_SCHEMA,
+        moderated_status: null,
+        description: row.description,
+        entity_id: row.entity_id ?? null,
+        type: row.type,
+        fields: columns.map((col) => virtualField(col, tableId, typeof col.id === 'number' ? underlying.get(col.id) : undefined, keepKeys)),
+        segments: [],
+        metrics: [],
+        dimension_options: DIMENSION_OPTIONS,
+      };
+    });
+  }
+}
+
+/** One result column as a field of the virtual table, enriched from the warehouse field it comes from. */
+function virtualField(col: CardColumn, tableId: string, field: Hydrated | undefined, keepKeys: boolean) {
+  const merged = {
+    ...col,
+    ...(field
+      ? {
+          semantic_type: field.semantic_type,
+          fk_target_field_id: field.fk_target_field_id,
+          has_field_values: field.has_field_values,
+          target: field.target,
+          dimensions: field.dimensions,
+          name_field: field.name_field,
+        }
+      : {}),
+    table_id: tableId,
+    id: typeof col.id === 'number' ? col.id : ['field', col.name, { 'base-type': col.base_type ?? 'type/*' }],
+  };
+  const options = fieldDimensionOptions(
+    { base_type: col.base_type ?? 'type/*', effective_type: col.effective_type ?? null, semantic_type: merged.semantic_type ?? null, fingerprint: (col.fingerprint as never) ?? null },
+    true,
+  );
+  // Keys of a nested query confuse the query builder; only a native model's owner-set ones stay.
+  const isKey = isa(merged.semantic_type, 'type/PK') || isa(merged.semantic_type, 'type/FK');
+  const semantic = isKey && !keepKeys && typeof col.id !== 'number' ? null : (merged.semantic_type ?? null);
+  return { ...merged, semantic_type: semantic, ...options };
+}
