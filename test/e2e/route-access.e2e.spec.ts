@@ -1,6 +1,7 @@
 import { RequestMethod } from '@nestjs/common';
 import { MetadataScanner, ModulesContainer, Reflector } from '@nestjs/core';
-import { ACCESS_KEY } from '../../src/common/auth/access.decorator';
+import { GUARDS_METADATA } from '@nestjs/common/constants';
+import { ACCESS_KEY, AccessLevel, LEVEL_GUARDS } from '../../src/common/auth/access.decorator';
 import { ACCEPTS_FORM } from '../../src/common/http/accepts-form';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -35,6 +36,16 @@ describe('route access declarations', () => {
     const all = routes();
     expect(all.length).toBeGreaterThan(5);
     expect(all.filter((r) => !reflector.getAllAndOverride(ACCESS_KEY, r.targets)).map((r) => r.label)).toEqual([]);
+  });
+
+  it('applies the guard of its level to every route (the level is declared through @Access, never by hand)', () => {
+    const reflector = new Reflector();
+    const wrong = routes().filter((r) => {
+      const level = reflector.getAllAndOverride<AccessLevel>(ACCESS_KEY, r.targets);
+      const guards = r.targets.flatMap((t) => (Reflect.getMetadata(GUARDS_METADATA, t) as unknown[] | undefined) ?? []);
+      return !guards.includes(LEVEL_GUARDS[level]);
+    });
+    expect(wrong.map((r) => r.label)).toEqual([]);
   });
 
   it('takes form posts only on the routes whose interface is a form', () => {

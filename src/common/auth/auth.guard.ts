@@ -2,26 +2,29 @@ import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/commo
 import { Reflector } from '@nestjs/core';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { sha256Hex } from '../crypto/hashing';
-import { ForbiddenError, MessageError, UnauthenticatedError } from '../errors/api-errors';
+import { ForbiddenError } from '../errors/api-errors';
 import { AppLogger } from '../logging/app-logger';
 import { requestContext } from '../logging/request-context';
-import { SETTINGS_READER, SettingsReader } from '../settings/settings-reader';
 import { ACCESS_KEY, AccessLevel } from './access.decorator';
 import { AuthRepository } from './auth.repository';
 import { AuthedRequest, AuthUser } from './current-user';
 import { SESSION_COOKIE } from './session-cookie';
 
+/** Levels whose callers are not looked up: the link or token authorizes, whoever sends it. */
+const ANONYMOUS: ReadonlySet<AccessLevel> = new Set(['public-sharing', 'embed']);
+/** Levels that serve anyone: credentials only add to them, so a failed look-up leaves the caller anonymous. */
+const OPEN: ReadonlySet<AccessLevel> = new Set(['public', 'sso']);
 
 /**
- * The one global guard. It reads each route's @Access level; a route without one is refused (and the route
- * test fails), so forgetting a decorator can never open an endpoint.
+ * The one global guard: it says who is calling (session cookie or header, API key, nobody) and puts them on the
+ * request. What a route requires is its level's guard (access.decorator.ts), which runs after this one. A route
+ * without a level is refused here (and the route test fails), so forgetting a decorator can never open an endpoint.
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly auth: AuthRepository,
-    @Inject(SETTINGS_READER) private readonly settings: SettingsReader,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(AppLogger) private readonly logger: AppLogger,
   ) {}
@@ -33,24 +36,11 @@ export class AuthGuard implements CanActivate {
       this.logger.error('Route declares no access level; refusing', { path: req.path });
       throw new ForbiddenError();
     }
-    if (level === 'embed') return true;
-    if (level === 'public-sharing') {
-      if (!(await this.settings.get<boolean>('enable-public-sharing'))) {
-        throw new MessageError('Public sharing is not enabled.');
-      }
-      return true;
-    }
-    if (level === 'public' || level === 'sso') {
-      // Credentials only add to a public route: if they cannot be checked (app DB down), serve it anonymously,
-      // so /api/health can still say the database is unreachable.
-      req.user = await this.identify(req).catch(() => undefined);
-      this.tagLogs(req);
-      return true;
-    }
-    req.user = await this.identify(req);
+    if (ANONYMOUS.has(level)) return true;
+    // Credentials only add to an open route: if they cannot be checked (app DB down), serve it anonymously,
+    // so /api/health can still say the database is unreachable.
+    req.user = OPEN.has(level) ? await this.identify(req).catch(() => undefined) : await this.identify(req);
     this.tagLogs(req);
-    if (!req.user) throw new UnauthenticatedError();
-    if (level === 'admin' && !req.user.isSuperuser) throw new ForbiddenError();
     return true;
   }
 
