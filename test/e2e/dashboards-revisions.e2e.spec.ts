@@ -71,6 +71,33 @@ describe('dashboards: revisions', () => {
     expect(revs).toHaveLength(4);
   });
 
+  it('reverts the documentation columns, and a layout that took a foreign positive dashcard id', async () => {
+    const a = await makeCard(s.t, s.admin, tableQuery(s.db, orders));
+    const other = await makeDashboard(s.t, s.admin);
+    const foreign = (await http().put(`/api/dashboard/${other.id}`).set(auth(s.admin)).send({ dashcards: [newDashcard(-1, a.id)] }).expect(200)).body.dashcards[0];
+    const d = await makeDashboard(s.t, s.admin);
+    const created = (await http().get(`/api/dashboard/${d.id}/revisions`).set(auth(s.admin)).expect(200)).body[0] as Rev;
+    await http().put(`/api/dashboard/${d.id}`).set(auth(s.admin)).send({ caveats: 'Draft', points_of_interest: 'Totals', position: 2 }).expect(200);
+    const documented = (await http().get(`/api/dashboard/${d.id}/revisions`).set(auth(s.admin)).expect(200)).body[0] as Rev;
+    // A dashcard sent with another dashboard's id lands here under a fresh id.
+    const put = await http().put(`/api/dashboard/${d.id}`).set(auth(s.admin)).send({ caveats: 'Final', dashcards: [{ ...foreign, row: 5 }] }).expect(200);
+    const mine = put.body.dashcards[0];
+    expect(mine.id).not.toBe(foreign.id);
+    const laid = (await http().get(`/api/dashboard/${d.id}/revisions`).set(auth(s.admin)).expect(200)).body[0] as Rev;
+
+    await http().post(`/api/dashboard/${d.id}/revert`).set(auth(s.admin)).send({ revision_id: documented.id }).expect(200);
+    let back = (await http().get(`/api/dashboard/${d.id}`).set(auth(s.admin)).expect(200)).body;
+    expect(back).toMatchObject({ caveats: 'Draft', points_of_interest: 'Totals', position: 2, dashcards: [] });
+    await http().post(`/api/dashboard/${d.id}/revert`).set(auth(s.admin)).send({ revision_id: laid.id }).expect(200);
+    back = (await http().get(`/api/dashboard/${d.id}`).set(auth(s.admin)).expect(200)).body;
+    expect(back).toMatchObject({ caveats: 'Final', dashcards: [expect.objectContaining({ card_id: a.id, row: 5, dashboard_id: d.id })] });
+    await http().post(`/api/dashboard/${d.id}/revert`).set(auth(s.admin)).send({ revision_id: created.id }).expect(200);
+    back = (await http().get(`/api/dashboard/${d.id}`).set(auth(s.admin)).expect(200)).body;
+    expect(back).toMatchObject({ caveats: null, points_of_interest: null, position: null, dashcards: [] });
+    // The other dashboard never moved.
+    expect((await http().get(`/api/dashboard/${other.id}`).set(auth(s.admin)).expect(200)).body.dashcards).toEqual([expect.objectContaining({ id: foreign.id, row: 0 })]);
+  });
+
   it('refuses a revert without a revision, with another object\'s revision, or for a reader', async () => {
     const d = await makeDashboard(s.t, s.admin);
     const other = await makeDashboard(s.t, s.admin);

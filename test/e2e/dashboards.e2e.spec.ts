@@ -43,12 +43,12 @@ describe('dashboards: create, read, update, delete', () => {
     const d = await makeDashboard(s.t, s.admin);
     expect400(await http().put(`/api/dashboard/${d.id}`).set(auth(s.admin)).send({ width: 'wide' }), 'width', 'value must be one of: `fixed`, `full`.');
     expect400(await http().put(`/api/dashboard/${d.id}`).set(auth(s.admin)).send({ embedding_params: { a: 'maybe' } }), 'embedding_params', 'value must be a valid embedding params map.');
-    const dup = await http().put(`/api/dashboard/${d.id}`).set(auth(s.admin)).send({ dashcards: [newDashcard(-1, null), newDashcard(-1, null)] }).expect(400);
-    expect(dup.body.errors.dashcards).toContain('ids must be unique');
-    const dupTabs = await http().put(`/api/dashboard/${d.id}`).set(auth(s.admin)).send({ tabs: [{ id: -1, name: 'A' }, { id: -1, name: 'B' }] }).expect(400);
-    expect(dupTabs.body.errors.tabs).toContain('ids must be unique');
-    const dupCards = await http().put(`/api/dashboard/${d.id}/cards`).set(auth(s.admin)).send({ cards: [newDashcard(-1, null), newDashcard(-1, null)] }).expect(400);
-    expect(dupCards.body.errors.cards).toContain('ids must be unique');
+    // The spec's message, word for word.
+    expect400(await http().put(`/api/dashboard/${d.id}`).set(auth(s.admin)).send({ dashcards: [newDashcard(-1, null), newDashcard(-1, null)] }), 'dashcards', 'ids must be unique');
+    expect400(await http().put(`/api/dashboard/${d.id}`).set(auth(s.admin)).send({ dashcards: [newDashcard(7, null), newDashcard(7, null)] }), 'dashcards', 'ids must be unique');
+    expect400(await http().put(`/api/dashboard/${d.id}`).set(auth(s.admin)).send({ tabs: [{ id: -1, name: 'A' }, { id: -1, name: 'B' }] }), 'tabs', 'ids must be unique');
+    expect400(await http().put(`/api/dashboard/${d.id}/cards`).set(auth(s.admin)).send({ cards: [newDashcard(-1, null), newDashcard(-1, null)] }), 'cards', 'ids must be unique');
+    expect400(await http().put(`/api/dashboard/${d.id}`).set(auth(s.admin)).send({ dashcards: [1, 2] }), 'dashcards', 'value must be an array of maps.');
     expect400(await http().put(`/api/dashboard/${d.id}`).set(auth(s.admin)).send({ dashcards: [newDashcard(-1, null, { parameter_mappings: [{ target: ['x'] }] })] }), 'parameter_mappings', 'value must be an array of maps with the keys `parameter_id` and `target`.');
     expect400(await http().get('/api/dashboard?f=nope').set(auth(s.admin)), 'f', 'value must be one of: `all`, `mine`, `archived`.');
     expect400(await http().get('/api/dashboard/0').set(auth(s.admin)), 'id', 'value must be an integer greater than zero.');
@@ -90,6 +90,37 @@ describe('dashboards: create, read, update, delete', () => {
     expect(second.body.dashcards).toHaveLength(2);
     expect(second.body.dashcards.find((x: { id: number }) => x.id === dcA.id)).toMatchObject({ row: 8, size_x: 6, series: [] });
     expect(second.body.dashcards.find((x: { id: number }) => x.id !== dcA.id)).toMatchObject({ card_id: b.id, dashboard_tab_id: second.body.tabs[1].id });
+  });
+
+  it('stores points_of_interest, caveats, position and show_in_getting_started, and clears them with null', async () => {
+    const d = await makeDashboard(s.t, s.admin);
+    expect(d).toMatchObject({ points_of_interest: null, caveats: null, position: null, show_in_getting_started: false });
+    const put = await http().put(`/api/dashboard/${d.id}`).set(auth(s.admin)).send({ points_of_interest: 'Look at Q3', caveats: 'Refunds excluded', position: 3, show_in_getting_started: true }).expect(200);
+    const stored = { points_of_interest: 'Look at Q3', caveats: 'Refunds excluded', position: 3, show_in_getting_started: true };
+    expect(put.body).toMatchObject(stored);
+    expect((await http().get(`/api/dashboard/${d.id}`).set(auth(s.admin)).expect(200)).body).toMatchObject(stored);
+    // Other changes leave them alone; null clears them.
+    await http().put(`/api/dashboard/${d.id}`).set(auth(s.admin)).send({ name: 'Renamed' }).expect(200);
+    expect((await http().get(`/api/dashboard/${d.id}`).set(auth(s.admin)).expect(200)).body).toMatchObject(stored);
+    await http().put(`/api/dashboard/${d.id}`).set(auth(s.admin)).send({ points_of_interest: null, caveats: null, position: null, show_in_getting_started: null }).expect(200);
+    expect((await http().get(`/api/dashboard/${d.id}`).set(auth(s.admin)).expect(200)).body).toMatchObject({ points_of_interest: null, caveats: null, position: null, show_in_getting_started: false });
+    expect400(await http().put(`/api/dashboard/${d.id}`).set(auth(s.admin)).send({ position: 0 }), 'position', 'value must be an integer greater than zero.');
+    expect400(await http().put(`/api/dashboard/${d.id}`).set(auth(s.admin)).send({ caveats: 5 }), 'caveats', 'value must be a string.');
+  });
+
+  it('creates a new dashcard (a fresh id) for a positive id that is not on the dashboard, as Metabase does, leaving its owner alone', async () => {
+    const a = await makeCard(s.t, s.admin, tableQuery(s.db, orders));
+    const other = await dashboardWith(s.t, s.admin, [a.id]);
+    const foreign = other.dashcards[0];
+    const d = await makeDashboard(s.t, s.admin);
+    const put = await http().put(`/api/dashboard/${d.id}`).set(auth(s.admin)).send({ dashcards: [{ ...foreign, size_x: 9 }, newDashcard(987654, null, { visualization_settings: { text: 'hi' } })] }).expect(200);
+    expect(put.body.dashcards).toHaveLength(2);
+    const ids = put.body.dashcards.map((x: { id: number }) => x.id);
+    expect(ids).not.toContain(foreign.id);
+    expect(ids).not.toContain(987654);
+    expect(put.body.dashcards.find((x: { card_id: number | null }) => x.card_id === a.id)).toMatchObject({ dashboard_id: d.id, size_x: 9 });
+    const owner = await http().get(`/api/dashboard/${other.id}`).set(auth(s.admin)).expect(200);
+    expect(owner.body.dashcards).toEqual([expect.objectContaining({ id: foreign.id, dashboard_id: other.id, size_x: foreign.size_x })]);
   });
 
   it('refuses a mapping onto a card that is not on the dashcard, and a card that does not exist', async () => {

@@ -41,6 +41,11 @@ export function dashboardSnapshot(d: Dashboard, cards: DashboardCard[], seriesOf
     enable_embedding: d.enable_embedding,
     embedding_params: parseJson(d.embedding_params, null),
     creator_id: d.creator_id,
+    // Only when set, so that the snapshots of dashboards that never had them stay as they were (no revision for nothing).
+    ...(d.points_of_interest !== null ? { points_of_interest: d.points_of_interest } : {}),
+    ...(d.caveats !== null ? { caveats: d.caveats } : {}),
+    ...(d.position !== null ? { position: d.position } : {}),
+    ...(d.show_in_getting_started ? { show_in_getting_started: true } : {}),
     cards: [...cards]
       .sort((a, b) => a.id - b.id)
       .map(

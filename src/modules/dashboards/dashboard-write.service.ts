@@ -133,7 +133,9 @@ export class DashboardWriteService implements OnModuleInit {
     const d = await tx.findOneBy(Dashboard, { id });
     if (!d) throw new NotFoundError();
     const s = snapshot as Omit<Partial<UpdateDashboardDto>, 'tabs'> & { cards?: SnapshotCard[]; tabs?: SnapshotTab[] };
-    this.apply(d, { ...s, archived: s.archived ?? false, dashcards: undefined, tabs: undefined } as UpdateDashboardDto);
+    // A snapshot keeps the documentation columns only when set (older ones never have them): absent means unset.
+    const unset = { points_of_interest: null, caveats: null, position: null, show_in_getting_started: false };
+    this.apply(d, { ...unset, ...s, archived: s.archived ?? false, dashcards: undefined, tabs: undefined } as UpdateDashboardDto);
     await tx.save(d);
     const snapCards = Array.isArray(s.cards) ? s.cards : [];
     const cardIds = [...new Set(snapCards.flatMap((c) => [c.card_id, ...(c.series ?? [])]).filter((x): x is number => x !== null))];
@@ -167,6 +169,10 @@ export class DashboardWriteService implements OnModuleInit {
     if (body.collection_id !== undefined) d.collection_id = body.collection_id ?? null;
     if (body.collection_position !== undefined) d.collection_position = body.collection_position ?? null;
     if (body.cache_ttl !== undefined) d.cache_ttl = body.cache_ttl ?? null;
+    if (body.points_of_interest !== undefined) d.points_of_interest = body.points_of_interest ?? null;
+    if (body.caveats !== undefined) d.caveats = body.caveats ?? null;
+    if (body.position !== undefined) d.position = body.position ?? null;
+    if (body.show_in_getting_started !== undefined) d.show_in_getting_started = body.show_in_getting_started ?? false;
     if (body.width !== undefined && body.width !== null) d.width = body.width;
     if (body.auto_apply_filters !== undefined && body.auto_apply_filters !== null) d.auto_apply_filters = body.auto_apply_filters;
     if (body.enable_embedding !== undefined && body.enable_embedding !== null) d.enable_embedding = body.enable_embedding;

@@ -31,6 +31,18 @@ export class Dashboard {
   @Column({ type: 'boolean', default: false })
   archived_directly: boolean;
 
+  @Column({ type: 'text', nullable: true })
+  points_of_interest: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  caveats: string | null;
+
+  @Column({ type: 'integer', nullable: true })
+  position: number | null;
+
+  @Column({ type: 'boolean', default: false })
+  show_in_getting_started: boolean;
+
   @Column({ type: 'varchar', length: 16, default: 'fixed' })
   width: string;
 

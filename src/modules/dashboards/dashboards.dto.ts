@@ -8,18 +8,22 @@ export const DASHBOARD_FILTERS = ['all', 'mine', 'archived'] as const;
 export type DashboardFilter = (typeof DASHBOARD_FILTERS)[number];
 export const WIDTHS = ['fixed', 'full'] as const;
 
-/** The spec's message for a list of maps whose ids repeat (`dashcards`, `tabs`, `cards`). */
-export const UNIQUE_IDS_MSG = 'value must be an array of maps with ids; ids must be unique.';
+/** The spec's message, word for word, for a list of maps whose ids repeat (`dashcards`, `tabs`, `cards`). */
+export const UNIQUE_IDS_MSG = 'ids must be unique';
+/** The same lists when they are not lists of maps at all. */
+export const ID_MAPS_MSG = 'value must be an array of maps.';
 
 const isMap = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isMapList = (v: unknown): v is Array<Record<string, unknown>> => Array.isArray(v) && v.every(isMap);
 
 export function uniqueIds(v: unknown): boolean {
-  if (!Array.isArray(v) || !v.every(isMap)) return false;
+  if (!isMapList(v)) return false;
   const ids = v.map((m) => m.id).filter((id) => id !== undefined && id !== null);
   return new Set(ids).size === ids.length;
 }
 
-const UniqueIdMaps = () => ValidateBy({ name: 'uniqueIds', validator: { validate: uniqueIds, defaultMessage: () => UNIQUE_IDS_MSG } });
+const UniqueIdMaps = () =>
+  ValidateBy({ name: 'uniqueIds', validator: { validate: uniqueIds, defaultMessage: (args) => (isMapList(args?.value) ? UNIQUE_IDS_MSG : ID_MAPS_MSG) } });
 
 export class CreateDashboardDto {
   @MaxLen(254)

@@ -15,6 +15,10 @@ export interface DashboardRow {
   archived: boolean | number;
   archived_directly: boolean | number;
   width: string;
+  points_of_interest: string | null;
+  caveats: string | null;
+  position: number | null;
+  show_in_getting_started: boolean | number;
   auto_apply_filters: boolean | number;
   enable_embedding: boolean | number;
   embedding_params: string | null;
