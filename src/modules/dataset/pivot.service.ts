@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { AuthUser } from '../../common/auth/current-user';
 import { MessageError, NotFoundError } from '../../common/errors/api-errors';
 import type { DatasetQuery, InnerQuery } from '../../query-engine/mbql/types';
 import { compilerFor } from '../../query-engine/compile';
@@ -10,6 +9,7 @@ import { AD_HOC_MAX_ROWS, DatasetService } from './dataset.service';
 import { QueryMetadataRepository } from './query-metadata.repository';
 import { EXPORT_MAX_ROWS } from './export/export-request';
 import { checkQueryBody, normalizedOrError } from './query-body';
+import { isShared, type QueryAuthorization } from './query-authorization';
 
 /** A pivot holds all its rows at once: never more than a download may have (Metabase's 1,048,575). */
 export const PIVOT_MAX_ROWS = EXPORT_MAX_ROWS;
@@ -32,8 +32,11 @@ export class PivotService {
     private readonly access: DatabaseAccessService,
   ) {}
 
-  /** `context` names the run in the execution log (a download's, for exports); `cardId` the saved question run, if any. */
-  async run(body: unknown, caller: AuthUser, signal: AbortSignal, context = 'ad-hoc', cardId: number | null = null): Promise<QueryResults | FailedResults> {
+  /**
+   * `context` names the run in the execution log (a download's, for exports); `cardId` the saved question run, if any.
+   * `caller` a verified shared object (public link, embed): its runs have no permission checks (see QueryAuthorization).
+   */
+  async run(body: unknown, caller: QueryAuthorization, signal: AbortSignal, context = 'ad-hoc', cardId: number | null = null): Promise<QueryResults | FailedResults> {
     // A map whose `database` is an integer greater than zero: optional by its schema, then required (as Metabase).
     const raw = checkQueryBody(body, 'pivot');
     const options = {
@@ -77,10 +80,10 @@ export class PivotService {
   }
 
   /** A native query cannot be pivoted: the failed shape, after the same 404/403 answers as any query. */
-  private async nativeRefused(query: DatasetQuery, caller: AuthUser, body: unknown): Promise<FailedResults> {
+  private async nativeRefused(query: DatasetQuery, caller: QueryAuthorization, body: unknown): Promise<FailedResults> {
     const db = Number.isInteger(query.database) ? await this.metadataRepo.connection(query.database as number) : null;
     if (!db) throw new NotFoundError();
-    await this.access.assertCanRead(caller, db.id);
+    if (!isShared(caller)) await this.access.assertCanRead(caller, db.id);
     const now = new Date().toISOString();
     return {
       status: 'failed', error: NATIVE_PIVOT, error_type: 'invalid-query', data: { rows: [], cols: [] }, row_count: 0, context: 'ad-hoc',
