@@ -15,6 +15,6 @@ import { MetadataAccess } from './metadata-access.service';
   imports: [DatabasesModule, WarehouseModule, SyncModule],
   controllers: [FieldsController],
   providers: [FieldsRepository, MetadataAccess, FieldHydrator, FieldValuesService, FieldDataService, FieldsService],
-  exports: [FieldsRepository, MetadataAccess, FieldHydrator, FieldValuesService],
+  exports: [FieldsRepository, MetadataAccess, FieldHydrator, FieldValuesService, FieldDataService],
 })
 export class FieldsModule {}
