@@ -33,10 +33,11 @@ export class PivotService {
   ) {}
 
   /**
-   * `context` names the run in the execution log (a download's, for exports); `cardId` the saved question run, if any.
+   * `context` names the run in the execution log (a download's, for exports); `cardId` the saved question run, if any;
+   * `dashboardId` the dashboard it runs in (a dashcard's pivot run), logged as the plain dashcard run logs it.
    * `caller` a verified shared object (public link, embed): its runs have no permission checks (see QueryAuthorization).
    */
-  async run(body: unknown, caller: QueryAuthorization, signal: AbortSignal, context = 'ad-hoc', cardId: number | null = null): Promise<QueryResults | FailedResults> {
+  async run(body: unknown, caller: QueryAuthorization, signal: AbortSignal, context = 'ad-hoc', cardId: number | null = null, dashboardId: number | null = null): Promise<QueryResults | FailedResults> {
     // A map whose `database` is an integer greater than zero: optional by its schema, then required (as Metabase).
     const raw = checkQueryBody(body, 'pivot');
     const options = {
@@ -47,7 +48,7 @@ export class PivotService {
     const queryBody = Object.fromEntries(Object.entries(raw).filter(([k]) => !PIVOT_KEYS.includes(k)));
     const normalized = normalizedOrError(queryBody);
     // Not a query (a malformed MBQL 5 one): the failed answer of any query, logged as such.
-    if (normalized instanceof Error) return this.dataset.run(queryBody, caller, signal, { context, cardId }) as Promise<FailedResults>;
+    if (normalized instanceof Error) return this.dataset.run(queryBody, caller, signal, { context, cardId, dashboardId }) as Promise<FailedResults>;
     if (normalized.type === 'native') return this.nativeRefused(normalized, caller, queryBody);
     const inner: InnerQuery = normalized.query && typeof normalized.query === 'object' ? normalized.query : {};
     const breakouts = Array.isArray(inner.breakout) ? inner.breakout : [];
@@ -67,7 +68,7 @@ export class PivotService {
         { ...normalized, type: 'query', query, constraints: constraints(Math.min(run.maxRows, maxRows)) },
         caller,
         signal,
-        { log: run.log, context, cardId, groupingSets: run.groupingSets },
+        { log: run.log, context, cardId, dashboardId, groupingSets: run.groupingSets },
       ),
     );
     if (!('head' in outcome)) return outcome;
