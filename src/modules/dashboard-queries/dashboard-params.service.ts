@@ -146,7 +146,7 @@ export class DashboardParamsService {
 }
 
 /** A column of a model or question named by `["dimension", ["field", "NAME", opts]]`: the field its result metadata says it comes from. */
-function columnField(target: unknown, metadata: string | null): number | null {
+export function columnField(target: unknown, metadata: string | null): number | null {
   if (!Array.isArray(target) || target[0] !== 'dimension' || !Array.isArray(target[1])) return null;
   const [kind, name] = target[1] as unknown[];
   if (kind !== 'field' || typeof name !== 'string') return null;
