@@ -1,0 +1,89 @@
+import { Controller, Get, HttpCode, Param, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { Access } from '../../common/auth/access.decorator';
+import { SharedObject } from '../../common/auth/shared-object';
+import { IdParam } from '../../common/validation/pipes';
+import { abortOnDisconnect } from '../dataset/dataset.controller';
+import { PublicModel, type PublicCard } from './public-link.resolver';
+import { SharedFieldsService } from './shared-fields.service';
+import { SharedQueriesService, type SharedRun } from './shared-queries.service';
+import { nonBlank, optionalPositiveInt, parametersParam } from './shared-request';
+import { sharedResults } from './shared-results';
+import { sharedCardView } from './shared-views';
+
+const RUN: SharedRun = { via: 'public', context: 'public-question' };
+
+/**
+ * /api/public/card/:uuid...: a publicly shared question, its results and its parameters' values. The guard has
+ * checked the setting and the UUID and loaded the card (unarchived); failures answer as the public surface does.
+ */
+@Controller('api/public')
+@PublicModel('card')
+export class PublicCardController {
+  constructor(
+    private readonly queries: SharedQueriesService,
+    private readonly fields: SharedFieldsService,
+  ) {}
+
+  @Get('card/:uuid')
+  @Access('public-sharing')
+  async card(@SharedObject() shared: PublicCard) {
+    return sharedCardView(shared.card, await this.fields.paramFields(this.fields.cardFields(shared.card)));
+  }
+
+  /** 202, as every query answer (also when it failed). */
+  @Get('card/:uuid/query')
+  @Access('public-sharing')
+  @HttpCode(202)
+  async query(@SharedObject() shared: PublicCard, @Query('parameters') parameters: unknown, @Res({ passthrough: true }) res: Response) {
+    return sharedResults(await this.queries.runCard(shared.card, parametersParam(parameters), RUN, abortOnDisconnect(res)));
+  }
+
+  @Get('pivot/card/:uuid/query')
+  @Access('public-sharing')
+  @HttpCode(202)
+  async pivot(@SharedObject() shared: PublicCard, @Query('parameters') parameters: unknown, @Res({ passthrough: true }) res: Response) {
+    return sharedResults(await this.queries.pivotCard(shared.card, parametersParam(parameters), RUN, abortOnDisconnect(res)));
+  }
+
+  @Get('card/:uuid/field/:fieldId/values')
+  @Access('public-sharing')
+  values(@SharedObject() shared: PublicCard, @Param('fieldId', IdParam('field-id')) fieldId: number) {
+    return this.fields.values(this.fields.cardFields(shared.card), fieldId);
+  }
+
+  @Get('card/:uuid/field/:fieldId/search/:searchFieldId')
+  @Access('public-sharing')
+  search(
+    @SharedObject() shared: PublicCard,
+    @Param('fieldId', IdParam('field-id')) fieldId: number,
+    @Param('searchFieldId', IdParam('search-field-id')) searchFieldId: number,
+    @Query('value') value: unknown,
+    @Query('limit') limit: unknown,
+  ) {
+    return this.fields.search(this.fields.cardFields(shared.card), fieldId, searchFieldId, nonBlank('value', value), optionalPositiveInt('limit', limit));
+  }
+
+  @Get('card/:uuid/field/:fieldId/remapping/:remappedId')
+  @Access('public-sharing')
+  remapping(
+    @SharedObject() shared: PublicCard,
+    @Param('fieldId', IdParam('field-id')) fieldId: number,
+    @Param('remappedId', IdParam('remapped-id')) remappedId: number,
+    @Query('value') value: unknown,
+  ) {
+    return this.fields.remapping(this.fields.cardFields(shared.card), fieldId, remappedId, nonBlank('value', value));
+  }
+
+  @Get('card/:uuid/params/:paramKey/values')
+  @Access('public-sharing')
+  paramValues(@SharedObject() shared: PublicCard, @Param('paramKey') key: string) {
+    return this.fields.cardParamValues(shared.card, nonBlank('param-key', key));
+  }
+
+  @Get('card/:uuid/params/:paramKey/search/:query')
+  @Access('public-sharing')
+  paramSearch(@SharedObject() shared: PublicCard, @Param('paramKey') key: string, @Param('query') query: string) {
+    return this.fields.cardParamValues(shared.card, nonBlank('param-key', key), nonBlank('query', query));
+  }
+}

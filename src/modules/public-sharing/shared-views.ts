@@ -1,0 +1,106 @@
+import { parseJson } from '../../common/database/stored-json';
+import { isMbql5Query } from '../../query-engine/mbql/mbql5';
+import { legacyQuery } from '../cards/card-query';
+import type { CardRow } from '../cards/cards.repository';
+import type { ReadableDashboard } from '../dashboards/dashboard-model';
+import type { TabRow } from '../dashboards/dashboards.repository';
+import type { WarehouseField } from '../fields/field.entity';
+
+type Tags = Record<string, Record<string, unknown>>;
+
+/** The parts of a card's query a viewer's client needs: its type and, for SQL, the template tags (never the SQL). */
+export function sharedQuery(card: CardRow): { type: string; native?: { 'template-tags': Tags } } {
+  const sent = parseJson<unknown>(card.dataset_query, null);
+  const q = legacyQuery(sent);
+  if (q?.type === 'native') return { type: 'native', native: { 'template-tags': (q.native?.['template-tags'] ?? {}) as unknown as Tags } };
+  return { type: q?.type ?? (isMbql5Query(sent) ? 'query' : String((sent as { type?: unknown } | null)?.type ?? 'query')) };
+}
+
+/**
+ * The card's parameters: those it stores, or for a SQL card that stores none, one per template tag a viewer can set
+ * (as Metabase derives them).
+ */
+export function sharedParameters(card: CardRow): Array<Record<string, unknown>> {
+  const stored = parseJson<Array<Record<string, unknown>>>(card.parameters, []);
+  if (stored.length > 0) return stored;
+  const tags = sharedQuery(card).native?.['template-tags'] ?? {};
+  return Object.entries(tags)
+    .filter(([, t]) => t && !['card', 'snippet'].includes(String(t.type)))
+    .map(([name, t]) => ({
+      id: t.id ?? name,
+      type: t['widget-type'] ?? (t.type === 'number' ? 'number/=' : t.type === 'date' ? 'date/single' : 'category'),
+      target: t.type === 'dimension' ? ['dimension', ['template-tag', name]] : ['variable', ['template-tag', name]],
+      name: t['display-name'] ?? name,
+      slug: name,
+      ...(t.default !== undefined ? { default: t.default } : {}),
+      ...(t.required !== undefined ? { required: t.required } : {}),
+    }));
+}
+
+/** A card as a shared dashboard shows it on a dashcard: no owner, collection, database or SQL. */
+export function sharedCardBrief(card: CardRow) {
+  return {
+    id: Number(card.id),
+    name: card.name,
+    description: card.description,
+    display: card.display,
+    visualization_settings: parseJson(card.visualization_settings, {}),
+    dataset_query: sharedQuery(card),
+  };
+}
+
+export type ParamFields = Record<string, ReturnType<typeof paramField>>;
+
+/** GET /api/public/card/:uuid (COMPAT.md "Public links"). */
+export function sharedCardView(card: CardRow, paramFields: ParamFields) {
+  return { ...sharedCardBrief(card), parameters: sharedParameters(card), param_fields: paramFields };
+}
+
+/** GET /api/public/dashboard/:uuid (COMPAT.md "Public links"); `cards` by id, those not served (archived) absent. */
+export function sharedDashboardView(found: ReadableDashboard, tabs: TabRow[], cards: Map<number, CardRow>, paramFields: ParamFields) {
+  const d = found.dashboard;
+  const brief = (id: number | null) => (id === null || !cards.has(id) ? null : sharedCardBrief(cards.get(id) as CardRow));
+  return {
+    id: Number(d.id),
+    name: d.name,
+    description: d.description,
+    parameters: d.parameters_list,
+    width: d.width ?? 'fixed',
+    auto_apply_filters: d.auto_apply_filters === null || d.auto_apply_filters === undefined ? true : d.auto_apply_filters === true || d.auto_apply_filters === 1,
+    tabs: tabs.map((t) => ({ id: Number(t.id), dashboard_id: Number(t.dashboard_id), name: t.name, position: Number(t.position) })),
+    param_fields: paramFields,
+    dashcards: found.dashcards
+      .filter((dc) => dc.card_id === null || cards.has(dc.card_id))
+      .map((dc) => ({
+        id: dc.id,
+        card: brief(dc.card_id),
+        card_id: dc.card_id,
+        dashboard_id: Number(d.id),
+        series: dc.series_card_ids.map(brief).filter((c) => c !== null),
+        col: Number(dc.row.col),
+        row: Number(dc.row.row),
+        size_x: Number(dc.row.size_x),
+        size_y: Number(dc.row.size_y),
+        dashboard_tab_id: dc.dashboard_tab_id,
+        parameter_mappings: dc.parameter_mappings,
+        visualization_settings: parseJson(dc.row.visualization_settings, {}),
+      })),
+  };
+}
+
+/** A field behind a parameter, as the viewer's filter widget needs it. */
+export function paramField(f: WarehouseField) {
+  return {
+    id: Number(f.id),
+    table_id: Number(f.table_id),
+    name: f.name,
+    display_name: f.display_name,
+    base_type: f.base_type,
+    effective_type: f.effective_type ?? f.base_type,
+    semantic_type: f.semantic_type,
+    has_field_values: f.has_field_values,
+    fk_target_field_id: f.fk_target_field_id === null ? null : Number(f.fk_target_field_id),
+    name_field: null,
+    dimensions: [],
+  };
+}
