@@ -10,13 +10,13 @@ jest.setTimeout(90_000);
 
 const FORBIDDEN = "You don't have permissions to do that.";
 const STALE = 'Looks like someone else edited the permissions and your data is out of date. Please fetch new data and try again.';
-const FULL = { data: 'unrestricted', native: 'write' };
-const NONE = { data: 'no', native: 'none' };
-const QUERY_ONLY = { data: 'unrestricted', native: 'none' };
+const FULL = { data: 'unrestricted', native: 'write', download: { schemas: 'full' } };
+const NONE = { data: 'no', native: 'none', download: { schemas: 'none' } };
+const QUERY_ONLY = { data: 'unrestricted', native: 'none', download: { schemas: 'full' } };
 
 interface Graph {
   revision: number;
-  groups: Record<string, Record<string, { data: string; native: string }>>;
+  groups: Record<string, Record<string, { data: string; native: string; download: { schemas: string } }>>;
 }
 
 function expectValidation(res: Response, param: string, message: string | RegExp) {

@@ -1,22 +1,35 @@
 import { Injectable } from '@nestjs/common';
 import { MessageError, ValidationError } from '../../common/errors/api-errors';
 import { ADMIN_GROUP_ID } from '../users/users.repository';
-import { DataAccess, NativeAccess } from '../warehouse/database-permission.entity';
-import { DatabasePermissionsRepository } from '../warehouse/database-permissions.repository';
+import { DataAccess, DatabasePermission, DownloadAccess, NativeAccess } from '../warehouse/database-permission.entity';
+import { Access, DatabasePermissionsRepository } from '../warehouse/database-permissions.repository';
 import { DatabasesRepository } from './databases.repository';
 
 const DATA: DataAccess[] = ['unrestricted', 'no'];
 const NATIVE: NativeAccess[] = ['write', 'none'];
+const DOWNLOAD: DownloadAccess[] = ['full', 'limited', 'none'];
+
+/** One group's access to one database as the graph shows it; `download` in Metabase's shape. */
+export interface GraphAccess {
+  data: DataAccess;
+  native: NativeAccess;
+  download: { schemas: DownloadAccess };
+}
 
 export interface DataPermissionsGraph {
   revision: number;
-  groups: Record<string, Record<string, { data: DataAccess; native: NativeAccess }>>;
+  groups: Record<string, Record<string, GraphAccess>>;
 }
 
+/** An edit of one group's access to one database: `download` may be left out (see resolve()). */
+type GraphEdit = Omit<Access, 'download'> & { download?: DownloadAccess };
+
+const ADMIN_ACCESS: GraphAccess = { data: 'unrestricted', native: 'write', download: { schemas: 'full' } };
+
 /**
- * The data permissions graph: per group, per database, whether it may query (`data`) and write native SQL
- * (`native`). Administrators always have full access and are not part of what can be changed. A revision guards
- * against two admins overwriting each other's edits.
+ * The data permissions graph: per group, per database, whether it may query (`data`), write native SQL (`native`)
+ * and download results (`download`: up to 1,048,575 rows, 10,000, or none). Administrators always have full access
+ * and are not part of what can be changed. A revision guards against two admins overwriting each other's edits.
  */
 @Injectable()
 export class DataPermissionsService {
@@ -32,7 +45,7 @@ export class DataPermissionsService {
       groups[gid] = {};
       for (const db of dbs) {
         const g = grants.find((p) => p.group_id === gid && p.db_id === db.id);
-        groups[gid][db.id] = gid === ADMIN_GROUP_ID ? { data: 'unrestricted', native: 'write' } : { data: g?.data ?? 'no', native: g?.native ?? 'none' };
+        groups[gid][db.id] = gid === ADMIN_GROUP_ID ? ADMIN_ACCESS : shown(g);
       }
     }
     return { revision: await this.perms.revision(), groups };
@@ -52,12 +65,12 @@ export class DataPermissionsService {
         if (!groupIds.includes(groupId)) throw ValidationError.of('groups', `group ${gid} does not exist.`, gid);
         if (groupId === ADMIN_GROUP_ID) {
           // Clients send back the whole graph they read, Administrators included: fine as long as nothing changes.
-          if (Object.values(dbs).every((a) => a.data === 'unrestricted' && a.native === 'write')) continue;
+          if (Object.values(dbs).every((a) => a.data === 'unrestricted' && a.native === 'write' && (a.download ?? 'full') === 'full')) continue;
           throw new MessageError('You cannot change the permissions of the Administrators group.');
         }
-        for (const [dbId, access] of Object.entries(dbs)) {
+        for (const [dbId, edit] of Object.entries(dbs)) {
           if (!dbIds.has(Number(dbId))) throw ValidationError.of('groups', `database ${dbId} does not exist.`, dbId);
-          await this.perms.set(groupId, Number(dbId), access, tx);
+          await this.perms.set(groupId, Number(dbId), resolve(edit, await this.perms.grant(groupId, Number(dbId), tx)), tx);
         }
       }
     });
@@ -65,23 +78,51 @@ export class DataPermissionsService {
   }
 }
 
-function parseGraph(body: unknown): { revision: number; groups: DataPermissionsGraph['groups'] } {
+/** A grant as the graph shows it: what takes effect (no grant at all is no access). */
+function shown(g: DatabasePermission | undefined): GraphAccess {
+  if (!g || g.data !== 'unrestricted') return { data: 'no', native: 'none', download: { schemas: 'none' } };
+  return { data: g.data, native: g.native, download: { schemas: g.download } };
+}
+
+/**
+ * What is stored for an edit: native SQL and downloads only together with data access (what takes effect). An edit
+ * without `download` (clients of the graph before download permissions) keeps the group's level when it already
+ * had data access, and otherwise gets `full`, what data access has always allowed and what All Users get on a new
+ * database.
+ */
+function resolve(edit: GraphEdit, stored: DatabasePermission | null): Access {
+  if (edit.data === 'no') return { data: 'no', native: 'none', download: 'none' };
+  const kept = stored?.data === 'unrestricted' ? stored.download : 'full';
+  return { data: edit.data, native: edit.native, download: edit.download ?? kept };
+}
+
+function parseGraph(body: unknown): { revision: number; groups: Record<string, Record<string, GraphEdit>> } {
   const b = body as { revision?: unknown; groups?: unknown } | null;
   if (!b || typeof b !== 'object') throw ValidationError.of('body', 'value must be a map.', body);
   if (!Number.isInteger(b.revision) || (b.revision as number) < 0) throw ValidationError.of('revision', 'value must be an integer.', b.revision);
   if (!b.groups || typeof b.groups !== 'object' || Array.isArray(b.groups)) throw ValidationError.of('groups', 'value must be a map.', b.groups);
-  const groups: DataPermissionsGraph['groups'] = {};
+  const groups: Record<string, Record<string, GraphEdit>> = {};
   for (const [gid, dbs] of Object.entries(b.groups as Record<string, unknown>)) {
     if (!/^[1-9]\d{0,9}$/.test(gid) || !dbs || typeof dbs !== 'object') throw ValidationError.of('groups', 'value must map group ids to maps of database ids.', gid);
     groups[gid] = {};
     for (const [dbId, access] of Object.entries(dbs as Record<string, unknown>)) {
-      const a = access as { data?: unknown; native?: unknown } | null;
+      const a = access as { data?: unknown; native?: unknown; download?: unknown } | null;
       if (!/^[1-9]\d{0,9}$/.test(dbId) || !a || !DATA.includes(a.data as DataAccess) || !NATIVE.includes(a.native as NativeAccess)) {
         throw ValidationError.of('groups', 'each database must map to {data: `unrestricted` | `no`, native: `write` | `none`}.', access);
       }
-      // Native SQL without data access means nothing; store what takes effect.
-      groups[gid][dbId] = { data: a.data as DataAccess, native: a.data === 'no' ? 'none' : (a.native as NativeAccess) };
+      const edit: GraphEdit = { data: a.data as DataAccess, native: a.data === 'no' ? 'none' : (a.native as NativeAccess) };
+      if (a.download !== undefined) edit.download = parseDownload(a.download);
+      groups[gid][dbId] = edit;
     }
   }
   return { revision: b.revision as number, groups };
+}
+
+/** `{schemas: "full" | "limited" | "none"}`; Metabase's per-schema maps (granular downloads) are not supported. */
+function parseDownload(raw: unknown): DownloadAccess {
+  const schemas = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as { schemas?: unknown }).schemas : undefined;
+  if (!DOWNLOAD.includes(schemas as DownloadAccess) || Object.keys(raw as object).length !== 1) {
+    throw ValidationError.of('groups', "each database's download must be {schemas: `full` | `limited` | `none`}.", raw);
+  }
+  return schemas as DownloadAccess;
 }

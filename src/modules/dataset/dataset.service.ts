@@ -13,7 +13,7 @@ import { QuerySlots } from '../warehouse/query-slots';
 import { WarehouseConnections } from '../warehouse/warehouse-connections';
 import { AppMetadataProvider } from './app-metadata.provider';
 import { MetadataCache } from './metadata-cache';
-import { isShared, QueryAuthorization, userOf } from './query-authorization';
+import { downloadRowCap, isShared, QueryAuthorization, userOf, withRowCap } from './query-authorization';
 import { QueryMetadataRepository } from './query-metadata.repository';
 import { AppLogger } from '../../common/logging/app-logger';
 import { ContentRegistry } from './content.registry';
@@ -24,7 +24,7 @@ import { queryHash, rawQueryHash } from '../query-log/query-hash';
 import { QueryCacheService } from '../query-cache/query-cache.service';
 import { cacheKey } from '../query-cache/query-cache-key';
 
-const UNRESTRICTED: Access = { data: 'unrestricted', native: 'write' };
+const UNRESTRICTED: Access = { data: 'unrestricted', native: 'write', download: 'full' };
 
 /** Ad-hoc queries show at most this many rows unless their constraints say otherwise (Metabase's default). */
 export const AD_HOC_MAX_ROWS = 2000;
@@ -100,11 +100,14 @@ export class DatasetService {
     }
     if (!planned) throw new NotFoundError();
     const access = await assertMayRun(planned);
+    // Download permissions: a refused download ends here (403); a limited one runs with a lower row cap.
+    const downloadCap = downloadRowCap(caller, context, access.download);
+    if (downloadCap !== undefined) planned = withRowCap(planned, downloadCap);
     const hash = queryHash(planned.query);
     const average = this.queryLog.averageExecutionTime(hash);
     const logged = { hash, native: planned.query.type === 'native', database_id: planned.database.id };
     const ttl = opts.cacheTtlSeconds ?? 0;
-    const defaultMaxRows = opts.defaultMaxRows ?? AD_HOC_MAX_ROWS;
+    const defaultMaxRows = Math.min(opts.defaultMaxRows ?? AD_HOC_MAX_ROWS, downloadCap ?? Infinity);
     // A shared run is unrestricted, so its result is an admin's: keyed alike.
     const shape = isShared(caller) ? { isSuperuser: true, groupIds: [] } : caller;
     const key = ttl > 0 && !opts.groupingSets ? cacheKey({ query: planned.query, defaultMaxRows, timezone: planned.database.timezone ?? null, caller: shape, access }) : null;

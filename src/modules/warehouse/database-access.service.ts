@@ -3,8 +3,8 @@ import { AuthUser } from '../../common/auth/current-user';
 import { ForbiddenError } from '../../common/errors/api-errors';
 import { Access, bestAccess, DatabasePermissionsRepository } from './database-permissions.repository';
 
-const FULL: Access = { data: 'unrestricted', native: 'write' };
-const NONE: Access = { data: 'no', native: 'none' };
+const FULL: Access = { data: 'unrestricted', native: 'write', download: 'full' };
+const NONE: Access = { data: 'no', native: 'none', download: 'none' };
 
 /** What a caller may do with a database's data. Admins may do everything; others get their groups' best grant. */
 @Injectable()

@@ -3,7 +3,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { AppSql } from '../../common/database/app-sql';
 import { Setting } from '../settings/setting.entity';
 import { ALL_USERS_GROUP_ID } from '../users/users.repository';
-import { DataAccess, DatabasePermission, NativeAccess } from './database-permission.entity';
+import { DataAccess, DatabasePermission, DownloadAccess, NativeAccess } from './database-permission.entity';
 
 /** The internal setting that holds the revision of the data permissions graph. */
 const REVISION_KEY = 'data-permissions-revision';
@@ -11,9 +11,13 @@ const REVISION_KEY = 'data-permissions-revision';
 export interface Access {
   data: DataAccess;
   native: NativeAccess;
+  download: DownloadAccess;
 }
 
-export type Grant = Pick<DatabasePermission, 'db_id' | 'data' | 'native'>;
+export type Grant = Pick<DatabasePermission, 'db_id' | 'data' | 'native' | 'download'>;
+
+/** Download levels from the least to the most generous. */
+const DOWNLOAD_ORDER: DownloadAccess[] = ['none', 'limited', 'full'];
 
 /** Per-group, per-database grants. A caller's access is the most generous grant among their groups. */
 @Injectable()
@@ -24,9 +28,9 @@ export class DatabasePermissionsRepository {
     this.sql = new AppSql(db);
   }
 
-  /** New databases are open to All Users, as in Metabase; admins change that through the graph. */
+  /** New databases are open to All Users, downloads of up to 1,048,575 rows included, as in Metabase; admins change that through the graph. */
   async grantDefault(dbId: number, tx: EntityManager): Promise<void> {
-    await tx.insert(DatabasePermission, { group_id: ALL_USERS_GROUP_ID, db_id: dbId, data: 'unrestricted', native: 'write' });
+    await tx.insert(DatabasePermission, { group_id: ALL_USERS_GROUP_ID, db_id: dbId, data: 'unrestricted', native: 'write', download: 'full' });
   }
 
   /**
@@ -38,10 +42,10 @@ export class DatabasePermissionsRepository {
     const groups = groupIds.map((_, i) => `$${i + 1}`).join(', ');
     const onDb = dbId === undefined ? '' : ` AND db_id = $${groupIds.length + 1}`;
     const rows = await this.sql.query<Grant>(
-      `SELECT db_id, data, native FROM database_permission WHERE group_id IN (${groups})${onDb}`,
+      `SELECT db_id, data, native, download FROM database_permission WHERE group_id IN (${groups})${onDb}`,
       dbId === undefined ? groupIds : [...groupIds, dbId],
     );
-    return rows.map((r) => ({ db_id: Number(r.db_id), data: r.data, native: r.native }));
+    return rows.map((r) => ({ db_id: Number(r.db_id), data: r.data, native: r.native, download: r.download }));
   }
 
   all(): Promise<DatabasePermission[]> {
@@ -51,6 +55,10 @@ export class DatabasePermissionsRepository {
   async groupIds(): Promise<number[]> {
     const rows: Array<{ id: number }> = await this.db.query('SELECT id FROM permissions_group ORDER BY id');
     return rows.map((r) => Number(r.id));
+  }
+
+  grant(groupId: number, dbId: number, tx: EntityManager): Promise<DatabasePermission | null> {
+    return tx.findOneBy(DatabasePermission, { group_id: groupId, db_id: dbId });
   }
 
   async set(groupId: number, dbId: number, access: Access, tx: EntityManager): Promise<void> {
@@ -83,15 +91,21 @@ export class DatabasePermissionsRepository {
   }
 }
 
-/** Folds grants into the best access per database. */
+/** Folds grants into the best access per database. Native SQL and downloads count only together with data access. */
 export function bestAccess(perms: Grant[]): Map<number, Access> {
   const out = new Map<number, Access>();
   for (const p of perms) {
-    const prev = out.get(p.db_id) ?? { data: 'no', native: 'none' };
+    const prev = out.get(p.db_id) ?? { data: 'no', native: 'none', download: 'none' };
+    const withData = p.data === 'unrestricted';
     out.set(p.db_id, {
-      data: prev.data === 'unrestricted' || p.data === 'unrestricted' ? 'unrestricted' : 'no',
-      native: prev.native === 'write' || (p.native === 'write' && p.data === 'unrestricted') ? 'write' : 'none',
+      data: prev.data === 'unrestricted' || withData ? 'unrestricted' : 'no',
+      native: prev.native === 'write' || (p.native === 'write' && withData) ? 'write' : 'none',
+      download: withData ? mostGenerousDownload(prev.download, p.download) : prev.download,
     });
   }
   return out;
+}
+
+function mostGenerousDownload(a: DownloadAccess, b: DownloadAccess): DownloadAccess {
+  return DOWNLOAD_ORDER.indexOf(a) >= DOWNLOAD_ORDER.indexOf(b) ? a : b;
 }
