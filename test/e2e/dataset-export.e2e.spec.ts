@@ -1,54 +1,10 @@
-import ExcelJS from 'exceljs';
-import type { Response as SuperagentResponse } from 'superagent';
 import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import { QueryLogService } from '../../src/modules/query-log/query-log.service';
+import { binary, parseCsv, readXlsx } from '../support/downloads';
 import { auth } from '../support/factories';
 import { expect400, expect403 } from '../support/expect-wire';
 import { SampleApp, startSampleApp } from '../support/sample-app';
-
-/** RFC 4180 as csv-stringify writes it: quoted fields may hold commas, doubled quotes and line breaks. */
-function parseCsv(text: string): string[][] {
-  const records: string[][] = [];
-  let record: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted && c === '"' && text[i + 1] === '"') {
-      field += '"';
-      i++;
-    } else if (c === '"') {
-      quoted = !quoted;
-    } else if (quoted || (c !== ',' && c !== '\n' && c !== '\r')) {
-      field += c;
-    } else if (c === ',') {
-      record.push(field);
-      field = '';
-    } else if (c === '\n') {
-      records.push([...record, field]);
-      record = [];
-      field = '';
-    }
-  }
-  if (field !== '' || record.length > 0) records.push([...record, field]);
-  return records;
-}
-
-/** A supertest parser keeping the body as bytes. */
-function binary(res: SuperagentResponse, done: (err: Error | null, body: Buffer) => void): void {
-  const stream = res as unknown as NodeJS.ReadableStream;
-  const chunks: Buffer[] = [];
-  stream.on('data', (c: Buffer) => chunks.push(c));
-  stream.on('end', () => done(null, Buffer.concat(chunks)));
-}
-
-async function readXlsx(body: unknown): Promise<ExcelJS.Worksheet> {
-  const wb = new ExcelJS.Workbook();
-  // exceljs declares its own Buffer type; a Node Buffer is what it reads.
-  await wb.xlsx.load(body as ExcelJS.Buffer);
-  return wb.worksheets[0];
-}
 
 const DATE_TIME = /^(January|February|March|April|May|June|July|August|September|October|November|December) \d{1,2}, \d{4}, \d{1,2}:\d\d (AM|PM)$/;
 
@@ -79,7 +35,8 @@ describe('POST /api/dataset/:export-format on the Sample Database', () => {
     expect(res.headers['content-type']).toMatch(/^text\/csv/);
     expect(res.headers['content-disposition']).toMatch(/^attachment; filename="query_result_\d{4}-\d\d-\d\dT\d{6}\.csv"$/);
     const [header, ...rows] = parseCsv(res.text);
-    expect(header).toEqual(['ID', 'Total', 'Created At']);
+    // Total is a currency column: its currency goes in the header when formatting, as in Metabase.
+    expect(header).toEqual(['ID', 'Total ($)', 'Created At']);
     expect(rows.map((r) => r[0])).toEqual(['1', '2', '3']);
     expect(Number(rows[0][1])).toBeGreaterThan(0);
     expect(rows[0][2]).toMatch(DATE_TIME);
@@ -131,9 +88,9 @@ describe('POST /api/dataset/:export-format on the Sample Database', () => {
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(res.headers['content-disposition']).toMatch(/filename="query_result_.*\.json"/);
     expect(res.body).toHaveLength(2);
-    expect(Object.keys(res.body[0])).toEqual(['ID', 'Total', 'Created At']);
-    expect(res.body[0].ID).toBe(1);
-    expect(typeof res.body[0].Total).toBe('number');
+    expect(Object.keys(res.body[0])).toEqual(['ID', 'Total ($)', 'Created At']);
+    expect(res.body[0].ID).toBe('1');
+    expect(res.body[0]['Total ($)']).toMatch(/^[\d,]+\.\d\d$/);
     expect(res.body[0]['Created At']).toMatch(DATE_TIME);
     const raw = await form('json', { query: JSON.stringify(orders(1)), format_rows: 'false' }).expect(200);
     expect(raw.body[0]['Created At']).toMatch(/^\d{4}-\d\d-\d\dT/);
@@ -144,7 +101,8 @@ describe('POST /api/dataset/:export-format on the Sample Database', () => {
     expect(res.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
     expect(res.headers['content-disposition']).toMatch(/filename="query_result_.*\.xlsx"/);
     const sheet = await readXlsx(res.body);
-    expect(sheet.getRow(1).values).toEqual([undefined, 'ID', 'Total', 'Created At']);
+    expect(sheet.getRow(1).values).toEqual([undefined, 'ID', 'Total ($)', 'Created At']);
+    expect(sheet.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
     expect(sheet.getCell('A1').font?.bold).toBe(true);
     expect([sheet.getCell('A2').value, sheet.getCell('A4').value]).toEqual([1, 3]);
     expect(typeof sheet.getCell('B2').value).toBe('number');
@@ -244,6 +202,7 @@ describe('POST /api/dataset/:export-format on the Sample Database', () => {
     for (const f of ['csv', 'xlsx', 'json']) {
       const res: Response = await form(f, { query: bad });
       expect([res.status, res.body.status, res.body.error_type]).toEqual([400, 'failed', 'db']);
+      expect(res.body.message).toBe(res.body.error);
       expect(res.body.error).toMatch(/NO_SUCH_TABLE/);
       expect(res.headers['content-disposition']).toBeUndefined();
     }

@@ -17,6 +17,18 @@ export interface CardRunOptions {
   ignoreCache?: boolean;
   dashboardId?: number | null;
   context?: string;
+  /** Row cap when the query sets none (downloads: EXPORT_MAX_ROWS); default the ad-hoc 2,000. */
+  maxRows?: number;
+}
+
+/** What a download of a card writes besides the rows (see dataset/export/write-export.ts). */
+export interface CardDownload {
+  name: string;
+  display: string;
+  visualizationSettings: Record<string, unknown>;
+  /** True when the run is the card's pivot run (rows tagged by `pivot-grouping`). */
+  pivot: boolean;
+  answer: DatasetAnswer | DatasetStream;
 }
 
 /** Runs saved questions (POST /api/card/:id/query and the pivot twin) and works out a query's result columns. */
@@ -50,13 +62,24 @@ export class CardQueriesService {
       cardId: Number(row.id),
       dashboardId: opts.dashboardId ?? null,
       ignoreCache: opts.ignoreCache === true,
+      ...(opts.maxRows ? { defaultMaxRows: opts.maxRows } : {}),
       ...plan,
     });
   }
 
+  /** A download of the card: its run (the pivot run when `pivot` and the card is a pivot table), name and settings. */
+  async download(caller: AuthUser, id: number, opts: CardRunOptions & { pivot: boolean }, signal: AbortSignal): Promise<CardDownload> {
+    const { row } = await this.access.readable(caller, id);
+    const pivot = opts.pivot && row.display === 'pivot';
+    const answer = pivot ? await this.pivot(caller, id, opts, signal) : await this.run(caller, id, opts, signal);
+    return { name: row.name, display: row.display, visualizationSettings: parseJson(row.visualization_settings, {}), pivot, answer };
+  }
+
   async pivot(caller: AuthUser, id: number, opts: CardRunOptions, signal: AbortSignal): Promise<QueryResults | FailedResults> {
     const { row } = await this.access.readable(caller, id);
-    const body = { ...withParameters(row, opts.parameters), visualization_settings: parseJson(row.visualization_settings, {}) };
+    const query = withParameters(row, opts.parameters);
+    const constraints = opts.maxRows ? { constraints: { ...(query.constraints as object | undefined), 'max-results': opts.maxRows } } : {};
+    const body = { ...query, ...constraints, visualization_settings: parseJson(row.visualization_settings, {}) };
     return this.pivots.run(body, caller, signal, opts.context ?? 'question', Number(row.id));
   }
 

@@ -11,6 +11,7 @@ import { TablesModule } from '../tables/tables.module';
 import { FieldsModule } from '../fields/fields.module';
 import { CardAccessService } from './card-access.service';
 import { CardDetailsController } from './card-details.controller';
+import { CardExportController } from './card-export.controller';
 import { CardMetadataService } from './card-metadata.service';
 import { CardParamsService } from './card-params.service';
 import { CardRelatedService } from './card-related.service';
@@ -32,7 +33,7 @@ import { CardsService } from './cards.service';
 @Module({
   imports: [TypeOrmModule.forFeature([Card]), CollectionsModule, DatasetModule, RevisionsModule, SearchModule, BookmarksModule, WarehouseModule, TablesModule, FieldsModule],
   // CardDetailsController first: its literal paths (`embeddable`, `public`, `related`) must match before `:id`.
-  controllers: [CardDetailsController, CardsController],
+  controllers: [CardDetailsController, CardsController, CardExportController],
   providers: [CardsRepository, CardAccessService, CardHydrator, CardListService, CardQueriesService, CardsService, CardItemsSource,
     CardSeriesService, CardRelatedService, CardParamsService, CardMetadataService, CardSharingService],
   // For the dashboard-queries module: cards run in a dashboard's context.

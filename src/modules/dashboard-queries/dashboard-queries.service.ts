@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '../../common/auth/current-user';
 import { NotFoundError } from '../../common/errors/api-errors';
 import type { FailedResults, QueryResults } from '../../query-engine/postprocess/results';
-import { CardQueriesService } from '../cards/card-queries.service';
+import { CardQueriesService, type CardDownload } from '../cards/card-queries.service';
+import { parseJson } from '../../common/database/stored-json';
 import type { DatasetAnswer, DatasetStream } from '../dataset/dataset.service';
 import type { ReadableDashboard } from '../dashboards/dashboard-model';
 import { DashboardsService } from '../dashboards/dashboards.service';
@@ -39,11 +40,27 @@ export class DashboardQueriesService {
     return this.cards.pivot(caller, r.cardId, { parameters, dashboardId: r.dashboardId, context: 'dashboard' }, signal);
   }
 
+  /**
+   * A download of a dashcard's card (POST .../card/:c/query/:export-format): the dashboard's parameters mapped as
+   * for run(), the card run with the download's context and row cap; the dashcard's visualization settings over
+   * the card's (as the dashboard shows it).
+   */
+  async download(caller: AuthUser, r: DashcardRun, opts: { context: string; maxRows: number; pivot: boolean }, signal: AbortSignal): Promise<CardDownload> {
+    const { parameters, dashcard } = await this.resolveWithDashcard(caller, r);
+    const found = await this.cards.download(caller, r.cardId, { parameters, dashboardId: r.dashboardId, ...opts }, signal);
+    const own = dashcard.card_id === r.cardId ? parseJson<Record<string, unknown>>(dashcard.row.visualization_settings, {}) : {};
+    return { ...found, visualizationSettings: { ...found.visualizationSettings, ...own } };
+  }
+
   private async resolve(caller: AuthUser, r: DashcardRun) {
+    return (await this.resolveWithDashcard(caller, r)).parameters;
+  }
+
+  private async resolveWithDashcard(caller: AuthUser, r: DashcardRun) {
     const found: ReadableDashboard = await this.dashboards.readable(caller, r.dashboardId);
     const dashcard = found.dashcards.find((dc) => dc.id === r.dashcardId);
     if (!dashcard) throw new NotFoundError();
     if (dashcard.card_id !== r.cardId && !dashcard.series_card_ids.includes(r.cardId)) throw new NotFoundError();
-    return mapParameters(r.dashboardId, found.dashboard.parameters_list, dashcard.parameter_mappings, dashcard.card_id, r.cardId, r.parameters);
+    return { dashcard, parameters: mapParameters(r.dashboardId, found.dashboard.parameters_list, dashcard.parameter_mappings, dashcard.card_id, r.cardId, r.parameters) };
   }
 }

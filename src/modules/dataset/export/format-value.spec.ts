@@ -5,7 +5,7 @@ const date = { base_type: 'type/Date' };
 
 describe('export value formatting', () => {
   it('reads the wall-clock parts of ISO dates and date-times, with or without a zone', () => {
-    expect(parseTemporal('2024-05-01T10:15:30.123Z')).toEqual({ year: 2024, month: 5, day: 1, hour: 10, minute: 15, second: 30, hasTime: true });
+    expect(parseTemporal('2024-05-01T10:15:30.123Z')).toEqual({ year: 2024, month: 5, day: 1, hour: 10, minute: 15, second: 30, millisecond: 123, hasTime: true });
     expect(parseTemporal('2024-05-01 10:15:00+02:00')).toMatchObject({ hour: 10, hasTime: true });
     expect(parseTemporal('2024-05-01')).toMatchObject({ day: 1, hasTime: false });
     expect(parseTemporal('May 1')).toBeNull();
@@ -35,8 +35,11 @@ describe('export value formatting', () => {
     expect(formatTime('09:30:00')).toBe('9:30 AM');
   });
 
-  it('leaves numbers, text and nulls alone, and everything raw without format_rows', () => {
-    expect(formatValue(12.5, { base_type: 'type/Float' }, true)).toBe(12.5);
+  it('groups numbers with at most 2 decimals, leaves text and nulls alone, and everything raw without format_rows', () => {
+    expect(formatValue(1234.567, { base_type: 'type/Float' }, true)).toBe('1,234.57');
+    expect(formatValue(1234, { base_type: 'type/Integer' }, true)).toBe('1,234');
+    expect(formatValue(12345, { base_type: 'type/Integer', semantic_type: 'type/PK' }, true)).toBe('12345');
+    expect(formatValue(1234.5, { base_type: 'type/Float' }, false)).toBe(1234.5);
     expect(formatValue('Gizmo', { base_type: 'type/Text' }, true)).toBe('Gizmo');
     expect(formatValue(null, dateTime, true)).toBeNull();
     expect(formatValue('2024-05-01T10:15:00', dateTime, true)).toBe('May 1, 2024, 10:15 AM');

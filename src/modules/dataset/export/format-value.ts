@@ -1,4 +1,5 @@
 import type { CompiledColumn } from '../../../query-engine/compile/contract';
+import { applyPattern, datePattern, formatNumber, monthPattern, timePattern, type ColumnSettings } from './column-format';
 
 /**
  * How exported values look. Pure: no time zones are applied (a value shows the wall-clock time the query
@@ -7,10 +8,10 @@ import type { CompiledColumn } from '../../../query-engine/compile/contract';
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 const TEMPORAL_TYPES = new Set(['type/Date', 'type/DateTime', 'type/DateTimeWithLocalTZ', 'type/DateTimeWithTZ', 'type/DateTimeWithZoneOffset', 'type/Instant']);
-const ISO = /^(\d{4})-(\d\d)-(\d\d)(?:[T ](\d\d):(\d\d)(?::(\d\d)(?:\.\d+)?)?)?(?:Z|[+-]\d\d:?\d\d)?$/;
-const TIME = /^(\d\d):(\d\d)(?::(\d\d)(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)?$/;
+const ISO = /^(\d{4})-(\d\d)-(\d\d)(?:[T ](\d\d):(\d\d)(?::(\d\d)(\.\d+)?)?)?(?:Z|[+-]\d\d:?\d\d)?$/;
+const TIME = /^(\d\d):(\d\d)(?::(\d\d)(\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)?$/;
 
-type Col = Pick<CompiledColumn, 'base_type'> & { effective_type?: string; unit?: string };
+type Col = Pick<CompiledColumn, 'base_type'> & { effective_type?: string | null; semantic_type?: string | null; unit?: string };
 
 /** The wall-clock parts of an ISO date or date-time string; `hasTime` false for a bare date. */
 export interface TemporalParts {
@@ -20,13 +21,18 @@ export interface TemporalParts {
   hour: number;
   minute: number;
   second: number;
+  millisecond: number;
   hasTime: boolean;
 }
 
 export function parseTemporal(value: string): TemporalParts | null {
   const m = ISO.exec(value);
   if (!m) return null;
-  return { year: +m[1], month: +m[2], day: +m[3], hour: +(m[4] ?? 0), minute: +(m[5] ?? 0), second: +(m[6] ?? 0), hasTime: m[4] !== undefined };
+  return { year: +m[1], month: +m[2], day: +m[3], hour: +(m[4] ?? 0), minute: +(m[5] ?? 0), second: +(m[6] ?? 0), millisecond: millis(m[7]), hasTime: m[4] !== undefined };
+}
+
+function millis(fraction: string | undefined): number {
+  return fraction ? Math.floor(Number(`0${fraction}`) * 1000) : 0;
 }
 
 /** A date or date-time column (by type or by its temporal bucket); extraction units (`hour-of-day`...) are numbers. */
@@ -38,44 +44,51 @@ export function isTime(col: Col): boolean {
   return (col.effective_type ?? col.base_type) === 'type/Time' || col.base_type === 'type/Time';
 }
 
-/** A value as exported: readable when `formatRows`, else as the query answered it. Null stays null. */
-export function formatValue(value: unknown, col: Col, formatRows: boolean): unknown {
+/**
+ * A value as exported: readable when `formatRows` (after the column's `column_settings`, see column-format.ts),
+ * else as the query answered it. Null stays null.
+ */
+export function formatValue(value: unknown, col: Col, formatRows: boolean, settings: ColumnSettings = {}): unknown {
   if (value === null || value === undefined || !formatRows) return value ?? null;
-  if (typeof value === 'string' && isTemporal(col)) return formatTemporal(value, col) ?? value;
-  if (typeof value === 'string' && isTime(col)) return formatTime(value) ?? value;
-  if (typeof value === 'number' && col.unit) return formatExtraction(value, col.unit) ?? value;
+  if (typeof value === 'string' && isTemporal(col)) return formatTemporal(value, col, settings) ?? value;
+  if (typeof value === 'string' && isTime(col)) return formatTime(value, settings) ?? value;
+  if (typeof value === 'number' && col.unit && formatExtraction(value, col.unit) !== null) return formatExtraction(value, col.unit);
+  if (typeof value === 'number') return formatNumber(value, col, settings);
   return value;
 }
 
 /** `May 1, 2024, 10:15 AM`, `May 1, 2024`, or as the column's unit has it (`May, 2024`, `Q2 - 2024`, `2024`...). */
-export function formatTemporal(value: string, col: Col): string | null {
+export function formatTemporal(value: string, col: Col, settings: ColumnSettings = {}): string | null {
   const t = parseTemporal(value);
   if (!t) return null;
-  const date = `${MONTHS[t.month - 1]} ${t.day}, ${t.year}`;
+  const date = applyPattern(datePattern(settings), t);
   switch (col.unit) {
     case 'year':
       return String(t.year);
     case 'quarter':
       return `Q${Math.ceil(t.month / 3)} - ${t.year}`;
     case 'month':
-      return `${MONTHS[t.month - 1]}, ${t.year}`;
+      return applyPattern(monthPattern(settings), t);
     case 'week': {
       const end = new Date(Date.UTC(t.year, t.month - 1, t.day + 6));
-      return `${date} - ${MONTHS[end.getUTCMonth()]} ${end.getUTCDate()}, ${end.getUTCFullYear()}`;
+      return `${date} - ${applyPattern(datePattern(settings), { year: end.getUTCFullYear(), month: end.getUTCMonth() + 1, day: end.getUTCDate(), hour: 0, minute: 0, second: 0 })}`;
     }
     case 'day':
       return date;
     default: {
-      const dateOnly = !t.hasTime || (col.effective_type ?? col.base_type) === 'type/Date';
-      return dateOnly ? date : `${date}, ${clock(t.hour, t.minute)}`;
+      const time = timePattern(settings);
+      const dateOnly = !t.hasTime || (col.effective_type ?? col.base_type) === 'type/Date' || time === null;
+      return dateOnly ? date : `${date}, ${applyPattern(time, t)}`;
     }
   }
 }
 
-/** `10:15 AM` for a time of day. */
-export function formatTime(value: string): string | null {
+/** `10:15 AM` for a time of day (or as `time_style` and `time_enabled` say). */
+export function formatTime(value: string, settings: ColumnSettings = {}): string | null {
   const m = TIME.exec(value);
-  return m ? clock(+m[1], +m[2]) : null;
+  if (!m) return null;
+  const parts = { year: 1970, month: 1, day: 1, hour: +m[1], minute: +m[2], second: +(m[3] ?? 0), millisecond: millis(m[4]) };
+  return applyPattern(timePattern(settings) ?? 'h:mm A', parts);
 }
 
 /** Extracted parts by name where Metabase shows names: weekdays (1 is Sunday), months, quarters, hours. */
@@ -95,6 +108,3 @@ export function formatExtraction(value: number, unit: string): string | null {
   }
 }
 
-function clock(hour: number, minute: number): string {
-  return `${hour % 12 || 12}:${String(minute).padStart(2, '0')} ${hour < 12 ? 'AM' : 'PM'}`;
-}

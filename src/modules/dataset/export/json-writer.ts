@@ -1,6 +1,9 @@
 import { formatValue } from './format-value';
 import { endStream, ExportWriter, ExportWriterOptions, writeChunk } from './export-writer';
 
+/** The key of the last element of a JSON download whose rows stopped early. */
+export const INCOMPLETE_KEY = 'download_incomplete';
+
 /** A JSON array of objects keyed by column title (a later column with the same title wins, as in Metabase). */
 export class JsonWriter implements ExportWriter {
   private titles: string[] = [];
@@ -16,16 +19,26 @@ export class JsonWriter implements ExportWriter {
   write(rows: unknown[][]): Promise<boolean> {
     if (rows.length === 0) return Promise.resolve(!this.opts.out.destroyed);
     const { cols, formatRows } = this.opts;
+    const settings = this.opts.settings ?? [];
     const objects = rows.map((row) => {
       // No prototype: a column titled `__proto__` is just a key.
       const o: Record<string, unknown> = Object.create(null);
-      row.forEach((v, i) => (o[this.titles[i]] = formatValue(v, cols[i], formatRows)));
+      row.forEach((v, i) => (o[this.titles[i]] = formatValue(v, cols[i], formatRows, settings[i])));
       return o;
     });
     const text = JSON.stringify(objects).slice(1, -1);
     const chunk = this.first ? text : `,${text}`;
     this.first = false;
     return writeChunk(this.opts.out, chunk);
+  }
+
+  /**
+   * A last element `{"download_incomplete": message}`, and no closing bracket: a JSON parser refuses the file (no
+   * truncated answer passes for the whole one), and a person or a streaming reader sees why it stops there.
+   */
+  async incomplete(message: string): Promise<void> {
+    const marker = JSON.stringify({ [INCOMPLETE_KEY]: message });
+    await endStream(this.opts.out, this.first ? marker : `,${marker}`);
   }
 
   end(): Promise<void> {

@@ -2,9 +2,9 @@ import type { Response } from 'express';
 import { writeResultJson } from '../../../common/http/write-result-json';
 import type { CompiledColumn } from '../../../query-engine/compile/contract';
 import type { DatasetAnswer, DatasetStream } from '../dataset.service';
-import { columnTitles } from './column-titles';
 import { CsvWriter } from './csv-writer';
-import type { ExportRequest, ExportFormat } from './export-request';
+import { exportColumns } from './export-columns';
+import type { ExportFormat, ExportSpec } from './export-request';
 import type { ExportWriter, ExportWriterOptions } from './export-writer';
 import { JsonWriter } from './json-writer';
 import { XlsxWriter } from './xlsx-writer';
@@ -12,7 +12,7 @@ import { XlsxWriter } from './xlsx-writer';
 type FileFormat = Exclude<ExportFormat, 'api'>;
 
 const FILES: Record<FileFormat, { contentType: string; make: (o: ExportWriterOptions) => ExportWriter }> = {
-  csv: { contentType: 'text/csv', make: (o) => new CsvWriter(o) },
+  csv: { contentType: 'text/csv; charset=utf-8', make: (o) => new CsvWriter(o) },
   json: { contentType: 'application/json; charset=utf-8', make: (o) => new JsonWriter(o) },
   xlsx: { contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', make: (o) => new XlsxWriter(o) },
 };
@@ -20,16 +20,27 @@ const FILES: Record<FileFormat, { contentType: string; make: (o: ExportWriterOpt
 /** HTTP status of a query that failed before its first row, for the file formats (see writeExport). */
 export const FAILED_EXPORT_STATUS = 400;
 
+/** The last line (CSV), last cell (XLSX) or last element (JSON) of a file whose query failed after its first rows. */
+export function incompleteMessage(rows: number, error: string): string {
+  return `Download incomplete: the query failed after ${rows} rows. ${error}`;
+}
+
 /**
- * Writes a query result as the requested download, rows as they arrive.
+ * THE download writer, for every `/:export-format` endpoint (dataset, card, dashcard, and the public and embed
+ * twins): give it the response, what to write (`spec`), and the run (DatasetService.stream/run, or a pivot run);
+ * it answers the request. Rows are written as they arrive, with backpressure; a client that leaves stops the
+ * reading, which cancels the query.
  * - `api`: the result JSON as POST /api/dataset answers it, with 200 (a failed query: the failed shape with 202).
- * - files: a query that fails before any row answers 400 `{status: "failed", error, error_type}` (Metabase sends
- *   the failed result as JSON too, with a 5xx; it is the caller's query, not our fault). Once rows have gone out
- *   the status cannot change: a failure then ends the file where the rows stopped (CSV after the last row; JSON
- *   without its closing bracket, so that no parser takes it for the whole answer; XLSX as a workbook of the rows read).
+ * - files: a query that fails before any row answers 400 `{message, status: "failed", error, error_type}` (the
+ *   caller's query, not our fault), not an empty file. Once rows have gone out the status cannot change: a failure
+ *   then ends the file with incompleteMessage() (CSV: a last one-field record; XLSX: a last row of one red bold cell;
+ *   JSON: a last element `{"download_incomplete": ...}` without the closing bracket, so that parsers refuse it).
+ * - the card's `visualization_settings` choose and order the columns (`table.columns`), title them and, with
+ *   `formatRows`, format their values (see export-columns.ts, column-format.ts).
+ * - the file is `<name>_<yyyy-MM-ddTHHmmss>.<format>` (UTC) in Content-Disposition (see contentDisposition).
  */
-export async function writeExport(res: Response, request: ExportRequest, answer: DatasetAnswer | DatasetStream, now = new Date()): Promise<void> {
-  if (request.format === 'api') {
+export async function writeExport(res: Response, spec: ExportSpec, answer: DatasetAnswer | DatasetStream, now = new Date()): Promise<void> {
+  if (spec.format === 'api') {
     await writeResultJson(res, answer.status === 'failed' ? 202 : 200, answer);
     return;
   }
@@ -38,8 +49,9 @@ export async function writeExport(res: Response, request: ExportRequest, answer:
     return;
   }
   const streamed = answer.status === 'streaming' ? answer : null;
-  const cols: CompiledColumn[] = streamed ? streamed.head.data.cols : (answer as Exclude<DatasetAnswer, { status: 'failed' }>).data.cols;
-  const batches = (streamed ? streamed.rows : whole((answer as Exclude<DatasetAnswer, { status: 'failed' }>).data.rows))[Symbol.asyncIterator]();
+  const whole = streamed ? null : (answer as Exclude<DatasetAnswer, { status: 'failed' }>);
+  const cols: CompiledColumn[] = streamed ? streamed.head.data.cols : whole!.data.cols;
+  const batches = (streamed ? streamed.rows : once(whole!.data.rows))[Symbol.asyncIterator]();
   // The first batch decides the status: a failure before any row is still an error answer, not a file.
   let next: IteratorResult<unknown[][]>;
   try {
@@ -53,15 +65,19 @@ export async function writeExport(res: Response, request: ExportRequest, answer:
     failed(res, early);
     return;
   }
-  const { contentType, make } = FILES[request.format];
+  const { contentType, make } = FILES[spec.format];
+  const columns = exportColumns(cols, spec.visualizationSettings, spec.formatRows);
+  const project = isIdentity(columns.indices, cols.length) ? null : (row: unknown[]) => columns.indices.map((i) => row[i]);
   res.status(200);
   res.setHeader('Content-Type', contentType);
-  res.setHeader('Content-Disposition', `attachment; filename="${exportFileName(request.format, now)}"`);
-  const writer = make({ out: res, cols, formatRows: request.formatRows });
+  res.setHeader('Content-Disposition', contentDisposition(exportFileName(spec.format, now, spec.name)));
+  const writer = make({ out: res, cols: columns.cols, formatRows: spec.formatRows, settings: columns.settings });
+  let written = 0;
   try {
-    let open = await writer.begin(columnTitles(cols, request.visualizationSettings));
+    let open = await writer.begin(columns.titles);
     for (; !next.done; next = await batches.next()) {
-      if (open) open = await writer.write(next.value);
+      if (open) open = await writer.write(project ? next.value.map(project) : next.value);
+      written += next.value.length;
       if (!open) {
         // The client has gone: stop reading, which closes the query.
         await batches.return?.();
@@ -73,23 +89,42 @@ export async function writeExport(res: Response, request: ExportRequest, answer:
     res.destroy(e as Error);
     throw e;
   }
-  if (streamed?.outcome().failure && request.format === 'json') {
-    res.end();
+  const failure = streamed?.outcome().failure;
+  if (failure) {
+    await writer.incomplete(incompleteMessage(written, failure.error));
     return;
   }
   await writer.end();
 }
 
-/** `query_result_2024-05-01T101500.csv`, the time in UTC. */
-export function exportFileName(format: FileFormat, now: Date): string {
+/** `query_result_2024-05-01T101500.csv`, or the card's name instead of `query_result`; the time in UTC. */
+export function exportFileName(format: FileFormat, now: Date, name?: string): string {
   const stamp = now.toISOString().slice(0, 19).replace(/:/g, '');
-  return `query_result_${stamp}.${format}`;
+  // No path separators nor control characters in a file name; a blank name is the default one.
+  const base = (name ?? '').replace(/[\u0000-\u001f\u007f/\\]/g, '_').trim() || 'query_result';
+  return `${base}_${stamp}.${format}`;
 }
 
+/**
+ * `attachment; filename="<name>"`, where a name that is not plain ASCII gets an ASCII fallback (other characters
+ * `_`) and its exact form in `filename*=UTF-8''<percent-encoded>` (RFC 6266 / RFC 5987), which browsers prefer.
+ */
+export function contentDisposition(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  if (ascii === fileName) return `attachment; filename="${fileName}"`;
+  const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
+
+/** A query that failed before its first row: 400 with its message (`error` too, as the failed result has it). */
 function failed(res: Response, f: { error: string; error_type?: string }): void {
-  res.status(FAILED_EXPORT_STATUS).json({ status: 'failed', error: f.error, error_type: f.error_type ?? null });
+  res.status(FAILED_EXPORT_STATUS).json({ message: f.error, status: 'failed', error: f.error, error_type: f.error_type ?? null });
 }
 
-async function* whole(rows: unknown[][]): AsyncGenerator<unknown[][]> {
+function isIdentity(indices: number[], length: number): boolean {
+  return indices.length === length && indices.every((v, i) => v === i);
+}
+
+async function* once(rows: unknown[][]): AsyncGenerator<unknown[][]> {
   yield rows;
 }

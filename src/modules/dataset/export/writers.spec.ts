@@ -54,8 +54,8 @@ describe('export writers', () => {
 
   it('JSON: an array of objects keyed by title', async () => {
     expect(JSON.parse((await written((o) => new JsonWriter(o), true)).toString())).toEqual([
-      { Id: 1, Name: 'a, "quoted"', At: 'May 1, 2024, 10:15 AM', Month: 'May, 2024', Ok: true },
-      { Id: 2, Name: null, At: null, Month: null, Ok: false },
+      { Id: '1', Name: 'a, "quoted"', At: 'May 1, 2024, 10:15 AM', Month: 'May, 2024', Ok: true },
+      { Id: '2', Name: null, At: null, Month: null, Ok: false },
     ]);
     expect(JSON.parse((await written((o) => new JsonWriter(o), false)).toString())[0].At).toBe('2024-05-01T10:15:00');
   });
@@ -75,5 +75,44 @@ describe('export writers', () => {
     expect(sheet.getCell('E2').value).toBe(true);
     expect(sheet.getCell('C3').value).toBeNull();
     expect(sheet.rowCount).toBe(3);
+  });
+
+  it('ends a file whose rows stopped early with the incomplete message, in every format', async () => {
+    const run = async (make: (o: ExportWriterOptions) => ExportWriter) => {
+      const out = new PassThrough();
+      const chunks: Buffer[] = [];
+      out.on('data', (c: Buffer) => chunks.push(Buffer.from(c)));
+      const w = make({ out, cols, formatRows: false });
+      await w.begin(['Id', 'Name', 'At', 'Month', 'Ok']);
+      await w.write(rows.slice(0, 1));
+      await w.incomplete('Download incomplete: boom');
+      return Buffer.concat(chunks);
+    };
+    expect((await run((o) => new CsvWriter(o))).toString().split('\n').slice(-2)).toEqual(['Download incomplete: boom', '']);
+    const json = (await run((o) => new JsonWriter(o))).toString();
+    expect(json.endsWith(',{"download_incomplete":"Download incomplete: boom"}')).toBe(true);
+    expect(() => JSON.parse(json)).toThrow();
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load((await run((o) => new XlsxWriter(o))) as unknown as ExcelJS.Buffer);
+    expect(wb.worksheets[0].getCell('A3').value).toBe('Download incomplete: boom');
+    expect(wb.worksheets[0].rowCount).toBe(3);
+  });
+
+  it('XLSX: frozen header, widths from the content, number formats from the column settings', async () => {
+    const out = new PassThrough();
+    const chunks: Buffer[] = [];
+    out.on('data', (c: Buffer) => chunks.push(Buffer.from(c)));
+    const numbers = [col('P', 'type/Float'), col('NAME', 'type/Text')];
+    const w = new XlsxWriter({ out, cols: numbers, formatRows: true, settings: [{ number_style: 'percent', decimals: 1, scale: 2 }, {}] });
+    await w.begin(['P', 'N']);
+    await w.write([[0.25, 'a rather long piece of text in this column']]);
+    await w.end();
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(Buffer.concat(chunks) as unknown as ExcelJS.Buffer);
+    const sheet = wb.worksheets[0];
+    expect(sheet.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
+    expect([sheet.getCell('A2').value, sheet.getCell('A2').numFmt]).toEqual([0.5, '#,##0.0%']);
+    expect(sheet.getColumn(2).width).toBeGreaterThan(40);
+    expect(sheet.getColumn(1).width).toBeLessThan(15);
   });
 });
