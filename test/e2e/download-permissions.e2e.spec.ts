@@ -8,6 +8,7 @@ import { dataSourceOptions } from '../../src/common/database/data-source-options
 import { runMigrations } from '../../src/common/database/migration-runner';
 import { MIGRATIONS } from '../../src/migrations';
 import { DownloadPermissions1764547200000 } from '../../src/migrations/1764547200000-download-permissions';
+import { PivotService } from '../../src/modules/dataset/pivot.service';
 import { ADMIN_GROUP_ID, ALL_USERS_GROUP_ID } from '../../src/modules/users/users.repository';
 import { freshAppDb } from '../support/app-db';
 import { expect403 } from '../support/expect-wire';
@@ -197,6 +198,19 @@ describe('download permissions', () => {
       await setGraph({ [ALL_USERS_GROUP_ID]: { [s.db]: access('none') } });
       const query = { database: s.db, type: 'query', query: { 'source-table': s.table('PRODUCTS').id, aggregation: [['count']], breakout: [['field', s.field('PRODUCTS', 'CATEGORY'), null]] } };
       expect403(await http().post('/api/dataset/csv').set(auth(plain.session)).type('form').send({ query: JSON.stringify(query), pivot_results: 'true' }));
+    });
+
+    it('limited: caps a pivot export as a whole, not each of its grouping queries', async () => {
+      await setGraph({ [ALL_USERS_GROUP_ID]: { [s.db]: access('limited') } });
+      // Two breakouts: the detail rows and a subtotal per order, each query alone over the cap. The export cap, as the download asks.
+      const field = (name: string) => ['field', s.field('ORDERS', name), null];
+      const query = { database: s.db, type: 'query', query: { 'source-table': s.table('ORDERS').id, aggregation: [['count']], breakout: [field('ID'), field('PRODUCT_ID')] }, constraints: { 'max-results': 1_048_575 } };
+      const caller = { id: plain.id, isSuperuser: false, groupIds: [ALL_USERS_GROUP_ID] };
+      const pivots = s.t.app.get(PivotService);
+      const capped = await pivots.run(query, caller, new AbortController().signal, 'csv-download');
+      expect([capped.status, capped.row_count]).toEqual(['completed', LIMITED_ROWS]);
+      const whole = await pivots.run(query, caller, new AbortController().signal, 'ad-hoc');
+      expect(whole.row_count).toBeGreaterThan(LIMITED_ROWS);
     });
 
     it('none: still lets the user run the same query without downloading it', async () => {

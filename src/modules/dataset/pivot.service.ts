@@ -9,7 +9,7 @@ import { AD_HOC_MAX_ROWS, DatasetService } from './dataset.service';
 import { QueryMetadataRepository } from './query-metadata.repository';
 import { EXPORT_MAX_ROWS } from './export/export-request';
 import { checkQueryBody, normalizedOrError } from './query-body';
-import { isShared, type QueryAuthorization } from './query-authorization';
+import { downloadRowCap, isShared, type QueryAuthorization } from './query-authorization';
 
 /** A pivot holds all its rows at once: never more than a download may have (Metabase's 1,048,575). */
 export const PIVOT_MAX_ROWS = EXPORT_MAX_ROWS;
@@ -57,11 +57,13 @@ export class PivotService {
     const requested = normalized.constraints?.['max-results'];
     const valid = typeof requested === 'number' && Number.isInteger(requested) && requested > 0;
     // Every grouping's rows are held at once: at most the download cap, whatever the query asks.
-    const maxRows = valid ? Math.min(requested, PIVOT_MAX_ROWS) : AD_HOC_MAX_ROWS;
-    // An invalid max-results goes on as it was, for the query's validation to refuse.
-    const constraints = (cap: number) => (requested === undefined || requested === null || valid ? { ...normalized.constraints, 'max-results': cap } : normalized.constraints);
     const started = Date.now();
     const db = Number.isInteger(normalized.database) ? await this.metadataRepo.connection(normalized.database as number) : null;
+    // A limited download caps the whole table, not each grouping's query (which the dataset service caps on its own).
+    const downloadCap = db !== null && !isShared(caller) ? downloadRowCap(caller, context, (await this.access.accessTo(caller, db.id)).download) : undefined;
+    const maxRows = Math.min(valid ? Math.min(requested, PIVOT_MAX_ROWS) : AD_HOC_MAX_ROWS, downloadCap ?? Infinity);
+    // An invalid max-results goes on as it was, for the query's validation to refuse.
+    const constraints = (cap: number) => (requested === undefined || requested === null || valid ? { ...normalized.constraints, 'max-results': cap } : normalized.constraints);
 
     const outcome = await runPivot(inner, { ...options, maxRows, groupingSets: db !== null && compilerFor(db.engine).groupingSets === true }, (query, run) =>
       this.dataset.run(
