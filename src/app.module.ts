@@ -13,6 +13,7 @@ import { ContentModule } from './modules/content/content.module';
 import { DashboardQueriesModule } from './modules/dashboard-queries/dashboard-queries.module';
 import { DatasetModule } from './modules/dataset/dataset.module';
 import { DatabasesModule } from './modules/databases/databases.module';
+import { EmbeddingModule } from './modules/embedding/embedding.module';
 import { FieldsModule } from './modules/fields/fields.module';
 import { HealthModule } from './modules/health/health.module';
 import { RevisionsModule } from './modules/revisions/revisions.module';
@@ -56,6 +57,7 @@ export const FEATURE_MODULES = [
   CardsModule,
   DashboardQueriesModule,
   DashboardsModule,
+  EmbeddingModule,
 ];
 
 @Module({})

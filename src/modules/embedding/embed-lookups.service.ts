@@ -1,0 +1,76 @@
+import { Injectable } from '@nestjs/common';
+import { parseJson } from '../../common/database/stored-json';
+import { MessageError } from '../../common/errors/api-errors';
+import { targetField } from '../cards/card-params.service';
+import type { CardRow } from '../cards/cards.repository';
+import type { ParameterValues } from '../dataset/parameter-values.service';
+import { SharedFieldsService, type FieldAllowlist } from '../public-sharing/shared-fields.service';
+import { cardOf, cardParameters, dashboardOf, dashboardParameters, toDashboardValues } from './embed-grant';
+import { mergeEmbedParams, viewerValues } from './embed-params';
+import type { EmbedGrant } from './embed-token.guard';
+import { viewerSettable } from './embed-views';
+
+/**
+ * The look-ups of an embed's filter widgets, through the public-sharing module's SharedFieldsService: field values,
+ * search and remapping only for the fields behind the parameters a viewer may set (enabled in the whitelist, not set by
+ * the token: a locked parameter's field would list every value the token is there to hide), and a dashboard
+ * parameter's values with the token's values, locked ones included, as chain-filter constraints.
+ */
+@Injectable()
+export class EmbedLookupsService {
+  constructor(private readonly fields: SharedFieldsService) {}
+
+  async values(grant: EmbedGrant, fieldId: number) {
+    return this.fields.values(await this.allowed(grant), fieldId);
+  }
+
+  async search(grant: EmbedGrant, fieldId: number, searchFieldId: number, value: string, limit?: number) {
+    return this.fields.search(await this.allowed(grant), fieldId, searchFieldId, value, limit);
+  }
+
+  async remapping(grant: EmbedGrant, fieldId: number, remappedId: number, value: string) {
+    return this.fields.remapping(await this.allowed(grant), fieldId, remappedId, value);
+  }
+
+  /**
+   * GET .../params/:param-key/values and .../search/:prefix. The parameter must be one the viewer may set; the other
+   * parameters' values from the query string (by parameter id, as Metabase's chain filters send them) pass the
+   * whitelist's rules together with the token's, and all of them constrain the values (Metabase's `dashboard-param-values`).
+   */
+  async paramValues(grant: EmbedGrant, paramKey: string, query: Record<string, unknown>, prefix?: string): Promise<ParameterValues> {
+    const found = dashboardOf(grant);
+    const params = dashboardParameters(found);
+    const slug = params.find((p) => p.id === paramKey)?.slug;
+    if (typeof slug !== 'string' || grant.whitelist[slug] !== 'enabled') {
+      throw new MessageError(`Cannot search for values: ${JSON.stringify(slug ?? paramKey)} is not an enabled parameter.`);
+    }
+    if (Object.prototype.hasOwnProperty.call(grant.claims.params, slug)) throw new MessageError(`You can't specify a value for ${JSON.stringify(slug)} if it's already set in the JWT.`);
+    const bySlug: Record<string, unknown> = {};
+    for (const [id, value] of Object.entries(viewerValues(query))) {
+      const p = params.find((x) => x.id === id);
+      if (!p || typeof p.slug !== 'string') throw new MessageError(`Invalid query params: could not determine slug for parameter with ID ${JSON.stringify(id)}`);
+      bySlug[p.slug] = value;
+    }
+    const merged = mergeEmbedParams(grant.whitelist, grant.claims.params, bySlug);
+    const given = Object.fromEntries(toDashboardValues(found, merged).map((v) => [String(v.id), v.value]));
+    return this.fields.dashboardParamValues(found, paramKey, given, prefix);
+  }
+
+  /** The fields behind the parameters a viewer may set. */
+  async allowed(grant: EmbedGrant, cards?: Map<number, CardRow>): Promise<FieldAllowlist> {
+    if (grant.card) {
+      const card = cardOf(grant);
+      const query = parseJson<unknown>(card.dataset_query, null);
+      const ids = new Set<number>();
+      for (const p of viewerSettable(cardParameters(card), grant.whitelist, grant.claims.params)) {
+        const id = targetField(p.target, query);
+        if (id !== null) ids.add(id);
+      }
+      return ids;
+    }
+    const found = dashboardOf(grant);
+    const shown = new Set(viewerSettable(dashboardParameters(found), grant.whitelist, grant.claims.params).map((p) => p.id));
+    const onlyShown = { ...found, dashcards: found.dashcards.map((dc) => ({ ...dc, parameter_mappings: dc.parameter_mappings.filter((m) => shown.has(m.parameter_id)) })) };
+    return this.fields.dashboardFields(onlyShown, cards);
+  }
+}

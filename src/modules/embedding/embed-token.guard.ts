@@ -1,0 +1,86 @@
+import { CanActivate, ExecutionContext, Inject, Injectable, SetMetadata } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Request } from 'express';
+import { setShared } from '../../common/auth/shared-object';
+import { parseJson } from '../../common/database/stored-json';
+import { ArchivedError, MessageError, NotFoundError } from '../../common/errors/api-errors';
+import { SETTINGS_READER, type SettingsReader } from '../../common/settings/settings-reader';
+import { CardsRepository, type CardRow } from '../cards/cards.repository';
+import type { ReadableDashboard } from '../dashboards/dashboard-model';
+import { DashboardsRepository } from '../dashboards/dashboards.repository';
+import { SharedQueriesService } from '../public-sharing/shared-queries.service';
+import { isEmbeddingParams, type EmbeddingParams } from './embed-params';
+import { verifyEmbedToken, type EmbedClaims, type EmbedResource } from './embed-token';
+
+export const EMBEDDING_OFF = 'Embedding is not enabled.';
+export const OBJECT_NOT_EMBEDDABLE = 'Embedding is not enabled for this object.';
+
+const EMBED_RESOURCE = 'embed-resource';
+
+/** Which resource a route's `:token` must name: `question` for card routes, `dashboard` for dashboard routes. */
+export const EmbedOf = (resource: EmbedResource) => SetMetadata(EMBED_RESOURCE, resource);
+
+/** What the token guards establish and hand to the controller (@SharedObject()): verified claims and the loaded object. */
+export interface EmbedGrant {
+  claims: EmbedClaims;
+  /** An admin's preview (`/api/preview-embed/...`). */
+  preview: boolean;
+  /** The parameter whitelist in force: the object's `embedding_params`, or a preview token's `_embedding_params`. */
+  whitelist: EmbeddingParams;
+  card?: CardRow;
+  /** The dashboard with its dashcards, as the shared runner takes it. */
+  dashboard?: ReadableDashboard;
+}
+
+/**
+ * The shared part of both token guards: the token from the path verified for the route's resource, static embedding
+ * on, the object loaded (404 when missing, archived refused), and, outside preview, the object's own switch.
+ */
+abstract class TokenGuardBase implements CanActivate {
+  protected abstract readonly preview: boolean;
+
+  constructor(
+    private readonly reflector: Reflector,
+    @Inject(SETTINGS_READER) private readonly settings: SettingsReader,
+    private readonly cards: CardsRepository,
+    private readonly dashboards: DashboardsRepository,
+    private readonly shared: SharedQueriesService,
+  ) {}
+
+  async canActivate(ctx: ExecutionContext): Promise<boolean> {
+    const resource = this.reflector.getAllAndOverride<EmbedResource | undefined>(EMBED_RESOURCE, [ctx.getHandler(), ctx.getClass()]);
+    if (!resource) throw new Error('Embed route without @EmbedOf(resource)');
+    const token = ctx.switchToHttp().getRequest<Request>().params?.token;
+    if (typeof token !== 'string') throw new Error('Embed route without :token');
+    const secret = await this.settings.get<string | null>('embedding-secret-key');
+    const claims = verifyEmbedToken(token, secret, resource, { preview: this.preview });
+    if ((await this.settings.get<boolean>('enable-embedding-static')) !== true) throw new MessageError(EMBEDDING_OFF);
+    const row = resource === 'question' ? await this.cards.row(claims.id) : await this.dashboards.row(claims.id);
+    if (!row) throw new NotFoundError();
+    if (row.archived === true || row.archived === 1) throw this.preview ? new NotFoundError() : new ArchivedError();
+    if (!this.preview && !(row.enable_embedding === true || row.enable_embedding === 1)) throw new MessageError(OBJECT_NOT_EMBEDDABLE);
+    const stored = parseJson<unknown>(row.embedding_params, null);
+    const whitelist = this.preview ? (claims.embeddingParams ?? {}) : isEmbeddingParams(stored) ? stored : {};
+    let grant: EmbedGrant = { claims, preview: this.preview, whitelist };
+    if (resource === 'question') grant = { ...grant, card: row as CardRow };
+    else {
+      const dashboard = await this.shared.dashboard(claims.id);
+      if (!dashboard) throw new NotFoundError();
+      grant = { ...grant, dashboard };
+    }
+    setShared(ctx, grant);
+    return true;
+  }
+}
+
+/** EMBED_TOKEN_GUARD: `/api/embed/...`. */
+@Injectable()
+export class EmbedTokenGuard extends TokenGuardBase {
+  protected readonly preview = false;
+}
+
+/** PREVIEW_TOKEN_GUARD: `/api/preview-embed/...` (AdminPreviewGuard has checked for a superuser first). */
+@Injectable()
+export class PreviewTokenGuard extends TokenGuardBase {
+  protected readonly preview = true;
+}
