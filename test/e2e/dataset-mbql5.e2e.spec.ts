@@ -117,6 +117,33 @@ describe('MBQL 5 queries over HTTP', () => {
     expect(answer(await post('', mbql5Nested()).expect(202))).toEqual(nested);
   });
 
+  it('POST /api/dataset: relative-datetime and absolute-datetime filters give the rows of their legacy twins; offset is refused by name', async () => {
+    const orders = s.table('ORDERS').id;
+    const created = (unit?: string) => ['field', { ...uuid(), 'base-type': 'type/DateTime', ...(unit ? { 'temporal-unit': unit } : {}) }, s.field('ORDERS', 'CREATED_AT')];
+    const legacyCreated = (unit?: string) => ['field', s.field('ORDERS', 'CREATED_AT'), unit ? { 'temporal-unit': unit } : null];
+    const counted5 = (filter: unknown) => ({ 'lib/type': 'mbql/query', database: s.db, stages: [{ 'lib/type': 'mbql.stage/mbql', 'source-table': orders, aggregation: [['count', uuid()]], filters: [filter] }] });
+    const countedLegacy = (filter: unknown) => ({ database: s.db, type: 'query', query: { 'source-table': orders, aggregation: [['count']], filter } });
+    const rows = async (body: unknown) => {
+      const res = await post('', body).expect(202);
+      expect(res.body.status).toBe('completed');
+      return res.body.data.rows;
+    };
+    const pairs: Array<[unknown, unknown]> = [
+      [['between', uuid(), created('month'), ['relative-datetime', uuid(), -36, 'month'], ['relative-datetime', uuid(), -1, 'month']], ['time-interval', legacyCreated(), -36, 'month']],
+      [['=', uuid(), created('year'), ['relative-datetime', uuid(), -2, 'year']], ['and', ['time-interval', legacyCreated(), -2, 'year'], ['not', ['time-interval', legacyCreated(), -1, 'year']]]],
+      [['>', uuid(), created(), ['absolute-datetime', uuid(), '2024-03-14T10:11:12', 'month']], ['>', legacyCreated(), '2024-03-01T00:00:00']],
+    ];
+    for (const [five, old] of pairs) {
+      const want = await rows(countedLegacy(old));
+      expect(want[0][0]).toBeGreaterThan(0);
+      expect(await rows(counted5(five))).toEqual(want);
+    }
+    const offset = counted5(['>', uuid(), ['offset', uuid(), ['field', { ...uuid(), 'base-type': 'type/Float' }, s.field('ORDERS', 'TOTAL')], -1], 0]);
+    const refused = (await post('', offset).expect(202)).body;
+    expect(refused).toMatchObject({ status: 'failed', error_type: 'invalid-query' });
+    expect(refused.error).toMatch(/^Invalid query: stages\[0\]\.filters\[0\]: "offset" \(the value of an earlier or later row\) is not supported/);
+  });
+
   it('POST /api/dataset: a native stage runs as a native query, with its template tags and parameters', async () => {
     const tags = { cat: { id: 'a1', name: 'cat', 'display-name': 'Cat', type: 'text' } };
     const sql = 'SELECT COUNT(*) AS n FROM PRODUCTS WHERE CATEGORY = {{cat}}';

@@ -21,6 +21,7 @@ const o = (extra: object = {}) => ({ 'lib/uuid': `00000000-0000-4000-9000-${Stri
 /** An MBQL 5 field ref as the frontend sends it: types and a uuid in its options. */
 const f5 = (table: string, column: string, extra: object = {}) => ['field', o({ 'base-type': 'type/DateTime', 'effective-type': 'type/DateTime', ...extra }), fieldId(table, column)];
 const count = () => ['count', o()];
+const rel = (n: number, unit: string) => ['relative-datetime', o(), n, unit];
 
 interface Twin {
   name: string;
@@ -80,6 +81,16 @@ const TWINS: Twin[] = [
     legacy: { 'source-table': ORDERS, aggregation: [['count']], filter: ['time-interval', O('CREATED_AT'), 3, 'month'] } as InnerQuery,
     mbql5: { 'source-table': ORDERS, aggregation: [count()], filters: [['relative-time-interval', o(), f5('ORDERS', 'CREATED_AT'), 3, 'month', 0, 'month']] },
   },
+  // relative-datetime against a column bucketed by its unit, as Metabase desugars time-interval; the clock is 2025-06-15.
+  counted('relative-datetime between -90 and -1 days', ORDERS, ORDER_COUNT, ['time-interval', O('CREATED_AT'), -90, 'day'], ['between', o(), f5('ORDERS', 'CREATED_AT', { 'temporal-unit': 'day' }), rel(-90, 'day'), rel(-1, 'day')]),
+  counted('relative-datetime = two months ago', ORDERS, ORDER_COUNT, ['=', O('CREATED_AT', { 'temporal-unit': 'month' }), '2025-04-01'], ['=', o(), f5('ORDERS', 'CREATED_AT', { 'temporal-unit': 'month' }), rel(-2, 'month')]),
+  counted('relative-datetime between -3 and 0 weeks', ORDERS, ORDER_COUNT, ['time-interval', O('CREATED_AT'), -3, 'week', { 'include-current': true }], ['between', o(), f5('ORDERS', 'CREATED_AT', { 'temporal-unit': 'week' }), rel(-3, 'week'), rel(0, 'week')]),
+  counted('relative-datetime between -6 and -3 months', ORDERS, ORDER_COUNT, ['between', O('CREATED_AT', { 'temporal-unit': 'month' }), '2024-12-01', '2025-03-01'], ['between', o(), f5('ORDERS', 'CREATED_AT', { 'temporal-unit': 'month' }), rel(-6, 'month'), rel(-3, 'month')]),
+  counted('relative-datetime != the current year', ORDERS, ORDER_COUNT, ['!=', O('CREATED_AT', { 'temporal-unit': 'year' }), '2025-01-01'], ['!=', o(), f5('ORDERS', 'CREATED_AT', { 'temporal-unit': 'year' }), ['relative-datetime', o(), 'current']]),
+  // absolute-datetime: the instant of its value truncated to its unit.
+  counted('absolute-datetime > a month (strictly after its first instant)', ORDERS, ORDER_COUNT, ['>=', O('CREATED_AT', { 'temporal-unit': 'month' }), '2024-03-01'], ['>', o(), f5('ORDERS', 'CREATED_AT'), ['absolute-datetime', o(), '2024-03-14T10:11:12', 'month']]),
+  counted('absolute-datetime = a day, on the column bucketed by day', ORDERS, ORDER_COUNT, ['=', O('CREATED_AT', { 'temporal-unit': 'day' }), '2024-03-14'], ['=', o(), f5('ORDERS', 'CREATED_AT', { 'temporal-unit': 'day' }), ['absolute-datetime', o(), '2024-03-14T18:00:00', 'day']]),
+  counted('absolute-datetime between two days, on a date column', PEOPLE, Number.MAX_SAFE_INTEGER, ['between', U('BIRTH_DATE'), '1990-01-01', '1990-12-31'], ['between', o(), f5('PEOPLE', 'BIRTH_DATE', { 'base-type': 'type/Date' }), ['absolute-datetime', o(), '1990-01-01', 'default'], ['absolute-datetime', o(), '1990-12-31', 'day']]),
 ];
 
 type Warehouse = SampleWarehouse;

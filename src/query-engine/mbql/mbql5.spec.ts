@@ -194,11 +194,66 @@ describe('MBQL 5 to legacy MBQL', () => {
       ['temporal-extract of a week of the year', ['=', u(1), ['temporal-extract', u(2), ['field', u(3), 13], 'week-of-year-iso'], 1]],
       ['temporal-extract of an ISO day of the week', ['=', u(1), ['temporal-extract', u(2), ['field', u(3), 13], 'day-of-week', 'iso'], 1]],
       ['get-day-of-week with a mode', ['=', u(1), ['get-day-of-week', u(2), ['field', u(3), 13], 'iso'], 1]],
-      ['absolute-datetime (no such value in the engine)', ['>', u(1), ['field', u(2), 13], ['absolute-datetime', u(3), '2025-01-01T00:00:00', 'default']]],
-      ['relative-datetime (no such value in the engine)', ['>', u(1), ['field', u(2), 13], ['relative-datetime', u(3), -30, 'day']]],
-      ['offset (no window functions in the engine)', ['>', u(1), ['offset', u(2), ['field', u(3), 12], -1], 0]],
+      ['absolute-datetime of a value that is not a date', ['>', u(1), ['field', u(2), 13], ['absolute-datetime', u(3), 'soon', 'default']]],
+      ['absolute-datetime by an extraction unit', ['>', u(1), ['field', u(2), 13], ['absolute-datetime', u(3), '2025-01-01', 'day-of-week']]],
+      ['relative-datetime compared with < or > (an unbounded range the engine has no relative form of)', ['>', u(1), ['field', u(2), 13], ['relative-datetime', u(3), -30, 'day']]],
     ])('leaves %s an unknown clause', (_name, f) => {
       expect(invalid(query(mbql({ filters: [f] })))).toMatch(/^Invalid query: stages\[0\]\.filters\[0\]: unknown clause \[/);
+    });
+
+    it('absolute-datetime is its instant, truncated to its unit, as a literal with a time', () => {
+      const abs = (v: string, unit: string) => filter(['>', u(1), ['field', u(2), 13], ['absolute-datetime', u(3), v, unit]]);
+      expect(abs('2025-03-14T10:11:12', 'month')).toEqual(['>', ['field', 13, null], '2025-03-01 00:00:00']);
+      expect(abs('2025-03-14T10:11:12', 'hour')).toEqual(['>', ['field', 13, null], '2025-03-14 10:00:00']);
+      expect(abs('2025-03-14', 'default')).toEqual(['>', ['field', 13, null], '2025-03-14 00:00:00']);
+      expect(abs('2025-03-12T10:00:00', 'week')).toEqual(['>', ['field', 13, null], '2025-03-09 00:00:00']);
+      // An offset is applied as the engine applies it to any date literal.
+      expect(abs('2025-03-14T23:30:00-02:00', 'default')).toEqual(['>', ['field', 13, null], '2025-03-15 01:30:00']);
+      expect(filter(['between', u(1), at(13), ['absolute-datetime', u(2), '2025-01-20', 'month'], ['absolute-datetime', u(3), '2025-03-02', 'month']]))
+        .toEqual(['between', ['field', 13, { 'base-type': 'type/DateTime', 'temporal-unit': 'month' }], '2025-01-01 00:00:00', '2025-03-01 00:00:00']);
+    });
+
+    describe('relative-datetime against a column bucketed by its unit (Metabase writes time-interval so)', () => {
+      const col = ['field', 13, { 'base-type': 'type/DateTime' }];
+      const ti = (n: number | string, unit = 'month') => ['time-interval', col, n, unit];
+      const rel = (n: number | string, unit?: string) => ['relative-datetime', u(9), n, ...(unit ? [unit] : [])];
+
+      it('= is the one bucket: time-intervals of the ones around the current bucket', () => {
+        expect(filter(['=', u(1), at(13), rel(-1, 'month')])).toEqual(ti(-1));
+        expect(filter(['=', u(1), at(13), rel(0, 'month')])).toEqual(ti('current'));
+        expect(filter(['=', u(1), at(13), rel('current')])).toEqual(ti('current'));
+        expect(filter(['=', u(1), at(13), rel(1, 'month')])).toEqual(ti(1));
+        expect(filter(['=', u(1), at(13), rel(-3, 'month')])).toEqual(['and', ti(-3), ['not', ti(-2)]]);
+        expect(filter(['=', u(1), at(13), rel(4, 'month')])).toEqual(['and', ti(4), ['not', ti(3)]]);
+      });
+
+      it('!= is the rest, empty columns included (as legacy !=)', () => {
+        expect(filter(['!=', u(1), at(13), rel(-1, 'month')])).toEqual(['or', ['not', ti(-1)], ['is-null', col]]);
+      });
+
+      it('between spans the buckets from one to the other, the current one included when inside', () => {
+        expect(filter(['between', u(1), at(13), rel(-30, 'month'), rel(-1, 'month')])).toEqual(ti(-30));
+        expect(filter(['between', u(1), at(13), rel(-30, 'month'), rel(-5, 'month')])).toEqual(['and', ti(-30), ['not', ti(-4)]]);
+        expect(filter(['between', u(1), at(13), rel(-2, 'month'), rel(0, 'month')])).toEqual(['or', ti(-2), ti('current')]);
+        expect(filter(['between', u(1), at(13), rel(-2, 'month'), rel(3, 'month')])).toEqual(['or', ti(-2), ti('current'), ti(3)]);
+        expect(filter(['between', u(1), at(13), rel(2, 'month'), rel(5, 'month')])).toEqual(['and', ti(5), ['not', ti(1)]]);
+        expect(filter(['between', u(1), ['field', { ...u(2), 'temporal-unit': 'day' }, 13], rel(-7, 'day'), rel(-1, 'day')])).toEqual(['time-interval', ['field', 13, null], -7, 'day']);
+      });
+
+      it.each([
+        ['a column not bucketed', ['=', u(1), ['field', u(2), 13], rel(-1, 'month')]],
+        ['a column bucketed by another unit', ['=', u(1), at(13), rel(-1, 'day')]],
+        ['a relative-datetime on one side of between only', ['between', u(1), at(13), '2025-01-01', rel(0, 'month')]],
+        ['an empty span', ['between', u(1), at(13), rel(0, 'month'), rel(-1, 'month')]],
+        ['several values', ['=', u(1), at(13), rel(-1, 'month'), rel(-2, 'month')]],
+      ])('is refused with %s, naming the clause', (_name, f) => {
+        expect(invalid(query(mbql({ filters: [f] })))).toMatch(/^Invalid query: stages\[0\]\.filters\[0\]: unknown clause \[.*: a "relative-datetime" is only supported in "=", "!=" or "between" with a column bucketed by its unit\.$/);
+      });
+    });
+
+    it('refuses offset by name: the engine has no window over earlier rows', () => {
+      expect(invalid(query(mbql({ expressions: [['offset', { ...u(1), 'lib/expression-name': 'prev' }, ['field', u(3), 12], -1]] }))))
+        .toMatch(/^Invalid query: stages\[0\]\.expressions\[0\]: "offset" \(the value of an earlier or later row\) is not supported, in \["offset",/);
     });
   });
 

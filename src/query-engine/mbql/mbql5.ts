@@ -1,3 +1,4 @@
+import { parseDateLiteral, truncateWall, wallText, type TruncationUnit } from '../compile/temporal';
 import { TRUNCATION_UNITS } from './types';
 import type { DatasetQuery } from './types';
 import { InvalidQueryError, KNOWN_CLAUSES, validateInner } from './validate';
@@ -11,7 +12,9 @@ import { InvalidQueryError, KNOWN_CLAUSES, validateInner } from './validate';
  * as the caller sent it (`stages[1].filters[0]`). Pure: the input is not modified.
  * Clauses that Metabase itself desugars become the legacy clause the engine runs where that is exact (`in` -> `=`,
  * `not-in` -> `!=`, `temporal-extract` -> `get-*`, `during` -> `=` on the column bucketed by its unit,
- * `relative-time-interval` without an offset -> `time-interval`); the rest is an unknown clause.
+ * `relative-time-interval` without an offset -> `time-interval`, `absolute-datetime` -> its instant as a date-time
+ * literal, `relative-datetime` compared with a column bucketed by its unit -> `time-interval`s); the rest (`offset`
+ * among them: the engine has no window over earlier rows) is an unknown clause.
  */
 export const MBQL5_QUERY = 'mbql/query';
 
@@ -250,6 +253,23 @@ function clause(c: unknown, at: string, scope: Scope): unknown {
     case 'segment':
     case 'metric':
       return [name, ...args];
+    case 'absolute-datetime': {
+      // Metabase compiles it to the instant truncated to its unit: that instant as a literal with a time (a literal
+      // without one would stand for its whole day, compile/filters.ts).
+      const [value, unit] = args;
+      const parsed = typeof value === 'string' ? parseDateLiteral(value) : null;
+      if (args.length !== 2 || !parsed || typeof unit !== 'string' || (unit !== 'default' && !TRUNCATION.has(unit))) throw unknown(c, at);
+      return wallText(unit === 'default' ? parsed.wall : truncateWall(parsed.wall, unit as TruncationUnit));
+    }
+    case '=':
+    case '!=':
+    case 'between': {
+      const relative = relativeFilter(name, args, at, scope);
+      if (relative) return relative;
+      break;
+    }
+    case 'offset':
+      throw new InvalidQueryError(`"offset" (the value of an earlier or later row) is not supported, in ${preview(c)}.`, at);
     case 'value':
       if (args.length !== 1 || (args[0] !== null && typeof args[0] === 'object')) throw new InvalidQueryError(`a value is ["value", {options}, <literal>], got ${preview(c)}.`, at);
       return ['value', args[0]];
@@ -304,6 +324,57 @@ function clause(c: unknown, at: string, scope: Scope): unknown {
   const converted = [name, ...args.map(sub)];
   if (STRING_FILTERS.has(name) && opts['case-sensitive'] !== undefined) converted.push({ 'case-sensitive': opts['case-sensitive'] });
   return converted;
+}
+
+/**
+ * `=`, `!=` or `between` of a column bucketed by a unit and `relative-datetime`s of that unit, as Metabase's own
+ * desugaring of `time-interval` writes them (`["between", col@day, rel(-30, day), rel(-1, day)]`): the buckets from
+ * a to b counted from the current one, as legacy `time-interval`s; null when no argument is a `relative-datetime`.
+ * Other uses (a column bucketed otherwise or not at all, `<`, `>`) have no exact legacy form: an unknown clause.
+ */
+function relativeFilter(name: string, args: unknown[], at: string, scope: Scope): unknown[] | null {
+  const isRelative = (x: unknown) => isClause(x) && kebab(x[0]) === 'relative-datetime';
+  if (!args.slice(1).some(isRelative)) return null;
+  const ref = clause(args[0], at, scope);
+  const bucket = isRef(ref) && isMap(ref[2]) && typeof ref[2]['temporal-unit'] === 'string' ? ref[2]['temporal-unit'] : undefined;
+  const offset = (x: unknown): number | null => {
+    if (!isRelative(x) || !bucket || !TRUNCATION.has(bucket)) return null;
+    const [n, unit] = (x as unknown[]).slice(2);
+    if (n === 'current' && (unit === undefined || unit === bucket)) return 0;
+    return Number.isInteger(n) && unit === bucket ? (n as number) : null;
+  };
+  const bad = () => new InvalidQueryError(`unknown clause ${preview([name, ...args])}: a "relative-datetime" is only supported in "=", "!=" or "between" with a column bucketed by its unit.`, at);
+  const unbucketed = withTemporalUnit(ref as unknown[], undefined);
+  if (name === 'between') {
+    const [a, b] = [offset(args[1]), offset(args[2])];
+    if (args.length !== 3 || a === null || b === null || a > b) throw bad();
+    return buckets(unbucketed, a, b, bucket!);
+  }
+  const n = offset(args[1]);
+  if (args.length !== 2 || n === null) throw bad();
+  const range = buckets(unbucketed, n, n, bucket!);
+  // Legacy `!=` keeps the rows whose column is empty.
+  return name === '=' ? range : ['or', ['not', range], ['is-null', unbucketed]];
+}
+
+/**
+ * The buckets a..b of `unit` (0 the current one) on an unbucketed column, with legacy `time-interval`s only: n < 0
+ * covers [n, 0), n > 0 covers [1, n], "current" [0, 1); a span not ending next to the current bucket is one
+ * interval minus a shorter one.
+ */
+function buckets(ref: unknown[], a: number, b: number, unit: string): unknown[] {
+  const ti = (n: number | 'current') => ['time-interval', ref, n, unit];
+  const parts: unknown[] = [];
+  if (a < 0) {
+    const to = Math.min(b, -1);
+    parts.push(to === -1 ? ti(a) : ['and', ti(a), ['not', ti(to + 1)]]);
+  }
+  if (a <= 0 && b >= 0) parts.push(ti('current'));
+  if (b > 0) {
+    const from = Math.max(a, 1);
+    parts.push(from === 1 ? ti(b) : ['and', ti(b), ['not', ti(from - 1)]]);
+  }
+  return parts.length === 1 ? (parts[0] as unknown[]) : ['or', ...parts];
 }
 
 function unknown(c: unknown, at: string): InvalidQueryError {
