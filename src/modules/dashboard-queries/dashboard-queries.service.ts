@@ -4,6 +4,7 @@ import { NotFoundError } from '../../common/errors/api-errors';
 import type { FailedResults, QueryResults } from '../../query-engine/postprocess/results';
 import { CardQueriesService, type CardDownload } from '../cards/card-queries.service';
 import { parseJson } from '../../common/database/stored-json';
+import { mergedVisualizationSettings } from '../dataset/export/export-columns';
 import type { DatasetAnswer, DatasetStream } from '../dataset/dataset.service';
 import type { ReadableDashboard } from '../dashboards/dashboard-model';
 import { DashboardsService } from '../dashboards/dashboards.service';
@@ -49,7 +50,7 @@ export class DashboardQueriesService {
     const { parameters, dashcard } = await this.resolveWithDashcard(caller, r);
     const found = await this.cards.download(caller, r.cardId, { parameters, dashboardId: r.dashboardId, ...opts }, signal);
     const own = dashcard.card_id === r.cardId ? parseJson<Record<string, unknown>>(dashcard.row.visualization_settings, {}) : {};
-    return { ...found, visualizationSettings: { ...found.visualizationSettings, ...own } };
+    return { ...found, visualizationSettings: mergedVisualizationSettings(found.visualizationSettings, own) };
   }
 
   private async resolve(caller: AuthUser, r: DashcardRun) {

@@ -1,5 +1,5 @@
 import type { CompiledColumn } from '../../../query-engine/compile/contract';
-import { exportColumns } from './export-columns';
+import { exportColumns, mergedVisualizationSettings } from './export-columns';
 
 const col = (name: string, display_name: string, field_ref: unknown[], extra: Partial<CompiledColumn> = {}): CompiledColumn =>
   ({ name, display_name, source: 'fields', base_type: 'type/Float', effective_type: 'type/Float', semantic_type: null, field_ref, ...extra }) as CompiledColumn;
@@ -30,5 +30,16 @@ describe('exportColumns', () => {
     expect(exportColumns(cols, viz, false).titles).toEqual(['ID', 'Sum', 'Tax']);
     const inValues = { column_settings: { '["name","TOTAL"]': { number_style: 'currency', currency_in_header: false } } };
     expect(exportColumns(cols, inValues, true).titles[1]).toBe('Total');
+  });
+
+  it("merges a dashcard's settings over its card's, column by column", () => {
+    const card = { 'table.columns': [{ name: 'ID', enabled: true }], column_settings: { '["name","ID"]': { column_title: 'Id', decimals: 1 }, '["name","TAX"]': { prefix: '~' } } };
+    const dashcard = { column_settings: { '["name","ID"]': { column_title: 'Number' } }, 'card.title': 'x' };
+    expect(mergedVisualizationSettings(card, dashcard)).toEqual({
+      'table.columns': [{ name: 'ID', enabled: true }],
+      'card.title': 'x',
+      column_settings: { '["name","ID"]': { column_title: 'Number', decimals: 1 }, '["name","TAX"]': { prefix: '~' } },
+    });
+    expect(mergedVisualizationSettings({ a: 1 }, {})).toEqual({ a: 1 });
   });
 });

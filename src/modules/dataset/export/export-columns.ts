@@ -95,3 +95,20 @@ function columnOrder(cols: ColumnKey[], tableColumns: unknown): number[] {
   }
   return picked.length ? picked : all;
 }
+
+/**
+ * A dashcard's visualization settings over its card's (what the dashboard shows): keys of the dashcard win, and
+ * `column_settings` are merged column by column.
+ */
+export function mergedVisualizationSettings(card: Record<string, unknown>, dashcard: Record<string, unknown>): Record<string, unknown> {
+  const object = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, Record<string, unknown>>) : {});
+  const merged: Record<string, unknown> = { ...card, ...dashcard };
+  const a = object(card.column_settings);
+  const b = object(dashcard.column_settings);
+  if (Object.keys(a).length || Object.keys(b).length) {
+    const columns: Record<string, unknown> = { ...a };
+    for (const [key, value] of Object.entries(b)) columns[key] = { ...object(a[key]), ...object(value) };
+    merged.column_settings = columns;
+  }
+  return merged;
+}
