@@ -1,0 +1,148 @@
+import { makeCard, nativeQuery, tableQuery } from '../support/card-factories';
+import { auth } from '../support/factories';
+import { SampleApp, startSampleApp } from '../support/sample-app';
+import { cardToken, embeddable, expectEmbed400, expectNoInternals, setEmbedding } from './embed-helpers';
+
+jest.setTimeout(180_000);
+
+/** An embedded question: GET, query with each parameter rule, viewer values, look-ups, pivot, failures. */
+describe('embed: card', () => {
+  let s: SampleApp;
+  let card: number;
+  let category: number;
+  /** Rows of PRODUCTS: all of them, and of two categories (read as the admin). */
+  let ALL: number;
+  let GIZMO: number;
+  let WIDGET: number;
+  const http = () => s.t.http();
+  const count = (res: { body: { data: { rows: unknown[][] } } }) => Number(res.body.data.rows[0][0]);
+  const rules = (params: Record<string, string>) => embeddable(s.t, s.admin, 'card', card, params);
+
+  beforeAll(async () => {
+    s = await startSampleApp();
+    await setEmbedding(s.t, s.admin);
+    category = s.field('PRODUCTS', 'CATEGORY');
+    const parameters = [
+      { id: 'p-cat', name: 'Category', slug: 'category', type: 'string/=', target: ['dimension', ['field', category, null]] },
+      { id: 'p-vendor', name: 'Vendor', slug: 'vendor', type: 'string/=', target: ['dimension', ['field', s.field('PRODUCTS', 'VENDOR'), null]] },
+    ];
+    const counts = await http().post('/api/dataset').set(auth(s.admin)).send(tableQuery(s.db, s.table('PRODUCTS').id, { aggregation: [['count']], breakout: [['field', category, null]] })).expect(202);
+    const by = new Map<string, number>(counts.body.data.rows.map((r: [string, number]) => [r[0], Number(r[1])]));
+    [GIZMO, WIDGET] = [by.get('Gizmo') ?? -1, by.get('Widget') ?? -1];
+    ALL = [...by.values()].reduce((a, b) => a + b, 0);
+    card = (await makeCard(s.t, s.admin, tableQuery(s.db, s.table('PRODUCTS').id, { aggregation: [['count']] }), { parameters })).id;
+  });
+  afterAll(() => s.t.close());
+
+  describe('each parameter rule with a value from the token, the viewer, both, and neither', () => {
+    const run = (token: boolean, viewer: boolean) =>
+      http().get(`/api/embed/card/${cardToken(card, token ? { category: 'Gizmo' } : {})}/query${viewer ? '?category=Widget' : ''}`);
+
+    it('enabled: the token or the viewer, not both', async () => {
+      await rules({ category: 'enabled', vendor: 'disabled' });
+      expect(count(await run(true, false).expect(202))).toBe(GIZMO);
+      expect(count(await run(false, true).expect(202))).toBe(WIDGET);
+      expectEmbed400(await run(true, true), "You can't specify a value for category if it's already set in the JWT.");
+      expect(count(await run(false, false).expect(202))).toBe(ALL);
+    });
+
+    it('locked: the token must, the viewer may not', async () => {
+      await rules({ category: 'locked', vendor: 'disabled' });
+      expect(count(await run(true, false).expect(202))).toBe(GIZMO);
+      expectEmbed400(await run(false, true), 'You must specify a value for category in the JWT.');
+      expectEmbed400(await run(true, true), 'You can only specify a value for category in the JWT.');
+      expectEmbed400(await run(false, false), 'You must specify a value for category in the JWT.');
+      // An empty list from the token: set, and no filter.
+      expect(count(await http().get(`/api/embed/card/${cardToken(card, { category: [] })}/query`).expect(202))).toBe(ALL);
+    });
+
+    it('disabled: neither may', async () => {
+      await rules({ category: 'disabled', vendor: 'disabled' });
+      for (const [token, viewer] of [[true, false], [false, true], [true, true]]) {
+        expectEmbed400(await run(token, viewer), "You're not allowed to specify a value for category.");
+      }
+      expect(count(await run(false, false).expect(202))).toBe(ALL);
+    });
+
+    it('unknown (not in the whitelist): refused from anyone', async () => {
+      await rules({ vendor: 'disabled' });
+      for (const [token, viewer] of [[true, false], [false, true], [true, true]]) {
+        expectEmbed400(await run(token, viewer), 'Unknown parameter category.');
+      }
+      expect(count(await run(false, false).expect(202))).toBe(ALL);
+    });
+  });
+
+  it('takes viewer values repeated, as `parameters` JSON, and ignores blank ones', async () => {
+    await rules({ category: 'enabled', vendor: 'enabled' });
+    const token = cardToken(card);
+    expect(count(await http().get(`/api/embed/card/${token}/query?category=Gizmo&category=Widget`).expect(202))).toBe(GIZMO + WIDGET);
+    expect(count(await http().get(`/api/embed/card/${token}/query`).query({ parameters: JSON.stringify({ category: ['Widget'] }) }).expect(202))).toBe(WIDGET);
+    expect(count(await http().get(`/api/embed/card/${token}/query?category=`).expect(202))).toBe(ALL);
+    const bad = await http().get(`/api/embed/card/${token}/query?parameters=%7Bnope`);
+    expect(bad.status).toBe(400);
+  });
+
+  it('GET shows only the parameters a viewer may set, and nothing internal', async () => {
+    await rules({ category: 'enabled', vendor: 'locked' });
+    const got = await http().get(`/api/embed/card/${cardToken(card, { vendor: 'x' })}`).expect(200);
+    expect(got.body.parameters.map((p: { slug: string }) => p.slug)).toEqual(['category']);
+    expect(Object.keys(got.body.param_fields)).toEqual([String(category)]);
+    expectNoInternals(got.body, ['vendor', 'Vendor']);
+    // The token sets category: then nothing is left to set.
+    const set = await http().get(`/api/embed/card/${cardToken(card, { vendor: 'x', category: 'Gizmo' })}`).expect(200);
+    expect([set.body.parameters, set.body.param_fields]).toEqual([[], {}]);
+  });
+
+  it('answers results without internals, and a failed query with a generic message', async () => {
+    await rules({ category: 'enabled', vendor: 'enabled' });
+    const res = await http().get(`/api/embed/card/${cardToken(card)}/query?category=Gizmo`).expect(202);
+    expect(Object.keys(res.body).sort()).toEqual(['data', 'json_query', 'status']);
+    expect(res.body.json_query.parameters).toEqual([expect.objectContaining({ id: 'p-cat', value: ['Gizmo'] })]);
+    expectNoInternals(res.body);
+    const broken = await makeCard(s.t, s.admin, nativeQuery(s.db, 'SELECT nope FROM nowhere'));
+    await embeddable(s.t, s.admin, 'card', broken.id, {});
+    const failed = await http().get(`/api/embed/card/${cardToken(broken.id)}/query`).expect(202);
+    expect(failed.body).toMatchObject({ status: 'failed', error: 'An error occurred while running the query.' });
+    expect(JSON.stringify(failed.body)).not.toMatch(/nowhere|nope/);
+  });
+
+  it('serves field values, search and remapping only for fields behind parameters a viewer may set', async () => {
+    await rules({ category: 'enabled', vendor: 'locked' });
+    const token = cardToken(card, { vendor: 'x' });
+    const values = await http().get(`/api/embed/card/${token}/field/${category}/values`).expect(200);
+    expect(values.body.values.map((v: unknown[]) => v[0])).toEqual(['Doohickey', 'Gadget', 'Gizmo', 'Widget']);
+    const search = await http().get(`/api/embed/card/${token}/field/${category}/search/${category}?value=gi`).expect(200);
+    expect(search.body).toEqual([['Gizmo', 'Gizmo']]);
+    await http().get(`/api/embed/card/${token}/field/${category}/remapping/${category}?value=Gizmo`).expect(200);
+    // The locked parameter's field, and a field no parameter uses.
+    expectEmbed400(await http().get(`/api/embed/card/${token}/field/${s.field('PRODUCTS', 'VENDOR')}/values`), "You don't have permissions to do that.");
+    expectEmbed400(await http().get(`/api/embed/card/${token}/field/${s.field('PRODUCTS', 'EAN')}/values`), "You don't have permissions to do that.");
+    expectEmbed400(await http().get(`/api/embed/card/${token}/field/${category}/search/${s.field('PRODUCTS', 'VENDOR')}?value=a`), "You don't have permissions to do that.");
+  });
+
+  it('runs the pivot twin with the same rules', async () => {
+    await rules({ category: 'locked', vendor: 'disabled' });
+    const pivot = await makeCard(s.t, s.admin, tableQuery(s.db, s.table('PRODUCTS').id, { aggregation: [['count']], breakout: [['field', category, null]] }), {
+      display: 'pivot',
+      parameters: [{ id: 'p-cat', name: 'Category', slug: 'category', type: 'string/=', target: ['dimension', ['field', category, null]] }],
+    });
+    await embeddable(s.t, s.admin, 'card', pivot.id, { category: 'locked' });
+    const res = await http().get(`/api/embed/pivot/card/${cardToken(pivot.id, { category: ['Gizmo', 'Widget'] })}/query`).expect(202);
+    expect(res.body.status).toBe('completed');
+    expect(res.body.data.rows.filter((r: unknown[]) => r[0] === 'Gizmo' || r[0] === 'Widget').length).toBeGreaterThanOrEqual(2);
+    expect(res.body.data.rows.some((r: unknown[]) => r[0] === 'Gadget')).toBe(false);
+    expectNoInternals(res.body);
+    expectEmbed400(await http().get(`/api/embed/pivot/card/${cardToken(pivot.id)}/query`), 'You must specify a value for category in the JWT.');
+  });
+
+  it('a SQL card takes its template tags as parameters', async () => {
+    const sql = await makeCard(s.t, s.admin, nativeQuery(s.db, 'SELECT COUNT(*) FROM PRODUCTS WHERE CATEGORY = {{cat}}', { cat: { id: 'tag-cat', name: 'cat', 'display-name': 'Cat', type: 'text' } }));
+    await embeddable(s.t, s.admin, 'card', sql.id, { cat: 'locked' });
+    const res = await http().get(`/api/embed/card/${cardToken(sql.id, { cat: 'Widget' })}/query`).expect(202);
+    expect(count(res)).toBe(WIDGET);
+    const got = await http().get(`/api/embed/card/${cardToken(sql.id, { cat: 'Widget' })}`).expect(200);
+    expect(got.body.dataset_query).toEqual({ type: 'native', native: { 'template-tags': expect.any(Object) } });
+    expect(JSON.stringify(got.body)).not.toContain('SELECT');
+  });
+});
