@@ -115,6 +115,11 @@ describe('dashboard queries: dashcards', () => {
     expect(pivot.body.status).toBe('completed');
     const count = pivot.body.data.cols.findIndex((c: { name: string }) => c.name === 'count');
     expect(pivot.body.data.rows.map((r: unknown[]) => r[count])).toEqual((await native("SELECT COUNT(*) FROM PRODUCTS WHERE CATEGORY = 'Gizmo'"))[0]);
+    // The pivot run is logged as the plain dashcard run is: context `dashboard`, with its dashboard.
+    await s.t.app.get(QueryLogService).flush();
+    const logged = await s.t.app.get(DataSource).query(`SELECT context, dashboard_id FROM query_execution WHERE card_id = ${main.id}`);
+    expect(logged.length).toBeGreaterThan(0);
+    for (const r of logged as Array<{ context: string; dashboard_id: number }>) expect([r.context, Number(r.dashboard_id)]).toEqual(['dashboard', dash.id]);
   });
 
   it('refuses a card not on the dashcard, a dashcard not on the dashboard, and unknown parameters', async () => {
@@ -251,13 +256,18 @@ describe('dashboard queries: parameter values and chain filters', () => {
     }
   });
 
-  it('answers static lists, values_query_type none, and refuses unknown parameters', async () => {
+  it('answers static lists, values_query_type none and search, and refuses unknown parameters', async () => {
     const card = await makeCard(s.t, s.admin, tableQuery(s.db, s.table('PRODUCTS').id));
+    const category = ['dimension', ['field', s.field('PRODUCTS', 'CATEGORY'), null]];
     const d = await makeDashboard([
       { id: 'list', type: 'string/=', values_source_type: 'static-list', values_source_config: { values: ['apple', 'banana', 'cherry'] } },
       { id: 'none', type: 'string/=', values_query_type: 'none' },
+      { id: 'srch', type: 'string/=', values_query_type: 'search' },
       { id: 'fromCard', type: 'string/=', values_source_type: 'card', values_source_config: { card_id: card.id, value_field: ['field', s.field('PRODUCTS', 'CATEGORY'), null] } },
-    ], [{ card_id: card.id, parameter_mappings: [{ parameter_id: 'none', card_id: card.id, target: ['dimension', ['field', s.field('PRODUCTS', 'CATEGORY'), null]] }] }]);
+    ], [{ card_id: card.id, parameter_mappings: [{ parameter_id: 'none', card_id: card.id, target: category }, { parameter_id: 'srch', card_id: card.id, target: category }] }]);
+    // `search` only tells the client to ask as the user types; the server answers both endpoints as for `list` (as Metabase does).
+    expect((await values(d, 'srch').expect(200)).body).toEqual({ values: column('SELECT DISTINCT CATEGORY FROM PRODUCTS ORDER BY 1'), has_more_values: false });
+    expect((await http().get(`/api/dashboard/${d}/params/srch/search/GET`).set(auth(s.admin)).expect(200)).body).toEqual({ values: [['Gadget'], ['Widget']], has_more_values: false });
     expect((await values(d, 'list').expect(200)).body).toEqual({ values: [['apple'], ['banana'], ['cherry']], has_more_values: false });
     expect((await http().get(`/api/dashboard/${d}/params/list/search/an`).set(auth(s.admin)).expect(200)).body).toEqual({ values: [['banana']], has_more_values: false });
     expect((await values(d, 'none').expect(200)).body).toEqual({ values: [], has_more_values: false });

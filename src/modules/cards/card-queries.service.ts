@@ -80,7 +80,7 @@ export class CardQueriesService {
     const query = withParameters(row, opts.parameters);
     const constraints = opts.maxRows ? { constraints: { ...(query.constraints as object | undefined), 'max-results': opts.maxRows } } : {};
     const body = { ...query, ...constraints, visualization_settings: parseJson(row.visualization_settings, {}) };
-    return this.pivots.run(body, caller, signal, opts.context ?? 'question', Number(row.id));
+    return this.pivots.run(body, caller, signal, opts.context ?? 'question', Number(row.id), opts.dashboardId ?? null);
   }
 
   private async databaseTtl(row: CardRow): Promise<number | null> {
