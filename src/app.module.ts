@@ -22,6 +22,7 @@ import { SearchModule } from './modules/search/search.module';
 import { QueryCacheModule } from './modules/query-cache/query-cache.module';
 import { QueryLogModule } from './modules/query-log/query-log.module';
 import { PermissionsModule } from './modules/permissions/permissions.module';
+import { PublicSharingModule } from './modules/public-sharing/public-sharing.module';
 import { SessionsModule } from './modules/sessions/sessions.module';
 import { SnippetsModule } from './modules/snippets/snippets.module';
 import { SettingsModule } from './modules/settings/settings.module';
@@ -58,6 +59,7 @@ export const FEATURE_MODULES = [
   DashboardQueriesModule,
   DashboardsModule,
   EmbeddingModule,
+  PublicSharingModule,
 ];
 
 @Module({})

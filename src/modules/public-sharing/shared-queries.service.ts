@@ -85,7 +85,7 @@ export class SharedQueriesService {
     const query = withParameters(card, parameters as Array<Record<string, unknown>> | null | undefined);
     const constraints = run.maxRows ? { constraints: { ...(query.constraints as object | undefined), 'max-results': run.maxRows } } : {};
     const body = { ...query, ...constraints, visualization_settings: parseJson(card.visualization_settings, {}) };
-    return this.pivots.run(body, this.who(run, card, dashboardId), signal, run.context, Number(card.id));
+    return this.pivots.run(body, this.who(run, card, dashboardId), signal, run.context, Number(card.id), dashboardId);
   }
 
   async dashcard(dashboard: ReadableDashboard, dashcardId: number, cardId: number): Promise<SharedDashcard> {
