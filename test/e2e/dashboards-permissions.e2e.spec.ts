@@ -64,6 +64,26 @@ describe('dashboards: collection permissions', () => {
     expect(copy.body).toMatchObject({ collection_id: null, can_write: true, name: 'Mine' });
   });
 
+  it("query_metadata leaves out what the reader may not read: a secret model's virtual table and a secret linked dashboard", async () => {
+    const orders = s.table('ORDERS').id;
+    const openModel = await makeCard(s.t, s.admin, tableQuery(s.db, orders), { type: 'model', collection_id: coll });
+    const secretModel = await makeCard(s.t, s.admin, tableQuery(s.db, orders), { type: 'model', collection_id: secret });
+    const onSecret = await makeCard(s.t, s.admin, { database: s.db, type: 'query', query: { 'source-table': `card__${secretModel.id}` } }, { collection_id: coll });
+    const openDash = await makeDashboard(s.t, s.admin, { collection_id: coll, name: 'Open' });
+    const secretDash = await makeDashboard(s.t, s.admin, { collection_id: secret, name: 'Closed' });
+    const link = (id: number, i: number) => newDashcard(-(10 + i), null, { visualization_settings: { virtual_card: { display: 'link' }, link: { entity: { id, model: 'dashboard' } } } });
+    const d = await makeDashboard(s.t, s.admin, { collection_id: coll });
+    await http().put(`/api/dashboard/${d.id}`).set(auth(s.admin)).send({ dashcards: [newDashcard(-1, openModel.id), newDashcard(-2, onSecret.id), link(openDash.id, 1), link(secretDash.id, 2)] }).expect(200);
+    const tables = (res: { body: { tables: Array<{ id: unknown }> } }) => res.body.tables.map((t) => t.id);
+    const admin = await http().get(`/api/dashboard/${d.id}/query_metadata`).set(auth(s.admin)).expect(200);
+    expect(tables(admin)).toEqual(expect.arrayContaining([`card__${openModel.id}`, `card__${secretModel.id}`]));
+    expect(admin.body.dashboards.map((x: { id: number }) => x.id).sort()).toEqual([openDash.id, secretDash.id].sort());
+    const mine = await http().get(`/api/dashboard/${d.id}/query_metadata`).set(auth(reader.session)).expect(200);
+    expect(tables(mine)).toContain(`card__${openModel.id}`);
+    expect(tables(mine)).not.toContain(`card__${secretModel.id}`);
+    expect(mine.body.dashboards).toEqual([expect.objectContaining({ id: openDash.id, name: 'Open' })]);
+  });
+
   it('refuses everything to a user without a grant on the collection', async () => {
     expect403(await http().get(`/api/dashboard/${dash.id}`).set(auth(outsider.session)));
     expect(ids(await http().get('/api/dashboard').set(auth(outsider.session)).expect(200))).not.toContain(dash.id);

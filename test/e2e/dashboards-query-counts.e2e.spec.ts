@@ -85,10 +85,10 @@ describe('dashboards: bounded app-DB queries, and query_metadata', () => {
     }
   });
 
-  it('query_metadata costs no more queries with 12 models (and questions on them) than with 2', async () => {
+  it('query_metadata costs no more queries with 12 models (and questions on them) and 12 linked dashboards than with 2', async () => {
     const tables = ['ORDERS', 'PRODUCTS', 'PEOPLE', 'REVIEWS'];
     /** A dashboard in `coll` showing `n` models and, for every other one, a question built on it (a source card off the dashboard too). */
-    async function withModels(n: number): Promise<{ id: number; models: number[] }> {
+    async function withModels(n: number): Promise<{ id: number; models: number[]; linked: number[] }> {
       const models: number[] = [];
       const shown: number[] = [];
       for (let i = 0; i < n; i++) {
@@ -97,9 +97,13 @@ describe('dashboards: bounded app-DB queries, and query_metadata', () => {
         if (i % 2 === 0) shown.push(m.id);
         else shown.push((await makeCard(s.t, s.admin, { database: s.db, type: 'query', query: { 'source-table': `card__${m.id}` } }, { collection_id: coll })).id);
       }
+      // And as many link cards to other dashboards.
+      const linked: number[] = [];
+      for (let i = 0; i < n; i++) linked.push((await makeDashboard(s.t, s.admin, { collection_id: coll })).id);
+      const links = linked.map((id, i) => newDashcard(-(n + i + 1), null, { row: 100 + i, visualization_settings: { virtual_card: { display: 'link' }, link: { entity: { id, model: 'dashboard' } } } }));
       const d = await makeDashboard(s.t, s.admin, { collection_id: coll });
-      await http().put(`/api/dashboard/${d.id}`).set(auth(s.admin)).send({ dashcards: shown.map((c, i) => newDashcard(-(i + 1), c, { row: i * 4 })) }).expect(200);
-      return { id: d.id, models };
+      await http().put(`/api/dashboard/${d.id}`).set(auth(s.admin)).send({ dashcards: [...shown.map((c, i) => newDashcard(-(i + 1), c, { row: i * 4 })), ...links] }).expect(200);
+      return { id: d.id, models, linked };
     }
     const small = await withModels(2);
     const big = await withModels(12);
@@ -107,6 +111,7 @@ describe('dashboards: bounded app-DB queries, and query_metadata', () => {
       const res = await http().get(`/api/dashboard/${big.id}/query_metadata`).set(auth(session)).expect(200);
       const ids = res.body.tables.map((t: { id: number | string }) => t.id);
       expect(ids).toEqual(expect.arrayContaining(big.models.map((m) => `card__${m}`)));
+      expect(res.body.dashboards.map((x: { id: number }) => x.id).sort()).toEqual([...big.linked].sort());
       const one = res.body.tables.find((t: { id: string }) => t.id === `card__${big.models[0]}`);
       expect(one).toMatchObject({ db_id: s.db, schema: 'Big', type: 'model' });
       expect(one.fields.length).toBeGreaterThan(0);

@@ -13,6 +13,9 @@ import { parseJson } from '../../common/database/stored-json';
 import { dashboardBase, dashboardCollection, dashcardView, lastEditView, tabView } from './dashboard-view';
 import { DashboardsRepository, type DashboardRow, type DashcardRow } from './dashboards.repository';
 
+/** What the collection permission check needs of a card or dashboard row. */
+type Placed = Pick<CardRow, 'collection_id' | 'coll_location' | 'coll_personal_owner_id'>;
+
 const placeholders = (n: number, from = 1) => Array.from({ length: n }, (_, i) => `$${i + from}`).join(', ');
 
 /** Field ids a parameter mapping targets: `["dimension", ["field", id, ...]]`. */
@@ -96,8 +99,8 @@ export class DashboardHydrator {
     );
   }
 
-  /** The caller's permission on each card's collection: at most four queries for all of them. */
-  async cardPerms(caller: AuthUser, rows: CardRow[]): Promise<(r: CardRow) => CollectionPerm | null> {
+  /** The caller's permission on each card's (or dashboard's) collection: at most four queries for all of them. */
+  async cardPerms<T extends Placed>(caller: AuthUser, rows: T[]): Promise<(r: T) => CollectionPerm | null> {
     if (caller.isSuperuser) return () => 'write';
     const places = new Map<number, { id: number; location: string; personal_owner_id: number | null }>();
     for (const r of rows) {

@@ -118,14 +118,13 @@ export class DashboardMetadataService {
     };
   }
 
+  /** The dashboards link cards point at that the caller may read: their rows in one query, their collections' permissions in a few. */
   private async linkedDashboards(caller: AuthUser, ids: number[]) {
     const rows = await this.repo.rows(`d.id IN (${placeholders(ids.length)})`, ids);
-    const out = [];
-    for (const r of rows) {
-      const ok = await unlessRefused(() => this.access.readable(caller, Number(r.id)));
-      if (ok) out.push({ id: Number(r.id), name: r.name, description: r.description, collection_id: r.collection_id === null ? null : Number(r.collection_id) });
-    }
-    return out;
+    const perm = await this.hydrator.cardPerms(caller, rows);
+    return rows
+      .filter((r) => perm(r) !== null)
+      .map((r) => ({ id: Number(r.id), name: r.name, description: r.description, collection_id: r.collection_id === null ? null : Number(r.collection_id) }));
   }
 }
 
