@@ -122,4 +122,43 @@ describe('public card', () => {
     expect((await http().get(`/api/public/card/${uuid}/params/size/values`).expect(200)).body).toEqual({ values: [['S'], ['M'], ['L']], has_more_values: false });
     failed(await http().get(`/api/public/card/${uuid}/params/nope/values`));
   });
+
+  it('downloads the results as CSV, XLSX or JSON with parameters, or in the public shape as api, logged as downloads', async () => {
+    const card = await makeCard(s.t, s.admin, tableQuery(s.db, products, { aggregation: [['count']], breakout: [['field', category, null]] }), {
+      name: 'Per category', parameters: [{ ...catParam, target: ['dimension', ['field', category, null]] }],
+    });
+    const uuid = await share(card.id);
+    const parameters = JSON.stringify([{ type: 'string/=', target: ['dimension', ['field', category, null]], value: ['Gizmo', 'Widget'] }]);
+    const csv = await http().get(`/api/public/card/${uuid}/query/csv`).query({ parameters }).expect(200);
+    expect(csv.headers['content-type']).toMatch(/^text\/csv/);
+    expect(csv.headers['content-disposition']).toMatch(/^attachment; filename="Per category_\d{4}-\d\d-\d\dT\d{6}\.csv"/);
+    const counts = await native("SELECT CATEGORY, COUNT(*) FROM PRODUCTS WHERE CATEGORY IN ('Gizmo', 'Widget') GROUP BY CATEGORY ORDER BY CATEGORY");
+    expect(csv.text.trim().split(/\r?\n/)).toEqual(['Category,Count', ...counts.map((r: unknown[]) => r.join(','))]);
+    const json = (await http().get(`/api/public/card/${uuid}/query/json`).query({ parameters, format_rows: 'true' }).expect(200)).body;
+    // format_rows: values as the card shows them, so text.
+    expect(json).toEqual(counts.map((r: unknown[]) => ({ Category: r[0], Count: String(r[1]) })));
+    const xlsx = await http().get(`/api/public/card/${uuid}/query/xlsx`).buffer(true).parse((res, done) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => done(null, Buffer.concat(chunks)));
+    }).expect(200);
+    expect((xlsx.body as Buffer).subarray(0, 2).toString()).toBe('PK');
+    const api = (await http().get(`/api/public/card/${uuid}/query/api`).query({ parameters }).expect(200)).body;
+    expect(Object.keys(api).sort()).toEqual(['data', 'json_query', 'status']);
+    expect(api.data.rows).toEqual(counts);
+    await s.t.app.get(QueryLogService).flush();
+    const logged = await s.t.app.get(DataSource).query(`SELECT context, executor_id FROM query_execution WHERE card_id = ${card.id} ORDER BY id`);
+    expect(logged.map((r: { context: string }) => r.context)).toEqual(['csv-download', 'json-download', 'xlsx-download', 'public-question']);
+    expect(logged.every((r: { executor_id: unknown }) => r.executor_id === null)).toBe(true);
+  });
+
+  it('refuses a bad format or parameters, and answers a failed download tersely', async () => {
+    const broken = await makeCard(s.t, s.admin, nativeQuery(s.db, 'SELECT NO_SUCH_COLUMN FROM PRODUCTS'));
+    const uuid = await share(broken.id);
+    failed(await http().get(`/api/public/card/${uuid}/query/csv`));
+    failed(await http().get(`/api/public/card/${uuid}/query/pdf`));
+    failed(await http().get(`/api/public/card/${uuid}/query/csv`).query({ parameters: '{' }));
+    failed(await http().get(`/api/public/card/${uuid}/query/csv`).query({ format_rows: 'maybe' }));
+    expect((await http().get(`/api/public/card/${uuid}/query/api`).expect(200)).body).toMatchObject({ status: 'failed', error: 'An error occurred while running the query.' });
+  });
 });

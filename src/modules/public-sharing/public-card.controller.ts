@@ -4,11 +4,14 @@ import { Access } from '../../common/auth/access.decorator';
 import { SharedObject } from '../../common/auth/shared-object';
 import { IdParam } from '../../common/validation/pipes';
 import { abortOnDisconnect } from '../dataset/dataset.controller';
+import { cardExportSpec, downloadContext, EXPORT_MAX_ROWS, parseDownloadRequest } from '../dataset/export/export-request';
+import { writeExport } from '../dataset/export/write-export';
+import { parseJson } from '../../common/database/stored-json';
 import { PublicModel, type PublicCard } from './public-link.resolver';
 import { SharedFieldsService } from './shared-fields.service';
 import { SharedQueriesService, type SharedRun } from './shared-queries.service';
 import { nonBlank, optionalPositiveInt, parametersParam } from './shared-request';
-import { sharedResults } from './shared-results';
+import { sharedDownload, sharedResults } from './shared-results';
 import { sharedCardView } from './shared-views';
 
 const RUN: SharedRun = { via: 'public', context: 'public-question' };
@@ -37,6 +40,25 @@ export class PublicCardController {
   @HttpCode(202)
   async query(@SharedObject() shared: PublicCard, @Query('parameters') parameters: unknown, @Res({ passthrough: true }) res: Response) {
     return sharedResults(await this.queries.runCard(shared.card, parametersParam(parameters), RUN, abortOnDisconnect(res)));
+  }
+
+  /**
+   * The results as a file (csv, xlsx, json; `parameters` json-str, `format_rows`) on the download writer, or in the
+   * public shape (`api`). Logged with the format's download context.
+   */
+  @Get('card/:uuid/query/:exportFormat')
+  @Access('public-sharing')
+  async export(@SharedObject() shared: PublicCard, @Param('exportFormat') format: string, @Query() query: Record<string, unknown>, @Res() res: Response) {
+    const request = parseDownloadRequest(format, { parameters: query.parameters, format_rows: query.format_rows });
+    const signal = abortOnDisconnect(res);
+    if (request.format === 'api') {
+      res.status(200).json(sharedResults(await this.queries.runCard(shared.card, request.parameters, RUN, signal)));
+      return;
+    }
+    const run: SharedRun = { via: 'public', context: downloadContext(request.format, RUN.context), maxRows: EXPORT_MAX_ROWS };
+    const answer = sharedDownload(await this.queries.streamCard(shared.card, request.parameters, run, signal));
+    const card = { name: shared.card.name, visualizationSettings: parseJson<Record<string, unknown>>(shared.card.visualization_settings, {}), pivot: false };
+    await writeExport(res, cardExportSpec(request, card), answer);
   }
 
   @Get('pivot/card/:uuid/query')

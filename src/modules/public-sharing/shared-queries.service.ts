@@ -7,7 +7,7 @@ import { CardsRepository, type CardRow } from '../cards/cards.repository';
 import { mapParameters, type SentValue } from '../dashboard-queries/parameter-mapping';
 import type { ReadableDashboard, ReadableDashcard } from '../dashboards/dashboard-model';
 import { DashboardsService } from '../dashboards/dashboards.service';
-import { DatasetService, type DatasetAnswer } from '../dataset/dataset.service';
+import { DatasetService, type DatasetAnswer, type DatasetStream } from '../dataset/dataset.service';
 import { PivotService } from '../dataset/pivot.service';
 import type { SharedAuthorization } from '../dataset/query-authorization';
 import { QueryCachePolicy } from '../query-cache/query-cache.policy';
@@ -26,6 +26,9 @@ import { SHARED_READER } from './shared-reader';
  *   (`[{id?, type, target, value}]`); answers the full DatasetAnswer (completed or failed): shape it for the wire
  *   with `sharedResults()` of shared-results.ts.
  * - `pivotCard(card, parameters, run, signal)`: the same through the pivot runner.
+ * - `streamCard(card, parameters, run, signal)`: the same run for a download: rows still to be read (DatasetStream)
+ *   unless cached or failed; give it to writeExport through `sharedDownload()` of shared-results.ts, which hides
+ *   failures' messages. `run.maxRows`: EXPORT_MAX_ROWS for files.
  * - `dashcard(dashboard, dashcardId, cardId)`: the dashcard and its card when the card is the dashcard's or one of its
  *   series and is not archived; else NotFoundError (404).
  * - `runDashcard(dashboard, dashcardId, cardId, values, run, signal, pivot?)`: `values` are the dashboard's
@@ -69,16 +72,11 @@ export class SharedQueriesService {
   }
 
   async runCard(card: CardRow, parameters: unknown[] | null | undefined, run: SharedRun, signal: AbortSignal, dashboardId: number | null = null): Promise<DatasetAnswer> {
-    const query = withParameters(card, parameters as Array<Record<string, unknown>> | null | undefined);
-    const database = card.database_id === null ? null : await this.cards.databaseCacheTtl(Number(card.database_id));
-    const plan = await this.policy.plan({ query, card: card.cache_ttl, database });
-    return this.dataset.run(query, this.who(run, card, dashboardId), signal, {
-      context: run.context,
-      cardId: Number(card.id),
-      dashboardId,
-      ...(run.maxRows ? { defaultMaxRows: run.maxRows } : {}),
-      ...plan,
-    });
+    return (await this.execute(card, parameters, run, signal, dashboardId, false)) as DatasetAnswer;
+  }
+
+  streamCard(card: CardRow, parameters: unknown[] | null | undefined, run: SharedRun, signal: AbortSignal, dashboardId: number | null = null): Promise<DatasetAnswer | DatasetStream> {
+    return this.execute(card, parameters, run, signal, dashboardId, true);
   }
 
   async pivotCard(card: CardRow, parameters: unknown[] | null | undefined, run: SharedRun, signal: AbortSignal, dashboardId: number | null = null): Promise<QueryResults | FailedResults> {
@@ -109,6 +107,15 @@ export class SharedQueriesService {
     const id = Number(dashboard.dashboard.id);
     const parameters = mapParameters(id, dashboard.dashboard.parameters_list, dashcard.parameter_mappings, dashcard.card_id, cardId, values);
     return pivot ? this.pivotCard(card, parameters, run, signal, id) : this.runCard(card, parameters, run, signal, id);
+  }
+
+  private async execute(card: CardRow, parameters: unknown[] | null | undefined, run: SharedRun, signal: AbortSignal, dashboardId: number | null, streaming: boolean): Promise<DatasetAnswer | DatasetStream> {
+    const query = withParameters(card, parameters as Array<Record<string, unknown>> | null | undefined);
+    const database = card.database_id === null ? null : await this.cards.databaseCacheTtl(Number(card.database_id));
+    const plan = await this.policy.plan({ query, card: card.cache_ttl, database });
+    const options = { context: run.context, cardId: Number(card.id), dashboardId, ...(run.maxRows ? { defaultMaxRows: run.maxRows } : {}), ...plan };
+    const who = this.who(run, card, dashboardId);
+    return streaming ? this.dataset.stream(query, who, signal, options) : this.dataset.run(query, who, signal, options);
   }
 
   private who(run: SharedRun, card: CardRow, dashboardId: number | null): SharedAuthorization {

@@ -1,5 +1,6 @@
 import type { FailedResults, QueryResults } from '../../query-engine/postprocess/results';
-import type { DatasetAnswer } from '../dataset/dataset.service';
+import { MessageError } from '../../common/errors/api-errors';
+import type { DatasetAnswer, DatasetStream } from '../dataset/dataset.service';
 
 /** What a failed run of a shared card says, whatever went wrong (COMPAT.md "Signed embedding"). */
 export const QUERY_FAILED = 'An error occurred while running the query.';
@@ -18,5 +19,23 @@ export function sharedResults(answer: DatasetAnswer | QueryResults | FailedResul
     data: { cols, rows, ...(rows_truncated !== undefined ? { rows_truncated } : {}), insights, results_timezone },
     json_query,
     status: answer.status,
+  };
+}
+
+/**
+ * A download's run as writeExport may have it on the public and embed surfaces: a run that failed outright is a
+ * 400 (which those surfaces answer tersely); a failure while rows stream says only QUERY_FAILED, in the file's
+ * incomplete marker or, before the first row, in writeExport's 400.
+ */
+export function sharedDownload(answer: DatasetAnswer | DatasetStream): DatasetAnswer | DatasetStream {
+  if (answer.status === 'failed') throw new MessageError(QUERY_FAILED);
+  if (answer.status !== 'streaming') return answer;
+  const outcome = answer.outcome.bind(answer);
+  return {
+    ...answer,
+    outcome: () => {
+      const o = outcome();
+      return o.failure ? { ...o, failure: { error: QUERY_FAILED, error_type: o.failure.error_type } } : o;
+    },
   };
 }
