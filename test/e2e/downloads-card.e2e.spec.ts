@@ -159,6 +159,29 @@ describe('POST /api/card/:card-id/query/:export-format', () => {
     errors.forEach((e: string | null) => expect(e).toMatch(/overflow/i));
   });
 
+  it('lays out a pivot card as its pivot table with pivot_results, and other cards as they are', async () => {
+    const query = tableQuery(s.db, s.table('PRODUCTS').id, {
+      aggregation: [['count']],
+      breakout: [['field', s.field('PRODUCTS', 'CATEGORY'), null], ['field', s.field('PRODUCTS', 'CREATED_AT'), { 'temporal-unit': 'year' }]],
+    });
+    const viz = { 'pivot_table.column_split': { rows: ['CATEGORY'], columns: ['CREATED_AT'], values: ['count'] } };
+    const pivot = await makeCard(s.t, s.admin, query, { display: 'pivot', visualization_settings: viz });
+    const table = await makeCard(s.t, s.admin, query, { display: 'table', visualization_settings: viz });
+    const plain = parseCsv((await download(pivot.id, 'csv').expect(200)).body.toString());
+    expect(plain[0]).toEqual(['Category', 'Created At: Year', 'Count']);
+    const laid = parseCsv((await download(pivot.id, 'csv', { pivot_results: 'true' }).expect(200)).body.toString());
+    expect(laid[0][0]).toBe('Category');
+    expect(laid[0][laid[0].length - 1]).toBe('Row totals');
+    const grand = laid[laid.length - 1];
+    expect([grand[0], grand[grand.length - 1]]).toEqual(['Grand totals', '200']);
+    const years = laid[0].slice(1, -1);
+    const byYear = (year: string) => plain.slice(1).filter((r) => r[1].startsWith(year)).reduce((a, r) => a + Number(r[2]), 0);
+    years.forEach((year, i) => expect(Number(grand[i + 1])).toBe(byYear(year)));
+    const json = JSON.parse((await download(pivot.id, 'json', { pivot_results: 'true' }).expect(200)).body.toString());
+    expect(json[json.length - 1]).toMatchObject({ Category: 'Grand totals', 'Row totals': 200 });
+    expect(parseCsv((await download(table.id, 'csv', { pivot_results: 'true' }).expect(200)).body.toString())).toEqual(plain);
+  });
+
   it('cancels the query when the client leaves mid-download', async () => {
     const card = await makeCard(s.t, s.admin, nativeQuery(s.db, counting(2_000_000_000)));
     const adminId = (await s.t.http().get('/api/user/current').set(auth(s.admin)).expect(200)).body.id as number;

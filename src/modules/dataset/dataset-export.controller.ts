@@ -13,9 +13,9 @@ import { normalizedOrError } from './query-body';
 /**
  * POST /api/dataset/:export-format: an ad-hoc query as a download (csv, xlsx, json) or as result JSON (api).
  * Registered after DatasetController, whose literal routes (`native`, `pivot`, `duration`...) must match first.
- * With `pivot_results` a structured query with breakouts is exported as POST /api/dataset/pivot answers it: the
- * detail rows and the subtotal rows its `pivot_table.column_split` needs, tagged by `pivot-grouping` (the
- * layout of the pivot table itself, header cells spanning values, is not reproduced).
+ * With `pivot_results` a structured query with breakouts runs as POST /api/dataset/pivot (the detail rows and the
+ * subtotal rows its `pivot_table.column_split` needs) and is laid out as the pivot table shows it (see
+ * export/write-export.ts): row headers, a column per column-breakout value, "Totals for …", "Row totals", "Grand totals".
  */
 @Controller('api/dataset')
 export class DatasetExportController {

@@ -3,10 +3,12 @@ import { writeResultJson } from '../../../common/http/write-result-json';
 import type { CompiledColumn } from '../../../query-engine/compile/contract';
 import type { DatasetAnswer, DatasetStream } from '../dataset.service';
 import { CsvWriter } from './csv-writer';
-import { exportColumns } from './export-columns';
+import { columnSettingsOf, exportColumns, type ExportColumns } from './export-columns';
 import type { ExportFormat, ExportSpec } from './export-request';
 import type { ExportWriter, ExportWriterOptions } from './export-writer';
+import { formatValue } from './format-value';
 import { JsonWriter } from './json-writer';
+import { layoutPivot, PIVOT_GROUPING } from './pivot-layout';
 import { XlsxWriter } from './xlsx-writer';
 
 type FileFormat = Exclude<ExportFormat, 'api'>;
@@ -37,6 +39,7 @@ export function incompleteMessage(rows: number, error: string): string {
  *   JSON: a last element `{"download_incomplete": ...}` without the closing bracket, so that parsers refuse it).
  * - the card's `visualization_settings` choose and order the columns (`table.columns`), title them and, with
  *   `formatRows`, format their values (see export-columns.ts, column-format.ts).
+ * - `pivotResults` on a pivot run: the table as the pivot table shows it (see pivotTable).
  * - the file is `<name>_<yyyy-MM-ddTHHmmss>.<format>` (UTC) in Content-Disposition (see contentDisposition).
  */
 export async function writeExport(res: Response, spec: ExportSpec, answer: DatasetAnswer | DatasetStream, now = new Date()): Promise<void> {
@@ -66,8 +69,10 @@ export async function writeExport(res: Response, spec: ExportSpec, answer: Datas
     return;
   }
   const { contentType, make } = FILES[spec.format];
-  const columns = exportColumns(cols, spec.visualizationSettings, spec.formatRows);
-  const project = isIdentity(columns.indices, cols.length) ? null : (row: unknown[]) => columns.indices.map((i) => row[i]);
+  const pivot = spec.pivotResults && whole && cols.some((c) => c.name === PIVOT_GROUPING) ? pivotTable(cols, whole.data.rows, spec) : null;
+  if (pivot) next = { done: false, value: pivot.rows };
+  const columns = pivot ?? exportColumns(cols, spec.visualizationSettings, spec.formatRows);
+  const project = pivot || isIdentity(columns.indices, cols.length) ? null : (row: unknown[]) => columns.indices.map((i) => row[i]);
   res.status(200);
   res.setHeader('Content-Type', contentType);
   res.setHeader('Content-Disposition', contentDisposition(exportFileName(spec.format, now, spec.name)));
@@ -75,7 +80,7 @@ export async function writeExport(res: Response, spec: ExportSpec, answer: Datas
   let written = 0;
   try {
     let open = await writer.begin(columns.titles);
-    for (; !next.done; next = await batches.next()) {
+    for (; !next.done; next = pivot ? { done: true, value: undefined } : await batches.next()) {
       if (open) open = await writer.write(project ? next.value.map(project) : next.value);
       written += next.value.length;
       if (!open) {
@@ -95,6 +100,18 @@ export async function writeExport(res: Response, spec: ExportSpec, answer: Datas
     return;
   }
   await writer.end();
+}
+
+/**
+ * The rows of a pivot run (tagged by `pivot-grouping`) as the pivot table shows them (pivot-layout.ts): one header
+ * row of titles (the column headers' levels joined by " / "), the row headers, the cells, "Totals for …", "Row
+ * totals" and "Grand totals". Breakout values in headers read as the column formats them.
+ */
+function pivotTable(cols: CompiledColumn[], rows: unknown[][], spec: ExportSpec): ExportColumns & { rows: unknown[][] } {
+  const settings = columnSettingsOf(cols, spec.visualizationSettings);
+  const label = (v: unknown, i: number) => (v === null || v === undefined ? '(empty)' : String(formatValue(v, cols[i], true, settings[i])));
+  const layout = layoutPivot(cols, rows, spec.visualizationSettings, { label });
+  return { indices: layout.sources, cols: layout.sources.map((i) => cols[i]), titles: layout.titles, settings: layout.sources.map((i) => settings[i]), rows: layout.rows };
 }
 
 /** `query_result_2024-05-01T101500.csv`, or the card's name instead of `query_result`; the time in UTC. */
