@@ -136,6 +136,29 @@ describe('embed: card', () => {
     expectEmbed400(await http().get(`/api/embed/pivot/card/${cardToken(pivot.id)}/query`), 'You must specify a value for category in the JWT.');
   });
 
+  it('downloads the results as csv, xlsx, json and api, with the same rules', async () => {
+    await rules({ category: 'locked', vendor: 'enabled' });
+    const token = cardToken(card, { category: 'Gizmo' });
+    const csv = await http().get(`/api/embed/card/${token}/query/csv`).expect(200);
+    expect(csv.headers['content-type']).toContain('text/csv');
+    expect(csv.headers['content-disposition']).toMatch(/attachment; filename=".+\.csv"/);
+    expect(csv.text.trim().split(/\r?\n/)).toEqual(['Count', String(GIZMO)]);
+    const json = await http().get(`/api/embed/card/${token}/query/json`).expect(200);
+    expect(JSON.parse(json.text)).toEqual([{ Count: GIZMO }]);
+    const xlsx = await http().get(`/api/embed/card/${token}/query/xlsx`).expect(200);
+    expect(xlsx.headers['content-type']).toContain('spreadsheetml');
+    const api = await http().get(`/api/embed/card/${token}/query/api`).expect(200);
+    expect(count(api)).toBe(GIZMO);
+    expectNoInternals(api.body);
+    expectEmbed400(await http().get(`/api/embed/card/${token}/query/csv?category=Widget`), 'You can only specify a value for category in the JWT.');
+    expectEmbed400(await http().get(`/api/embed/card/${cardToken(card)}/query/csv`), 'You must specify a value for category in the JWT.');
+    const bad = await http().get(`/api/embed/card/${token}/query/pdf`);
+    expect(bad.status).toBe(400);
+    const broken = await makeCard(s.t, s.admin, nativeQuery(s.db, 'SELECT nope FROM nowhere'));
+    await embeddable(s.t, s.admin, 'card', broken.id, {});
+    expectEmbed400(await http().get(`/api/embed/card/${cardToken(broken.id)}/query/csv`), 'An error occurred while running the query.');
+  });
+
   it('a SQL card takes its template tags as parameters', async () => {
     const sql = await makeCard(s.t, s.admin, nativeQuery(s.db, 'SELECT COUNT(*) FROM PRODUCTS WHERE CATEGORY = {{cat}}', { cat: { id: 'tag-cat', name: 'cat', 'display-name': 'Cat', type: 'text' } }));
     await embeddable(s.t, s.admin, 'card', sql.id, { cat: 'locked' });

@@ -110,6 +110,17 @@ describe('embed: dashboard', () => {
     }
   });
 
+  it("downloads a dashcard's results with the token's locked value", async () => {
+    const gizmos = await adminCount(['=', ['field', category, null], 'Gizmo']);
+    const csv = await http().get(`/api/embed/dashboard/${gizmo()}/dashcard/${dashcard}/card/${card}/csv`).expect(200);
+    expect(csv.text.trim().split(/\r?\n/)).toEqual(['Count', String(gizmos)]);
+    const api = await http().get(`/api/embed/dashboard/${gizmo()}/dashcard/${dashcard}/card/${card}/api`).expect(200);
+    expect(count(api)).toBe(gizmos);
+    expectNoInternals(api.body);
+    expectEmbed400(await http().get(`/api/embed/dashboard/${dashToken(dash)}/dashcard/${dashcard}/card/${card}/csv`), 'You must specify a value for category in the JWT.');
+    expectEmbed400(await http().get(`/api/embed/dashboard/${gizmo()}/dashcard/${dashcard + 1000}/card/${card}/csv`), 'Not found.');
+  });
+
   it('runs the pivot twin of a dashcard', async () => {
     const res = await http().get(`/api/embed/pivot/dashboard/${gizmo()}/dashcard/${dashcard}/card/${card}`).expect(202);
     expect(res.body.status).toBe('completed');
