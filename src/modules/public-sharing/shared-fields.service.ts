@@ -67,14 +67,8 @@ export class SharedFieldsService {
   }
 
   /** The dashboard's unarchived cards (dashcards and series), by id. */
-  async dashboardCards(found: ReadableDashboard): Promise<Map<number, CardRow>> {
-    const ids = new Set(found.dashcards.flatMap((dc) => [...(dc.card_id === null ? [] : [dc.card_id]), ...dc.series_card_ids]));
-    const out = new Map<number, CardRow>();
-    for (const id of ids) {
-      const card = await this.shared.card(id);
-      if (card) out.set(id, card);
-    }
-    return out;
+  dashboardCards(found: ReadableDashboard): Promise<Map<number, CardRow>> {
+    return this.shared.cardsById(found.dashcards.flatMap((dc) => [...(dc.card_id === null ? [] : [dc.card_id]), ...dc.series_card_ids]));
   }
 
   /** `param_fields` of the GET answers: the allowed fields that exist and are not sensitive. */

@@ -22,6 +22,7 @@ import { SHARED_READER } from './shared-reader';
  *
  * API (the embedding module reuses it for /api/embed and /api/preview-embed):
  * - `card(id)` / `dashboard(id)`: the unarchived card row / dashboard with its dashcards; null when missing or archived.
+ * - `cardsById(ids)`: the unarchived cards among `ids`, by id, in one query (a dashboard's cards).
  * - `runCard(card, parameters, run, signal)`: `parameters` as POST /api/card/:id/query takes them
  *   (`[{id?, type, target, value}]`); answers the full DatasetAnswer (completed or failed): shape it for the wire
  *   with `sharedResults()` of shared-results.ts.
@@ -61,6 +62,14 @@ export class SharedQueriesService {
   async card(id: number): Promise<CardRow | null> {
     const row = await this.cards.row(id);
     return row && !isTrue(row.archived) ? row : null;
+  }
+
+  async cardsById(ids: number[]): Promise<Map<number, CardRow>> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return new Map();
+    const marks = unique.map((_, i) => `$${i + 1}`).join(', ');
+    const rows = await this.cards.rows(`c.id IN (${marks}) AND c.archived = $${unique.length + 1}`, [...unique, false]);
+    return new Map(rows.map((r) => [Number(r.id), r]));
   }
 
   async dashboard(id: number): Promise<ReadableDashboard | null> {
