@@ -1,0 +1,26 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { CardsModule } from '../cards/cards.module';
+import { CollectionsModule } from '../collections/collections.module';
+import { CardTimelinesController } from './card-timelines.controller';
+import { CollectionTimelinesController } from './collection-timelines.controller';
+import { TimelineAccessService } from './timeline-access.service';
+import { TimelineEvent } from './timeline-event.entity';
+import { TimelineEventsController } from './timeline-events.controller';
+import { TimelineEventsService } from './timeline-events.service';
+import { Timeline } from './timeline.entity';
+import { TimelinesController } from './timelines.controller';
+import { TimelinesRepository } from './timelines.repository';
+import { TimelinesService } from './timelines.service';
+
+/**
+ * Timelines and their events, with the collection and card routes that list them (GET /api/collection/:id/timelines,
+ * root/timelines, GET /api/card/:id/timelines). Access follows the timeline's collection (CollectionAccessService);
+ * a card's timelines need read access to the card (CardAccessService).
+ */
+@Module({
+  imports: [TypeOrmModule.forFeature([Timeline, TimelineEvent]), CollectionsModule, CardsModule],
+  controllers: [TimelinesController, TimelineEventsController, CollectionTimelinesController, CardTimelinesController],
+  providers: [TimelinesRepository, TimelineAccessService, TimelinesService, TimelineEventsService],
+})
+export class TimelinesModule {}

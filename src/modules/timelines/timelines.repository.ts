@@ -1,0 +1,202 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { AppSql } from '../../common/database/app-sql';
+import type { CollectionPlace, SqlCondition } from '../collections/collection-access.service';
+import { TimelineEvent } from './timeline-event.entity';
+import { Timeline } from './timeline.entity';
+
+/** The creator columns every row carries (`u_`), for the hydrated `creator`. */
+export interface CreatorColumns {
+  creator_id: number;
+  u_email: string | null;
+  u_first_name: string | null;
+  u_last_name: string | null;
+  u_is_superuser: boolean | number | null;
+  u_is_qbnewb: boolean | number | null;
+  u_date_joined: Date | string | null;
+  u_last_login: Date | string | null;
+}
+
+/** A timeline with its collection's columns (`coll_`: the access check and the `collection` key) and its creator. */
+export interface TimelineRow extends CreatorColumns {
+  id: number;
+  name: string;
+  description: string | null;
+  icon: string;
+  collection_id: number | null;
+  archived: boolean | number;
+  default: boolean | number;
+  entity_id: string | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+  coll_name: string | null;
+  coll_description: string | null;
+  coll_location: string | null;
+  coll_personal_owner_id: number | null;
+  coll_namespace: string | null;
+  coll_authority_level: string | null;
+  coll_archived: boolean | number | null;
+  coll_slug: string | null;
+  coll_entity_id: string | null;
+  coll_created_at: Date | string | null;
+}
+
+/** An event with its creator, and its timeline's collection (for the access check). */
+export interface EventRow extends CreatorColumns {
+  id: number;
+  timeline_id: number;
+  name: string;
+  description: string | null;
+  timestamp: Date | string;
+  time_matters: boolean | number;
+  timezone: string;
+  icon: string;
+  archived: boolean | number;
+  created_at: Date | string;
+  updated_at: Date | string;
+  collection_id: number | null;
+  coll_location: string | null;
+  coll_personal_owner_id: number | null;
+}
+
+/** Which events to read: unarchived only (default), archived only, or all; within [start, end] when given. */
+export interface EventFilter {
+  archived?: 'active' | 'archived' | 'all';
+  start?: Date | null;
+  end?: Date | null;
+}
+
+const CREATOR = `u.email AS u_email, u.first_name AS u_first_name, u.last_name AS u_last_name, u.is_superuser AS u_is_superuser,
+  u.is_qbnewb AS u_is_qbnewb, u.date_joined AS u_date_joined, u.last_login AS u_last_login`;
+
+const TIMELINES = `SELECT t.*, ${CREATOR},
+  c.name AS coll_name, c.description AS coll_description, c.location AS coll_location, c.personal_owner_id AS coll_personal_owner_id,
+  c.namespace AS coll_namespace, c.authority_level AS coll_authority_level, c.archived AS coll_archived, c.slug AS coll_slug,
+  c.entity_id AS coll_entity_id, c.created_at AS coll_created_at
+FROM timeline t
+LEFT JOIN collection c ON c.id = t.collection_id
+LEFT JOIN core_user u ON u.id = t.creator_id`;
+
+const EVENTS = `SELECT e.*, ${CREATOR}, t.collection_id, c.location AS coll_location, c.personal_owner_id AS coll_personal_owner_id
+FROM timeline_event e
+JOIN timeline t ON t.id = e.timeline_id
+LEFT JOIN collection c ON c.id = t.collection_id
+LEFT JOIN core_user u ON u.id = e.creator_id`;
+
+const list = (n: number, from: number) => Array.from({ length: n }, (_, i) => `$${i + from}`).join(', ');
+
+/** Every app-DB query of the timelines module; a listing's timelines and their events take one query each. */
+@Injectable()
+export class TimelinesRepository {
+  private readonly sql: AppSql;
+
+  constructor(private readonly db: DataSource) {
+    this.sql = new AppSql(db);
+  }
+
+  async timeline(id: number): Promise<TimelineRow | null> {
+    return (await this.sql.query<TimelineRow>(`${TIMELINES} WHERE t.id = $1`, [id]))[0] ?? null;
+  }
+
+  /**
+   * The timelines of one collection (null: Root) or of every collection (undefined), archived or not, limited to
+   * `readable` when given; by name as Metabase orders them.
+   */
+  timelines(o: { collectionId?: number | null; archived: boolean; readable?: SqlCondition; firstParam?: number }): Promise<TimelineRow[]> {
+    const params: unknown[] = [...(o.readable?.params ?? [])];
+    const where = [`t.archived = $${params.push(o.archived)}`];
+    if (o.readable) where.push(o.readable.sql);
+    if (o.collectionId === null) where.push('t.collection_id IS NULL');
+    else if (o.collectionId !== undefined) where.push(`t.collection_id = $${params.push(o.collectionId)}`);
+    return this.sql.query<TimelineRow>(`${TIMELINES} WHERE ${where.join(' AND ')} ORDER BY LOWER(t.name), t.id`, params);
+  }
+
+  /** The events of these timelines that pass `f`, oldest first. */
+  async events(timelineIds: number[], f: EventFilter): Promise<EventRow[]> {
+    if (timelineIds.length === 0) return [];
+    const params: unknown[] = [...timelineIds];
+    const where = [`e.timeline_id IN (${list(timelineIds.length, 1)})`, ...this.eventConditions(f, params)];
+    return this.sql.query<EventRow>(`${EVENTS} WHERE ${where.join(' AND ')} ORDER BY e."timestamp", e.id`, params);
+  }
+
+  /** Events of readable timelines (the readable condition is on `t.collection_id`, its values numbered from $1). */
+  eventsWhere(readable: SqlCondition | null, timelineId: number | null, f: EventFilter): Promise<EventRow[]> {
+    const params: unknown[] = [...(readable?.params ?? [])];
+    const where = readable ? [readable.sql] : [];
+    if (timelineId !== null) where.push(`e.timeline_id = $${params.push(timelineId)}`);
+    where.push(...this.eventConditions(f, params));
+    return this.sql.query<EventRow>(`${EVENTS} WHERE ${where.length ? where.join(' AND ') : 'TRUE'} ORDER BY e."timestamp", e.id`, params);
+  }
+
+  async event(id: number): Promise<EventRow | null> {
+    return (await this.sql.query<EventRow>(`${EVENTS} WHERE e.id = $1`, [id]))[0] ?? null;
+  }
+
+  async collectionPlace(id: number): Promise<CollectionPlace | null> {
+    const rows = await this.sql.query<{ id: number; location: string; personal_owner_id: number | null; namespace: string | null }>(
+      'SELECT id, location, personal_owner_id, namespace FROM collection WHERE id = $1',
+      [id],
+    );
+    const c = rows[0];
+    return c ? { id: Number(c.id), location: c.location, personal_owner_id: c.personal_owner_id === null ? null : Number(c.personal_owner_id), namespace: c.namespace } : null;
+  }
+
+  async insertTimeline(values: Partial<Timeline>): Promise<number> {
+    const repo = this.db.getRepository(Timeline);
+    return (await repo.save(repo.create(values))).id;
+  }
+
+  /** Changes a timeline; `eventsArchived` set: its events are archived (or unarchived) with it, in one transaction. */
+  async updateTimeline(id: number, changes: Partial<Timeline>, eventsArchived: boolean | null): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      if (Object.keys(changes).length) await tx.update(Timeline, { id }, changes);
+      if (eventsArchived !== null) await tx.update(TimelineEvent, { timeline_id: id }, { archived: eventsArchived });
+    });
+  }
+
+  /** Deletes a timeline and its events (the foreign key cascades; deleting them first keeps that explicit). */
+  async deleteTimeline(id: number): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx.delete(TimelineEvent, { timeline_id: id });
+      await tx.delete(Timeline, { id });
+    });
+  }
+
+  async insertEvent(values: Partial<TimelineEvent>): Promise<number> {
+    const repo = this.db.getRepository(TimelineEvent);
+    return (await repo.save(repo.create(values))).id;
+  }
+
+  async updateEvent(id: number, changes: Partial<TimelineEvent>): Promise<void> {
+    if (Object.keys(changes).length) await this.db.getRepository(TimelineEvent).update({ id }, changes);
+  }
+
+  async deleteEvent(id: number): Promise<void> {
+    await this.db.getRepository(TimelineEvent).delete({ id });
+  }
+
+  /** Archives (or unarchives) the timelines of these collections, inside the collection update's transaction. */
+  async archiveIn(tx: EntityManager, collectionIds: number[], archived: boolean): Promise<void> {
+    if (collectionIds.length === 0) return;
+    await tx.createQueryBuilder().update(Timeline).set({ archived }).where('collection_id IN (:...ids)', { ids: collectionIds }).execute();
+  }
+
+  /** For the collections' tree: which of these collections hold timelines (archived or not). */
+  async collectionsWithTimelines(collectionIds: number[], archived: boolean): Promise<number[]> {
+    if (collectionIds.length === 0) return [];
+    const rows = await this.sql.query<{ collection_id: number }>(
+      `SELECT DISTINCT collection_id FROM timeline WHERE archived = $1 AND collection_id IN (${list(collectionIds.length, 2)})`,
+      [archived, ...collectionIds],
+    );
+    return rows.map((r) => Number(r.collection_id));
+  }
+
+  private eventConditions(f: EventFilter, params: unknown[]): string[] {
+    const where: string[] = [];
+    const archived = f.archived ?? 'active';
+    if (archived !== 'all') where.push(`e.archived = $${params.push(archived === 'archived')}`);
+    if (f.start) where.push(`e."timestamp" >= $${params.push(f.start)}`);
+    if (f.end) where.push(`e."timestamp" <= $${params.push(f.end)}`);
+    return where;
+  }
+}
