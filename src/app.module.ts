@@ -28,11 +28,14 @@ import { SnippetsModule } from './modules/snippets/snippets.module';
 import { SettingsModule } from './modules/settings/settings.module';
 import { SetupModule } from './modules/setup/setup.module';
 import { TablesModule } from './modules/tables/tables.module';
+import { TimelinesModule } from './modules/timelines/timelines.module';
 import { UsersModule } from './modules/users/users.module';
 import { UtilModule } from './modules/util/util.module';
 
 /** Feature modules, in no particular order; each owns its routes, services and entities. */
 export const FEATURE_MODULES = [
+  // First: its GET /api/collection/:id/timelines, root/timelines and /api/card/:id/timelines are registered before the stubs of those routes in the collections and cards controllers.
+  TimelinesModule,
   SettingsModule,
   ContentModule,
   UsersModule,
