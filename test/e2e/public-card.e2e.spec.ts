@@ -56,13 +56,25 @@ describe('public card', () => {
     expect(Object.keys(all.body).sort()).toEqual(['data', 'json_query', 'status']);
     expect(Object.keys(all.body.data).sort()).toEqual(['cols', 'insights', 'results_timezone', 'rows']);
     expect(all.body).toMatchObject({ status: 'completed', data: { rows: [[200]] }, json_query: { parameters: [] } });
-    const parameters = JSON.stringify([{ type: 'string/=', target: ['dimension', ['field', category, null]], value: ['Gizmo'] }]);
+    const parameters = JSON.stringify([{ id: 'cat', type: 'string/=', target: ['dimension', ['field', category, null]], value: ['Gizmo'] }]);
     const gizmo = (await http().get(`/api/public/card/${uuid}/query`).query({ parameters }).expect(202)).body;
     expect(gizmo.data.rows).toEqual(await native("SELECT COUNT(*) FROM PRODUCTS WHERE CATEGORY = 'Gizmo'"));
     expect(gizmo.json_query.parameters).toEqual([expect.objectContaining({ value: ['Gizmo'] })]);
     await s.t.app.get(QueryLogService).flush();
     const logged = await s.t.app.get(DataSource).query(`SELECT context, executor_id FROM query_execution WHERE card_id = ${card.id}`);
     expect(logged).toEqual([{ context: 'public-question', executor_id: null }, { context: 'public-question', executor_id: null }]);
+  });
+
+  it('applies a viewer\'s values only through the card\'s own parameters, never on a field of the viewer\'s choosing', async () => {
+    const card = await makeCard(s.t, s.admin, tableQuery(s.db, products, { aggregation: [['count']] }), { parameters: [{ ...catParam, target: ['dimension', ['field', category, null]] }] });
+    const uuid = await share(card.id);
+    const query = (p: unknown[]) => http().get(`/api/public/card/${uuid}/query`).query({ parameters: JSON.stringify(p) });
+    // The viewer's own target is ignored: the value filters CATEGORY, as the card's parameter says.
+    const retargeted = (await query([{ id: 'cat', type: 'string/=', target: ['dimension', ['field', vendor, null]], value: ['Gizmo'] }]).expect(202)).body;
+    expect(retargeted.data.rows).toEqual(await native("SELECT COUNT(*) FROM PRODUCTS WHERE CATEGORY = 'Gizmo'"));
+    failed(await query([{ type: 'string/=', target: ['dimension', ['field', vendor, null]], value: ['Acme'] }]));
+    failed(await query([{ id: 'nope', value: ['Gizmo'] }]));
+    failed(await http().get(`/api/public/card/${uuid}/query/csv`).query({ parameters: JSON.stringify([{ id: 'nope', value: 1 }]) }));
   });
 
   it('answers a failed run without its error, SQL or database', async () => {
@@ -128,7 +140,7 @@ describe('public card', () => {
       name: 'Per category', parameters: [{ ...catParam, target: ['dimension', ['field', category, null]] }],
     });
     const uuid = await share(card.id);
-    const parameters = JSON.stringify([{ type: 'string/=', target: ['dimension', ['field', category, null]], value: ['Gizmo', 'Widget'] }]);
+    const parameters = JSON.stringify([{ id: 'cat', value: ['Gizmo', 'Widget'] }]);
     const csv = await http().get(`/api/public/card/${uuid}/query/csv`).query({ parameters }).expect(200);
     expect(csv.headers['content-type']).toMatch(/^text\/csv/);
     expect(csv.headers['content-disposition']).toMatch(/^attachment; filename="Per category_\d{4}-\d\d-\d\dT\d{6}\.csv"/);

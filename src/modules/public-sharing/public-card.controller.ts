@@ -9,7 +9,7 @@ import { writeExport } from '../dataset/export/write-export';
 import { parseJson } from '../../common/database/stored-json';
 import { PublicModel, type PublicCard } from './public-link.resolver';
 import { SharedFieldsService } from './shared-fields.service';
-import { SharedQueriesService, type SharedRun } from './shared-queries.service';
+import { cardValues, SharedQueriesService, type SharedRun } from './shared-queries.service';
 import { nonBlank, optionalPositiveInt, parametersParam } from './shared-request';
 import { sharedDownload, sharedResults } from './shared-results';
 import { sharedCardView } from './shared-views';
@@ -39,7 +39,7 @@ export class PublicCardController {
   @Access('public-sharing')
   @HttpCode(202)
   async query(@SharedObject() shared: PublicCard, @Query('parameters') parameters: unknown, @Res({ passthrough: true }) res: Response) {
-    return sharedResults(await this.queries.runCard(shared.card, parametersParam(parameters), RUN, abortOnDisconnect(res)));
+    return sharedResults(await this.queries.runCard(shared.card, cardValues(shared.card, parametersParam(parameters)), RUN, abortOnDisconnect(res)));
   }
 
   /**
@@ -51,12 +51,13 @@ export class PublicCardController {
   async export(@SharedObject() shared: PublicCard, @Param('exportFormat') format: string, @Query() query: Record<string, unknown>, @Res() res: Response) {
     const request = parseDownloadRequest(format, { parameters: query.parameters, format_rows: query.format_rows });
     const signal = abortOnDisconnect(res);
+    const values = cardValues(shared.card, request.parameters ?? []);
     if (request.format === 'api') {
-      res.status(200).json(sharedResults(await this.queries.runCard(shared.card, request.parameters, RUN, signal)));
+      res.status(200).json(sharedResults(await this.queries.runCard(shared.card, values, RUN, signal)));
       return;
     }
     const run: SharedRun = { via: 'public', context: downloadContext(request.format, RUN.context), maxRows: EXPORT_MAX_ROWS };
-    const answer = sharedDownload(await this.queries.streamCard(shared.card, request.parameters, run, signal));
+    const answer = sharedDownload(await this.queries.streamCard(shared.card, values, run, signal));
     const card = { name: shared.card.name, visualizationSettings: parseJson<Record<string, unknown>>(shared.card.visualization_settings, {}), pivot: false };
     await writeExport(res, cardExportSpec(request, card), answer);
   }
@@ -65,7 +66,7 @@ export class PublicCardController {
   @Access('public-sharing')
   @HttpCode(202)
   async pivot(@SharedObject() shared: PublicCard, @Query('parameters') parameters: unknown, @Res({ passthrough: true }) res: Response) {
-    return sharedResults(await this.queries.pivotCard(shared.card, parametersParam(parameters), RUN, abortOnDisconnect(res)));
+    return sharedResults(await this.queries.pivotCard(shared.card, cardValues(shared.card, parametersParam(parameters)), RUN, abortOnDisconnect(res)));
   }
 
   @Get('card/:uuid/field/:fieldId/values')

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { NotFoundError } from '../../common/errors/api-errors';
+import { MessageError, NotFoundError } from '../../common/errors/api-errors';
 import { parseJson } from '../../common/database/stored-json';
 import type { FailedResults, QueryResults } from '../../query-engine/postprocess/results';
 import { withParameters } from '../cards/card-queries.service';
@@ -12,6 +12,7 @@ import { PivotService } from '../dataset/pivot.service';
 import type { SharedAuthorization } from '../dataset/query-authorization';
 import { QueryCachePolicy } from '../query-cache/query-cache.policy';
 import { SHARED_READER } from './shared-reader';
+import { sharedParameters } from './shared-views';
 
 /**
  * Runs a card, or a card of a dashboard, for a verified anonymous context: a public link or a signed embed whose
@@ -26,6 +27,8 @@ import { SHARED_READER } from './shared-reader';
  * - `runCard(card, parameters, run, signal)`: `parameters` as POST /api/card/:id/query takes them
  *   (`[{id?, type, target, value}]`); answers the full DatasetAnswer (completed or failed): shape it for the wire
  *   with `sharedResults()` of shared-results.ts.
+ * - `cardValues(card, sent)` (a function): a viewer's `[{id, value}]` as the card's own parameters with those ids
+ *   (their type and target, never the viewer's); an id the card does not have is a 400.
  * - `pivotCard(card, parameters, run, signal)`: the same through the pivot runner.
  * - `streamCard(card, parameters, run, signal)`: the same run for a download: rows still to be read (DatasetStream)
  *   unless cached or failed; give it to writeExport through `sharedDownload()` of shared-results.ts, which hides
@@ -133,3 +136,18 @@ export class SharedQueriesService {
 }
 
 const isTrue = (v: unknown) => v === true || v === 1 || v === '1';
+
+/**
+ * The values a viewer sent for a shared card's parameters, as the card's parameters: the card's type and target
+ * (its stored parameters, or those its template tags make), so that a viewer can only filter where the card lets
+ * them, never on a field of their choosing. A value for a parameter the card does not have is refused.
+ */
+export function cardValues(card: CardRow, sent: unknown[]): Array<Record<string, unknown>> {
+  const params = new Map(sharedParameters(card).map((p) => [p.id, p]));
+  return sent.map((raw) => {
+    const s = (raw ?? {}) as Record<string, unknown>;
+    const p = typeof s.id === 'string' ? params.get(s.id) : undefined;
+    if (!p) throw new MessageError(`Card ${card.id} does not have a parameter with the ID ${JSON.stringify(s.id ?? null)}.`);
+    return { id: p.id, type: p.type, target: p.target, value: s.value, ...(typeof p.slug === 'string' ? { slug: p.slug } : {}) };
+  });
+}
