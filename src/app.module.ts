@@ -15,6 +15,7 @@ import { DatasetModule } from './modules/dataset/dataset.module';
 import { DatabasesModule } from './modules/databases/databases.module';
 import { EmbeddingModule } from './modules/embedding/embedding.module';
 import { FieldsModule } from './modules/fields/fields.module';
+import { LegacyMetricsModule } from './modules/legacy-metrics/legacy-metrics.module';
 import { HealthModule } from './modules/health/health.module';
 import { RevisionsModule } from './modules/revisions/revisions.module';
 import { SearchApiModule } from './modules/search/search-api.module';
@@ -62,6 +63,7 @@ export const FEATURE_MODULES = [
   DashboardQueriesModule,
   DashboardsModule,
   EmbeddingModule,
+  LegacyMetricsModule,
   PublicSharingModule,
 ];
 

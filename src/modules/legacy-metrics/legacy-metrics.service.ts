@@ -1,0 +1,162 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import type { AuthUser } from '../../common/auth/current-user';
+import { ForbiddenError, MessageError, NotFoundError, ValidationError } from '../../common/errors/api-errors';
+import { normalizeInner } from '../../query-engine/mbql/normalize';
+import type { InnerQuery } from '../../query-engine/mbql/types';
+import { parseJson } from '../../common/database/stored-json';
+import { entityId } from '../dashboards/dashcard-layout';
+import { ContentRegistry } from '../dataset/content.registry';
+import { RevisionService } from '../revisions/revision.service';
+import { accessIn, DatabaseAccessService } from '../warehouse/database-access.service';
+import type { CreateMacroDto, UpdateMacroDto } from './legacy-metrics.dto';
+import { LegacyMetricsRepository } from './legacy-metrics.repository';
+import { MacroHydrator } from './macro-hydrator';
+import { AnyMacro, CLEARABLE, MacroModel, SET_WHEN_GIVEN } from './macro-model';
+import { describeMacroChange, macroSnapshot, restorable } from './macro-snapshot';
+
+/** Metabase: "A Metric can have a maximum of 3 important fields." */
+const MAX_IMPORTANT_FIELDS = 3;
+
+/**
+ * Legacy segments and metrics: stored, changed, archived and reverted with a revision each time; read by whoever may
+ * query their table's database, written by admins. They are handed to the query engine (ContentRegistry) so that
+ * `["segment", id]` and `["metric", id]` expand to their definitions, and to the revisions module for reverts.
+ */
+@Injectable()
+export class LegacyMetricsService implements OnModuleInit {
+  constructor(
+    private readonly repo: LegacyMetricsRepository,
+    private readonly hydrator: MacroHydrator,
+    private readonly access: DatabaseAccessService,
+    private readonly revisions: RevisionService,
+    private readonly content: ContentRegistry,
+  ) {}
+
+  onModuleInit(): void {
+    for (const model of ['segment', 'metric'] as const) {
+      this.revisions.register(model, {
+        assertRead: async (user, id) => void (await this.readable(user, model, id)),
+        assertWrite: async (user, id) => {
+          await this.existing(model, id);
+          if (!user.isSuperuser) throw new ForbiddenError();
+        },
+        describe: (before, after) => describeMacroChange(model, before, after),
+        restore: async (tx, _user, id, snapshot) => {
+          await this.repo.update(tx, model, id, restorable(model, snapshot));
+          return macroSnapshot(model, (await this.repo.find(model, id, tx))!);
+        },
+      });
+    }
+    this.content.provide({
+      segment: async (id) => {
+        const s = await this.repo.find('segment', id);
+        return s ? { id: s.id, tableId: s.table_id, definition: parseJson<InnerQuery>(s.definition, {}) } : null;
+      },
+      metric: async (id) => {
+        const m = await this.repo.find('metric', id);
+        return m ? { id: m.id, tableId: m.table_id, name: m.name, definition: parseJson<InnerQuery>(m.definition, {}) } : null;
+      },
+    });
+  }
+
+  /** GET /api/segment/, GET /api/metric/: the unarchived ones on databases the caller may query. */
+  async list(caller: AuthUser, model: MacroModel) {
+    const rows = await this.repo.active(model);
+    const tables = new Map((await this.repo.tables(rows.map((r) => r.table_id))).map((t) => [t.id, t]));
+    const map = await this.access.accessMap(caller);
+    const readable = rows.filter((r) => {
+      const t = tables.get(r.table_id);
+      return t !== undefined && accessIn(map, t.db_id).data === 'unrestricted';
+    });
+    return this.hydrator.views(model, readable, { databaseIds: true });
+  }
+
+  async get(caller: AuthUser, model: MacroModel, id: number) {
+    return this.hydrator.view(model, await this.readable(caller, model, id));
+  }
+
+  /** The row, when the caller may query its table's database: unknown is 404, no data access 403. */
+  async readable(caller: AuthUser, model: MacroModel, id: number): Promise<AnyMacro> {
+    const row = await this.existing(model, id);
+    const [table] = await this.repo.tables([row.table_id]);
+    if (!table) throw new NotFoundError();
+    await this.access.assertCanRead(caller, table.db_id);
+    return row;
+  }
+
+  /** POST (the admin guard has let the caller through). */
+  async create(caller: AuthUser, model: MacroModel, body: CreateMacroDto) {
+    const [table] = await this.repo.tables([body.table_id]);
+    if (!table) throw ValidationError.of('table_id', 'Table does not exist.', body.table_id);
+    const definition = normalizeDefinition(body.definition);
+    const id = await this.repo.transaction(async (tx) => {
+      const saved = await this.repo.insert(tx, model, {
+        table_id: table.id,
+        creator_id: caller.id,
+        name: body.name,
+        description: body.description ?? null,
+        definition: JSON.stringify(definition),
+        entity_id: entityId(),
+      });
+      const row = (await this.repo.find(model, saved.id, tx))!;
+      await this.revisions.record(tx, { model, modelId: row.id, userId: caller.id, snapshot: macroSnapshot(model, row), isCreation: true });
+      return row.id;
+    });
+    return this.hydrator.view(model, await this.existing(model, id));
+  }
+
+  /**
+   * PUT (and the deprecated DELETE, as `{archived: true}`): the keys Metabase clears with null are set when present,
+   * the others only when non-null; a revision with `revision_message` is written when anything changed.
+   */
+  async update(caller: AuthUser, model: MacroModel, id: number, body: UpdateMacroDto) {
+    const existing = await this.existing(model, id);
+    const given = body as unknown as Record<string, unknown>;
+    const changes: Record<string, unknown> = {};
+    for (const k of CLEARABLE[model]) if (given[k] !== undefined) changes[k] = given[k] ?? null;
+    for (const k of SET_WHEN_GIVEN) if (given[k] !== undefined && given[k] !== null) changes[k] = k === 'definition' ? JSON.stringify(normalizeDefinition(given[k])) : given[k];
+    await this.repo.transaction(async (tx) => {
+      const before = macroSnapshot(model, existing);
+      await this.repo.update(tx, model, id, changes as Partial<AnyMacro>);
+      const after = macroSnapshot(model, (await this.repo.find(model, id, tx))!);
+      if (JSON.stringify(before) !== JSON.stringify(after)) {
+        await this.revisions.record(tx, { model, modelId: id, userId: caller.id, snapshot: after, message: body.revision_message });
+      }
+    });
+    return this.hydrator.view(model, await this.existing(model, id));
+  }
+
+  revisionsOf(caller: AuthUser, model: MacroModel, id: number) {
+    return this.revisions.list(caller, model, id);
+  }
+
+  revert(caller: AuthUser, model: MacroModel, id: number, revisionId: number) {
+    return this.revisions.revert(caller, model, id, revisionId);
+  }
+
+  /** PUT /api/metric/:id/important_fields: at most three fields, the stored set made equal to the one sent. */
+  async setImportantFields(metricId: number, fieldIds: number[]) {
+    await this.existing('metric', metricId);
+    const wanted = [...new Set(fieldIds)];
+    if (wanted.length > MAX_IMPORTANT_FIELDS) throw new MessageError('A Metric can have a maximum of 3 important fields.');
+    const known = new Set((await this.repo.fields(wanted)).map((f) => f.id));
+    const unknown = wanted.find((f) => !known.has(f));
+    if (unknown !== undefined) throw ValidationError.of('important_field_ids', 'Field does not exist.', unknown);
+    await this.repo.transaction(async (tx) => {
+      const current = await this.repo.importantFieldIds(tx, metricId);
+      await this.repo.setImportantFields(tx, metricId, current.filter((f) => !wanted.includes(f)), wanted.filter((f) => !current.includes(f)));
+    });
+    return { success: true };
+  }
+
+  private async existing(model: MacroModel, id: number): Promise<AnyMacro> {
+    const row = await this.repo.find(model, id);
+    if (!row) throw new NotFoundError();
+    return row;
+  }
+}
+
+/** A definition as the query engine reads it (Metabase's normalize-fragment): clause names and keys in normal form. */
+function normalizeDefinition(definition: unknown): InnerQuery {
+  return normalizeInner(definition as Record<string, unknown>);
+}

@@ -1,0 +1,59 @@
+import { Injectable } from '@nestjs/common';
+import type { AuthUser } from '../../common/auth/current-user';
+import { parseJson } from '../../common/database/stored-json';
+import { CollectionAccessService } from '../collections/collection-access.service';
+import { tableView } from '../fields/metadata-access.service';
+import { LegacyMetricsRepository } from './legacy-metrics.repository';
+import { LegacyMetricsService } from './legacy-metrics.service';
+import { MacroHydrator } from './macro-hydrator';
+import type { AnyMacro, MacroModel } from './macro-model';
+import { rankBySimilarity } from './macro-similarity';
+
+/** How many entries each list holds at most (Metabase's related API: 3 best and 2 other matches). */
+export const RELATED_MAX = 5;
+
+/** The part of a definition Metabase compares: a metric's aggregation and filter, a segment's filter. */
+function comparable(m: AnyMacro, model: MacroModel): unknown {
+  const d = parseJson<Record<string, unknown>>(m.definition, {});
+  return model === 'metric' ? [d.aggregation ?? null, d.filter ?? null] : (d.filter ?? null);
+}
+
+/**
+ * GET /api/segment/:id/related and /api/metric/:id/related (Metabase's related.clj): the table, the table's other
+ * metrics and segments most alike first, the tables linked to it through foreign keys both ways, and the saved
+ * questions on it the caller may see; each list bounded. All of it is on the one database the caller may read.
+ */
+@Injectable()
+export class MacroRelatedService {
+  constructor(
+    private readonly macros: LegacyMetricsService,
+    private readonly repo: LegacyMetricsRepository,
+    private readonly hydrator: MacroHydrator,
+    private readonly collections: CollectionAccessService,
+  ) {}
+
+  async related(caller: AuthUser, model: MacroModel, id: number) {
+    const self = await this.macros.readable(caller, model, id);
+    const [table] = await this.repo.tables([self.table_id]);
+    const reference = comparable(self, model);
+    const others = async (kind: MacroModel) => {
+      const rows = (await this.repo.active(kind, self.table_id)).filter((r) => !(kind === model && r.id === self.id));
+      return this.hydrator.views(kind, rankBySimilarity(reference, rows, (r) => comparable(r, kind), RELATED_MAX));
+    };
+    const [metrics, segments, linkedFrom, linkingTo, cards] = await Promise.all([
+      others('metric'),
+      others('segment'),
+      this.repo.linkedTables(self.table_id, 'from', RELATED_MAX),
+      this.repo.linkedTables(self.table_id, 'to', RELATED_MAX),
+      this.repo.cardsOnTable(self.table_id, (first) => this.collections.readableCondition(caller, 'c.collection_id', first), RELATED_MAX),
+    ]);
+    return {
+      table: table ? tableView(table) : null,
+      metrics,
+      segments,
+      'linked-from': linkedFrom.map(tableView),
+      'linking-to': linkingTo.map(tableView),
+      cards,
+    };
+  }
+}
