@@ -4,16 +4,11 @@ import { parseJson } from '../../common/database/stored-json';
 import type { CardRow } from '../cards/cards.repository';
 import type { CardColumn } from '../content/card-store';
 import { FieldHydrator } from '../fields/field-hydrator';
-import { isa } from '../fields/field-types';
 import { FieldsRepository } from '../fields/fields.repository';
-import { DIMENSION_OPTIONS, fieldDimensionOptions } from '../tables/dimension-options';
+import { DIMENSION_OPTIONS } from '../tables/dimension-options';
+import { ROOT_COLLECTION_SCHEMA, virtualField } from '../tables/virtual-field';
 import { accessIn, DatabaseAccessService } from '../warehouse/database-access.service';
 import type { CollectionPerm } from '../collections/collection-permission.entity';
-
-/** Metabase names the schema of root-collection cards so in the saved-questions virtual database. */
-const ROOT_COLLECTION_SCHEMA = 'Everything else';
-
-type Hydrated = Awaited<ReturnType<FieldHydrator['detailed']>>[number];
 
 /**
  * The virtual `card__<id>` tables of many models and saved questions at once, as GET /api/table/card__<id>/query_metadata
@@ -60,31 +55,4 @@ export class DashboardVirtualTables {
       };
     });
   }
-}
-
-/** One result column as a field of the virtual table, enriched from the warehouse field it comes from. */
-function virtualField(col: CardColumn, tableId: string, field: Hydrated | undefined, keepKeys: boolean) {
-  const merged = {
-    ...col,
-    ...(field
-      ? {
-          semantic_type: field.semantic_type,
-          fk_target_field_id: field.fk_target_field_id,
-          has_field_values: field.has_field_values,
-          target: field.target,
-          dimensions: field.dimensions,
-          name_field: field.name_field,
-        }
-      : {}),
-    table_id: tableId,
-    id: typeof col.id === 'number' ? col.id : ['field', col.name, { 'base-type': col.base_type ?? 'type/*' }],
-  };
-  const options = fieldDimensionOptions(
-    { base_type: col.base_type ?? 'type/*', effective_type: col.effective_type ?? null, semantic_type: merged.semantic_type ?? null, fingerprint: (col.fingerprint as never) ?? null },
-    true,
-  );
-  // Keys of a nested query confuse the query builder; only a native model's owner-set ones stay.
-  const isKey = isa(merged.semantic_type, 'type/PK') || isa(merged.semantic_type, 'type/FK');
-  const semantic = isKey && !keepKeys && typeof col.id !== 'number' ? null : (merged.semantic_type ?? null);
-  return { ...merged, semantic_type: semantic, ...options };
 }

@@ -2,20 +2,17 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AuthUser } from '../../common/auth/current-user';
 import { NotFoundError } from '../../common/errors/api-errors';
 import { FieldHydrator } from '../fields/field-hydrator';
-import { isa } from '../fields/field-types';
 import { FieldsRepository } from '../fields/fields.repository';
 import { MetadataAccess, tableView } from '../fields/metadata-access.service';
-import { CARD_STORE, CardColumn, CardForMetadata, CardStore } from '../content/card-store';
+import { CARD_STORE, CardStore } from '../content/card-store';
 import { DIMENSION_OPTIONS, fieldDimensionOptions } from './dimension-options';
+import { ROOT_COLLECTION_SCHEMA, virtualField } from './virtual-field';
 
 export interface MetadataFlags {
   includeSensitive: boolean;
   includeHidden: boolean;
   editable: boolean;
 }
-
-/** Metabase names the schema of root-collection cards so in the saved-questions virtual database. */
-const ROOT_COLLECTION_SCHEMA = 'Everything else';
 
 /** What the query builder loads for a table (or a saved question used as one): the fields and how to use them. */
 @Injectable()
@@ -70,39 +67,10 @@ export class TableMetadataService {
       description: card.description,
       entity_id: card.entity_id ?? null,
       type: card.type,
-      fields: card.result_metadata.map((col) => virtualField(col, tableId, underlying.get(col.id as number), card)),
+      fields: card.result_metadata.map((col) => virtualField(col, tableId, underlying.get(col.id as number), card.type === 'model' && card.is_native === true)),
       segments: [],
       metrics: [],
       dimension_options: DIMENSION_OPTIONS,
     };
   }
-}
-
-type Hydrated = Awaited<ReturnType<FieldHydrator['detailed']>>[number];
-
-function virtualField(col: CardColumn, tableId: string, field: Hydrated | undefined, card: CardForMetadata) {
-  const merged = {
-    ...col,
-    ...(field
-      ? {
-          semantic_type: field.semantic_type,
-          fk_target_field_id: field.fk_target_field_id,
-          has_field_values: field.has_field_values,
-          target: field.target,
-          dimensions: field.dimensions,
-          name_field: field.name_field,
-        }
-      : {}),
-    table_id: tableId,
-    id: typeof col.id === 'number' ? col.id : ['field', col.name, { 'base-type': col.base_type ?? 'type/*' }],
-  };
-  const options = fieldDimensionOptions(
-    { base_type: col.base_type ?? 'type/*', effective_type: col.effective_type ?? null, semantic_type: merged.semantic_type ?? null, fingerprint: (col.fingerprint as never) ?? null },
-    true,
-  );
-  // Keys of a nested query confuse the query builder; only a native model's owner-set ones stay.
-  const keepKeys = card.type === 'model' && card.is_native === true;
-  const isKey = isa(merged.semantic_type, 'type/PK') || isa(merged.semantic_type, 'type/FK');
-  const semantic = isKey && !keepKeys && typeof col.id !== 'number' ? null : (merged.semantic_type ?? null);
-  return { ...merged, semantic_type: semantic, ...options };
 }
