@@ -1,3 +1,4 @@
+import { createSecretKey, type KeyObject } from 'node:crypto';
 import { JsonWebTokenError, JwtService, NotBeforeError, TokenExpiredError } from '@nestjs/jwt';
 import { MessageError } from '../../common/errors/api-errors';
 import { isEmbeddingParams, type EmbeddingParams } from './embed-params';
@@ -28,6 +29,16 @@ export interface EmbedClaims {
 const jwt = new JwtService();
 
 /**
+ * The HMAC key object of the last secret seen. jsonwebtoken turns a string secret into a key object on every call,
+ * which costs two orders of magnitude more than the signature check itself (bench/results.md, "Embed burst").
+ */
+let keyOf: { secret: string; key: KeyObject } | null = null;
+function hmacKey(secret: string): KeyObject {
+  if (keyOf?.secret !== secret) keyOf = { secret, key: createSecretKey(Buffer.from(secret, 'utf8')) };
+  return keyOf.key;
+}
+
+/**
  * Verifies an embed token (COMPAT.md "Signed embedding"): HS256 only, keyed with the `embedding-secret-key` string
  * itself (its characters as bytes, as hosts sign with `jwt.sign(payload, key)`), `exp` checked with a 60 s leeway,
  * `params` required, and the id of the route's resource a positive integer. Every refusal is a 400 with the message
@@ -39,7 +50,8 @@ export function verifyEmbedToken(token: string, secret: string | null | undefine
   let payload: unknown;
   try {
     payload = jwt.verify<object>(token, {
-      secret,
+      // A KeyObject is what jsonwebtoken makes of the string anyway; @nestjs/jwt hands it through untouched.
+      secret: hmacKey(secret) as unknown as string,
       algorithms: ['HS256'],
       clockTolerance: CLOCK_LEEWAY_SECONDS,
       ...(opts.now !== undefined ? { clockTimestamp: opts.now } : {}),
