@@ -30,7 +30,8 @@ export class XlsxWriter implements ExportWriter {
   }
 
   async begin(titles: string[]): Promise<boolean> {
-    const header = this.sheet.addRow(titles);
+    // Array.from: exceljs tests `instanceof Array`, and titles mapped from a driver's columns may come from another realm.
+    const header = this.sheet.addRow(Array.from(titles));
     header.font = { bold: true };
     this.widths = titles.map((t) => t.length + 2);
     return !this.opts.out.destroyed;
@@ -57,7 +58,7 @@ export class XlsxWriter implements ExportWriter {
 
   /** The file ends with a row whose first cell says why the rows stop there. */
   async incomplete(message: string): Promise<void> {
-    const row = this.sheet.addRow([message]);
+    const row = this.sheet.addRow(Array.from([message]));
     row.font = { bold: true, color: { argb: 'FFC00000' } };
     await this.end();
   }
