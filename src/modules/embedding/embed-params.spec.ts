@@ -60,7 +60,7 @@ describe('viewerValues', () => {
   });
 
   it('reads `parameters` as a JSON map; the endpoint options are no slugs', () => {
-    expect(viewerValues({ parameters: '{"state":["TX"],"n":3}', format_rows: 'true' })).toEqual({ state: ['TX'], n: 3 });
+    expect(viewerValues({ parameters: '{"state":["TX"],"n":3}', format_rows: 'true', pivot_results: 'false', dashboard_load_id: 'x' })).toEqual({ state: ['TX'], n: 3 });
   });
 
   it('refuses `parameters` that is not a JSON map', () => {

@@ -46,8 +46,8 @@ export function mergeEmbedParams(whitelist: EmbeddingParams | null | undefined, 
   return merged;
 }
 
-/** Query-string keys that are options of the endpoint, never parameter slugs. */
-const RESERVED = new Set(['parameters', 'format_rows', 'pivot_results']);
+/** Query-string keys that are options of the endpoint (or Metabase's frontend's load tag), never parameter slugs. */
+const RESERVED = new Set(['parameters', 'format_rows', 'pivot_results', 'dashboard_load_id']);
 
 /**
  * A viewer's values from the query string: `?slug=value` (repeated for several values), and/or `parameters`, a JSON
