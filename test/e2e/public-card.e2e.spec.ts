@@ -112,9 +112,14 @@ describe('public card', () => {
     const card = await makeCard(s.t, s.admin, nativeQuery(s.db, 'SELECT COUNT(*) AS N FROM PRODUCTS WHERE {{ff}}', tags));
     const uuid = await share(card.id);
     expect((await http().get(`/api/public/card/${uuid}/field/${vendor}/values`).expect(200)).body.field_id).toBe(vendor);
+    const withParam = await makeCard(s.t, s.admin, tableQuery(s.db, products), { parameters: [{ id: 'v', name: 'Vendor', slug: 'vendor', type: 'string/=', target: ['dimension', ['field', vendor, null]] }] });
+    const paramUuid = await share(withParam.id);
+    await http().get(`/api/public/card/${paramUuid}/params/v/values`).expect(200);
     await http().put(`/api/field/${vendor}`).set(auth(s.admin)).send({ visibility_type: 'sensitive' }).expect(200);
     try {
       failed(await http().get(`/api/public/card/${uuid}/field/${vendor}/values`));
+      failed(await http().get(`/api/public/card/${paramUuid}/params/v/values`));
+      failed(await http().get(`/api/public/card/${paramUuid}/params/v/search/a`));
       expect((await http().get(`/api/public/card/${uuid}`).expect(200)).body.param_fields).toEqual({});
     } finally {
       await http().put(`/api/field/${vendor}`).set(auth(s.admin)).send({ visibility_type: 'normal' }).expect(200);

@@ -143,6 +143,22 @@ describe('public dashboard', () => {
     failed(await http().get(`/api/public/dashboard/${d.uuid}/field/${category}/search/${category}`).query({ value: 'a', limit: '0' }));
   });
 
+  it('reads no sensitive field for a parameter, whatever its mapping', async () => {
+    const card = await makeCard(s.t, s.admin, tableQuery(s.db, products));
+    const vendor = s.field('PRODUCTS', 'VENDOR');
+    const d = await sharedDashboard([{ id: 'v', type: 'string/=', slug: 'vendor' }], [{ card_id: card.id, parameter_mappings: [{ parameter_id: 'v', card_id: card.id, target: ['dimension', ['field', vendor, null]] }] }]);
+    expect((await http().get(`/api/public/dashboard/${d.uuid}/params/v/values`).expect(200)).body.values.length).toBeGreaterThan(0);
+    await http().put(`/api/field/${vendor}`).set(auth(s.admin)).send({ visibility_type: 'sensitive' }).expect(200);
+    try {
+      failed(await http().get(`/api/public/dashboard/${d.uuid}/params/v/values`));
+      failed(await http().get(`/api/public/dashboard/${d.uuid}/params/v/search/a`));
+      failed(await http().get(`/api/public/dashboard/${d.uuid}/field/${vendor}/values`));
+      expect((await http().get(`/api/public/dashboard/${d.uuid}`).expect(200)).body.param_fields).toEqual({});
+    } finally {
+      await http().put(`/api/field/${vendor}`).set(auth(s.admin)).send({ visibility_type: 'normal' }).expect(200);
+    }
+  });
+
   it('narrows a parameter\'s values by the others (chain filter), and searches them', async () => {
     const orders = await makeCard(s.t, s.admin, tableQuery(s.db, s.table('ORDERS').id));
     const state = s.field('PEOPLE', 'STATE');

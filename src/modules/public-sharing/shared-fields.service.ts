@@ -51,12 +51,13 @@ export class SharedFieldsService {
     return ids;
   }
 
-  /** The fields the dashboard's parameters are mapped to on its (unarchived) cards. */
-  async dashboardFields(found: ReadableDashboard, cards?: Map<number, CardRow>): Promise<FieldAllowlist> {
+  /** The fields the dashboard's parameters (or the one `paramKey`) are mapped to on its (unarchived) cards. */
+  async dashboardFields(found: ReadableDashboard, cards?: Map<number, CardRow>, paramKey?: string): Promise<FieldAllowlist> {
     const byId = cards ?? (await this.dashboardCards(found));
     const ids = new Set<number>();
     for (const dc of found.dashcards) {
       for (const m of dc.parameter_mappings) {
+        if (paramKey !== undefined && m.parameter_id !== paramKey) continue;
         const card = byId.get(Number(m.card_id ?? dc.card_id));
         if (!card) continue;
         const id = targetField(m.target, parseJson<unknown>(card.dataset_query, null)) ?? columnField(m.target, card.result_metadata);
@@ -96,12 +97,17 @@ export class SharedFieldsService {
     return this.fieldData.remapping(SHARED_READER, fieldId, remappedId, value);
   }
 
-  cardParamValues(card: CardRow, paramKey: string, query?: string): Promise<ParameterValues> {
+  /** A parameter's values; none are read from a sensitive field (SHARED_READER would be let through). */
+  async cardParamValues(card: CardRow, paramKey: string, query?: string): Promise<ParameterValues> {
+    const param = parseJson<Array<Record<string, unknown>>>(card.parameters, []).find((p) => p && p.id === paramKey);
+    const field = param ? targetField(param.target, parseJson<unknown>(card.dataset_query, null)) : null;
+    if (field !== null) await this.assertNotSensitive(field);
     return this.cardParams.valuesOf(SHARED_READER, Number(card.id), paramKey, query);
   }
 
-  /** Chain filters: the other parameters' values in `given` (by parameter id) narrow the values. */
-  dashboardParamValues(found: ReadableDashboard, paramKey: string, given: Record<string, unknown>, query?: string): Promise<ParameterValues> {
+  /** Chain filters: the other parameters' values in `given` (by parameter id) narrow the values. No sensitive field is read. */
+  async dashboardParamValues(found: ReadableDashboard, paramKey: string, given: Record<string, unknown>, query?: string): Promise<ParameterValues> {
+    for (const id of await this.dashboardFields(found, undefined, paramKey)) await this.assertNotSensitive(id);
     return this.dashboardParams.valuesOf(SHARED_READER, Number(found.dashboard.id), paramKey, given, query);
   }
 
