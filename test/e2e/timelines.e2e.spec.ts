@@ -248,11 +248,16 @@ describe('timelines', () => {
     expect((await get(`/api/collection/${coll}/timelines?include=events`)).map((x) => eventNames(x))).toEqual([['live']]);
     expect((await get(`/api/collection/${coll}/timelines?archived=true&include=events`)).map((x) => [x.name, eventNames(x)])).toEqual([['Coll archived', ['archived with it']]]);
 
+    await makeTimeline({ name: 'Root active' });
+    await makeTimeline({ name: 'Root archived', archived: true });
     const root = await get('/api/collection/root/timelines?include=events');
-    expect(root.length).toBeGreaterThan(0);
+    expect(names(root)).toContain('Root active');
+    expect(names(root)).not.toContain('Root archived');
     expect(root.every((x) => x.collection_id === null && (x.collection as Json).id === 'root' && Array.isArray(x.events))).toBe(true);
     expect(names(root)).not.toContain('Coll active');
-    expect(names(await get('/api/collection/root/timelines?archived=true')).every((n) => n !== 'Plain')).toBe(true);
+    const rootArchived = await get('/api/collection/root/timelines?archived=true');
+    expect(names(rootArchived)).toContain('Root archived');
+    expect(rootArchived.every((x) => x.archived === true && x.collection_id === null)).toBe(true);
 
     expect404(await http().get('/api/collection/999999/timelines').set(auth(admin)));
     expect400(await http().get(`/api/collection/${coll}/timelines?include=cards`).set(auth(admin)), 'include', 'value must be one of: `events`.');
@@ -282,8 +287,9 @@ describe('timelines', () => {
 
     // A card in the Root: the Root's timelines.
     const rootCard = await makeCard(t, admin, tableQuery(s.db, s.table('ORDERS').id));
+    await makeTimeline({ name: 'Root card timeline' });
     const rootNames = names((await http().get(`/api/card/${rootCard.id}/timelines`).set(auth(admin)).expect(200)).body);
-    expect(rootNames).toContain('Plain');
+    expect(rootNames).toContain('Root card timeline');
     expect(rootNames).not.toContain('Card timeline');
 
     expect400(await http().get(`/api/card/${card.id}/timelines?include=all`).set(auth(admin)), 'include', 'value must be one of: `events`.');
@@ -292,6 +298,35 @@ describe('timelines', () => {
     expect400(await http().get('/api/card/0/timelines').set(auth(admin)), 'id', 'value must be an integer greater than zero.');
     expect404(await http().get('/api/card/999999/timelines').set(auth(admin)));
     expect401(await http().get(`/api/card/${card.id}/timelines`));
+  });
+
+  it('is an item of its collection (models=timeline), never pinned, and is archived and unarchived with it', async () => {
+    const coll = await makeCollection(t, 'Items home');
+    const tl = await makeTimeline({ name: 'Item timeline', description: 'as an item', icon: 'mail', collection_id: coll });
+    await makeEvent(tl.id, '2022-01-01');
+    const items = async (q: string) => (await http().get(`/api/collection/${coll}/items?${q}`).set(auth(admin)).expect(200)).body as { total: number; data: Json[]; models: string[] };
+
+    const listed = await items('models=timeline');
+    expect(listed.total).toBe(1);
+    expect(listed.data[0]).toMatchObject({ id: tl.id, model: 'timeline', name: 'Item timeline', description: 'as an item', icon: 'mail', entity_id: tl.entity_id, collection_id: coll });
+    expect((await items('')).data.map((x) => [x.model, x.id])).toContainEqual(['timeline', tl.id]);
+    expect((await items('models=timeline&pinned_state=is_pinned')).data).toEqual([]);
+    expect((await items('models=card')).data).toEqual([]);
+    await makeTimeline({ name: 'Root item timeline' });
+    const rootItems = (await http().get('/api/collection/root/items?models=timeline').set(auth(admin)).expect(200)).body.data as Json[];
+    expect(names(rootItems)).toContain('Root item timeline');
+    expect(names(rootItems)).not.toContain('Item timeline');
+
+    type Node = { id: number; here: string[]; children: Node[] };
+    const find = (nodes: Node[]): Node | undefined => nodes.map((n) => (n.id === coll ? n : find(n.children))).find(Boolean);
+    expect(find((await http().get('/api/collection/tree').set(auth(admin)).expect(200)).body)?.here).toEqual(['timeline']);
+
+    await http().put(`/api/collection/${coll}`).set(auth(admin)).send({ archived: true }).expect(200);
+    expect((await http().get(`/api/timeline/${tl.id}`).set(auth(admin)).expect(200)).body.archived).toBe(true);
+    expect((await items('models=timeline&archived=true')).data.map((x) => x.id)).toEqual([tl.id]);
+    await http().put(`/api/collection/${coll}`).set(auth(admin)).send({ archived: false }).expect(200);
+    expect((await http().get(`/api/timeline/${tl.id}`).set(auth(admin)).expect(200)).body.archived).toBe(false);
+    expect((await items('models=timeline')).total).toBe(1);
   });
 
   it('lets readers read, writers write, and refuses users without access to the collection', async () => {

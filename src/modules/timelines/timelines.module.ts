@@ -1,11 +1,13 @@
-import { Module } from '@nestjs/common';
+import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CardsModule } from '../cards/cards.module';
+import { CollectionItemsRegistry } from '../collections/collection-items.registry';
 import { CollectionsModule } from '../collections/collections.module';
 import { CardTimelinesController } from './card-timelines.controller';
 import { CollectionTimelinesController } from './collection-timelines.controller';
 import { TimelineAccessService } from './timeline-access.service';
 import { TimelineEvent } from './timeline-event.entity';
+import { TimelineItemsSource } from './timeline-items.source';
 import { TimelineEventsController } from './timeline-events.controller';
 import { TimelineEventsService } from './timeline-events.service';
 import { Timeline } from './timeline.entity';
@@ -16,11 +18,21 @@ import { TimelinesService } from './timelines.service';
 /**
  * Timelines and their events, with the collection and card routes that list them (GET /api/collection/:id/timelines,
  * root/timelines, GET /api/card/:id/timelines). Access follows the timeline's collection (CollectionAccessService);
- * a card's timelines need read access to the card (CardAccessService).
+ * a card's timelines need read access to the card (CardAccessService). Timelines are items of their collection
+ * (models=timeline) and are archived with it.
  */
 @Module({
   imports: [TypeOrmModule.forFeature([Timeline, TimelineEvent]), CollectionsModule, CardsModule],
   controllers: [TimelinesController, TimelineEventsController, CollectionTimelinesController, CardTimelinesController],
-  providers: [TimelinesRepository, TimelineAccessService, TimelinesService, TimelineEventsService],
+  providers: [TimelinesRepository, TimelineAccessService, TimelinesService, TimelineEventsService, TimelineItemsSource],
 })
-export class TimelinesModule {}
+export class TimelinesModule implements OnModuleInit {
+  constructor(
+    private readonly registry: CollectionItemsRegistry,
+    private readonly items: TimelineItemsSource,
+  ) {}
+
+  onModuleInit(): void {
+    this.registry.register(this.items);
+  }
+}

@@ -83,8 +83,6 @@ JOIN timeline t ON t.id = e.timeline_id
 LEFT JOIN collection c ON c.id = t.collection_id
 LEFT JOIN core_user u ON u.id = e.creator_id`;
 
-const list = (n: number, from: number) => Array.from({ length: n }, (_, i) => `$${i + from}`).join(', ');
-
 /** Every app-DB query of the timelines module; a listing's timelines and their events take one query each. */
 @Injectable()
 export class TimelinesRepository {
@@ -114,8 +112,8 @@ export class TimelinesRepository {
   /** The events of these timelines that pass `f`, oldest first. */
   async events(timelineIds: number[], f: EventFilter): Promise<EventRow[]> {
     if (timelineIds.length === 0) return [];
-    const params: unknown[] = [...timelineIds];
-    const where = [`e.timeline_id IN (${list(timelineIds.length, 1)})`, ...this.eventConditions(f, params)];
+    const params: unknown[] = [this.ids(timelineIds)];
+    const where = [this.idIn('e.timeline_id', 1), ...this.eventConditions(f, params)];
     return this.sql.query<EventRow>(`${EVENTS} WHERE ${where.join(' AND ')} ORDER BY e."timestamp", e.id`, params);
   }
 
@@ -184,11 +182,23 @@ export class TimelinesRepository {
   /** For the collections' tree: which of these collections hold timelines (archived or not). */
   async collectionsWithTimelines(collectionIds: number[], archived: boolean): Promise<number[]> {
     if (collectionIds.length === 0) return [];
-    const rows = await this.sql.query<{ collection_id: number }>(
-      `SELECT DISTINCT collection_id FROM timeline WHERE archived = $1 AND collection_id IN (${list(collectionIds.length, 2)})`,
-      [archived, ...collectionIds],
-    );
+    const rows = await this.sql.query<{ collection_id: number }>(`SELECT DISTINCT collection_id FROM timeline WHERE archived = $1 AND ${this.idIn('collection_id', 2)}`, [
+      archived,
+      this.ids(collectionIds),
+    ]);
     return rows.map((r) => Number(r.collection_id));
+  }
+
+  /**
+   * `column` among the ids bound as one parameter (`$n`), however many there are (the tree asks about every
+   * collection): an array on Postgres, JSON text on SQLite. Bind `ids(...)` as that parameter.
+   */
+  private idIn(column: string, n: number): string {
+    return this.sql.pg ? `${column} = ANY($${n}::int[])` : `${column} IN (SELECT value FROM json_each($${n}))`;
+  }
+
+  private ids(values: number[]): unknown {
+    return this.sql.pg ? values : JSON.stringify(values);
   }
 
   private eventConditions(f: EventFilter, params: unknown[]): string[] {
