@@ -230,6 +230,21 @@ describe('MBQL 5 queries over HTTP', () => {
       expect((await post('', { 'lib/type': 'mbql/query', database: s.db, stages: 'x' }).expect(202)).body.error).toBe('Invalid query: stages: must be a non-empty list of stages.');
     });
 
+    it('names its own places in the errors found after the conversion (compiling), on /api/dataset and /native', async () => {
+      const orders = s.table('ORDERS').id;
+      const created = ['field', { ...uuid(), 'base-type': 'type/DateTime' }, s.field('ORDERS', 'CREATED_AT')];
+      const total = ['field', { ...uuid(), 'base-type': 'type/Float' }, s.field('ORDERS', 'TOTAL')];
+      const badDate = { 'lib/type': 'mbql/query', database: s.db, stages: [{ 'lib/type': 'mbql.stage/mbql', 'source-table': orders, filters: [['>', uuid(), total, 1], ['<', uuid(), created, 'soon']] }] };
+      const run = (await post('', badDate).expect(202)).body;
+      expect(run).toMatchObject({ status: 'failed', error_type: 'invalid-query', error: 'Invalid date "soon" in "stages[0].filters[1]".' });
+      expect((await post('/native', badDate).expect(400)).body.message).toBe('Invalid date "soon" in "stages[0].filters[1]".');
+      const secondStage = { ...mbql5Nested(), stages: [mbql5Nested().stages[0], { 'lib/type': 'mbql.stage/mbql', fields: [['field', { ...uuid(), 'base-type': 'type/Text' }, 'NOPE']] }] };
+      expect((await post('', secondStage).expect(202)).body.error).toBe('Unknown column "NOPE" of the source query in "stages[1].fields[0]".');
+      // Its legacy twin keeps the legacy place.
+      const legacyBad = { database: s.db, type: 'query', query: { 'source-table': orders, filter: ['<', ['field', s.field('ORDERS', 'CREATED_AT'), null], 'soon'] } };
+      expect((await post('', legacyBad).expect(202)).body.error).toBe('Invalid date "soon" in "filter".');
+    });
+
     it('still gets the body checks of its endpoint first', async () => {
       expect((await post('', { ...mbql5(), database: 'one' }).expect(400)).body.errors.database).toBe('value may be nil, or if non-nil, value must be an integer.');
       const { database: _omitted, ...withoutDb } = mbql5();

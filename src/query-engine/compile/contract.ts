@@ -75,8 +75,14 @@ export function describeRef(ref: Ref): string {
   return `${ref[0]} ${JSON.stringify(ref[1])}`;
 }
 
-/** Errors for the user: the query is wrong (400-ish) rather than the server. `clause` names where. */
+/**
+ * Errors for the user: the query is wrong (400-ish) rather than the server. `clause` names where in the message
+ * (`filter`); `at` is the whole path of that place in the query (`query.source-query.filter.and[1]`), set by the
+ * level being compiled, from which an MBQL 5 query's error names its own place (execute/failures.ts asSent).
+ */
 export class QueryCompileError extends Error {
+  at?: string;
+
   constructor(
     message: string,
     readonly clause?: string,

@@ -11,6 +11,7 @@ import { ExpressionCompiler } from './expressions';
 import { FieldResolver, type Source } from './fields';
 import { FilterCompiler } from './filters';
 import { NameSet, withUnitDisplay } from './names';
+import { levelPath } from '../mbql/places';
 import { Binder, hasParams, literalNumber, short, where } from './params';
 import { isTruncation } from './temporal';
 import { isDateType, isObject, isTemporal, type Resolved, type Typed } from './types';
@@ -27,6 +28,8 @@ export interface LevelResult {
 export class Level implements ClauseContext {
   /** The clause being compiled, for error messages. */
   clause = 'query';
+  /** The whole path of the place being compiled (`query.filter.and[1]`), set on the compile errors raised there. */
+  private place: string;
   private readonly fields: FieldResolver;
   private readonly expressionStack: string[] = [];
   private readonly breakoutRaw: string[] = [];
@@ -41,17 +44,53 @@ export class Level implements ClauseContext {
     readonly opts: CompileOptions,
     readonly binder: Binder,
     query: InnerQuery | null,
+    /** This level's path in the whole query (preprocess/context.ts levelPath): `query`, `query.source-query`... */
+    readonly path = 'query',
   ) {
     this.query = query ?? {};
+    this.place = this.path;
     this.fields = new FieldResolver(d, meta, this);
+  }
+
+  /**
+   * Runs `fn` compiling the place `at` (a path below this level's), so that a compile error raised in it, not placed
+   * yet by a place inside, names it (QueryCompileError.at).
+   */
+  private within<T>(at: string, fn: () => T): T {
+    const outer = this.place;
+    this.place = at;
+    try {
+      return fn();
+    } catch (e) {
+      if (e instanceof QueryCompileError && e.at === undefined) e.at = at;
+      throw e;
+    } finally {
+      this.place = outer;
+    }
+  }
+
+  private placed(e: QueryCompileError, at: string): QueryCompileError {
+    e.at = at;
+    return e;
+  }
+
+  /** A filter (or join condition) at `at`: each part of a top-level `and` as a place of its own (`filter.and[1]`). */
+  private placedFilter(f: unknown, at: string): string {
+    if (!Array.isArray(f) || f[0] !== 'and' || f.length <= 2) return this.within(at, () => this.filter(f));
+    const parts = f.slice(1).map((x, i) => this.within(`${at}.and[${i}]`, () => this.filter(x)));
+    return `(${parts.join(' AND ')})`;
   }
 
   // ---------------------------------------------------------------------------------------------- entry points
 
   compile(top: boolean, depth = 0): LevelResult {
+    return this.within(this.path, () => this.compileLevel(top, depth));
+  }
+
+  private compileLevel(top: boolean, depth: number): LevelResult {
     if (depth > 50) throw new QueryCompileError('Queries are nested too deeply.', 'source-query');
     const q = this.query;
-    this.fields.base = this.sourceOf(q, null, depth);
+    this.fields.base = this.sourceOf(q, null, depth, this.path);
     const joinSql = this.compileJoins(q.joins, depth);
 
     const aggregations = q.aggregation ?? [];
@@ -63,22 +102,22 @@ export class Level implements ClauseContext {
 
     if (aggregations.length || breakouts.length) {
       this.clause = 'breakout';
-      for (const ref of breakouts) {
-        const r = this.resolveRef(ref);
+      for (const [i, ref] of breakouts.entries()) {
+        const r = this.within(`${this.path}.breakout[${i}]`, () => this.resolveRef(ref));
         breakoutSql.push(r.sql);
         this.breakoutRaw.push(r.raw.sql);
         select.push({ sql: r.sql, col: { ...r.col, source: 'breakout' }, direct: r.direct });
       }
       this.clause = 'aggregation';
       aggregations.forEach((ag, i) => {
-        const a = this.aggregations.aggregation(ag, i, breakoutSql);
+        const a = this.within(`${this.path}.aggregation[${i}]`, () => this.aggregations.aggregation(ag, i, breakoutSql));
         select.push({ sql: a.sql, col: a.col, direct: false });
       });
       breakoutSql.forEach((sql, i) => groupBy.push(hasParams(sql) ? String(i + 1) : sql));
     } else {
       for (const c of this.defaultOrExplicitFields()) select.push(c);
     }
-    if (!select.length) throw new QueryCompileError('The query selects no columns.', 'fields');
+    if (!select.length) throw this.placed(new QueryCompileError('The query selects no columns.', 'fields'), `${this.path}.fields`);
 
     const columns: CompiledColumn[] = [];
     const selectSql = select.map(({ sql, col, direct }) => {
@@ -89,8 +128,9 @@ export class Level implements ClauseContext {
     });
     let groupBySql = groupBy.join(', ');
     let groupingOrder: string | null = null;
-    if (top && this.opts.groupingSets) {
-      const g = this.groupingSets(this.opts.groupingSets, breakoutSql, select, columns);
+    const setsFor = this.opts.groupingSets;
+    if (top && setsFor) {
+      const g = this.within(`${this.path}.breakout`, () => this.groupingSets(setsFor, breakoutSql, select, columns));
       const name = names.unique('pivot-grouping');
       selectSql.push(`${g.select} AS ${this.d.quoteIdent(name)}`);
       columns.push({ ...g.column, name });
@@ -99,7 +139,7 @@ export class Level implements ClauseContext {
     }
 
     this.clause = 'filter';
-    const whereSql = q.filter !== undefined && q.filter !== null ? this.filter(q.filter) : null;
+    const whereSql = q.filter !== undefined && q.filter !== null ? this.placedFilter(q.filter, `${this.path}.filter`) : null;
     const orderSql = this.orderBy(q['order-by'], breakouts, breakoutSql, Boolean(aggregations.length || breakouts.length));
     const limitSql = this.limitClause(q);
 
@@ -155,10 +195,12 @@ export class Level implements ClauseContext {
 
   // ---------------------------------------------------------------------------------------------- sources, joins
 
-  private sourceOf(q: InnerQuery, alias: string | null, depth: number): Source {
+  /** `at`: the path of the level (`query`) or join (`query.joins[0]`) whose source this is. */
+  private sourceOf(q: InnerQuery, alias: string | null, depth: number, at: string): Source {
     const clause = alias === null ? 'source-table' : `joins`;
     if (q['source-query'] !== undefined) {
-      const inner = new Level(this.d, this.meta, this.opts, this.binder, q['source-query']).compile(false, depth + 1);
+      const path = levelPath(q['source-query'], at, 'source-query');
+      const inner = new Level(this.d, this.meta, this.opts, this.binder, q['source-query'], path).compile(false, depth + 1);
       this.sourceSql.set(alias, `(${inner.sql})`);
       return { kind: 'query', qualifier: this.d.quoteIdent(alias ?? 'source'), columns: inner.columns, alias };
     }
@@ -176,7 +218,7 @@ export class Level implements ClauseContext {
     const id = q['source-table'];
     if (typeof id === 'string') throw new QueryCompileError(`Source ${JSON.stringify(id)} should have been resolved before compiling${where(clause)}.`, clause);
     // validate.ts: a level without a source query has a table id.
-    const table = this.fields.tableMeta(id as number, clause);
+    const table = this.within(`${at}.source-table`, () => this.fields.tableMeta(id as number, clause));
     this.sourceSql.set(alias, this.fields.tableName(table));
     return { kind: 'table', table, qualifier: alias === null ? this.fields.tableName(table) : this.d.quoteIdent(alias), alias };
   }
@@ -193,16 +235,19 @@ export class Level implements ClauseContext {
     if (joins === undefined || joins === null) return [];
     this.clause = 'joins';
     // validate.ts: a list of maps with distinct aliases, known strategies and a condition each.
-    for (const join of joins) {
+    joins.forEach((join, i) => {
+      const at = `${this.path}.joins[${i}]`;
       const strategy = join.strategy ?? 'left-join';
-      this.d.checkJoin(strategy, join.alias);
-      const source = this.sourceOf(join as InnerQuery, join.alias, depth);
+      const source = this.within(at, () => {
+        this.d.checkJoin(strategy, join.alias);
+        return this.sourceOf(join as InnerQuery, join.alias, depth, at);
+      });
       this.fields.joins.set(join.alias, { join, source, strategy });
-    }
+    });
     const out: string[] = [];
-    for (const { join, strategy } of this.fields.joins.values()) {
+    for (const [i, { join, strategy }] of [...this.fields.joins.values()].entries()) {
       this.clause = 'joins';
-      const on = this.filter(join.condition);
+      const on = this.placedFilter(join.condition, `${this.path}.joins[${i}].condition`);
       out.push(`${this.d.joinKeyword(strategy)} ${this.sourceSql.get(join.alias)} AS ${this.d.quoteIdent(join.alias)} ON ${on}`);
     }
     return out;
@@ -216,8 +261,8 @@ export class Level implements ClauseContext {
     this.clause = 'fields';
     const explicit = Array.isArray(q.fields) && q.fields.length > 0;
     const refs: Ref[] = explicit ? q.fields! : this.fields.defaultRefs(this.fields.base, null);
-    for (const ref of refs) {
-      const r = this.resolveRef(ref);
+    for (const [i, ref] of refs.entries()) {
+      const r = this.within(explicit ? `${this.path}.fields[${i}]` : `${this.path}.fields`, () => this.resolveRef(ref));
       out.push({ sql: r.sql, col: r.col, direct: r.direct });
     }
     if (!explicit && q.expressions) {
@@ -226,13 +271,13 @@ export class Level implements ClauseContext {
         out.push({ sql: r.sql, col: r.col, direct: false });
       }
     }
-    for (const { join, source } of this.fields.joins.values()) {
+    for (const [j, { join, source }] of [...this.fields.joins.values()].entries()) {
       this.clause = 'joins';
       const fields = join.fields ?? 'none';
       // validate.ts: "all", "none" or a list.
       const refs: Ref[] = fields === 'all' ? this.fields.defaultRefs(source, join.alias) : Array.isArray(fields) ? fields : [];
-      for (const ref of refs) {
-        const r = this.resolveRef(ref);
+      for (const [i, ref] of refs.entries()) {
+        const r = this.within(Array.isArray(fields) ? `${this.path}.joins[${j}].fields[${i}]` : `${this.path}.joins[${j}].fields`, () => this.resolveRef(ref));
         out.push({ sql: r.sql, col: r.col, direct: r.direct });
       }
     }
@@ -307,7 +352,7 @@ export class Level implements ClauseContext {
     if (this.expressionStack.includes(name)) throw new QueryCompileError(`Expression ${JSON.stringify(name)} refers to itself${where(this.clause)}.`, this.clause);
     this.expressionStack.push(name);
     try {
-      const t = this.expr(exprs[name]);
+      const t = this.within(`${this.path}.expressions.${name}`, () => this.expr(exprs[name]));
       const type = t.type ?? 'type/*';
       return {
         sql: t.sql,
@@ -342,26 +387,28 @@ export class Level implements ClauseContext {
     this.clause = 'order-by';
     const out: string[] = [];
     const seen = new Set<string>();
-    for (const [dir, ref] of orderBy ?? []) {
+    for (const [i, [dir, ref]] of (orderBy ?? []).entries()) {
+      this.place = `${this.path}.order-by[${i}]`;
       let sql: string;
       if (Array.isArray(ref) && ref[0] === 'aggregation') {
-        const i = ref[1];
+        const index = ref[1];
         const aggCount = (this.query.aggregation ?? []).length;
-        if (typeof i !== 'number' || !Number.isInteger(i) || i < 0 || i >= aggCount) {
-          throw new QueryCompileError(`Unknown aggregation ${short(i)} in "order-by".`, 'order-by');
+        if (typeof index !== 'number' || !Number.isInteger(index) || index < 0 || index >= aggCount) {
+          throw this.placed(new QueryCompileError(`Unknown aggregation ${short(index)} in "order-by".`, 'order-by'), this.place);
         }
-        sql = String(breakouts.length + i + 1);
+        sql = String(breakouts.length + index + 1);
       } else {
-        const r = this.resolveRef(ref);
+        const r = this.within(this.place, () => this.resolveRef(ref));
         let pos = breakoutSql.indexOf(r.sql);
         if (pos < 0 && aggregated) pos = this.breakoutRaw.indexOf(r.raw.sql);
         if (pos >= 0 && aggregated) r.sql = breakoutSql[pos];
         sql = hasParams(r.sql) ? (pos >= 0 ? String(pos + 1) : r.sql) : r.sql;
-        if (aggregated && pos < 0) throw new QueryCompileError(`Can only order by a breakout or an aggregation in an aggregated query in "order-by".`, 'order-by');
+        if (aggregated && pos < 0) throw this.placed(new QueryCompileError(`Can only order by a breakout or an aggregation in an aggregated query in "order-by".`, 'order-by'), this.place);
       }
       seen.add(sql);
       out.push(`${sql} ${dir.toUpperCase()}`);
     }
+    this.place = this.path;
     breakoutSql.forEach((sql, i) => {
       const key = hasParams(sql) ? String(i + 1) : sql;
       if (!seen.has(key)) {
@@ -377,13 +424,13 @@ export class Level implements ClauseContext {
     let limit: number | null = null;
     let offset: number | null = null;
     if (q.limit !== undefined && q.limit !== null) {
-      if (typeof q.limit !== 'number' || !Number.isInteger(q.limit) || q.limit < 0) throw new QueryCompileError('"limit" must be a whole number, 0 or more.', 'limit');
+      if (typeof q.limit !== 'number' || !Number.isInteger(q.limit) || q.limit < 0) throw this.placed(new QueryCompileError('"limit" must be a whole number, 0 or more.', 'limit'), `${this.path}.limit`);
       limit = q.limit;
     }
     if (q.page !== undefined && q.page !== null) {
       const { page, items } = (isObject(q.page) ? q.page : {}) as { page?: unknown; items?: unknown };
       if (typeof page !== 'number' || !Number.isInteger(page) || page < 1 || typeof items !== 'number' || !Number.isInteger(items) || items < 0) {
-        throw new QueryCompileError('"page" must be {page, items} with whole numbers, page 1 or more.', 'page');
+        throw this.placed(new QueryCompileError('"page" must be {page, items} with whole numbers, page 1 or more.', 'page'), `${this.path}.page`);
       }
       const pageOffset = (page - 1) * items;
       limit = limit === null ? items : Math.min(items, Math.max(0, limit - pageOffset));

@@ -1,4 +1,5 @@
 import { QueryCompileError } from '../compile/contract';
+import { placeAsSent, type ConvertedQuery } from '../mbql/mbql5';
 import { InvalidQueryError } from '../mbql/validate';
 import { ParameterError } from '../parameters/errors';
 import { PreprocessError } from '../preprocess/context';
@@ -39,4 +40,45 @@ export function markStage(e: unknown, stage: StageName): void {
 /** The stage an error was raised in, when it came out of the query pipeline. */
 export function failedStage(e: unknown): StageName | undefined {
   return e && typeof e === 'object' && STAGE in e ? (e as { [STAGE]: StageName })[STAGE] : undefined;
+}
+
+/**
+ * An error of a query sent in MBQL 5 as its sender knows the query: a place named by its legacy path
+ * (`query.source-query.filter`, or `filter` in a compile error's message) becomes the place as it was sent
+ * (`stages[1].filters[0]`, mbql5.ts placeAsSent). Anything else, and any error of a legacy query (no `places`), is
+ * returned as it is. The stage mark is kept.
+ */
+export function asSent(e: unknown, places: ConvertedQuery['places'] | undefined): unknown {
+  if (!places) return e;
+  if (e instanceof InvalidQueryError) {
+    const sent = placeAsSent(e.clause, places);
+    return sent === e.clause ? e : restaged(new InvalidQueryError(e.reason, sent), e);
+  }
+  if ((e instanceof QueryCompileError || e instanceof PreprocessError) && e.at !== undefined) {
+    // A saved question used as a source is not part of what was sent: its places are the card's (`card 5: query.filter`).
+    const sent = e.at.startsWith('card ') ? e.at : placeAsSent(e.at, places);
+    if (sent !== e.at || e.at.startsWith('card ')) e.message = withPlace(e.message, e.clause, sent);
+  }
+  return e;
+}
+
+/**
+ * `message` naming `place` where it named `clause`: its ` in "<clause>"`, else its `"<clause>"` (`"limit" must be...`),
+ * else ` in "<place>"` added at the end.
+ */
+export function withPlace(message: string, clause: string | undefined, place: string): string {
+  if (clause !== undefined) {
+    for (const named of [` in "${clause}"`, `"${clause}"`]) {
+      const i = message.indexOf(named);
+      if (i >= 0) return `${message.slice(0, i)}${named.startsWith(' in') ? ' in ' : ''}"${place}"${message.slice(i + named.length)}`;
+    }
+  }
+  const end = message.endsWith('.') ? message.length - 1 : message.length;
+  return `${message.slice(0, end)} in "${place}"${message.slice(end)}`;
+}
+
+function restaged<E>(e: E, from: unknown): E {
+  const stage = failedStage(from);
+  if (stage) markStage(e, stage);
+  return e;
 }

@@ -17,7 +17,11 @@ const metadata: MetadataProvider = {
   tableFields: async (id) => (id === 10 ? [field, created] : []),
 };
 const content: ContentResolver = {
-  card: async (id) => (id === 5 ? { id: 5, databaseId: 1, query: { database: 1, type: 'query', query: { 'source-table': 10, fields: [['field', 100, null]], filter: ['time-interval', ['field', 101, null], -1, 'day'] } } } : null),
+  card: async (id) =>
+    ({
+      5: { id: 5, databaseId: 1, query: { database: 1, type: 'query' as const, query: { 'source-table': 10, fields: [['field', 100, null]], filter: ['time-interval', ['field', 101, null], -1, 'day'] } } },
+      6: { id: 6, databaseId: 1, query: { database: 1, type: 'query' as const, query: { 'source-table': 10, filter: ['<', ['field', 101, null], 'x'] } } },
+    })[id] ?? null,
   segment: async () => null,
   metric: async () => null,
   snippet: async () => null,
@@ -77,6 +81,32 @@ describe('the query pipeline', () => {
       params: ['2025-06-14 00:00:00', '2025-06-15 00:00:00'],
     });
     expect(lines.filter((l) => l.fields.stage === 'resolve-source-cards')).toHaveLength(2);
+  });
+
+  it('names the places of an MBQL 5 query as it was sent in errors of every stage after the conversion', async () => {
+    const { p } = processor();
+    const o = () => ({ 'lib/uuid': 'b5e7a1d2-0000-4000-8000-000000000001' });
+    const total = ['field', { ...o(), 'base-type': 'type/Float' }, 100];
+    const at = ['field', { ...o(), 'base-type': 'type/DateTime' }, 101];
+    const mbql5 = (stages: unknown[]) => ({ 'lib/type': 'mbql/query', database: 1, stages });
+    const error = async (q: unknown) => {
+      const planned = (await p.plan(q))!;
+      return p.toNative(planned, { pretty: false }).then(() => null, (e: Error) => e.message);
+    };
+    expect(await error(mbql5([{ 'source-table': 10, filters: [['>', o(), at, 'x']] }]))).toBe('Invalid date "x" in "stages[0].filters[0]".');
+    expect(await error(mbql5([{ 'source-table': 10, filters: [['>', o(), total, 1], ['<', o(), at, 'x']] }]))).toBe('Invalid date "x" in "stages[0].filters[1]".');
+    expect(await error(mbql5([{ 'source-table': 10, aggregation: [['count', o()]], breakout: [total] }, { filters: [['=', o(), ['field', { ...o(), 'base-type': 'type/Integer' }, 'nope'], 1]] }]))).toBe(
+      'Unknown column "nope" of the source query in "stages[1].filters[0]".',
+    );
+    expect(await error(mbql5([{ 'source-table': 10, expressions: [['datetime-add', { ...o(), 'lib/expression-name': 'later' }, at, 1.5, 'day']] }]))).toBe(
+      'datetime-add needs a whole number of units in "stages[0].expressions[0]".',
+    );
+    // A saved question used as a source keeps its own places, named by the card.
+    expect(await error(mbql5([{ 'source-card': 6, filters: [['>', o(), ['field', { ...o(), 'base-type': 'type/Float' }, 'TOTAL'], 1]] }]))).toBe(
+      'Invalid date "x" in "card 6: query.filter".',
+    );
+    // The same query in legacy MBQL keeps its legacy places.
+    expect(await error({ database: 1, type: 'query', query: { 'source-table': 10, filter: ['and', ['>', ['field', 100, null], 1], ['<', ['field', 101, null], 'x']] } })).toBe('Invalid date "x" in "filter".');
   });
 
   it('names the stage of a query it cannot plan', async () => {

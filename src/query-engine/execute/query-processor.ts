@@ -6,11 +6,11 @@ import type { DatasetQuery } from '../mbql/types';
 import { InvalidQueryError, validateCardQuery } from '../mbql/validate';
 import { substituteNative } from '../native';
 import { carriesSql } from '../preprocess/carries-sql';
-import { PIPELINE, PreparedQuery, PreprocessContext, StageName } from '../preprocess';
+import { PIPELINE, PlanState, PreparedQuery, PreprocessContext, StageName } from '../preprocess';
 import { FailedResults, normalizeTemporalText, QueryResults, resultsMetadata, StreamedResults, StreamOutcome } from '../postprocess/results';
 import type { SqlParam } from '../types';
 import type { QueryOptions, RowStream, WarehouseDriver } from './drivers/driver';
-import { describeFailure, failedStage, markStage } from './failures';
+import { asSent, describeFailure, failedStage, markStage } from './failures';
 
 export const STOPPED_EARLY = 'The rows stopped being read before the end (the client went away).';
 
@@ -46,6 +46,8 @@ export interface PlannedQuery {
   database: DatabaseMeta;
   /** Names the query in the processor's log lines. */
   id?: string;
+  /** Sent in MBQL 5: where each legacy place came from, for its errors (failures.ts asSent). */
+  places?: PlanState['places'];
 }
 
 /**
@@ -72,13 +74,21 @@ export class QueryProcessor {
   /** The `plan` stages (normalize, validate), and the database; throws InvalidQueryError / answers null for no database. */
   async plan(raw: unknown): Promise<PlannedQuery | null> {
     const id = randomUUID().slice(0, 8);
-    let query: unknown = raw;
-    for (const stage of PIPELINE) if (stage.phase === 'plan') query = await this.timed(id, stage.name, () => stage.run(query));
-    const planned = query as DatasetQuery;
+    let state: PlanState = { query: raw };
+    try {
+      for (const stage of PIPELINE) if (stage.phase === 'plan') state = await this.timed(id, stage.name, () => stage.run(state));
+    } catch (e) {
+      throw asSent(e, state.places);
+    }
+    const planned = state.query as DatasetQuery;
     const db = await this.database(planned.database);
     if (!db) return null;
-    await this.checkFieldFilters(planned);
-    return { query: planned, database: db.meta, id };
+    try {
+      await this.checkFieldFilters(planned);
+    } catch (e) {
+      throw asSent(e, state.places);
+    }
+    return { query: planned, database: db.meta, id, ...(state.places ? { places: state.places } : {}) };
   }
 
   /**
@@ -160,7 +170,7 @@ export class QueryProcessor {
         close: () => stream.close(),
       };
     } catch (e) {
-      return this.failed(planned, opts, clock, e);
+      return this.failed(planned, opts, clock, asSent(e, planned.places));
     }
   }
 
@@ -169,9 +179,13 @@ export class QueryProcessor {
     const db = (await this.database(planned.database.id))!;
     const id = queryId(planned);
     const ctx = this.context(opts.now, Number.MAX_SAFE_INTEGER);
-    const prepared = await this.preprocess(planned.query, ctx, id);
-    const compiled = await this.timed(id, 'compile', () => this.compile(prepared, db.meta, ctx, id, { pretty: opts.pretty }));
-    return { query: compiled.sql, params: compiled.params };
+    try {
+      const prepared = await this.preprocess(planned.query, ctx, id);
+      const compiled = await this.timed(id, 'compile', () => this.compile(prepared, db.meta, ctx, id, { pretty: opts.pretty }));
+      return { query: compiled.sql, params: compiled.params };
+    } catch (e) {
+      throw asSent(e, planned.places);
+    }
   }
 
   /** Everything up to the SQL and its bound values: the preprocess stages, then compiling or filling in the native query. */

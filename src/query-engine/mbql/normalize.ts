@@ -1,4 +1,4 @@
-import { checkConverted, isMbql5Query, mbql5ToLegacy } from './mbql5';
+import { checkConverted, isMbql5Query, mbql5ToLegacy, type ConvertedQuery } from './mbql5';
 import { ABSOLUTE_MAX_RESULTS } from './types';
 import type { Constraints, DatasetQuery, FieldOptions, FieldRef, InnerQuery } from './types';
 
@@ -10,14 +10,22 @@ import type { Constraints, DatasetQuery, FieldOptions, FieldRef, InnerQuery } fr
  * so an InvalidQueryError may come from here). Pure: the input is not modified.
  */
 export function normalizeDatasetQuery(raw: unknown): DatasetQuery {
+  return normalizeWithPlaces(raw).query;
+}
+
+/**
+ * normalizeDatasetQuery, and for an MBQL 5 query where each legacy place came from (mbql5.ts ConvertedQuery.places),
+ * with which the errors of later stages name the place as it was sent.
+ */
+export function normalizeWithPlaces(raw: unknown): { query: DatasetQuery; places?: ConvertedQuery['places'] } {
   // MBQL 5 first becomes legacy MBQL (mbql5.ts); its structure is checked there, where errors can name its stages.
   if (isMbql5Query(raw)) {
     const converted = mbql5ToLegacy(raw);
     const out = normalizeLegacy(converted.query);
     checkConverted(out, converted.places);
-    return out;
+    return { query: out, places: converted.places };
   }
-  return normalizeLegacy(raw);
+  return { query: normalizeLegacy(raw) };
 }
 
 function normalizeLegacy(raw: unknown): DatasetQuery {

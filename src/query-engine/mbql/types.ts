@@ -76,6 +76,8 @@ export interface InnerQuery {
   'native'?: string;
   /** Set with `native`: the saved question's result columns (its `result_metadata`), when it has them. */
   'native-columns'?: NativeColumn[];
+  /** Set by preprocessing on a saved question's query spliced in as a source: the card's id (its errors name it). */
+  'qp/stage-is-from-source-card'?: number;
   joins?: Join[];
   expressions?: Record<string, Expr>;
   fields?: Ref[];

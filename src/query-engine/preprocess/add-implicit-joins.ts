@@ -1,6 +1,7 @@
 import type { MetadataSnapshot } from '../compile/contract';
 import type { FieldMeta, TableMeta } from '../metadata';
 import type { Expr, FieldOptions, InnerQuery, Join } from '../mbql/types';
+import { levelPath } from '../mbql/places';
 import { PreprocessError } from './context';
 
 /**
@@ -21,12 +22,22 @@ export function addImplicitJoins(query: InnerQuery, meta: MetadataSnapshot): Inn
   return mentionsSourceField(query) ? eachLevel(query, (level) => addToLevel(level, meta)) : query;
 }
 
-/** Depth-first over a query level, its source query and the source queries of its joins (mapInnerQueries, synchronous). */
-function eachLevel(q: InnerQuery, fn: (level: InnerQuery) => InnerQuery): InnerQuery {
+/**
+ * Depth-first over a query level, its source query and the source queries of its joins (mapInnerQueries, synchronous).
+ * An error about a clause of a level is placed in it (PreprocessError.at: `query.source-query.breakout`).
+ */
+function eachLevel(q: InnerQuery, fn: (level: InnerQuery) => InnerQuery, path = 'query'): InnerQuery {
   const out: InnerQuery = { ...q };
-  if (q['source-query']) out['source-query'] = eachLevel(q['source-query'], fn);
-  if (Array.isArray(q.joins)) out.joins = q.joins.map((j) => (j['source-query'] ? { ...j, 'source-query': eachLevel(j['source-query'], fn) } : j));
-  return fn(out);
+  if (q['source-query']) out['source-query'] = eachLevel(q['source-query'], fn, levelPath(q['source-query'], path, 'source-query'));
+  if (Array.isArray(q.joins)) {
+    out.joins = q.joins.map((j, i) => (j['source-query'] ? { ...j, 'source-query': eachLevel(j['source-query'], fn, levelPath(j['source-query'], `${path}.joins[${i}]`, 'source-query')) } : j));
+  }
+  try {
+    return fn(out);
+  } catch (e) {
+    if (e instanceof PreprocessError && e.clause !== undefined && e.at === undefined) e.at = `${path}.${e.clause}`;
+    throw e;
+  }
 }
 
 function addToLevel(level: InnerQuery, meta: MetadataSnapshot): InnerQuery {
@@ -46,10 +57,10 @@ function addToLevel(level: InnerQuery, meta: MetadataSnapshot): InnerQuery {
     const existing = byAlias.get(alias);
     if (existing) {
       if (existing['qp/implicit-join'] === true && existing['fk-field-id'] === fk.id) return alias;
-      throw new PreprocessError(`The alias ${JSON.stringify(alias)} of the implicit join through field ${fk.id} is the alias of another join${where(clause)}.`);
+      throw new PreprocessError(`The alias ${JSON.stringify(alias)} of the implicit join through field ${fk.id} is the alias of another join${where(clause)}.`, clause);
     }
     const pk = fk.fkTargetFieldId !== null ? fieldMeta(meta, fk.fkTargetFieldId, clause) : meta.tableFields(table.id).find((f) => f.semanticType === 'type/PK');
-    if (!pk) throw new PreprocessError(`Field ${fk.id} is not a foreign key${where(clause)}.`);
+    if (!pk) throw new PreprocessError(`Field ${fk.id} is not a foreign key${where(clause)}.`, clause);
     const join: Join = {
       'source-table': table.id,
       alias,
@@ -115,11 +126,11 @@ function levelMentionsSourceField(level: InnerQuery): boolean {
 }
 
 function fieldMeta(meta: MetadataSnapshot, id: unknown, clause: string): FieldMeta {
-  if (typeof id !== 'number' || !Number.isInteger(id)) throw new PreprocessError(`Invalid field id ${JSON.stringify(id) ?? String(id)}${where(clause)}.`);
+  if (typeof id !== 'number' || !Number.isInteger(id)) throw new PreprocessError(`Invalid field id ${JSON.stringify(id) ?? String(id)}${where(clause)}.`, clause);
   try {
     return meta.field(id);
   } catch {
-    throw new PreprocessError(`Unknown field ${id}${where(clause)}.`);
+    throw new PreprocessError(`Unknown field ${id}${where(clause)}.`, clause);
   }
 }
 
@@ -127,7 +138,7 @@ function tableMeta(meta: MetadataSnapshot, id: number, clause: string): TableMet
   try {
     return meta.table(id);
   } catch {
-    throw new PreprocessError(`Unknown table ${id}${where(clause)}.`);
+    throw new PreprocessError(`Unknown table ${id}${where(clause)}.`, clause);
   }
 }
 

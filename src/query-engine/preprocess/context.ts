@@ -12,9 +12,16 @@ export interface PreprocessContext {
 
 export type Stage = (query: DatasetQuery, ctx: PreprocessContext) => Promise<DatasetQuery> | DatasetQuery;
 
-/** Errors a stage raises because of the query itself; the processor reports which stage. */
+/**
+ * Errors a stage raises because of the query itself; the processor reports which stage. `clause` is the place the
+ * message names (`in "breakout"`), `at` its whole path in the query (`query.source-query.breakout[0]`), when known.
+ */
 export class PreprocessError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly clause?: string,
+    public at?: string,
+  ) {
     super(message);
     this.name = 'PreprocessError';
   }

@@ -1,5 +1,6 @@
 import type { MetadataSnapshot } from '../compile/contract';
-import { normalizeDatasetQuery } from '../mbql/normalize';
+import type { ConvertedQuery } from '../mbql/mbql5';
+import { normalizeWithPlaces } from '../mbql/normalize';
 import type { DatasetQuery } from '../mbql/types';
 import { validateDatasetQuery } from '../mbql/validate';
 import { addImplicitJoins } from './add-implicit-joins';
@@ -33,11 +34,20 @@ export interface PreparedQuery {
 }
 
 /**
+ * A query being planned: the body as sent, then the normalized query; for an MBQL 5 query, where each legacy place
+ * came from (mbql5.ts ConvertedQuery.places), so that later errors name the place as it was sent (failures.ts asSent).
+ */
+export interface PlanState {
+  query: unknown;
+  places?: ConvertedQuery['places'];
+}
+
+/**
  * One stage of the pipeline. `plan` stages need only the body as sent (they run before the caller's access to the
  * database is checked: QueryProcessor.plan); `preprocess` stages may consult the app DB through the context.
  */
 export type PipelineStage =
-  | { name: StageName; phase: 'plan'; run(query: unknown): DatasetQuery }
+  | { name: StageName; phase: 'plan'; run(state: PlanState): PlanState }
   | { name: StageName; phase: 'preprocess'; run(state: PreparedQuery, ctx: PreprocessContext): Promise<PreparedQuery> | PreparedQuery };
 
 /** A stage that rewrites the query. */
@@ -54,9 +64,9 @@ const rewrite = (name: StageName, stage: Stage): PipelineStage => ({
  * timed and an error raised inside one names it (see runStage in execute/query-processor.ts).
  */
 export const PIPELINE: readonly PipelineStage[] = [
-  // MBQL 5 (lib/ stages) becomes legacy MBQL first thing, inside normalizeDatasetQuery (mbql/normalize.ts).
-  { name: 'normalize', phase: 'plan', run: (body) => normalizeDatasetQuery(body) },
-  { name: 'validate', phase: 'plan', run: (query) => (validateDatasetQuery(query as DatasetQuery), query as DatasetQuery) },
+  // MBQL 5 (lib/ stages) becomes legacy MBQL first thing, inside normalizeWithPlaces (mbql/normalize.ts).
+  { name: 'normalize', phase: 'plan', run: (state) => normalizeWithPlaces(state.query) },
+  { name: 'validate', phase: 'plan', run: (state) => (validateDatasetQuery(state.query as DatasetQuery), state) },
   rewrite('resolve-source-cards', resolveSourceCards),
   rewrite('expand-segments-and-metrics', expandSegmentsAndMetrics),
   rewrite('substitute-parameters', substituteParameters),

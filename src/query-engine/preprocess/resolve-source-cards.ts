@@ -1,5 +1,6 @@
 import type { InnerQuery } from '../mbql/types';
 import { validateCardQuery } from '../mbql/validate';
+import { SOURCE_CARD } from '../mbql/places';
 import { mapInnerQueries, PreprocessError, Stage } from './context';
 
 const MAX_DEPTH = 20;
@@ -33,7 +34,9 @@ export const resolveSourceCards: Stage = async (query, ctx) => {
     // Its saved columns let the outer query use them without listing them in `fields`.
     const columns = card.resultMetadata?.filter((c) => c && typeof c.name === 'string' && typeof c.base_type === 'string');
     if (card.query.type === 'native') return { native: card.query.native!.query, ...(columns?.length ? { 'native-columns': columns } : {}) };
-    return { 'source-query': await mapInnerQueries(card.query.query!, (q) => resolve(q, [...seen, id])) };
+    // Marked with its card: a problem found in it later (compiling) names the card, not a stage of the query sent.
+    const resolved = await mapInnerQueries(card.query.query!, (q) => resolve(q, [...seen, id]));
+    return { 'source-query': { ...resolved, [SOURCE_CARD]: id } };
   };
   return { ...query, query: await mapInnerQueries(query.query, (q) => resolve(q, [])) };
 };

@@ -57,7 +57,11 @@ describe('resolveSourceCards', () => {
     const q = await resolveSourceCards(mbql({ 'source-table': 'card__2', limit: 3 }), ctx);
     expect(q.query).toEqual({
       limit: 3,
-      'source-query': { aggregation: [['count']], 'source-query': { 'source-table': 10, filter: ['>', ['field', 100, null], 5] } },
+      'source-query': {
+        aggregation: [['count']],
+        'source-query': { 'source-table': 10, filter: ['>', ['field', 100, null], 5], 'qp/stage-is-from-source-card': 1 },
+        'qp/stage-is-from-source-card': 2,
+      },
     });
   });
 
