@@ -8,6 +8,9 @@ import { expect400, expect404 } from '../support/expect-wire';
 import { auth } from '../support/factories';
 import { SampleApp, startSampleApp } from '../support/sample-app';
 import { until } from '../support/until';
+import { e2eWarehouse, type E2eWarehouse } from '../support/e2e-warehouses';
+import { waitForSync } from '../support/sync-wait';
+import { availableEngines, serverAdmin } from '../support/warehouses';
 
 jest.setTimeout(90_000);
 
@@ -196,5 +199,28 @@ describe('POST /api/card/:card-id/query/:export-format', () => {
     expect([STOPPED_EARLY, 'The query was cancelled.']).toContain(run.error);
     expect(run.result_rows).toBeLessThan(10_000_000);
     await until(() => slots.runningFor(adminId) === 0);
+  });
+
+  describe.each(availableEngines(['postgres']).map((e) => [e]))('on a %s warehouse', () => {
+    let wh: E2eWarehouse;
+    afterAll(() => wh?.drop());
+
+    it('cancels the statement on the database when the client leaves mid-download', async () => {
+      wh = await e2eWarehouse('postgres', s.t.config.dataDir);
+      const db = (await post('/api/database').send({ engine: 'postgres', name: 'Cancel target', details: wh.details }).expect(200)).body.id as number;
+      await waitForSync(s.t, s.admin, db);
+      const marker = `download_cancel_${Date.now()}`;
+      // generate_series in the select list streams its rows (in FROM it would be computed whole first).
+      const card = await makeCard(s.t, s.admin, nativeQuery(db, `SELECT g AS ${marker}, md5(g::text) AS h FROM (SELECT generate_series(1, 2000000000) AS g) AS t`));
+      const pg = serverAdmin('postgres');
+      const running = async () => (await pg(`SELECT state FROM pg_stat_activity WHERE query LIKE '%${marker}%' AND pid <> pg_backend_pid() AND state <> 'idle'`)).length;
+      const left = await leaveAfterFirstBytes(s.t.app.getHttpServer(), `/api/card/${card.id}/query/csv`, auth(s.admin), '{}');
+      expect([left.status, left.bytes > 0]).toEqual([200, true]);
+      // The statement ran while rows went out; once the client has left, nothing of it runs on the database.
+      await until(async () => (await running()) === 0);
+      await until(async () => (await logged()).some((r: { card_id: number }) => r.card_id === card.id));
+      const run = (await logged()).find((r: { card_id: number }) => r.card_id === card.id);
+      expect([STOPPED_EARLY, 'The query was cancelled.']).toContain(run.error);
+    });
   });
 });
