@@ -3,6 +3,7 @@ import { MetadataScanner, ModulesContainer, Reflector } from '@nestjs/core';
 import { GUARDS_METADATA } from '@nestjs/common/constants';
 import { ACCESS_KEY, AccessLevel, LEVEL_GUARDS } from '../../src/common/auth/access.decorator';
 import { ACCEPTS_FORM } from '../../src/common/http/accepts-form';
+import { PUBLIC_MODEL } from '../../src/modules/public-sharing/public-link.resolver';
 import { startTestApp, TestApp } from '../support/test-app';
 
 /** Every route of every controller must declare who may call it; the guard refuses routes that do not. */
@@ -46,6 +47,13 @@ describe('route access declarations', () => {
       return !guards.includes(LEVEL_GUARDS[level]);
     });
     expect(wrong.map((r) => r.label)).toEqual([]);
+  });
+
+  it('says which model the :uuid of every public-link route names (the link resolver needs it)', () => {
+    const reflector = new Reflector();
+    const shared = routes().filter((r) => reflector.getAllAndOverride(ACCESS_KEY, r.targets) === 'public-sharing' && r.route.includes(':uuid'));
+    expect(shared.length).toBeGreaterThan(10);
+    expect(shared.filter((r) => !['card', 'dashboard'].includes(reflector.getAllAndOverride(PUBLIC_MODEL, r.targets))).map((r) => r.label)).toEqual([]);
   });
 
   it('takes form posts only on the routes whose interface is a form', () => {

@@ -6,7 +6,7 @@ import type { ReadableDashboard } from '../dashboards/dashboard-model';
 import { PublicLinksRepository, type SharedModel } from './public-links.repository';
 import { SharedQueriesService } from './shared-queries.service';
 
-const PUBLIC_MODEL = 'public-model';
+export const PUBLIC_MODEL = 'public-model';
 
 /** Which model the `:uuid` of a controller's public routes names (read by PublicLinks, the PUBLIC_LINK_RESOLVER). */
 export const PublicModel = (model: SharedModel) => SetMetadata(PUBLIC_MODEL, model);
