@@ -1,3 +1,4 @@
+import { LegacyMetricsService } from '../../src/modules/legacy-metrics/legacy-metrics.service';
 import { ALL_USERS_GROUP_ID } from '../../src/modules/users/users.repository';
 import { makeCard, tableQuery } from '../support/card-factories';
 import { expect400, expect403, expect404 } from '../support/expect-wire';
@@ -207,6 +208,16 @@ describe('segments', () => {
     const seg = await create();
     await http().delete(`/api/segment/${seg.id}?revision_message=old`).set(auth(s.admin)).expect(204);
     expect(await count({ filter: ['segment', seg.id] })).toBe(await nativeCount('TOTAL > 100'));
+  });
+
+  it('lists a table\'s unarchived segments for the table and field answers', async () => {
+    const reviews = s.table('REVIEWS').id;
+    const seg = (await http().post('/api/segment').set(auth(s.admin)).send({ name: 'Rated', table_id: reviews, definition: { 'source-table': reviews, filter: ['not-null', ['field', s.field('REVIEWS', 'RATING'), null]] } }).expect(200)).body;
+    const gone = (await http().post('/api/segment').set(auth(s.admin)).send({ name: 'Gone', table_id: reviews, definition: { 'source-table': reviews } }).expect(200)).body;
+    await http().delete(`/api/segment/${gone.id}?revision_message=x`).set(auth(s.admin)).expect(204);
+    const listed = await s.t.app.get(LegacyMetricsService).onTable('segment', reviews);
+    expect(listed.map((x) => x.id)).toEqual([seg.id]);
+    expect(listed[0]).toMatchObject({ query_description: { table: 'Reviews', filter: [{ field: 'Rating' }] } });
   });
 
   it('important_fields is a metric route only', async () => {

@@ -20,5 +20,7 @@ import { SegmentsController } from './segments.controller';
   imports: [TypeOrmModule.forFeature([Segment, LegacyMetric, MetricImportantField]), RevisionsModule, DatasetModule, WarehouseModule, CollectionsModule],
   controllers: [SegmentsController, MetricsController],
   providers: [LegacyMetricsRepository, LegacyMetricsService, MacroHydrator, MacroRelatedService],
+  // For the table, field and card answers that list a table's segments and metrics (LegacyMetricsService.onTable).
+  exports: [LegacyMetricsService],
 })
 export class LegacyMetricsModule {}

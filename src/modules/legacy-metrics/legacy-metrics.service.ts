@@ -71,6 +71,14 @@ export class LegacyMetricsService implements OnModuleInit {
     return this.hydrator.views(model, readable, { databaseIds: true });
   }
 
+  /**
+   * The unarchived segments or metrics of a table, hydrated, for the table, field and card answers that list them
+   * (`segments` and `metrics` of query_metadata and related); the caller's access to the table is the caller's check.
+   */
+  async onTable(model: MacroModel, tableId: number) {
+    return this.hydrator.views(model, await this.repo.active(model, tableId));
+  }
+
   async get(caller: AuthUser, model: MacroModel, id: number) {
     return this.hydrator.view(model, await this.readable(caller, model, id));
   }

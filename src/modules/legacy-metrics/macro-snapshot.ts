@@ -6,7 +6,7 @@ import { MACRO_LABELS } from './macro-model';
 type Snapshot = Record<string, unknown>;
 
 /** What a revision keeps of a segment or metric: everything but its timestamps (Metabase's serialize-instance). */
-export function macroSnapshot(model: MacroModel, m: AnyMacro): Snapshot {
+export function macroSnapshot(model: MacroModel, m: AnyMacro) {
   return {
     id: m.id,
     table_id: m.table_id,
