@@ -19,7 +19,8 @@ export function parseDateString(text: unknown): Date | null {
   const utc = new Date(Date.UTC(...parts, Number(frac.padEnd(3, '0').slice(0, 3))));
   utc.setUTCFullYear(parts[0]);
   const fields = [utc.getUTCFullYear(), utc.getUTCMonth(), utc.getUTCDate(), utc.getUTCHours(), utc.getUTCMinutes(), utc.getUTCSeconds()];
-  if (fields.some((v, i) => v !== parts[i])) return null;
+  // Year 0 does not exist for Postgres (1 BC is year 0 only in ISO's proleptic count).
+  if (parts[0] === 0 || fields.some((v, i) => v !== parts[i])) return null;
   return new Date(utc.getTime() - offsetMinutes(zone) * 60_000);
 }
 
