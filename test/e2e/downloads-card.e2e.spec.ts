@@ -203,12 +203,27 @@ describe('POST /api/card/:card-id/query/:export-format', () => {
 
   describe.each(availableEngines(['postgres']).map((e) => [e]))('on a %s warehouse', () => {
     let wh: E2eWarehouse;
+    let db: number;
+    beforeAll(async () => {
+      wh = await e2eWarehouse('postgres', s.t.config.dataDir);
+      db = (await post('/api/database').send({ engine: 'postgres', name: 'Downloads target', details: wh.details }).expect(200)).body.id as number;
+      await waitForSync(s.t, s.admin, db);
+    });
     afterAll(() => wh?.drop());
 
+    it('writes typed XLSX cells: numbers, booleans, dates with a date format, text', async () => {
+      const sql = "SELECT 42 AS n, 2.5::float8 AS f, true AS yes, false AS no, DATE '2024-05-01' AS d, TIMESTAMP '2024-05-01 10:15:30' AS ts, 'x' AS t";
+      const card = await makeCard(s.t, s.admin, nativeQuery(db, sql));
+      const sheet = await readXlsx((await download(card.id, 'xlsx', { format_rows: 'true' }).expect(200)).body);
+      const cells = ['A', 'B', 'C', 'D', 'E', 'F', 'G'].map((c) => sheet.getCell(`${c}2`));
+      expect(cells.map((c) => c.value)).toEqual([42, 2.5, true, false, new Date('2024-05-01T00:00:00Z'), new Date('2024-05-01T10:15:30Z'), 'x']);
+      expect([cells[4].numFmt, cells[5].numFmt]).toEqual(['mmmm d, yyyy', 'mmmm d, yyyy, h:mm AM/PM']);
+      expect(sheet.getCell('A1').font?.bold).toBe(true);
+      const csv = parseCsv((await download(card.id, 'csv').expect(200)).body.toString());
+      expect(csv[1].slice(0, 4)).toEqual(['42', '2.5', 'true', 'false']);
+    });
+
     it('cancels the statement on the database when the client leaves mid-download', async () => {
-      wh = await e2eWarehouse('postgres', s.t.config.dataDir);
-      const db = (await post('/api/database').send({ engine: 'postgres', name: 'Cancel target', details: wh.details }).expect(200)).body.id as number;
-      await waitForSync(s.t, s.admin, db);
       const marker = `download_cancel_${Date.now()}`;
       // generate_series in the select list streams its rows (in FROM it would be computed whole first).
       const card = await makeCard(s.t, s.admin, nativeQuery(db, `SELECT g AS ${marker}, md5(g::text) AS h FROM (SELECT generate_series(1, 2000000000) AS g) AS t`));
