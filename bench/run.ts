@@ -1,15 +1,16 @@
 /**
- * `npm run bench`: every benchmark suite, or those named in BENCH_SUITE (comma-separated: `query`, `content`, `dashboard`).
+ * `npm run bench`: every benchmark suite, or those named in BENCH_SUITE (comma-separated: `query`, `content`, `dashboard`, `embed`).
  * Each suite rewrites its own section of bench/results.md and leaves the others' figures as they were.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { contentBench } from './content';
 import { dashboardBench } from './dashboard';
+import { embedBench } from './embed';
 import { ROOT } from './http';
 import { queryOverheadBench } from './query-overhead';
 
-const SUITES: Record<string, () => Promise<string>> = { query: queryOverheadBench, content: contentBench, dashboard: dashboardBench };
+const SUITES: Record<string, () => Promise<string>> = { query: queryOverheadBench, content: contentBench, dashboard: dashboardBench, embed: embedBench };
 const RESULTS = path.join(ROOT, 'bench', 'results.md');
 
 async function main(): Promise<void> {
