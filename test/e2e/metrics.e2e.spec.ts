@@ -160,13 +160,21 @@ describe('legacy metrics', () => {
     byQty.rows.forEach((r, i) => expect(Number(r[1])).toBeCloseTo(Number(plain[i][1]), 4));
   });
 
-  it('a metric with a filter (a segment among it) counts only its rows', async () => {
+  it('a metric with a filter (a segment among it) aggregates only its rows, beside the query\'s own aggregations', async () => {
     const seg = (await http().post('/api/segment').set(auth(s.admin)).send({ name: 'Big', table_id: orders, definition: { 'source-table': orders, filter: ['>', ['field', total, null], 100] } }).expect(200)).body;
     const m = await create({ name: 'Big orders', definition: { 'source-table': orders, aggregation: [['count']], filter: ['segment', seg.id] } });
     const [[expected]] = await native('SELECT COUNT(*) FROM ORDERS WHERE TOTAL > 100');
     const data = await run({ aggregation: [['metric', m.id], ['count']] });
     expect(Number(data.rows[0][0])).toBe(Number(expected));
     expect(Number(data.rows[0][1])).toBe(Number((await native('SELECT COUNT(*) FROM ORDERS'))[0][0]));
+    const big = ['segment', seg.id];
+    const avg = await create({ name: 'Avg big', definition: { 'source-table': orders, aggregation: [['avg', ['field', total, null]]], filter: big } });
+    const distinct = await create({ name: 'Buyers', definition: { 'source-table': orders, aggregation: [['distinct', ['field', s.field('ORDERS', 'USER_ID'), null]]], filter: big } });
+    const both = await run({ aggregation: [['metric', avg.id], ['metric', distinct.id], ['avg', ['field', total, null]]] });
+    const [[avgBig, buyers, avgAll]] = await native('SELECT (SELECT AVG(TOTAL) FROM ORDERS WHERE TOTAL > 100), (SELECT COUNT(DISTINCT USER_ID) FROM ORDERS WHERE TOTAL > 100), (SELECT AVG(TOTAL) FROM ORDERS)');
+    expect(Number(both.rows[0][0])).toBeCloseTo(Number(avgBig), 4);
+    expect(Number(both.rows[0][1])).toBe(Number(buyers));
+    expect(Number(both.rows[0][2])).toBeCloseTo(Number(avgAll), 4);
     const unknown = await http().post('/api/dataset').set(auth(s.admin)).send({ database: s.db, type: 'query', query: { 'source-table': orders, aggregation: [['metric', 999999]] } }).expect(202);
     expect(unknown.body).toMatchObject({ status: 'failed', error: expect.stringContaining('Metric 999999 does not exist.') });
   });

@@ -48,8 +48,16 @@ async function expandAggregation(a: Aggregation, ctx: PreprocessContext): Promis
   return ['aggregation-options', filter ? withFilter(agg, filter, metric.id) : agg, { name: metric.name, 'display-name': metric.name }];
 }
 
+/** Aggregations of one value that skip NULLs: filtered, their value becomes NULL outside the filter (`case`). */
+const NULL_SKIPPING = new Set(['count', 'avg', 'distinct', 'min', 'max', 'stddev', 'var', 'median', 'percentile']);
+
+/**
+ * The metric's aggregation counted over its filter's rows only, leaving the query's other aggregations alone:
+ * `count-where` and `sum-where`, and for the others `[op, ["case", [[filter, value]]], ...]`.
+ */
 function withFilter(agg: Aggregation, filter: Filter, metricId: number): Aggregation {
   if (agg[0] === 'count' && agg.length === 1) return ['count-where', filter];
   if (agg[0] === 'sum') return ['sum-where', agg[1], filter];
-  throw new PreprocessError(`Metric ${metricId}: a filtered "${agg[0]}" aggregation is not supported; use count or sum.`);
+  if (NULL_SKIPPING.has(agg[0] as string) && agg.length >= 2) return [agg[0], ['case', [[filter, agg[1]]]], ...agg.slice(2)] as Aggregation;
+  throw new PreprocessError(`Metric ${metricId}: a filtered "${agg[0]}" aggregation is not supported.`);
 }

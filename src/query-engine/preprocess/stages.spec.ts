@@ -36,6 +36,8 @@ const content: ContentResolver = {
       3: { id: 3, tableId: 10, name: 'Odd', definition: { 'source-table': 10, aggregation: [['avg', ['field', 103, null]]], filter: ['segment', 1] } as InnerQuery },
       4: { id: 4, tableId: 10, name: 'Bad', definition: { 'source-table': 10, aggregation: [['sum']] } as unknown as InnerQuery },
       5: { id: 5, tableId: 10, name: 'Bad filter', definition: { 'source-table': 10, aggregation: [['count']], filter: ['nope', 1] } as unknown as InnerQuery },
+      6: { id: 6, tableId: 10, name: 'Running', definition: { 'source-table': 10, aggregation: [['cum-count']], filter: ['segment', 1] } as InnerQuery },
+      7: { id: 7, tableId: 10, name: 'Top', definition: { 'source-table': 10, aggregation: [['percentile', ['field', 103, null], 0.9]], filter: ['segment', 1] } as InnerQuery },
     })[id] ?? null,
   snippet: async () => null,
 };
@@ -118,7 +120,17 @@ describe('expandSegmentsAndMetrics', () => {
     expect(q.query!['source-query']!.filter).toEqual(['=', ['field', 101, null], 'Gizmo']);
     await expect(expandSegmentsAndMetrics(mbql({ 'source-table': 10, filter: ['segment', 9] }), ctx)).rejects.toThrow('Segment 9 does not exist.');
     await expect(expandSegmentsAndMetrics(mbql({ 'source-table': 10, aggregation: [['metric', 9]] }), ctx)).rejects.toThrow('Metric 9 does not exist.');
-    await expect(expandSegmentsAndMetrics(mbql({ 'source-table': 10, aggregation: [['metric', 3]] }), ctx)).rejects.toThrow(/filtered "avg"/);
+    await expect(expandSegmentsAndMetrics(mbql({ 'source-table': 10, aggregation: [['metric', 6]] }), ctx)).rejects.toThrow('Metric 6: a filtered "cum-count" aggregation is not supported.');
+  });
+
+  it('counts any other filtered metric over its filter\'s rows only, its value NULL elsewhere', async () => {
+    const q = await expandSegmentsAndMetrics(mbql({ 'source-table': 10, aggregation: [['metric', 3], ['metric', 7], ['count']] }), ctx);
+    const gizmo = ['=', ['field', 101, null], 'Gizmo'];
+    expect(q.query!.aggregation).toEqual([
+      ['aggregation-options', ['avg', ['case', [[gizmo, ['field', 103, null]]]]], { name: 'Odd', 'display-name': 'Odd' }],
+      ['aggregation-options', ['percentile', ['case', [[gizmo, ['field', 103, null]]]], 0.9], { name: 'Top', 'display-name': 'Top' }],
+      ['count'],
+    ]);
   });
 
   it('validates what it splices in, naming the segment or metric', async () => {
