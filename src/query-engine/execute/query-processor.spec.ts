@@ -1,4 +1,4 @@
-import type { ContentResolver, FieldMeta, MetadataProvider, TableMeta } from '../metadata';
+import type { CardSource, ContentResolver, FieldMeta, MetadataProvider, TableMeta } from '../metadata';
 import { PIPELINE } from '../preprocess';
 import { PreprocessError } from '../preprocess/context';
 import { failedStage } from './failures';
@@ -16,12 +16,12 @@ const metadata: MetadataProvider = {
   field: async (id) => [field, created].find((f) => f.id === id) ?? null,
   tableFields: async (id) => (id === 10 ? [field, created] : []),
 };
+const cards: Record<number, CardSource> = {
+  5: { id: 5, databaseId: 1, query: { database: 1, type: 'query', query: { 'source-table': 10, fields: [['field', 100, null]], filter: ['time-interval', ['field', 101, null], -1, 'day'] } } },
+  6: { id: 6, databaseId: 1, query: { database: 1, type: 'query', query: { 'source-table': 10, filter: ['<', ['field', 101, null], 'x'] } } },
+};
 const content: ContentResolver = {
-  card: async (id) =>
-    ({
-      5: { id: 5, databaseId: 1, query: { database: 1, type: 'query' as const, query: { 'source-table': 10, fields: [['field', 100, null]], filter: ['time-interval', ['field', 101, null], -1, 'day'] } } },
-      6: { id: 6, databaseId: 1, query: { database: 1, type: 'query' as const, query: { 'source-table': 10, filter: ['<', ['field', 101, null], 'x'] } } },
-    })[id] ?? null,
+  card: async (id) => cards[id] ?? null,
   segment: async () => null,
   metric: async () => null,
   snippet: async () => null,
