@@ -33,11 +33,11 @@ describe('embed token guards', () => {
   let settings: Record<string, unknown>;
   let card: Record<string, unknown> | null;
   let dashboard: Record<string, unknown> | null;
-  const found = { dashboard: { id: 3, parameters_list: [] }, dashcards: [] };
   const make = <T>(G: new (...a: never[]) => T): T => {
     const cards = { row: async () => card } as unknown as CardsRepository;
     const dashboards = { row: async () => dashboard } as unknown as DashboardsRepository;
-    const shared = { dashboard: async () => found } as unknown as SharedQueriesService;
+    // As SharedQueriesService: the unarchived dashboard with its dashcards, else null.
+    const shared = { dashboard: async () => (dashboard && !dashboard.archived ? { dashboard: { ...dashboard, parameters_list: [] }, dashcards: [] } : null) } as unknown as SharedQueriesService;
     const reader = { get: async (k: string) => settings[k] };
     return new (G as unknown as new (...a: unknown[]) => T)(new Reflector(), reader, cards, dashboards, shared);
   };
@@ -59,7 +59,11 @@ describe('embed token guards', () => {
     expect(req.shared).toEqual({ claims: { resource: 'question', id: 7, params: { state: 'TX' } }, preview: false, whitelist: { state: 'enabled' }, card });
     const d = context('dashboard', sign({ resource: { dashboard: 3 }, params: {} }));
     await make(EmbedTokenGuard).canActivate(d.ctx);
-    expect(d.req.shared).toMatchObject({ dashboard: found, whitelist: {} });
+    expect(d.req.shared).toMatchObject({ dashboard: { dashboard: { id: 3 }, dashcards: [] }, whitelist: {} });
+    dashboard = { ...dashboard, archived: 1 };
+    expect(await refusal(make(EmbedTokenGuard).canActivate(context('dashboard', sign({ resource: { dashboard: 3 }, params: {} })).ctx))).toBeInstanceOf(ArchivedError);
+    dashboard = null;
+    expect(await refusal(make(EmbedTokenGuard).canActivate(context('dashboard', sign({ resource: { dashboard: 3 }, params: {} })).ctx))).toBeInstanceOf(NotFoundError);
     const bad = context('card', sign({ resource: { question: 7 }, params: {} }).slice(0, -2));
     expect(await refusal(make(EmbedTokenGuard).canActivate(bad.ctx))).toBeInstanceOf(MessageError);
     expect(bad.req.shared).toBeUndefined();

@@ -55,19 +55,16 @@ abstract class TokenGuardBase implements CanActivate {
     const secret = await this.settings.get<string | null>('embedding-secret-key');
     const claims = verifyEmbedToken(token, secret, resource, { preview: this.preview });
     if ((await this.settings.get<boolean>('enable-embedding-static')) !== true) throw new MessageError(EMBEDDING_OFF);
-    const row = resource === 'question' ? await this.cards.row(claims.id) : await this.dashboards.row(claims.id);
+    // A dashboard comes with its dashcards (what its routes run), and is looked up alone only to say why it is not served.
+    const found = resource === 'dashboard' ? await this.shared.dashboard(claims.id) : null;
+    const row = resource === 'question' ? await this.cards.row(claims.id) : (found?.dashboard ?? (await this.dashboards.row(claims.id)));
     if (!row) throw new NotFoundError();
     if (row.archived === true || row.archived === 1) throw this.preview ? new NotFoundError() : new ArchivedError();
     if (!this.preview && !(row.enable_embedding === true || row.enable_embedding === 1)) throw new MessageError(OBJECT_NOT_EMBEDDABLE);
     const stored = parseJson<unknown>(row.embedding_params, null);
     const whitelist = this.preview ? (claims.embeddingParams ?? {}) : isEmbeddingParams(stored) ? stored : {};
-    let grant: EmbedGrant = { claims, preview: this.preview, whitelist };
-    if (resource === 'question') grant = { ...grant, card: row as CardRow };
-    else {
-      const dashboard = await this.shared.dashboard(claims.id);
-      if (!dashboard) throw new NotFoundError();
-      grant = { ...grant, dashboard };
-    }
+    if (resource === 'dashboard' && !found) throw new NotFoundError();
+    const grant: EmbedGrant = { claims, preview: this.preview, whitelist, ...(found ? { dashboard: found } : { card: row as CardRow }) };
     setShared(ctx, grant);
     return true;
   }
