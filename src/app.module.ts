@@ -35,7 +35,6 @@ import { UtilModule } from './modules/util/util.module';
 
 /** Feature modules, in no particular order; each owns its routes, services and entities. */
 export const FEATURE_MODULES = [
-  // First: its GET /api/collection/:id/timelines, root/timelines and /api/card/:id/timelines are registered before the stubs of those routes in the collections and cards controllers.
   TimelinesModule,
   SettingsModule,
   ContentModule,

@@ -10,7 +10,7 @@ import { CardParamsService } from './card-params.service';
 import { CardRelatedService } from './card-related.service';
 import { CardSeriesService } from './card-series.service';
 import { CardSharingService } from './card-sharing.service';
-import { SeriesQuery, TimelinesQuery } from './cards.dto';
+import { SeriesQuery } from './cards.dto';
 
 const nonBlank = (name: string, v: string): string => {
   if (typeof v !== 'string' || !/\S/.test(v)) throw ValidationError.of(name, MSG.nonBlank, v);
@@ -67,14 +67,6 @@ export class CardDetailsController {
   @Access('user')
   queryMetadata(@Param('id', IdParam()) id: number, @CurrentUser() caller: AuthUser) {
     return this.metadata.queryMetadata(caller, id);
-  }
-
-  /** Timelines arrive with their own issue: none yet, after the card's checks. */
-  @Get(':id/timelines')
-  @Access('user')
-  async timelines(@Param('id', IdParam()) id: number, @Query() _q: TimelinesQuery, @CurrentUser() caller: AuthUser) {
-    await this.access.readable(caller, id);
-    return [];
   }
 
   @Get(':cardId/params/:paramKey/values')

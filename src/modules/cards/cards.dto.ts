@@ -188,16 +188,3 @@ export class CardQueryDto {
   collection_preview?: boolean | null;
 }
 
-export class TimelinesQuery {
-  @IsOptional()
-  @OneOf(['events'])
-  include?: 'events';
-
-  @IsOptional()
-  @IsString({ message: MSG.string })
-  start?: string;
-
-  @IsOptional()
-  @IsString({ message: MSG.string })
-  end?: string;
-}

@@ -7,7 +7,7 @@ import { CollectionItemsService, ItemsOptions } from './collection-items.service
 import { CollectionTreeService } from './collection-tree.service';
 import { CollectionWriteService } from './collection-write.service';
 import {
-  CreateCollectionDto, GraphBodyDto, GraphQuery, ItemsQueryDto, ListCollectionsQuery, NamespaceQuery, TimelinesQuery, TreeQuery, UpdateCollectionDto,
+  CreateCollectionDto, GraphBodyDto, GraphQuery, ItemsQueryDto, ListCollectionsQuery, NamespaceQuery, TreeQuery, UpdateCollectionDto,
 } from './collections.dto';
 import { CollectionsService } from './collections.service';
 
@@ -55,12 +55,6 @@ export class CollectionsController {
   @Access('user')
   rootItems(@Query() q: ItemsQueryDto, @CurrentUser() user: AuthUser) {
     return this.itemLists.items(user, null, itemsOptions(q, q.namespace ?? null));
-  }
-
-  @Get('root/timelines')
-  @Access('user')
-  rootTimelines(@Query() _q: TimelinesQuery, @CurrentUser() user: AuthUser) {
-    return this.collections.timelines(user, null);
   }
 
   @Get('tree')
@@ -115,9 +109,4 @@ export class CollectionsController {
     return this.itemLists.items(user, id, itemsOptions(q, null));
   }
 
-  @Get(':id/timelines')
-  @Access('user')
-  timelines(@Param('id', IdParam()) id: number, @Query() _q: TimelinesQuery, @CurrentUser() user: AuthUser) {
-    return this.collections.timelines(user, id);
-  }
 }

@@ -99,16 +99,6 @@ export class ItemsQueryDto extends NamespaceQuery {
   offset?: number;
 }
 
-export class TimelinesQuery {
-  @Nullable()
-  @OneOf(['events'])
-  include?: 'events';
-
-  @Nullable()
-  @BoolString()
-  archived?: boolean;
-}
-
 export class CreateCollectionDto {
   @Name()
   name: string;

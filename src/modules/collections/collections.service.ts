@@ -56,13 +56,4 @@ export class CollectionsService {
     return rootPerm ? [rootView(o.namespace, rootPerm === 'write'), ...views] : views;
   }
 
-  /**
-   * GET /api/collection/:id/timelines and root/timelines: after the same checks as the collection itself, the
-   * timelines (none until the timelines module lands).
-   */
-  async timelines(user: AuthUser, id: number | null): Promise<unknown[]> {
-    if (id === null) await this.access.assertRead(user, null);
-    else await this.access.assertRead(user, await this.reader.require(id));
-    return [];
-  }
 }
