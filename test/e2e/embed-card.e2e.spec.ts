@@ -1,3 +1,7 @@
+import { DataSource } from 'typeorm';
+import { QueryCacheService } from '../../src/modules/query-cache/query-cache.service';
+import { QueryExecution } from '../../src/modules/query-log/query-execution.entity';
+import { QueryLogService } from '../../src/modules/query-log/query-log.service';
 import { makeCard, nativeQuery, tableQuery } from '../support/card-factories';
 import { auth } from '../support/factories';
 import { SampleApp, startSampleApp } from '../support/sample-app';
@@ -157,6 +161,30 @@ describe('embed: card', () => {
     const broken = await makeCard(s.t, s.admin, nativeQuery(s.db, 'SELECT nope FROM nowhere'));
     await embeddable(s.t, s.admin, 'card', broken.id, {});
     expectEmbed400(await http().get(`/api/embed/card/${cardToken(broken.id)}/query/csv`), 'An error occurred while running the query.');
+  });
+
+  it('caches results per token values when the card has a TTL, and logs runs without an executor', async () => {
+    for (const [key, value] of [['enable-query-caching', true], ['query-caching-min-ttl', 0]] as const) {
+      await http().put(`/api/setting/${key}`).set(auth(s.admin)).send({ value }).expect(204);
+    }
+    const parameters = [{ id: 'p-cat', name: 'Category', slug: 'category', type: 'string/=', target: ['dimension', ['field', category, null]] }];
+    const cached = await makeCard(s.t, s.admin, tableQuery(s.db, s.table('PRODUCTS').id, { aggregation: [['count']] }), { parameters, cache_ttl: 1 });
+    await embeddable(s.t, s.admin, 'card', cached.id, { category: 'locked' });
+    const run = async (value: string) => {
+      const res = await http().get(`/api/embed/card/${cardToken(cached.id, { category: value })}/query`).expect(202);
+      await s.t.app.get(QueryCacheService).flush();
+      await s.t.app.get(QueryLogService).flush();
+      return count(res);
+    };
+    expect([await run('Gizmo'), await run('Gizmo'), await run('Widget'), await run('Widget')]).toEqual([GIZMO, GIZMO, WIDGET, WIDGET]);
+    const logged = await s.t.app.get(DataSource).getRepository(QueryExecution).find({ where: { card_id: cached.id }, order: { id: 'ASC' } });
+    expect(logged.map((r) => [r.cache_hit, r.context, r.executor_id])).toEqual([
+      [false, 'embedded-question', null],
+      [true, 'embedded-question', null],
+      [false, 'embedded-question', null],
+      [true, 'embedded-question', null],
+    ]);
+    await http().put('/api/setting/enable-query-caching').set(auth(s.admin)).send({ value: false }).expect(204);
   });
 
   it('a SQL card takes its template tags as parameters', async () => {
