@@ -54,7 +54,9 @@ export async function writeExport(res: Response, spec: ExportSpec, answer: Datas
   const streamed = answer.status === 'streaming' ? answer : null;
   const whole = streamed ? null : (answer as Exclude<DatasetAnswer, { status: 'failed' }>);
   const cols: CompiledColumn[] = streamed ? streamed.head.data.cols : whole!.data.cols;
-  const batches = (streamed ? streamed.rows : once(whole!.data.rows))[Symbol.asyncIterator]();
+  // A pivot run is read whole (its subtotals come from several groupings): laid out before anything is written.
+  const pivot = spec.pivotResults && whole && cols.some((c) => c.name === PIVOT_GROUPING) ? pivotTable(cols, whole.data.rows, spec) : null;
+  const batches = (streamed ? streamed.rows : once(pivot ? pivot.rows : whole!.data.rows))[Symbol.asyncIterator]();
   // The first batch decides the status: a failure before any row is still an error answer, not a file.
   let next: IteratorResult<unknown[][]>;
   try {
@@ -69,8 +71,6 @@ export async function writeExport(res: Response, spec: ExportSpec, answer: Datas
     return;
   }
   const { contentType, make } = FILES[spec.format];
-  const pivot = spec.pivotResults && whole && cols.some((c) => c.name === PIVOT_GROUPING) ? pivotTable(cols, whole.data.rows, spec) : null;
-  if (pivot) next = { done: false, value: pivot.rows };
   const columns = pivot ?? exportColumns(cols, spec.visualizationSettings, spec.formatRows);
   const project = pivot || isIdentity(columns.indices, cols.length) ? null : (row: unknown[]) => columns.indices.map((i) => row[i]);
   res.status(200);
@@ -80,7 +80,7 @@ export async function writeExport(res: Response, spec: ExportSpec, answer: Datas
   let written = 0;
   try {
     let open = await writer.begin(columns.titles);
-    for (; !next.done; next = pivot ? { done: true, value: undefined } : await batches.next()) {
+    for (; !next.done; next = await batches.next()) {
       if (open) open = await writer.write(project ? next.value.map(project) : next.value);
       written += next.value.length;
       if (!open) {
