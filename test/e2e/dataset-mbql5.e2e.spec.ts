@@ -117,7 +117,7 @@ describe('MBQL 5 queries over HTTP', () => {
     expect(answer(await post('', mbql5Nested()).expect(202))).toEqual(nested);
   });
 
-  it('POST /api/dataset: relative-datetime and absolute-datetime filters give the rows of their legacy twins; offset is refused by name', async () => {
+  it('POST /api/dataset: relative-datetime and absolute-datetime filters give the rows of their legacy twins', async () => {
     const orders = s.table('ORDERS').id;
     const created = (unit?: string) => ['field', { ...uuid(), 'base-type': 'type/DateTime', ...(unit ? { 'temporal-unit': unit } : {}) }, s.field('ORDERS', 'CREATED_AT')];
     const legacyCreated = (unit?: string) => ['field', s.field('ORDERS', 'CREATED_AT'), unit ? { 'temporal-unit': unit } : null];
@@ -138,10 +138,45 @@ describe('MBQL 5 queries over HTTP', () => {
       expect(want[0][0]).toBeGreaterThan(0);
       expect(await rows(counted5(five))).toEqual(want);
     }
-    const offset = counted5(['>', uuid(), ['offset', uuid(), ['field', { ...uuid(), 'base-type': 'type/Float' }, s.field('ORDERS', 'TOTAL')], -1], 0]);
-    const refused = (await post('', offset).expect(202)).body;
-    expect(refused).toMatchObject({ status: 'failed', error_type: 'invalid-query' });
-    expect(refused.error).toMatch(/^Invalid query: stages\[0\]\.filters\[0\]: "offset" \(the value of an earlier or later row\) is not supported/);
+  });
+
+  it('POST /api/dataset: offset in an aggregation gives the rows of its legacy twin (the previous month\'s count); in a filter it is refused, naming its place', async () => {
+    const orders = s.table('ORDERS').id;
+    const month5 = ['field', { ...uuid(), 'base-type': 'type/DateTime', 'temporal-unit': 'month' }, s.field('ORDERS', 'CREATED_AT')];
+    const count = () => ['count', uuid()];
+    const growth = {
+      'lib/type': 'mbql/query',
+      database: s.db,
+      stages: [{
+        'lib/type': 'mbql.stage/mbql',
+        'source-table': orders,
+        aggregation: [count(), ['-', { ...uuid(), name: 'growth', 'display-name': 'Growth' }, count(), ['offset', uuid(), count(), -1]]],
+        breakout: [month5],
+      }],
+    };
+    const twin = {
+      database: s.db,
+      type: 'query',
+      query: {
+        'source-table': orders,
+        aggregation: [['count'], ['aggregation-options', ['-', ['count'], ['offset', {}, ['count'], -1]], { name: 'growth', 'display-name': 'Growth' }]],
+        breakout: [['field', s.field('ORDERS', 'CREATED_AT'), { 'base-type': 'type/DateTime', 'temporal-unit': 'month' }]],
+      },
+    };
+    const want = answer(await post('', twin).expect(202));
+    expect(want.status).toBe('completed');
+    expect(want.cols.map((c) => c[1])).toEqual(['Created At: Month', 'Count', 'Growth']);
+    const rows = want.rows as Array<[string, number, number | null]>;
+    expect(rows.length).toBeGreaterThan(2);
+    expect(rows.map((r) => r[2])).toEqual(rows.map((r, i) => (i === 0 ? null : r[1] - rows[i - 1][1])));
+    expect(answer(await post('', growth).expect(202))).toEqual(want);
+
+    const inFilter = { 'lib/type': 'mbql/query', database: s.db, stages: [{ 'lib/type': 'mbql.stage/mbql', 'source-table': orders, aggregation: [count()], filters: [['>', uuid(), ['offset', uuid(), ['field', { ...uuid(), 'base-type': 'type/Float' }, s.field('ORDERS', 'TOTAL')], -1], 0]] }] };
+    expect((await post('', inFilter).expect(202)).body).toMatchObject({
+      status: 'failed',
+      error_type: 'invalid-query',
+      error: '"offset" can only be used in an aggregation, not in a custom column or a filter in "stages[0].filters[0]".',
+    });
   });
 
   it('POST /api/dataset: a native stage runs as a native query, with its template tags and parameters', async () => {

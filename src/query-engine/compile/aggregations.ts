@@ -5,15 +5,33 @@ import { isObject, type Typed } from './types';
 import { AGGREGATION_NAMES, aggregationDisplayName } from './names';
 import { literalNumber, short } from './params';
 
-/** Aggregations of one query level, with Metabase's names and display names. */
+const ARITHMETIC = new Set(['+', '-', '*', '/']);
+
+/**
+ * Aggregations of one query level, with Metabase's names and display names: the aggregation functions, `offset`
+ * (the value of an aggregation expression in an earlier or later row) and arithmetic over them.
+ */
 export class AggregationCompiler {
   constructor(private readonly cx: ClauseContext) {}
 
-  /** `clause`: an aggregation clause as validate.ts checks them (its arguments counted). */
-  aggregation(clause: unknown, index: number, breakoutSql: string[]): { sql: string; col: CompiledColumn } {
+  /**
+   * `clause`: an aggregation clause as validate.ts checks them (its arguments counted). `over`: the window of
+   * `offset` (Level.offsetWindow), asked only when the clause has one.
+   */
+  aggregation(clause: unknown, index: number, breakoutSql: string[], over: () => string): { sql: string; col: CompiledColumn } {
     const ag = clause as unknown[];
+    if (ag[0] === 'offset' || ARITHMETIC.has(ag[0] as string)) {
+      const x = this.aggregationExpr(ag, index, breakoutSql, over);
+      return {
+        sql: x.sql,
+        col: {
+          name: ag[0] === 'offset' ? 'offset' : 'expression', display_name: x.display, source: 'aggregation', base_type: x.type ?? 'type/Float',
+          effective_type: x.type ?? 'type/Float', semantic_type: null, field_ref: ['aggregation', index], aggregation_index: index,
+        },
+      };
+    }
     if (ag[0] === 'aggregation-options') {
-      const inner = this.aggregation(ag[1], index, breakoutSql);
+      const inner = this.aggregation(ag[1], index, breakoutSql, over);
       const o = isObject(ag[2]) ? ag[2] : {};
       return {
         sql: inner.sql,
@@ -136,6 +154,39 @@ export class AggregationCompiler {
         aggregation_index: index,
       },
     };
+  }
+
+  /**
+   * An expression over aggregations: aggregations, numbers, arithmetic, and `["offset", {}, expr, n]`, which Metabase
+   * compiles to `LAG(expr, -n)` (n < 0) or `LEAD(expr, n)` over the window of the query's rows (Level.offsetWindow).
+   */
+  private aggregationExpr(x: unknown, index: number, breakoutSql: string[], over: () => string): Typed & { display: string } {
+    if (typeof x === 'number') return { sql: literalNumber(x, 'A number', 'aggregation'), type: Number.isInteger(x) ? 'type/Integer' : 'type/Float', display: String(x) };
+    if (!Array.isArray(x) || typeof x[0] !== 'string') throw new QueryCompileError(`Expected an aggregation, got ${short(x)} in "aggregation".`, 'aggregation');
+    const [op, ...args] = x as [string, ...unknown[]];
+    if (op === 'offset') {
+      const [, expr, n] = args as [unknown, unknown, number];
+      const inner = this.aggregationExpr(expr, index, breakoutSql, over);
+      // validate.ts: n is a whole number other than 0.
+      const rows = literalNumber(Math.abs(n), 'The rows of offset', 'aggregation', true);
+      return { sql: `${n < 0 ? 'LAG' : 'LEAD'}(${inner.sql}, ${rows}) OVER (${over()})`, type: inner.type, display: `Offset(${inner.display}, ${n})` };
+    }
+    if (ARITHMETIC.has(op)) {
+      const parts = args.map((a) => this.aggregationExpr(a, index, breakoutSql, over));
+      const display = parts.map((p) => p.display).join(` ${op} `);
+      if (op === '/') {
+        let sql = this.cx.d.floatCast(parts[0].sql);
+        for (const p of parts.slice(1)) sql = `(${sql} / NULLIF(${p.sql}, 0))`;
+        return { sql, type: 'type/Float', display };
+      }
+      const integral = parts.every((p) => p.type === 'type/Integer' || p.type === 'type/BigInteger');
+      return { sql: `(${parts.map((p) => p.sql).join(` ${op} `)})`, type: integral ? 'type/BigInteger' : 'type/Float', display };
+    }
+    if (op === 'aggregation-options' || AGGREGATION_NAMES[op] || op === 'metric') {
+      const a = this.aggregation(x, index, breakoutSql, over);
+      return { sql: a.sql, type: a.col.base_type, display: a.col.display_name };
+    }
+    throw new QueryCompileError(`Unknown aggregation ${JSON.stringify(op)} in "aggregation".`, 'aggregation');
   }
 
   private describe(x: unknown): string {

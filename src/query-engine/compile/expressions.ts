@@ -32,6 +32,10 @@ export class ExpressionCompiler {
     if (typeof op !== 'string') throw new QueryCompileError(`Invalid expression ${short(e)}${where(this.cx.clause)}.`, this.cx.clause);
     if (op === 'field' || op === 'expression' || op === 'aggregation') return this.cx.resolveRef(e);
     if (op === 'value') return this.literal(args[0]);
+    if (op === 'offset') {
+      // As in Metabase, the value of another row exists only among the rows of an aggregation.
+      throw new QueryCompileError(`"offset" can only be used in an aggregation, not in a custom column or a filter${where(this.cx.clause)}.`, this.cx.clause);
+    }
     const num = (x: unknown) => this.expr(x).sql;
     switch (op) {
       case '+':

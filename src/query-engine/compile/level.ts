@@ -33,6 +33,10 @@ export class Level implements ClauseContext {
   private readonly fields: FieldResolver;
   private readonly expressionStack: string[] = [];
   private readonly breakoutRaw: string[] = [];
+  /** The breakouts as compiled (GROUP BY), and resolved (their temporal units), for the window of `offset`. */
+  private readonly breakoutSql: string[] = [];
+  private readonly breakoutResolved: Resolved[] = [];
+  private over?: string;
   readonly query: InnerQuery;
   private readonly expressions = new ExpressionCompiler(this);
   private readonly filters = new FilterCompiler(this);
@@ -98,19 +102,20 @@ export class Level implements ClauseContext {
     const names = new NameSet();
     const select: Array<{ sql: string; col: CompiledColumn; direct: boolean }> = [];
     const groupBy: string[] = [];
-    const breakoutSql: string[] = [];
+    const breakoutSql = this.breakoutSql;
 
     if (aggregations.length || breakouts.length) {
       this.clause = 'breakout';
       for (const [i, ref] of breakouts.entries()) {
         const r = this.within(`${this.path}.breakout[${i}]`, () => this.resolveRef(ref));
         breakoutSql.push(r.sql);
+        this.breakoutResolved.push(r);
         this.breakoutRaw.push(r.raw.sql);
         select.push({ sql: r.sql, col: { ...r.col, source: 'breakout' }, direct: r.direct });
       }
       this.clause = 'aggregation';
       aggregations.forEach((ag, i) => {
-        const a = this.within(`${this.path}.aggregation[${i}]`, () => this.aggregations.aggregation(ag, i, breakoutSql));
+        const a = this.within(`${this.path}.aggregation[${i}]`, () => this.aggregations.aggregation(ag, i, breakoutSql, () => this.offsetWindow()));
         select.push({ sql: a.sql, col: a.col, direct: false });
       });
       breakoutSql.forEach((sql, i) => groupBy.push(hasParams(sql) ? String(i + 1) : sql));
@@ -376,6 +381,50 @@ export class Level implements ClauseContext {
     return this.filters.filter(f);
   }
 
+  // ---------------------------------------------------------------------------------------------- window of offset
+
+  /**
+   * The window of `offset` (LAG / LEAD), as Metabase's SQL compiler builds it: with several breakouts, partitioned by
+   * all of them but one, the finest temporal breakout (the leftmost of the finest; else the last breakout); ordered as
+   * the query's rows are (its order-by, aggregations that are not windows themselves as their expression, then the
+   * breakouts left). Without breakouts the query's order-by alone, which is then needed.
+   */
+  private offsetWindow(): string {
+    if (this.over !== undefined) return this.over;
+    const breakouts = this.breakoutSql;
+    let partition: string[] = [];
+    if (breakouts.length > 1) {
+      const keep = finestTemporal(this.breakoutResolved) ?? breakouts.length - 1;
+      partition = breakouts.filter((_, i) => i !== keep);
+    }
+    const order: string[] = [];
+    const seen = new Set<string>(partition);
+    const add = (sql: string, dir: string) => {
+      if (seen.has(sql)) return;
+      seen.add(sql);
+      order.push(`${sql} ${dir}`);
+    };
+    const aggregations = this.query.aggregation ?? [];
+    for (const [dir, ref] of this.query['order-by'] ?? []) {
+      if (Array.isArray(ref) && ref[0] === 'aggregation') {
+        const ag = aggregations[ref[1] as number];
+        // An unknown index is refused with the order-by; a window is not an order of rows (Metabase leaves them out too).
+        if (ag === undefined || hasWindow(ag)) continue;
+        add(this.aggregations.aggregation(ag, ref[1] as number, breakouts, () => this.offsetWindow()).sql, dir.toUpperCase());
+      } else {
+        const r = this.resolveRef(ref);
+        const pos = Math.max(breakouts.indexOf(r.sql), this.breakoutRaw.indexOf(r.raw.sql));
+        add(pos >= 0 ? breakouts[pos] : r.sql, dir.toUpperCase());
+      }
+    }
+    for (const sql of breakouts) add(sql, 'ASC');
+    if (!order.length) {
+      throw new QueryCompileError('"offset" needs breakouts or an order-by in its query, which order the rows it looks back or ahead in, in "aggregation".', 'aggregation');
+    }
+    this.over = `${partition.length ? `PARTITION BY ${partition.join(', ')} ` : ''}ORDER BY ${order.join(', ')}`;
+    return this.over;
+  }
+
   // ---------------------------------------------------------------------------------------------- order, limit
 
   private orderBy(
@@ -438,4 +487,27 @@ export class Level implements ClauseContext {
     }
     return limit === null && offset === null ? '' : this.d.limit(limit, offset);
   }
+}
+
+/** Temporal units from the finest (Metabase's granularity of a temporal breakout); an unbucketed date or time is finer. */
+const GRANULARITY: Record<string, number> = { minute: 1, hour: 2, day: 3, week: 4, month: 5, quarter: 6, year: 7 };
+
+/** The leftmost of the breakouts with the finest temporal granularity, if any is temporal. */
+function finestTemporal(breakouts: Resolved[]): number | undefined {
+  let finest: number | undefined;
+  let best = Infinity;
+  breakouts.forEach((r, i) => {
+    const unit = r.unit;
+    const g = unit === undefined || unit === 'default' ? (isTemporal(r.type) ? 0 : undefined) : GRANULARITY[unit];
+    if (g !== undefined && g < best) {
+      best = g;
+      finest = i;
+    }
+  });
+  return finest;
+}
+
+/** Whether an aggregation computes over a window of rows (cumulative ones, offset), not over its group. */
+function hasWindow(x: unknown): boolean {
+  return Array.isArray(x) && ((typeof x[0] === 'string' && ['cum-count', 'cum-sum', 'offset'].includes(x[0])) || x.some(hasWindow));
 }

@@ -251,9 +251,24 @@ describe('MBQL 5 to legacy MBQL', () => {
       });
     });
 
-    it('refuses offset by name: the engine has no window over earlier rows', () => {
-      expect(invalid(query(mbql({ expressions: [['offset', { ...u(1), 'lib/expression-name': 'prev' }, ['field', u(3), 12], -1]] }))))
-        .toMatch(/^Invalid query: stages\[0\]\.expressions\[0\]: "offset" \(the value of an earlier or later row\) is not supported, in \["offset",/);
+    it('keeps offset as the legacy clause, in an aggregation and in arithmetic over aggregations, named as sent', () => {
+      const count = ['count', u(1)];
+      const q = legacy(query(mbql({
+        aggregation: [['offset', { ...u(2), name: 'prev', 'display-name': 'Previous' }, count, -1], ['-', u(3), count, ['offset', u(4), ['sum', u(5), field(12)], 2]]],
+        breakout: [field(13)],
+      })));
+      expect(q.query!.aggregation).toEqual([
+        ['aggregation-options', ['offset', {}, ['count'], -1], { name: 'prev', 'display-name': 'Previous' }],
+        ['-', ['count'], ['offset', {}, ['sum', ['field', 12, { 'base-type': 'type/Integer' }]], 2]],
+      ]);
+    });
+
+    it.each([
+      ['n 0', ['offset', u(1), ['count', u(2)], 0]],
+      ['n not a whole number', ['offset', u(1), ['count', u(2)], 1.5]],
+      ['no n', ['offset', u(1), ['count', u(2)]]],
+    ])('refuses offset with %s, naming the clause', (_name, a) => {
+      expect(invalid(query(mbql({ aggregation: [a], breakout: [field(13)] })))).toMatch(/^Invalid query: stages\[0\]\.aggregation\[0\]: expected \["offset", \{options\}, expression, n\] with a whole number n other than 0/);
     });
   });
 

@@ -13,8 +13,8 @@ import { InvalidQueryError, KNOWN_CLAUSES, validateInner } from './validate';
  * Clauses that Metabase itself desugars become the legacy clause the engine runs where that is exact (`in` -> `=`,
  * `not-in` -> `!=`, `temporal-extract` -> `get-*`, `during` -> `=` on the column bucketed by its unit,
  * `relative-time-interval` without an offset -> `time-interval`, `absolute-datetime` -> its instant as a date-time
- * literal, `relative-datetime` compared with a column bucketed by its unit -> `time-interval`s); the rest (`offset`
- * among them: the engine has no window over earlier rows) is an unknown clause.
+ * literal, `relative-datetime` compared with a column bucketed by its unit -> `time-interval`s); `offset` is the
+ * same clause in legacy MBQL; the rest is an unknown clause.
  */
 export const MBQL5_QUERY = 'mbql/query';
 
@@ -269,7 +269,11 @@ function clause(c: unknown, at: string, scope: Scope): unknown {
       break;
     }
     case 'offset':
-      throw new InvalidQueryError(`"offset" (the value of an earlier or later row) is not supported, in ${preview(c)}.`, at);
+      // The same clause in legacy MBQL (its options map kept, without the lib/ keys).
+      if (args.length !== 2 || !Number.isInteger(args[1]) || args[1] === 0) {
+        throw new InvalidQueryError(`expected ["offset", {options}, expression, n] with a whole number n other than 0, got ${preview(c)}.`, at);
+      }
+      return ['offset', {}, sub(args[0]), args[1]];
     case 'value':
       if (args.length !== 1 || (args[0] !== null && typeof args[0] === 'object')) throw new InvalidQueryError(`a value is ["value", {options}, <literal>], got ${preview(c)}.`, at);
       return ['value', args[0]];

@@ -287,11 +287,25 @@ function validateAggregation(a: unknown, at: string): void {
   if (a[1] !== undefined && !['share', 'count-where', 'metric'].includes(a[0])) validateExpr(a[1], at);
 }
 
+/**
+ * `["offset", {options}, expr, n]` (Metabase 0.50+, the same in legacy MBQL): the value of an aggregation expression
+ * `n` rows before (n < 0) or after the current one; n is a whole number other than 0.
+ */
+function validateOffset(e: unknown[], at: string): void {
+  const [, opts, expr, n] = e;
+  if (e.length !== 4 || (opts !== null && (typeof opts !== 'object' || Array.isArray(opts)))) {
+    throw new InvalidQueryError(`expected ["offset", {options}, expression, n], got ${JSON.stringify(e)}.`, at);
+  }
+  if (!Number.isInteger(n) || n === 0) throw new InvalidQueryError(`the rows of "offset" must be a whole number other than 0, got ${JSON.stringify(n)}.`, at);
+  validateExpr(expr, at);
+}
+
 function validateExpr(e: unknown, at: string): void {
   if (e === null || ['string', 'number', 'boolean'].includes(typeof e)) return;
   if (!Array.isArray(e) || typeof e[0] !== 'string') throw new InvalidQueryError(`expected an expression, got ${JSON.stringify(e)}.`, at);
   if (['field', 'expression', 'aggregation'].includes(e[0])) return validateRef(e, at);
   if (FILTERS.has(e[0])) return validateFilter(e, at); // a condition used as a value (a case branch, a boolean column)
+  if (e[0] === 'offset') return validateOffset(e, at);
   if (!FUNCTIONS.has(e[0]) && !AGGREGATIONS.has(e[0])) throw new InvalidQueryError(`unknown clause "${e[0]}".`, at);
   checkArity(e, at);
   for (const arg of e.slice(1)) {
