@@ -2,8 +2,8 @@ import { DataSource } from 'typeorm';
 import { QueryCacheService } from '../../src/modules/query-cache/query-cache.service';
 import { QueryExecution } from '../../src/modules/query-log/query-execution.entity';
 import { QueryLogService } from '../../src/modules/query-log/query-log.service';
-import { makeCard, nativeQuery, tableQuery } from '../support/card-factories';
-import { auth } from '../support/factories';
+import { makeCard, makeCollection, nativeQuery, tableQuery } from '../support/card-factories';
+import { ADMIN, auth } from '../support/factories';
 import { SampleApp, startSampleApp } from '../support/sample-app';
 import { cardToken, embeddable, expectEmbed400, expectNoInternals, setEmbedding } from './embed-helpers';
 
@@ -96,6 +96,24 @@ describe('embed: card', () => {
     // The token sets category: then nothing is left to set.
     const set = await http().get(`/api/embed/card/${cardToken(card, { vendor: 'x', category: 'Gizmo' })}`).expect(200);
     expect([set.body.parameters, set.body.param_fields]).toEqual([[], {}]);
+  });
+
+  it("names no collection, owner or database, nor the SQL of a native card, anywhere", async () => {
+    const collection = await makeCollection(s.t, 'Secret Finance Collection');
+    const sql = 'SELECT CATEGORY, COUNT(*) FROM PRODUCTS GROUP BY CATEGORY';
+    const native = await makeCard(s.t, s.admin, nativeQuery(s.db, sql), { collection_id: collection });
+    await embeddable(s.t, s.admin, 'card', native.id, {});
+    const token = cardToken(native.id);
+    const answers = [
+      await http().get(`/api/embed/card/${token}`).expect(200),
+      await http().get(`/api/embed/card/${token}/query`).expect(202),
+      await http().get(`/api/embed/card/${token}/query/api`).expect(200),
+      await http().get(`/api/embed/pivot/card/${token}/query`).expect(202),
+    ];
+    for (const res of answers) {
+      for (const secret of ['Secret Finance', ADMIN.email, ADMIN.first_name, 'Sample Database', 'GROUP BY', 'FROM PRODUCTS']) expect(res.text).not.toContain(secret);
+      expectNoInternals(res.body);
+    }
   });
 
   it('answers results without internals, and a failed query with a generic message', async () => {
