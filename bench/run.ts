@@ -6,11 +6,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { contentBench } from './content';
 import { dashboardBench } from './dashboard';
+import { downloadBench } from './download';
 import { embedBench } from './embed';
 import { ROOT } from './http';
 import { queryOverheadBench } from './query-overhead';
 
-const SUITES: Record<string, () => Promise<string>> = { query: queryOverheadBench, content: contentBench, dashboard: dashboardBench, embed: embedBench };
+const SUITES: Record<string, () => Promise<string>> = { query: queryOverheadBench, content: contentBench, dashboard: dashboardBench, download: downloadBench, embed: embedBench };
 const RESULTS = path.join(ROOT, 'bench', 'results.md');
 
 async function main(): Promise<void> {
