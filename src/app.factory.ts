@@ -9,6 +9,7 @@ import { AppModule } from './app.module';
 import { AppConfig } from './config/app-config';
 import { AppLogger } from './common/logging/app-logger';
 import { requestContext } from './common/logging/request-context';
+import { loggablePath } from './common/logging/loggable-path';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -31,7 +32,7 @@ export async function createApp(config: AppConfig, logger = new AppLogger(config
   return app;
 }
 
-/** One JSON line per request, with its id; the path only, since query strings may carry tokens. */
+/** One JSON line per request, with its id; the path only, since query strings may carry tokens (and without a token in the path). */
 function requestLogging(logger: AppLogger) {
   return (req: Request, res: Response, next: NextFunction) => {
     const given = req.headers['x-request-id'];
@@ -41,7 +42,7 @@ function requestLogging(logger: AppLogger) {
     requestContext.run({ requestId }, () => {
       res.on('finish', () => {
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        logger.info('request', { method: req.method, path: req.path, status: res.statusCode, duration_ms: Math.round(ms * 10) / 10 });
+        logger.info('request', { method: req.method, path: loggablePath(req.path), status: res.statusCode, duration_ms: Math.round(ms * 10) / 10 });
       });
       next();
     });

@@ -4,6 +4,7 @@ import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { sha256Hex } from '../crypto/hashing';
 import { ForbiddenError } from '../errors/api-errors';
 import { AppLogger } from '../logging/app-logger';
+import { loggablePath } from '../logging/loggable-path';
 import { requestContext } from '../logging/request-context';
 import { ACCESS_KEY, AccessLevel } from './access.decorator';
 import { AuthRepository } from './auth.repository';
@@ -33,7 +34,7 @@ export class AuthGuard implements CanActivate {
     const level = this.reflector.getAllAndOverride<AccessLevel | undefined>(ACCESS_KEY, [ctx.getHandler(), ctx.getClass()]);
     const req = ctx.switchToHttp().getRequest<AuthedRequest>();
     if (!level) {
-      this.logger.error('Route declares no access level; refusing', { path: req.path });
+      this.logger.error('Route declares no access level; refusing', { path: loggablePath(req.path) });
       throw new ForbiddenError();
     }
     if (ANONYMOUS.has(level)) return true;

@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { AnyWarehouseError, isWarehouseError } from '../../query-engine/execute/drivers/errors';
 import { ParameterError } from '../../query-engine/parameters/errors';
 import { AppLogger } from '../logging/app-logger';
+import { loggablePath } from '../logging/loggable-path';
 import { ApiError } from './api-errors';
 
 /** How long a caller that met a full connection pool is asked to wait before trying again. */
@@ -63,7 +64,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
       }
       if (status < 500) return { status, body: { message: clientMessage(exception) } };
     }
-    this.logger.error('Unhandled error', { err: exception, method: req.method, path: req.path });
+    this.logger.error('Unhandled error', { err: exception, method: req.method, path: loggablePath(req.path) });
     return { status: 500, body: { message: 'An unexpected error occurred.' } };
   }
 }

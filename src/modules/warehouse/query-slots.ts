@@ -3,8 +3,15 @@ import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { MessageError } from '../../common/errors/api-errors';
 
 /**
+ * A shared object (public link, embed) is opened by many anonymous viewers at once: a cold dashboard of 8 cards
+ * seen by two viewers runs 16 queries. Its viewers share this many times a user's slots.
+ */
+export const SHARED_SLOTS_FACTOR = 5;
+
+/**
  * How many warehouse queries each user has running on this instance. One user (or one stolen session) cannot
  * occupy every pooled connection: past `MAX_QUERIES_PER_USER` a query answers 429 at once instead of queueing.
+ * The anonymous viewers of one shared object share SHARED_SLOTS_FACTOR times as many.
  */
 @Injectable()
 export class QuerySlots {
@@ -17,7 +24,7 @@ export class QuerySlots {
    * share its slots); the returned function gives it back (calling it again does nothing).
    */
   take(who: number | string): () => void {
-    const max = this.config.maxQueriesPerUser;
+    const max = this.config.maxQueriesPerUser * (typeof who === 'number' ? 1 : SHARED_SLOTS_FACTOR);
     const now = this.running.get(who) ?? 0;
     if (now >= max) {
       const whose = typeof who === 'number' ? 'You have' : 'This shared content has';
