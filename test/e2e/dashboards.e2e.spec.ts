@@ -1,7 +1,7 @@
 import { makeCard, makeCollection, tableQuery } from '../support/card-factories';
 import { dashboardWith, makeDashboard, newDashcard } from '../support/dashboard-factories';
 import { auth } from '../support/factories';
-import { expect400, expect404 } from '../support/expect-wire';
+import { expect400, expect404, expectMessage } from '../support/expect-wire';
 import { SampleApp, startSampleApp } from '../support/sample-app';
 
 jest.setTimeout(120_000);
@@ -141,7 +141,11 @@ describe('dashboards: create, read, update, delete', () => {
     expect(res.body.tabs).toEqual([expect.objectContaining({ name: 'T' })]);
   });
 
-  it('stores embedding settings (admins only) and lists embeddable dashboards', async () => {
+  it('stores embedding settings (admins only) and lists embeddable and public dashboards once the features are on', async () => {
+    expectMessage(await http().get('/api/dashboard/embeddable').set(auth(s.admin)), 'Embedding is not enabled.');
+    expectMessage(await http().get('/api/dashboard/public').set(auth(s.admin)), 'Public sharing is not enabled.');
+    await http().put('/api/setting/enable-embedding-static').set(auth(s.admin)).send({ value: true }).expect(204);
+    await http().put('/api/setting/enable-public-sharing').set(auth(s.admin)).send({ value: true }).expect(204);
     const d = await makeDashboard(s.t, s.admin);
     await http().put(`/api/dashboard/${d.id}`).set(auth(s.admin)).send({ enable_embedding: true, embedding_params: { p: 'enabled' } }).expect(200);
     const got = await http().get(`/api/dashboard/${d.id}`).set(auth(s.admin)).expect(200);

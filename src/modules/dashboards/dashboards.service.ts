@@ -1,4 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { MessageError } from '../../common/errors/api-errors';
+import { SETTINGS_READER, type SettingsReader } from '../../common/settings/settings-reader';
+import { EMBEDDING_DISABLED, PUBLIC_SHARING_DISABLED } from '../cards/card-sharing.service';
 import type { AuthUser } from '../../common/auth/current-user';
 import { CollectionAccessService } from '../collections/collection-access.service';
 import { RevisionService } from '../revisions/revision.service';
@@ -19,6 +22,7 @@ export class DashboardsService {
     private readonly hydrator: DashboardHydrator,
     private readonly collections: CollectionAccessService,
     private readonly revisions: RevisionService,
+    @Inject(SETTINGS_READER) private readonly settings: SettingsReader,
   ) {}
 
   /** The dashboard with its dashcards (404 when missing, 403 when the caller may not read its collection). */
@@ -63,13 +67,15 @@ export class DashboardsService {
     return this.listed(where.join(' AND '), params);
   }
 
-  /** GET /api/dashboard/embeddable (admins, by its guard): dashboards with embedding on. */
-  embeddable() {
+  /** GET /api/dashboard/embeddable (admins, by its guard): dashboards with embedding on, when static embedding is. */
+  async embeddable() {
+    if (!(await this.settings.get<boolean>('enable-embedding-static'))) throw new MessageError(EMBEDDING_DISABLED);
     return this.repo.rows('d.enable_embedding = $1 AND d.archived = $2', [true, false]).then((rows) => rows.map((r) => ({ id: Number(r.id), name: r.name })));
   }
 
-  /** GET /api/dashboard/public (admins, by its guard): dashboards with a public link. */
-  public() {
+  /** GET /api/dashboard/public (admins, by its guard): dashboards with a public link, when public sharing is on. */
+  async public() {
+    if (!(await this.settings.get<boolean>('enable-public-sharing'))) throw new MessageError(PUBLIC_SHARING_DISABLED);
     return this.repo.rows('d.public_uuid IS NOT NULL AND d.archived = $1', [false]).then((rows) => rows.map((r) => ({ id: Number(r.id), name: r.name, public_uuid: r.public_uuid })));
   }
 
