@@ -275,6 +275,8 @@ describe('MBQL 5 queries over HTTP', () => {
       expect((await post('/native', badDate).expect(400)).body.message).toBe('Invalid date "soon" in "stages[0].filters[1]".');
       const secondStage = { ...mbql5Nested(), stages: [mbql5Nested().stages[0], { 'lib/type': 'mbql.stage/mbql', fields: [['field', { ...uuid(), 'base-type': 'type/Text' }, 'NOPE']] }] };
       expect((await post('', secondStage).expect(202)).body.error).toBe('Unknown column "NOPE" of the source query in "stages[1].fields[0]".');
+      const unknownField = { 'lib/type': 'mbql/query', database: s.db, stages: [{ 'lib/type': 'mbql.stage/mbql', 'source-table': orders, aggregation: [['count', uuid()]], breakout: [['field', { ...uuid(), 'base-type': 'type/Integer' }, 987654]] }] };
+      expect((await post('', unknownField).expect(202)).body.error).toBe('Field 987654 does not exist in "stages[0].breakout[0]".');
       // Its legacy twin keeps the legacy place.
       const legacyBad = { database: s.db, type: 'query', query: { 'source-table': orders, filter: ['<', ['field', s.field('ORDERS', 'CREATED_AT'), null], 'soon'] } };
       expect((await post('', legacyBad).expect(202)).body.error).toBe('Invalid date "soon" in "filter".');

@@ -105,8 +105,16 @@ describe('the query pipeline', () => {
     expect(await error(mbql5([{ 'source-card': 6, filters: [['>', o(), ['field', { ...o(), 'base-type': 'type/Float' }, 'TOTAL'], 1]] }]))).toBe(
       'Invalid date "x" in "card 6: query.filter".',
     );
+    // Ids that do not exist are placed where the query first names them; a missing saved question at its source-card.
+    expect(await error(mbql5([{ 'source-table': 10, aggregation: [['count', o()]], breakout: [total, ['field', { ...o(), 'base-type': 'type/Integer' }, 999]] }]))).toBe(
+      'Field 999 does not exist in "stages[0].breakout[1]".',
+    );
+    expect(await error(mbql5([{ 'source-table': 11 }]))).toBe('Table 11 does not exist in database 1 in "stages[0].source-table".');
+    expect(await error(mbql5([{ 'source-card': 77 }, { limit: 1 }]))).toBe('Card 77 does not exist in "stages[0].source-card".');
     // The same query in legacy MBQL keeps its legacy places.
     expect(await error({ database: 1, type: 'query', query: { 'source-table': 10, filter: ['and', ['>', ['field', 100, null], 1], ['<', ['field', 101, null], 'x']] } })).toBe('Invalid date "x" in "filter".');
+    expect(await error({ database: 1, type: 'query', query: { 'source-table': 10, breakout: [['field', 999, null]] } })).toBe('Field 999 does not exist.');
+    expect(await error({ database: 1, type: 'query', query: { 'source-table': 'card__77' } })).toBe('Card 77 does not exist.');
   });
 
   it('names the stage of a query it cannot plan', async () => {

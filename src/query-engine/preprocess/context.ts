@@ -1,4 +1,5 @@
 import type { ContentResolver, MetadataProvider } from '../metadata';
+import { levelPath } from '../mbql/places';
 import type { DatasetQuery } from '../mbql/types';
 
 /** What stages may consult. Everything about the app DB comes through the two resolvers. */
@@ -27,15 +28,19 @@ export class PreprocessError extends Error {
   }
 }
 
-/** Depth-first map over an inner query and every nested source query and join query. */
-export async function mapInnerQueries<T extends object>(q: T, fn: (inner: T) => Promise<T> | T): Promise<T> {
+/**
+ * Depth-first map over an inner query and every nested source query and join query; `fn` is told each level's path
+ * (`query.joins[0].source-query`: mbql/places.ts levelPath), from `path`, the path of `q`.
+ */
+export async function mapInnerQueries<T extends object>(q: T, fn: (inner: T, path: string) => Promise<T> | T, path = 'query'): Promise<T> {
   const inner = q as Record<string, unknown>;
   const out: Record<string, unknown> = { ...inner };
-  if (inner['source-query']) out['source-query'] = await mapInnerQueries(inner['source-query'] as T, fn);
+  const sub = (level: unknown, parent: string) => mapInnerQueries(level as T, fn, levelPath(level as object, parent, 'source-query'));
+  if (inner['source-query']) out['source-query'] = await sub(inner['source-query'], path);
   if (Array.isArray(inner.joins)) {
     out.joins = await Promise.all(
-      (inner.joins as Array<Record<string, unknown>>).map(async (j) => (j['source-query'] ? { ...j, 'source-query': await mapInnerQueries(j['source-query'] as T, fn) } : j)),
+      (inner.joins as Array<Record<string, unknown>>).map(async (j, i) => (j['source-query'] ? { ...j, 'source-query': await sub(j['source-query'], `${path}.joins[${i}]`) } : j)),
     );
   }
-  return fn(out as T);
+  return fn(out as T, path);
 }

@@ -14,31 +14,32 @@ const MAX_DEPTH = 20;
 export const resolveSourceCards: Stage = async (query, ctx) => {
   if (query.type !== 'query' || !query.query) return query;
   /** The card in place of `source-table`: its query nested as `source-query`, or its SQL as `native` (no extra level). */
-  const replace = async <T extends { 'source-table'?: number | string }>(node: T, seen: number[]): Promise<T> => {
+  /** `at`: the path of the level or join whose source this is (a missing card is named there). */
+  const replace = async <T extends { 'source-table'?: number | string }>(node: T, seen: number[], at: string): Promise<T> => {
     if (typeof node['source-table'] !== 'string') return node;
-    const source = await cardSource(node['source-table'], seen);
+    const source = await cardSource(node['source-table'], seen, `${at}.source-table`);
     return { ...omit(node, 'source-table'), ...source } as T;
   };
-  const resolve = async (inner: InnerQuery, seen: number[]): Promise<InnerQuery> => {
-    const withJoins = inner.joins ? { ...inner, joins: await Promise.all(inner.joins.map((j) => replace(j, seen))) } : inner;
-    return replace(withJoins, seen);
+  const resolve = async (inner: InnerQuery, seen: number[], path: string): Promise<InnerQuery> => {
+    const withJoins = inner.joins ? { ...inner, joins: await Promise.all(inner.joins.map((j, i) => replace(j, seen, `${path}.joins[${i}]`))) } : inner;
+    return replace(withJoins, seen, path);
   };
-  const cardSource = async (ref: string, seen: number[]): Promise<Pick<InnerQuery, 'source-query' | 'native' | 'native-columns'>> => {
+  const cardSource = async (ref: string, seen: number[], at: string): Promise<Pick<InnerQuery, 'source-query' | 'native' | 'native-columns'>> => {
     const id = Number(ref.slice('card__'.length));
-    if (seen.includes(id) || seen.length > MAX_DEPTH) throw new PreprocessError(`Card ${id} refers to itself through its sources.`);
+    if (seen.includes(id) || seen.length > MAX_DEPTH) throw new PreprocessError(`Card ${id} refers to itself through its sources.`, undefined, at);
     const card = await ctx.content.card(id);
-    if (!card) throw new PreprocessError(`Card ${id} does not exist.`);
-    if (card.databaseId !== query.database) throw new PreprocessError(`Card ${id} belongs to another database.`);
+    if (!card) throw new PreprocessError(`Card ${id} does not exist.`, undefined, at);
+    if (card.databaseId !== query.database) throw new PreprocessError(`Card ${id} belongs to another database.`, undefined, at);
     // The card's query is checked as it is spliced in, as the query sent was: the compiler relies on the shapes.
     validateCardQuery(id, card.query);
     // Its saved columns let the outer query use them without listing them in `fields`.
     const columns = card.resultMetadata?.filter((c) => c && typeof c.name === 'string' && typeof c.base_type === 'string');
     if (card.query.type === 'native') return { native: card.query.native!.query, ...(columns?.length ? { 'native-columns': columns } : {}) };
     // Marked with its card: a problem found in it later (compiling) names the card, not a stage of the query sent.
-    const resolved = await mapInnerQueries(card.query.query!, (q) => resolve(q, [...seen, id]));
+    const resolved = await mapInnerQueries(card.query.query!, (q, path) => resolve(q, [...seen, id], path), `card ${id}: query`);
     return { 'source-query': { ...resolved, [SOURCE_CARD]: id } };
   };
-  return { ...query, query: await mapInnerQueries(query.query, (q) => resolve(q, [])) };
+  return { ...query, query: await mapInnerQueries(query.query, (q, path) => resolve(q, [], path)) };
 };
 
 function omit<T extends object, K extends keyof T>(o: T, key: K): Omit<T, K> {
