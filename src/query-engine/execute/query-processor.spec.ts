@@ -111,6 +111,7 @@ describe('the query pipeline', () => {
     );
     expect(await error(mbql5([{ 'source-table': 11 }]))).toBe('Table 11 does not exist in database 1 in "stages[0].source-table".');
     expect(await error(mbql5([{ 'source-card': 77 }, { limit: 1 }]))).toBe('Card 77 does not exist in "stages[0].source-card".');
+    expect(await error(mbql5([{ 'source-table': 10, filters: [['>', o(), total, 1], ['segment', o(), 9]] }]))).toBe('Segment 9 does not exist in "stages[0].filters[1]".');
     // The same query in legacy MBQL keeps its legacy places.
     expect(await error({ database: 1, type: 'query', query: { 'source-table': 10, filter: ['and', ['>', ['field', 100, null], 1], ['<', ['field', 101, null], 'x']] } })).toBe('Invalid date "x" in "filter".');
     expect(await error({ database: 1, type: 'query', query: { 'source-table': 10, breakout: [['field', 999, null]] } })).toBe('Field 999 does not exist.');

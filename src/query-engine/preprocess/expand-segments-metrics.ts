@@ -11,13 +11,29 @@ export const expandSegmentsAndMetrics: Stage = async (query, ctx) => {
   if (query.type !== 'query' || !query.query) return query;
   return {
     ...query,
-    query: await mapInnerQueries(query.query, async (q: InnerQuery) => ({
+    query: await mapInnerQueries(query.query, async (q: InnerQuery, path) => ({
       ...q,
-      ...(q.filter ? { filter: (await expandFilter(q.filter, ctx, 0)) as Filter } : {}),
-      ...(q.aggregation ? { aggregation: await Promise.all(q.aggregation.map((a) => expandAggregation(a, ctx))) } : {}),
+      ...(q.filter ? { filter: (await expandTopFilter(q.filter, ctx, `${path}.filter`)) as Filter } : {}),
+      ...(q.aggregation ? { aggregation: await Promise.all(q.aggregation.map((a, i) => placed(`${path}.aggregation[${i}]`, expandAggregation(a, ctx)))) } : {}),
     })),
   };
 };
+
+/** A level's filter, each part of a top-level `and` placed on its own (`filter.and[1]`), as the compiler places them. */
+async function expandTopFilter(f: unknown, ctx: PreprocessContext, at: string): Promise<unknown> {
+  if (!Array.isArray(f) || f[0] !== 'and' || f.length <= 2) return placed(at, expandFilter(f, ctx, 0));
+  return ['and', ...(await Promise.all(f.slice(1).map((c, i) => placed(`${at}.and[${i}]`, expandFilter(c, ctx, 0)))))];
+}
+
+/** A missing segment or metric is placed (PreprocessError.at) in the clause that names it. */
+async function placed<T>(at: string, expanded: Promise<T>): Promise<T> {
+  try {
+    return await expanded;
+  } catch (e) {
+    if (e instanceof PreprocessError && e.at === undefined) e.at = at;
+    throw e;
+  }
+}
 
 async function expandFilter(f: unknown, ctx: PreprocessContext, depth: number): Promise<unknown> {
   if (!Array.isArray(f)) return f;
