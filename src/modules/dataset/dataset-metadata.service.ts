@@ -1,7 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { AuthUser } from '../../common/auth/current-user';
 import { NotFoundError, ValidationError } from '../../common/errors/api-errors';
 import type { DatasetQuery } from '../../query-engine/mbql/types';
+import { MACRO_STORE, type MacroStore } from '../content/macro-store';
 import { DatabasesRepository } from '../databases/databases.repository';
 import { FieldHydrator } from '../fields/field-hydrator';
 import { WarehouseField } from '../fields/field.entity';
@@ -15,7 +16,8 @@ import { checkQueryBody, datasetQueryOf, normalizedOrError } from './query-body'
  * POST /api/dataset/query_metadata (v0.51): what the query builder needs to show an ad-hoc query, as Metabase's
  * batch-fetch-query-metadata: its database; the tables it touches (`source-table` at every level and in joins,
  * plus the tables the foreign keys of those tables point at, which implicit joins reach), each with its fields;
- * and the fields of native field filters. What the caller may not read is left out.
+ * and the fields of native field filters. What the caller may not read is left out. The segments and metrics of all
+ * the tables come in one query each (this is also how a dashboard's query_metadata gets them, per database).
  */
 @Injectable()
 export class DatasetMetadataService {
@@ -24,6 +26,7 @@ export class DatasetMetadataService {
     private readonly fields: FieldsRepository,
     private readonly databases: DatabasesRepository,
     private readonly hydrator: FieldHydrator,
+    @Inject(MACRO_STORE) private readonly macros: MacroStore,
   ) {}
 
   async queryMetadata(caller: AuthUser, body: unknown) {
@@ -43,14 +46,15 @@ export class DatasetMetadataService {
     const tables = await this.tablesIn(db.id, [...new Set([...sources.map((t) => t.id), ...targetTables])]);
 
     const binning = dbView.features.includes('binning');
-    const all = await this.fields.activeFields(tables.map((t) => t.id));
-    const hydrated = await this.hydrator.detailed(all.filter(shown));
+    const tableIds = tables.map((t) => t.id);
+    const all = await this.fields.activeFields(tableIds);
+    const [hydrated, segments, metrics] = await Promise.all([this.hydrator.detailed(all.filter(shown)), this.macros.onTables('segment', tableIds), this.macros.onTables('metric', tableIds)]);
     const tableViews = tables.map((t) => ({
       ...tableView(t),
       db: { ...dbView, details: undefined },
       fields: hydrated.filter((f) => f.table_id === t.id).map((f) => ({ ...f, ...fieldDimensionOptions(f, binning) })),
-      segments: [],
-      metrics: [],
+      segments: segments.get(t.id) ?? [],
+      metrics: metrics.get(t.id) ?? [],
       dimension_options: DIMENSION_OPTIONS,
     }));
     const tagFields = (await this.fields.fieldsByIds([...ids.tagFields])).filter((f) => f.active && shown(f)).sort((a, b) => a.id - b.id);

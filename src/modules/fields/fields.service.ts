@@ -1,7 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { AuthUser } from '../../common/auth/current-user';
 import { ForbiddenError, MessageError, ValidationError } from '../../common/errors/api-errors';
+import { MACRO_STORE, type MacroStore, type TableMacro } from '../content/macro-store';
 import { WarehouseDatabase } from '../databases/database.entity';
+import { contextForms, rankBySimilarity, similarity } from '../legacy-metrics/macro-similarity';
 import { chooseHasFieldValues } from '../sync/analyze';
 import { WarehouseField } from './field.entity';
 import { dimensionView, FieldHydrator, fieldView } from './field-hydrator';
@@ -15,6 +17,8 @@ import { MetadataAccess, tableView } from './metadata-access.service';
 const MAX_ID = 2_147_483_647;
 const LIST = new Set(['list', 'auto-list']);
 const TEXT_KEYS = ['description', 'points_of_interest', 'caveats'] as const;
+/** How many segments and metrics the related answer lists at most (Metabase's related API: 3 best and 2 other matches). */
+const RELATED_MAX = 5;
 
 @Injectable()
 export class FieldsService {
@@ -23,6 +27,7 @@ export class FieldsService {
     private readonly repo: FieldsRepository,
     private readonly hydrator: FieldHydrator,
     private readonly fieldValues: FieldValuesService,
+    @Inject(MACRO_STORE) private readonly macros: MacroStore,
   ) {}
 
   /** The field with its table (and database), FK target, dimensions and name field. */
@@ -92,11 +97,23 @@ export class FieldsService {
     return detailed;
   }
 
-  /** The field's table and its other visible fields; segments and metrics do not exist here yet. */
+  /**
+   * The field's table, its other visible fields, and the table's segments and metrics, those using the field first
+   * (Metabase's related API: metrics only when they use it), at most RELATED_MAX of each.
+   */
   async related(caller: AuthUser, id: number) {
     const { field, table } = await this.access.field(caller, id, 'read');
-    const others = (await this.repo.activeFields([table.id])).filter((f) => f.id !== field.id && f.visibility_type === 'normal');
-    return { table: tableView(table), fields: others.map(fieldView), segments: [], metrics: [] };
+    const [fields, segments, metrics] = await Promise.all([this.repo.activeFields([table.id]), this.macros.onTables('segment', [table.id]), this.macros.onTables('metric', [table.id])]);
+    const others = fields.filter((f) => f.id !== field.id && f.visibility_type === 'normal');
+    const self = ['field', field.id];
+    const usesField = (m: TableMacro) => similarity(contextForms(self), contextForms(m.definition)) > 0;
+    const ranked = (list: TableMacro[]) => rankBySimilarity(self, list, (m) => m.definition, RELATED_MAX);
+    return {
+      table: tableView(table),
+      fields: others.map(fieldView),
+      segments: ranked(segments.get(table.id) ?? []),
+      metrics: ranked((metrics.get(table.id) ?? []).filter(usesField)),
+    };
   }
 
   /** Upserts the field's remapping: `internal` through its value list, `external` through a field of the FK's table. */

@@ -20,7 +20,8 @@ import { SegmentsController } from './segments.controller';
   imports: [TypeOrmModule.forFeature([Segment, LegacyMetric, MetricImportantField]), RevisionsModule, DatasetModule, WarehouseModule, CollectionsModule],
   controllers: [SegmentsController, MetricsController],
   providers: [LegacyMetricsRepository, LegacyMetricsService, MacroHydrator, MacroRelatedService],
-  // For the table, field and card answers that list a table's segments and metrics (LegacyMetricsService.onTable).
+  // The table, field, card and dataset answers read the segments and metrics of their tables through MACRO_STORE
+  // (this module's DbMacroStore, provided by ContentModule), not through this module, which depends on theirs.
   exports: [LegacyMetricsService],
 })
 export class LegacyMetricsModule {}

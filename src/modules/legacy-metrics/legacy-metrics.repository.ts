@@ -50,6 +50,17 @@ export class LegacyMetricsRepository {
     if (Object.keys(changes).length > 0) await tx.update(MACRO_ENTITIES[model], { id }, { ...changes, updated_at: new Date() });
   }
 
+  /**
+   * The unarchived ones on any of `tableIds`, in one query whatever their number, by table then by name as `active`
+   * orders them: for the answers listing the segments and metrics of several tables at once.
+   */
+  async activeOnTables(model: MacroModel, tableIds: number[]): Promise<AnyMacro[]> {
+    const ids = [...new Set(tableIds)];
+    if (ids.length === 0) return [];
+    const rows: AnyMacro[] = await this.db.manager.find(MACRO_ENTITIES[model], { where: { archived: false, table_id: In(ids) } });
+    return rows.sort((a, b) => a.table_id - b.table_id || a.name.toLowerCase().localeCompare(b.name.toLowerCase()) || a.id - b.id);
+  }
+
   /** Names by id, for query descriptions naming the segments and metrics a definition uses. */
   async names(model: MacroModel, ids: number[]): Promise<Map<number, string>> {
     if (ids.length === 0) return new Map();

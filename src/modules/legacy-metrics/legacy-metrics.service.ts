@@ -72,8 +72,8 @@ export class LegacyMetricsService implements OnModuleInit {
   }
 
   /**
-   * The unarchived segments or metrics of a table, hydrated, for the table, field and card answers that list them
-   * (`segments` and `metrics` of query_metadata and related); the caller's access to the table is the caller's check.
+   * The unarchived segments or metrics of a table, hydrated; the caller's access to the table is the caller's check.
+   * (The table, field, card and dataset answers use MACRO_STORE, which does the same for many tables in one query.)
    */
   async onTable(model: MacroModel, tableId: number) {
     return this.hydrator.views(model, await this.repo.active(model, tableId));

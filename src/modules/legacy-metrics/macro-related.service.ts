@@ -7,15 +7,14 @@ import { LegacyMetricsRepository } from './legacy-metrics.repository';
 import { LegacyMetricsService } from './legacy-metrics.service';
 import { MacroHydrator } from './macro-hydrator';
 import type { AnyMacro, MacroModel } from './macro-model';
-import { rankBySimilarity } from './macro-similarity';
+import { comparableDefinition, rankBySimilarity } from './macro-similarity';
 
 /** How many entries each list holds at most (Metabase's related API: 3 best and 2 other matches). */
 export const RELATED_MAX = 5;
 
 /** The part of a definition Metabase compares: a metric's aggregation and filter, a segment's filter. */
 function comparable(m: AnyMacro, model: MacroModel): unknown {
-  const d = parseJson<Record<string, unknown>>(m.definition, {});
-  return model === 'metric' ? [d.aggregation ?? null, d.filter ?? null] : (d.filter ?? null);
+  return comparableDefinition(model, parseJson<unknown>(m.definition, {}));
 }
 
 /**

@@ -34,3 +34,9 @@ export function rankBySimilarity<T>(reference: unknown, items: T[], definitionOf
     .slice(0, max)
     .map((x) => x.item);
 }
+
+/** The part of a definition Metabase's related API compares: a metric's aggregation and filter, a segment's filter. */
+export function comparableDefinition(kind: 'segment' | 'metric', definition: unknown): unknown {
+  const d = definition && typeof definition === 'object' && !Array.isArray(definition) ? (definition as Record<string, unknown>) : {};
+  return kind === 'metric' ? [d.aggregation ?? null, d.filter ?? null] : (d.filter ?? null);
+}

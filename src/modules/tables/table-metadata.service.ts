@@ -5,6 +5,7 @@ import { FieldHydrator } from '../fields/field-hydrator';
 import { FieldsRepository } from '../fields/fields.repository';
 import { MetadataAccess, tableView } from '../fields/metadata-access.service';
 import { CARD_STORE, CardStore } from '../content/card-store';
+import { MACRO_STORE, type MacroStore } from '../content/macro-store';
 import { DIMENSION_OPTIONS, fieldDimensionOptions } from './dimension-options';
 import { ROOT_COLLECTION_SCHEMA, virtualField } from './virtual-field';
 
@@ -22,6 +23,7 @@ export class TableMetadataService {
     private readonly fields: FieldsRepository,
     private readonly hydrator: FieldHydrator,
     @Inject(CARD_STORE) private readonly cards: CardStore,
+    @Inject(MACRO_STORE) private readonly macros: MacroStore,
   ) {}
 
   /**
@@ -40,18 +42,26 @@ export class TableMetadataService {
     });
     const dbView = await this.access.dbView(caller, db, true);
     const binning = dbView.features.includes('binning');
-    const fields = (await this.hydrator.detailed(shown, { values: true, includeSensitive })).map((f) => ({ ...f, ...fieldDimensionOptions(f, binning) }));
+    const [hydrated, segments, metrics] = await Promise.all([
+      this.hydrator.detailed(shown, { values: true, includeSensitive }),
+      this.macros.onTables('segment', [id]),
+      this.macros.onTables('metric', [id]),
+    ]);
+    const fields = hydrated.map((f) => ({ ...f, ...fieldDimensionOptions(f, binning) }));
     return {
       ...tableView(table),
       db: dbView,
       fields,
-      segments: [],
-      metrics: [],
+      segments: segments.get(id) ?? [],
+      metrics: metrics.get(id) ?? [],
       dimension_options: DIMENSION_OPTIONS,
     };
   }
 
-  /** The virtual table of a saved question: its result columns, enriched from the warehouse fields they come from. */
+  /**
+   * The virtual table of a saved question: its result columns, enriched from the warehouse fields they come from.
+   * Segments and metrics are defined on warehouse tables only, so its lists stay empty (as in Metabase).
+   */
   async cardQueryMetadata(caller: AuthUser, cardId: number) {
     const card = await this.cards.resultMetadata(cardId, caller);
     if (!card) throw new NotFoundError();

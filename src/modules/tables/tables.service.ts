@@ -6,6 +6,7 @@ import { FieldHydrator, fieldView } from '../fields/field-hydrator';
 import { FieldValuesService } from '../fields/field-values.service';
 import { FieldsRepository } from '../fields/fields.repository';
 import { MetadataAccess, tableView } from '../fields/metadata-access.service';
+import { MACRO_STORE, type MacroStore } from '../content/macro-store';
 import { SyncService } from '../sync/sync.service';
 import { orderFields } from './field-order';
 import { WarehouseTable } from './table.entity';
@@ -18,6 +19,7 @@ const NON_NIL = ['display_name', 'show_in_getting_started', 'entity_type', 'fiel
 /** ...and these whenever present, null clearing them. */
 const PRESENT = ['description', 'caveats', 'points_of_interest', 'visibility_type'] as const;
 const RELATED_TABLES_MAX = 10;
+const RELATED_MACROS_MAX = 10;
 
 @Injectable()
 export class TablesService {
@@ -29,6 +31,7 @@ export class TablesService {
     private readonly fieldValues: FieldValuesService,
     private readonly sync: SyncService,
     @Inject(AppLogger) private readonly logger: AppLogger,
+    @Inject(MACRO_STORE) private readonly macros: MacroStore,
   ) {}
 
   /** Active tables of the databases the caller may read, each with its database. */
@@ -116,7 +119,10 @@ export class TablesService {
       }));
   }
 
-  /** Tables this one links to, tables linking to it, and a few others of its schema. */
+  /**
+   * Its segments and metrics, tables this one links to, tables linking to it, and a few others of its schema (Metabase's
+   * related API; the segments and metrics by name, at most RELATED_MACROS_MAX of each).
+   */
   async related(caller: AuthUser, id: number) {
     const { table } = await this.access.table(caller, id, 'read');
     const siblings = await this.repo.activeTablesOfDb(table.db_id);
@@ -129,10 +135,11 @@ export class TablesService {
     const others = [...visible.values()]
       .filter((t) => t.id !== id && !linked.has(t.id) && (t.schema ?? '') === (table.schema ?? ''))
       .slice(0, RELATED_TABLES_MAX);
+    const [segments, metrics] = await Promise.all([this.macros.onTables('segment', [id]), this.macros.onTables('metric', [id])]);
     return {
       table: tableView(table),
-      segments: [],
-      metrics: [],
+      segments: (segments.get(id) ?? []).slice(0, RELATED_MACROS_MAX),
+      metrics: (metrics.get(id) ?? []).slice(0, RELATED_MACROS_MAX),
       'linked-from': linkedFrom.map(tableView),
       'linking-to': linkingTo.map(tableView),
       tables: others.map(tableView),
