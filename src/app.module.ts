@@ -3,6 +3,7 @@ import { AppConfig } from './config/app-config';
 import { CoreModule } from './common/core.module';
 import { DatabaseModule } from './common/database/database.module';
 import { AppLogger } from './common/logging/app-logger';
+import { ActionsModule } from './modules/actions/actions.module';
 import { ApiKeysModule } from './modules/api-keys/api-keys.module';
 import { BookmarksApiModule } from './modules/bookmarks/bookmarks-api.module';
 import { BookmarksModule } from './modules/bookmarks/bookmarks.module';
@@ -64,6 +65,7 @@ export const FEATURE_MODULES = [
   EmbeddingModule,
   LegacyMetricsModule,
   PublicSharingModule,
+  ActionsModule,
 ];
 
 @Module({})

@@ -79,6 +79,7 @@ export class DashboardCopyService {
         id: -c.id,
         card_id: m(c.card_id),
         dashboard_tab_id: c.dashboard_tab_id === null ? null : -c.dashboard_tab_id,
+        action_id: c.action_id ?? null,
         row: c.row,
         col: c.col,
         size_x: c.size_x,

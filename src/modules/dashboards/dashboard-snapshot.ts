@@ -9,6 +9,8 @@ export interface SnapshotCard {
   id: number;
   card_id: number | null;
   dashboard_tab_id: number | null;
+  /** Only when the dashcard shows an action. */
+  action_id?: number;
   row: number;
   col: number;
   size_x: number;
@@ -53,6 +55,7 @@ export function dashboardSnapshot(d: Dashboard, cards: DashboardCard[], seriesOf
           id: c.id,
           card_id: c.card_id,
           dashboard_tab_id: c.dashboard_tab_id,
+          ...(c.action_id !== null && c.action_id !== undefined ? { action_id: Number(c.action_id) } : {}),
           row: c.row,
           col: c.col,
           size_x: c.size_x,

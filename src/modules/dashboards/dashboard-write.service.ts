@@ -117,6 +117,7 @@ export class DashboardWriteService implements OnModuleInit {
    * the ones already on it stay whatever the caller may read of them.
    */
   async assertCardsUsable(caller: AuthUser, dashboardId: number, dashcards: DashcardInput[]): Promise<void> {
+    await this.assertActionsExist(dashcards);
     const wanted = [...new Set(dashcards.flatMap((d) => [d.card_id, ...d.series]).filter((x): x is number => x !== null))];
     if (wanted.length === 0) return;
     const onIt = await this.repo.cardIdsOn(dashboardId);
@@ -126,6 +127,14 @@ export class DashboardWriteService implements OnModuleInit {
     if (rows.length !== fresh.length) throw new NotFoundError();
     const perm = await this.hydrator.cardPerms(caller, rows);
     if (rows.some((r) => !perm(r))) throw new ForbiddenError();
+  }
+
+  /** The actions dashcards name must exist (404). */
+  private async assertActionsExist(dashcards: DashcardInput[]): Promise<void> {
+    const ids = [...new Set(dashcards.map((d) => d.action_id).filter((x): x is number => x !== null))];
+    if (ids.length === 0) return;
+    const found = await this.repo.sql.query<{ id: number }>(`SELECT id FROM action WHERE id IN (${placeholders(ids.length)})`, ids);
+    if (found.length !== ids.length) throw new NotFoundError();
   }
 
   /** The revision target's restore: the snapshot's columns, tabs and dashcards back on the dashboard, as a new revision. */
@@ -140,6 +149,10 @@ export class DashboardWriteService implements OnModuleInit {
     const snapCards = Array.isArray(s.cards) ? s.cards : [];
     const cardIds = [...new Set(snapCards.flatMap((c) => [c.card_id, ...(c.series ?? [])]).filter((x): x is number => x !== null))];
     const existing = new Set(cardIds.length ? (await tx.find(Card, { where: { id: In(cardIds) }, select: { id: true } })).map((c) => c.id) : []);
+    const actionIds = [...new Set(snapCards.map((c) => c.action_id).filter((x): x is number => typeof x === 'number'))];
+    const actions = new Set<number>(
+      actionIds.length ? ((await tx.createQueryBuilder().select('a.id', 'id').from('action', 'a').where('a.id IN (:...ids)', { ids: actionIds }).getRawMany()) as Array<{ id: number }>).map((r) => Number(r.id)) : [],
+    );
     const tabs: TabInput[] = (Array.isArray(s.tabs) ? s.tabs : []).map((t) => ({ id: t.id, name: t.name }));
     const dashcards: DashcardInput[] = snapCards
       .filter((c) => c.card_id === null || existing.has(c.card_id))
@@ -147,6 +160,7 @@ export class DashboardWriteService implements OnModuleInit {
         id: c.id,
         card_id: c.card_id,
         dashboard_tab_id: c.dashboard_tab_id,
+        action_id: c.action_id !== undefined && actions.has(c.action_id) ? c.action_id : null,
         row: c.row,
         col: c.col,
         size_x: c.size_x,

@@ -20,6 +20,8 @@ export interface DashcardInput {
   id: number;
   card_id: number | null;
   dashboard_tab_id: number | null;
+  /** The action the dashcard shows as a button (actions module), or null. */
+  action_id: number | null;
   row: number;
   col: number;
   size_x: number;
@@ -50,6 +52,8 @@ export function parseDashcards(list: Array<Record<string, unknown>>, param = 'da
     if (cardId !== null && (!isInt(cardId) || cardId < 1)) throw ValidationError.of(param, DASHCARD_MSG, list);
     const tabId = m.dashboard_tab_id ?? null;
     if (tabId !== null && !isInt(tabId)) throw ValidationError.of(param, DASHCARD_MSG, list);
+    const actionId = m.action_id ?? null;
+    if (actionId !== null && (!isInt(actionId) || actionId < 1)) throw ValidationError.of(param, DASHCARD_MSG, list);
     const mappings = m.parameter_mappings ?? [];
     if (!isMappingList(mappings)) throw ValidationError.of('parameter_mappings', MAPPING_MSG, mappings);
     const seriesRaw = m.series ?? [];
@@ -63,6 +67,7 @@ export function parseDashcards(list: Array<Record<string, unknown>>, param = 'da
       id,
       card_id: cardId as number | null,
       dashboard_tab_id: tabId as number | null,
+      action_id: actionId as number | null,
       row: intOr('row', 0, 0),
       col: intOr('col', 0, 0),
       size_x: intOr('size_x', 4, 1),
@@ -153,6 +158,7 @@ export async function syncLayout(tx: EntityManager, dashboardId: number, dashcar
       const values = {
         card_id: d.card_id,
         dashboard_tab_id: resolveTab(d.dashboard_tab_id),
+        action_id: d.action_id,
         row: d.row,
         col: d.col,
         size_x: d.size_x,

@@ -1,0 +1,220 @@
+import { Injectable } from '@nestjs/common';
+import { SecretBox } from '../../common/crypto/secret-box';
+import { MessageError, NotFoundError } from '../../common/errors/api-errors';
+import type { Engine } from '../../query-engine/execute/drivers/driver';
+import { openDetails } from '../warehouse/database-details';
+import { WarehouseConnections } from '../warehouse/warehouse-connections';
+import { quoteIdent, tableRef } from '../warehouse/warehouse-sql';
+import { bindable, bindTemplateTags, slugify, type WriteStatement } from './action-sql';
+import { runWrite, WriteFailedError } from './action-writer';
+import { ActionsRepository, type ActionDatabase, type ActionRow, type ActionTable, type TableColumn } from './actions.repository';
+
+export const ACTIONS_DISABLED = 'Actions are not enabled.';
+const WRITABLE_ENGINES: readonly string[] = ['sqlite', 'postgres'];
+const NUMERIC = new Set(['type/Integer', 'type/BigInteger', 'type/Float', 'type/Decimal', 'type/Number']);
+
+/** An action parameter as stored or derived: an id and the template tag (or column slug) it fills. */
+export interface ActionParameter {
+  id: string;
+  target?: unknown;
+  type?: string;
+  [key: string]: unknown;
+}
+
+/** Clojure's printing of a set of strings, as Metabase's messages show them. */
+const setOf = (xs: string[]) => `#{${xs.map((x) => JSON.stringify(x)).join(' ')}}`;
+
+const parseList = (s: string | null): ActionParameter[] => {
+  try {
+    const v: unknown = JSON.parse(s ?? '[]');
+    return Array.isArray(v) ? (v.filter((p) => p && typeof p === 'object' && typeof (p as ActionParameter).id === 'string') as ActionParameter[]) : [];
+  } catch {
+    return [];
+  }
+};
+
+/** The template tag a parameter's target names (`["variable", ["template-tag", "x"]]`), if any. */
+export function targetTag(target: unknown): string | null {
+  if (!Array.isArray(target) || target.length < 2) return null;
+  const inner: unknown = target[1];
+  return Array.isArray(inner) && inner[0] === 'template-tag' && typeof inner[1] === 'string' ? inner[1] : null;
+}
+
+/**
+ * Runs actions on their warehouse: a query action's SQL with its template tags bound, or an implicit action's row
+ * write on the model's table by primary key. Every write is one transaction with bound parameters (action-writer.ts);
+ * the database's refusal is a 400 with its message. Whoever calls has checked access; this checks that the database
+ * has actions enabled and that the values name the action's parameters.
+ */
+@Injectable()
+export class ActionRunner {
+  constructor(
+    private readonly repo: ActionsRepository,
+    private readonly connections: WarehouseConnections,
+    private readonly secrets: SecretBox,
+  ) {}
+
+  /** The database the action writes to (query: its own; implicit: the model's table's), or null when it is gone. */
+  async databaseOf(action: ActionRow): Promise<ActionDatabase | null> {
+    if (action.type === 'query') return action.database_id === null ? null : this.repo.database(Number(action.database_id));
+    const table = await this.tableOf(action);
+    return table ? this.repo.database(table.db_id) : null;
+  }
+
+  /** 400 unless the database can run actions and has them enabled (Metabase's `database-enable-actions`). */
+  assertEnabled(db: ActionDatabase): void {
+    if (!WRITABLE_ENGINES.includes(db.engine)) throw new MessageError(`${db.engine} Database ${db.id} ${JSON.stringify(db.name)} does not support actions.`);
+    if (db.settings['database-enable-actions'] !== true) throw new MessageError(ACTIONS_DISABLED);
+  }
+
+  enabled(db: ActionDatabase | null): boolean {
+    return db !== null && WRITABLE_ENGINES.includes(db.engine) && db.settings['database-enable-actions'] === true;
+  }
+
+  async tableOf(action: Pick<ActionRow, 'model_id'>): Promise<ActionTable | null> {
+    const tableId = await this.repo.modelTableId(Number(action.model_id));
+    return tableId === null ? null : this.repo.table(tableId);
+  }
+
+  /** The action's parameters: as stored for query actions; one per column of the model's table for implicit ones. */
+  async parameters(action: ActionRow, table?: ActionTable | null): Promise<ActionParameter[]> {
+    if (action.type !== 'implicit') return parseList(action.parameters);
+    const t = table === undefined ? await this.tableOf(action) : table;
+    if (!t) return [];
+    const stored = new Map(parseList(action.parameters).map((p) => [p.id, p]));
+    return t.columns
+      .filter((c) => action.kind === 'row/create' || action.kind === 'row/update' || c.pk)
+      .map((c) => {
+        const id = slugify(c.name);
+        return {
+          ...(stored.get(id) ?? {}),
+          id,
+          target: ['variable', ['template-tag', id]],
+          type: c.base_type,
+          'display-name': c.name,
+          required: c.pk ? action.kind !== 'row/create' : c.required && action.kind === 'row/create',
+          'is-auto-increment': c.pk && /int|serial/i.test(c.database_type),
+        };
+      });
+  }
+
+  /** Runs the action with values by parameter id: `{"rows-affected": n}` or the implicit kinds' answers. */
+  async execute(action: ActionRow, values: Record<string, unknown>): Promise<Record<string, unknown>> {
+    if (action.type === 'http') throw new MessageError('HTTP actions are not supported.');
+    const db = await this.databaseOf(action);
+    if (!db) throw new NotFoundError();
+    this.assertEnabled(db);
+    if (action.type === 'query') return this.executeQuery(action, db, values);
+    return this.executeImplicit(action, db, values);
+  }
+
+  /** The current values of the row an update (or delete) action would change, by its primary key; `{}` for other actions. */
+  async prefill(action: ActionRow, values: Record<string, unknown>): Promise<Record<string, unknown>> {
+    if (action.type !== 'implicit' || (action.kind !== 'row/update' && action.kind !== 'row/delete')) return {};
+    const table = await this.tableOf(action);
+    if (!table) throw new NotFoundError();
+    const db = await this.repo.database(table.db_id);
+    if (!db) throw new NotFoundError();
+    this.assertEnabled(db);
+    const engine = db.engine as Engine;
+    const pks = this.primaryKey(table, values);
+    const where = pks.map(({ col }) => `${quoteIdent(engine, col.name)} = ?`).join(' AND ');
+    const driver = this.connections.driverFor({ id: db.id, engine, details: db.details });
+    const result = await driver.query(`SELECT * FROM ${tableRef(engine, table.schema, table.name)} WHERE ${where}`, pks.map(({ value }) => bindable(value)), { readOnly: true, maxRows: 1, timeoutMs: 30_000 });
+    const row = result.rows[0];
+    if (!row) throw new NotFoundError();
+    const out: Record<string, unknown> = {};
+    result.columns.forEach((c, i) => (out[slugify(c.name)] = row[i]));
+    return out;
+  }
+
+  private async executeQuery(action: ActionRow, db: ActionDatabase, values: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const dq = JSON.parse(action.dataset_query ?? '{}') as { native?: { query?: unknown; 'template-tags'?: Record<string, { 'display-name'?: string; type?: string }> } };
+    const sql = dq.native?.query;
+    if (typeof sql !== 'string' || sql.trim() === '') throw new MessageError('The query is empty.');
+    const tags = dq.native?.['template-tags'] ?? {};
+    const params = parseList(action.parameters);
+    // Without stored parameters, the template tags are the parameters (by name).
+    const destinations = params.length ? params : Object.keys(tags).map((name) => ({ id: name, target: ['variable', ['template-tag', name]] }));
+    this.assertKnown(values, destinations);
+    const byTag = new Map<string, unknown>();
+    for (const p of destinations) {
+      const tag = targetTag(p.target) ?? p.id;
+      if (values[p.id] === undefined) continue;
+      const v = values[p.id];
+      byTag.set(tag, tags[tag]?.type === 'number' && typeof v === 'string' && v.trim() !== '' && !Number.isNaN(Number(v)) ? Number(v) : v);
+    }
+    const statement = bindTemplateTags(sql, byTag, (tag) => tags[tag]?.['display-name'] ?? tag);
+    const [outcome] = await this.write(db, [statement]);
+    return { 'rows-affected': outcome.changes };
+  }
+
+  private async executeImplicit(action: ActionRow, db: ActionDatabase, values: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const table = await this.tableOf(action);
+    if (!table) throw new NotFoundError();
+    const engine = db.engine as Engine;
+    this.assertKnown(values, await this.parameters(action, table));
+    const ref = tableRef(engine, table.schema, table.name);
+    const q = (name: string) => quoteIdent(engine, name);
+    const given = table.columns.filter((c) => values[slugify(c.name)] !== undefined).map((col) => ({ col, value: this.coerce(col, values[slugify(col.name)]) }));
+    if (action.kind === 'row/create') {
+      const statement: WriteStatement = given.length
+        ? { sql: `INSERT INTO ${ref} (${given.map(({ col }) => q(col.name)).join(', ')}) VALUES (${given.map(() => '?').join(', ')}) RETURNING *`, params: given.map(({ value }) => bindable(value)) }
+        : { sql: `INSERT INTO ${ref} DEFAULT VALUES RETURNING *`, params: [] };
+      const [outcome] = await this.write(db, [statement]);
+      return { 'created-row': outcome.rows[0] ?? {} };
+    }
+    const pks = this.primaryKey(table, values);
+    const where = pks.map(({ col }) => `${q(col.name)} = ?`).join(' AND ');
+    const keyParams = pks.map(({ value }) => bindable(value));
+    if (action.kind === 'row/delete') {
+      const [outcome] = await this.write(db, [{ sql: `DELETE FROM ${ref} WHERE ${where}`, params: keyParams }], "Sorry, the row you're trying to delete doesn't exist");
+      return { 'rows-deleted': [outcome.changes] };
+    }
+    const sets = given.filter(({ col }) => !col.pk);
+    if (sets.length === 0) return { 'rows-updated': [0] };
+    const [outcome] = await this.write(
+      db,
+      [{ sql: `UPDATE ${ref} SET ${sets.map(({ col }) => `${q(col.name)} = ?`).join(', ')} WHERE ${where}`, params: [...sets.map(({ value }) => bindable(value)), ...keyParams] }],
+      "Sorry, the row you're trying to update doesn't exist",
+    );
+    return { 'rows-updated': [outcome.changes] };
+  }
+
+  /** The primary key columns with their values; 400 when one is missing. */
+  private primaryKey(table: ActionTable, values: Record<string, unknown>): Array<{ col: TableColumn; value: unknown }> {
+    const pks = table.columns.filter((c) => c.pk);
+    if (pks.length === 0) throw new MessageError('Implicit actions need a table with a primary key.');
+    return pks.map((col) => {
+      const value = values[slugify(col.name)];
+      if (value === undefined || value === null) throw new MessageError(`Missing primary key parameter: ${JSON.stringify(slugify(col.name))}`);
+      return { col, value: this.coerce(col, value) };
+    });
+  }
+
+  /** Form values arrive as text: a numeric column gets a number. */
+  private coerce(col: TableColumn, v: unknown): unknown {
+    if (typeof v === 'string' && NUMERIC.has(col.base_type) && v.trim() !== '' && !Number.isNaN(Number(v))) return Number(v);
+    return v;
+  }
+
+  /** 400 for values that name no parameter of the action. */
+  private assertKnown(values: Record<string, unknown>, params: ActionParameter[]): void {
+    const known = new Set(params.map((p) => p.id));
+    const extra = Object.keys(values).filter((k) => !known.has(k));
+    if (extra.length) throw new MessageError(`No destination parameter found for ${setOf(extra)}. Found: ${setOf([...known])}`);
+  }
+
+  /** One transaction; the database's refusal is a 400 with its message; `missing`: 404 when a statement changed no row. */
+  private async write(db: ActionDatabase, statements: WriteStatement[], missing?: string) {
+    const details = this.connections.validate(db.engine as Engine, openDetails(db.details, this.secrets));
+    try {
+      const outcomes = await runWrite(db.engine as Engine, details, statements);
+      if (missing && outcomes.some((o) => o.changes === 0)) throw new MessageError(missing, 404);
+      return outcomes;
+    } catch (e) {
+      if (e instanceof WriteFailedError) throw new MessageError(e.message);
+      throw e;
+    }
+  }
+}

@@ -1,0 +1,93 @@
+import Database from 'better-sqlite3';
+import { Client } from 'pg';
+import type { FileDetails, ServerDetails } from '../../query-engine/execute/drivers/details';
+import type { Engine } from '../../query-engine/execute/drivers/driver';
+import { postgresClientConfig } from '../../query-engine/execute/drivers/postgres.driver';
+import { questionMarksToDollars } from '../../query-engine/execute/drivers/sql-scan';
+import { checkStatement } from '../../query-engine/execute/drivers/statement-policy';
+import type { WriteParam, WriteStatement } from './action-sql';
+
+/** What one statement of a write did: the rows it returned (RETURNING, SELECT) and how many rows it changed. */
+export interface WriteOutcome {
+  rows: Record<string, unknown>[];
+  changes: number;
+}
+
+/** A statement the database refused: its own message, for the 400 the action answers. */
+export class WriteFailedError extends Error {}
+
+const STATEMENT_TIMEOUT_MS = 30_000;
+
+/**
+ * Runs an action's statements in one transaction on the warehouse, with bound parameters; any failure rolls back all
+ * of them. The query drivers only read (their SQLite files open read-only, their Postgres transactions are READ
+ * ONLY), so writes get their own short-lived connection here. Each statement passes the statement policy first
+ * (one statement, no ATTACH, no file functions).
+ */
+export async function runWrite(engine: Engine, details: ServerDetails | FileDetails, statements: WriteStatement[]): Promise<WriteOutcome[]> {
+  let checked: WriteStatement[];
+  try {
+    checked = statements.map((s) => {
+      const scanned = checkStatement(engine, s.sql, false);
+      return engine === 'postgres' ? { sql: questionMarksToDollars(s.sql, scanned).sql, params: s.params } : s;
+    });
+  } catch (e) {
+    throw new WriteFailedError((e as Error).message);
+  }
+  if (engine === 'sqlite') return sqliteWrite(details as FileDetails, checked);
+  if (engine === 'postgres') return postgresWrite(details as ServerDetails, checked);
+  throw new Error(`no action writer for ${engine}`);
+}
+
+function sqliteWrite(details: FileDetails, statements: WriteStatement[]): WriteOutcome[] {
+  let db: Database.Database;
+  try {
+    db = new Database(details.db, { fileMustExist: true, timeout: 5_000 });
+  } catch (e) {
+    throw new WriteFailedError((e as Error).message);
+  }
+  try {
+    db.pragma('foreign_keys = ON');
+    const all = db.transaction((list: WriteStatement[]) =>
+      list.map((s): WriteOutcome => {
+        const stmt = db.prepare(s.sql);
+        if (stmt.reader) {
+          const rows = stmt.all(...s.params) as Record<string, unknown>[];
+          return { rows, changes: rows.length };
+        }
+        return { rows: [], changes: stmt.run(...s.params).changes };
+      }),
+    );
+    return all(statements);
+  } catch (e) {
+    throw new WriteFailedError((e as Error).message);
+  } finally {
+    db.close();
+  }
+}
+
+async function postgresWrite(details: ServerDetails, statements: WriteStatement[]): Promise<WriteOutcome[]> {
+  const client = new Client(postgresClientConfig(details));
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+  } catch (e) {
+    throw new WriteFailedError((e as Error).message);
+  }
+  try {
+    await client.query('BEGIN');
+    await client.query(`SET LOCAL statement_timeout = ${STATEMENT_TIMEOUT_MS}`);
+    const out: WriteOutcome[] = [];
+    for (const s of statements) {
+      const r = await client.query({ text: s.sql, values: s.params as WriteParam[] });
+      out.push({ rows: r.rows as Record<string, unknown>[], changes: r.rowCount ?? 0 });
+    }
+    await client.query('COMMIT');
+    return out;
+  } catch (e) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw new WriteFailedError((e as Error).message);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}

@@ -1,0 +1,203 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { AppSql } from '../../common/database/app-sql';
+import { Action, ImplicitAction, QueryAction, type ActionType, type ImplicitKind } from './action.entity';
+
+/** An action row with its kind's row and the model it belongs to (its collection decides access). */
+export interface ActionRow {
+  id: number;
+  model_id: number;
+  type: ActionType;
+  name: string;
+  description: string | null;
+  parameters: string | null;
+  parameter_mappings: string | null;
+  visualization_settings: string | null;
+  public_uuid: string | null;
+  made_public_by_id: number | null;
+  creator_id: number;
+  archived: boolean | number;
+  entity_id: string | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+  database_id: number | null;
+  dataset_query: string | null;
+  kind: ImplicitKind | null;
+  model_database_id: number | null;
+  model_archived: boolean | number;
+}
+
+/** A warehouse table's column, as synced. */
+export interface TableColumn {
+  id: number;
+  name: string;
+  base_type: string;
+  database_type: string;
+  pk: boolean;
+  required: boolean;
+  position: number;
+}
+
+/** The table an implicit action writes to. */
+export interface ActionTable {
+  id: number;
+  db_id: number;
+  schema: string | null;
+  name: string;
+  columns: TableColumn[];
+}
+
+/** A warehouse database as an action needs it: where to connect, and whether actions are on. */
+export interface ActionDatabase {
+  id: number;
+  name: string;
+  engine: string;
+  details: Record<string, unknown>;
+  settings: Record<string, unknown>;
+}
+
+const SELECT = `SELECT a.*, q.database_id, q.dataset_query, i.kind, c.database_id AS model_database_id, c.archived AS model_archived
+  FROM action a
+  JOIN report_card c ON c.id = a.model_id
+  LEFT JOIN query_action q ON q.action_id = a.id
+  LEFT JOIN implicit_action i ON i.action_id = a.id`;
+
+const parseJson = (s: unknown): Record<string, unknown> => {
+  if (s && typeof s === 'object') return s as Record<string, unknown>;
+  if (typeof s !== 'string' || s === '') return {};
+  try {
+    const v: unknown = JSON.parse(s);
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+};
+
+/** Actions in the app database (`action`, `query_action`, `implicit_action`), and the table and database facts they need. */
+@Injectable()
+export class ActionsRepository {
+  private readonly sql: AppSql;
+
+  constructor(private readonly db: DataSource) {
+    this.sql = new AppSql(db);
+  }
+
+  async row(id: number): Promise<ActionRow | null> {
+    const rows = await this.sql.query<ActionRow>(`${SELECT} WHERE a.id = $1`, [id]);
+    return rows[0] ?? null;
+  }
+
+  /** Unarchived actions, of one model or of all, by id. */
+  async list(modelId: number | null): Promise<ActionRow[]> {
+    if (modelId !== null) return this.sql.query<ActionRow>(`${SELECT} WHERE a.archived = $1 AND a.model_id = $2 ORDER BY a.id`, [false, modelId]);
+    return this.sql.query<ActionRow>(`${SELECT} WHERE a.archived = $1 AND c.archived = $2 ORDER BY a.id`, [false, false]);
+  }
+
+  /** The id of the unarchived action whose public link is `uuid`. */
+  async idByPublicUuid(uuid: string): Promise<number | null> {
+    const rows = await this.sql.query<{ id: number }>('SELECT id FROM action WHERE public_uuid = $1 AND archived = $2', [uuid, false]);
+    return rows.length ? Number(rows[0].id) : null;
+  }
+
+  /** The id of the unarchived dashboard whose public link is `uuid`. */
+  async dashboardIdByPublicUuid(uuid: string): Promise<number | null> {
+    const rows = await this.sql.query<{ id: number }>('SELECT id FROM report_dashboard WHERE public_uuid = $1 AND archived = $2', [uuid, false]);
+    return rows.length ? Number(rows[0].id) : null;
+  }
+
+  async create(action: Partial<Action>, query: Omit<QueryAction, 'action_id'> | null, kind: ImplicitKind | null): Promise<number> {
+    return this.db.transaction(async (tx) => {
+      const saved = await tx.save(tx.create(Action, action));
+      if (query) await tx.insert(QueryAction, { action_id: saved.id, ...query });
+      if (kind) await tx.insert(ImplicitAction, { action_id: saved.id, kind });
+      return saved.id;
+    });
+  }
+
+  /** Changes an action; a new type replaces its kind's row. */
+  async update(id: number, changes: Partial<Action>, query: Omit<QueryAction, 'action_id'> | null, kind: ImplicitKind | null): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      if (Object.keys(changes).length) await tx.update(Action, { id }, changes);
+      if (query) {
+        await tx.delete(ImplicitAction, { action_id: id });
+        await tx.save(tx.create(QueryAction, { action_id: id, ...query }));
+      }
+      if (kind) {
+        await tx.delete(QueryAction, { action_id: id });
+        await tx.save(tx.create(ImplicitAction, { action_id: id, kind }));
+      }
+    });
+  }
+
+  /** Deletes an action with its kind's row and the dashcards that show it. */
+  async delete(id: number): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx.createQueryBuilder().delete().from('report_dashboardcard').where('action_id = :id', { id }).execute();
+      await tx.delete(QueryAction, { action_id: id });
+      await tx.delete(ImplicitAction, { action_id: id });
+      await tx.delete(Action, { id });
+    });
+  }
+
+  /** Sets the public link unless one exists; the link the action then has. */
+  async share(id: number, uuid: string, userId: number): Promise<string | null> {
+    await this.sql.execute('UPDATE action SET public_uuid = $1, made_public_by_id = $2 WHERE id = $3 AND public_uuid IS NULL', [uuid, userId, id]);
+    const rows = await this.sql.query<{ public_uuid: string | null }>('SELECT public_uuid FROM action WHERE id = $1', [id]);
+    return rows[0]?.public_uuid ?? null;
+  }
+
+  async unshare(id: number): Promise<void> {
+    await this.sql.execute('UPDATE action SET public_uuid = NULL, made_public_by_id = NULL WHERE id = $1', [id]);
+  }
+
+  /** The table a model's query starts from (its `table_id`), or null for a native model. */
+  async modelTableId(modelId: number): Promise<number | null> {
+    const rows = await this.sql.query<{ table_id: number | null; query_type: string | null }>('SELECT table_id, query_type FROM report_card WHERE id = $1', [modelId]);
+    const r = rows[0];
+    return r && r.table_id !== null && r.query_type !== 'native' ? Number(r.table_id) : null;
+  }
+
+  /** A dashcard of a dashboard, with the action it shows. */
+  async dashcard(dashboardId: number, dashcardId: number): Promise<{ id: number; action_id: number | null; parameter_mappings: string | null } | null> {
+    const rows = await this.sql.query<{ id: number; action_id: number | null; parameter_mappings: string | null }>(
+      'SELECT id, action_id, parameter_mappings FROM report_dashboardcard WHERE id = $1 AND dashboard_id = $2',
+      [dashcardId, dashboardId],
+    );
+    return rows[0] ?? null;
+  }
+
+  async database(id: number): Promise<ActionDatabase | null> {
+    const rows = await this.sql.query<{ id: number; name: string; engine: string; details: string; settings: string | null }>(
+      'SELECT id, name, engine, details, settings FROM metabase_database WHERE id = $1',
+      [id],
+    );
+    const r = rows[0];
+    return r ? { id: Number(r.id), name: r.name, engine: r.engine, details: parseJson(r.details), settings: parseJson(r.settings) } : null;
+  }
+
+  /** A synced table with its active columns, in their order. */
+  async table(id: number): Promise<ActionTable | null> {
+    const rows = await this.sql.query<{ id: number; db_id: number; schema: string | null; name: string }>('SELECT id, db_id, schema, name FROM metabase_table WHERE id = $1', [id]);
+    const t = rows[0];
+    if (!t) return null;
+    const cols = await this.sql.query<{ id: number; name: string; base_type: string; database_type: string; semantic_type: string | null; database_is_pk: boolean | number; database_required: boolean | number; database_position: number }>(
+      'SELECT id, name, base_type, database_type, semantic_type, database_is_pk, database_required, database_position FROM metabase_field WHERE table_id = $1 AND active = $2 AND nfc_path IS NULL ORDER BY database_position, id',
+      [id, true],
+    );
+    return {
+      id: Number(t.id),
+      db_id: Number(t.db_id),
+      schema: t.schema,
+      name: t.name,
+      columns: cols.map((c) => ({
+        id: Number(c.id),
+        name: c.name,
+        base_type: c.base_type,
+        database_type: c.database_type,
+        pk: c.database_is_pk === true || c.database_is_pk === 1 || c.semantic_type === 'type/PK',
+        required: c.database_required === true || c.database_required === 1,
+        position: Number(c.database_position),
+      })),
+    };
+  }
+}
