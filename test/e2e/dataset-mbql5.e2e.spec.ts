@@ -170,6 +170,12 @@ describe('MBQL 5 queries over HTTP', () => {
     expect(rows.length).toBeGreaterThan(2);
     expect(rows.map((r) => r[2])).toEqual(rows.map((r, i) => (i === 0 ? null : r[1] - rows[i - 1][1])));
     expect(answer(await post('', growth).expect(202))).toEqual(want);
+    // A pivot of it: the grand total has one row, and no previous one.
+    const pivot = answer(await post('/pivot', { ...growth, pivot_rows: [0], pivot_cols: [] }).expect(202));
+    expect(pivot.status).toBe('completed');
+    // Its rows: the month, pivot-grouping, the count and the growth.
+    expect(pivot.rows.slice(0, rows.length).map((r) => r[3])).toEqual(rows.map((r) => r[2]));
+    expect(pivot.rows.at(-1)).toEqual([null, 1, rows.reduce((sum, r) => sum + r[1], 0), null]);
 
     const inFilter = { 'lib/type': 'mbql/query', database: s.db, stages: [{ 'lib/type': 'mbql.stage/mbql', 'source-table': orders, aggregation: [count()], filters: [['>', uuid(), ['offset', uuid(), ['field', { ...uuid(), 'base-type': 'type/Float' }, s.field('ORDERS', 'TOTAL')], -1], 0]] }] };
     expect((await post('', inFilter).expect(202)).body).toMatchObject({

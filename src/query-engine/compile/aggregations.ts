@@ -16,9 +16,9 @@ export class AggregationCompiler {
 
   /**
    * `clause`: an aggregation clause as validate.ts checks them (its arguments counted). `over`: the window of
-   * `offset` (Level.offsetWindow), asked only when the clause has one.
+   * `offset` (Level.offsetWindow, null for a single row), asked only when the clause has one.
    */
-  aggregation(clause: unknown, index: number, breakoutSql: string[], over: () => string): { sql: string; col: CompiledColumn } {
+  aggregation(clause: unknown, index: number, breakoutSql: string[], over: () => string | null): { sql: string; col: CompiledColumn } {
     const ag = clause as unknown[];
     if (ag[0] === 'offset' || ARITHMETIC.has(ag[0] as string)) {
       const x = this.aggregationExpr(ag, index, breakoutSql, over);
@@ -160,7 +160,7 @@ export class AggregationCompiler {
    * An expression over aggregations: aggregations, numbers, arithmetic, and `["offset", {}, expr, n]`, which Metabase
    * compiles to `LAG(expr, -n)` (n < 0) or `LEAD(expr, n)` over the window of the query's rows (Level.offsetWindow).
    */
-  private aggregationExpr(x: unknown, index: number, breakoutSql: string[], over: () => string): Typed & { display: string } {
+  private aggregationExpr(x: unknown, index: number, breakoutSql: string[], over: () => string | null): Typed & { display: string } {
     if (typeof x === 'number') return { sql: literalNumber(x, 'A number', 'aggregation'), type: Number.isInteger(x) ? 'type/Integer' : 'type/Float', display: String(x) };
     if (!Array.isArray(x) || typeof x[0] !== 'string') throw new QueryCompileError(`Expected an aggregation, got ${short(x)} in "aggregation".`, 'aggregation');
     const [op, ...args] = x as [string, ...unknown[]];
@@ -169,7 +169,10 @@ export class AggregationCompiler {
       const inner = this.aggregationExpr(expr, index, breakoutSql, over);
       // validate.ts: n is a whole number other than 0.
       const rows = literalNumber(Math.abs(n), 'The rows of offset', 'aggregation', true);
-      return { sql: `${n < 0 ? 'LAG' : 'LEAD'}(${inner.sql}, ${rows}) OVER (${over()})`, type: inner.type, display: `Offset(${inner.display}, ${n})` };
+      const window = over();
+      // No window (a single row): none, typed as the expression.
+      const sql = window === null ? `(CASE WHEN 1 = 0 THEN ${inner.sql} END)` : `${n < 0 ? 'LAG' : 'LEAD'}(${inner.sql}, ${rows}) OVER (${window})`;
+      return { sql, type: inner.type, display: `Offset(${inner.display}, ${n})` };
     }
     if (ARITHMETIC.has(op)) {
       const parts = args.map((a) => this.aggregationExpr(a, index, breakoutSql, over));

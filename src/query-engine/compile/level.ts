@@ -36,7 +36,7 @@ export class Level implements ClauseContext {
   /** The breakouts as compiled (GROUP BY), and resolved (their temporal units), for the window of `offset`. */
   private readonly breakoutSql: string[] = [];
   private readonly breakoutResolved: Resolved[] = [];
-  private over?: string;
+  private over?: string | null;
   readonly query: InnerQuery;
   private readonly expressions = new ExpressionCompiler(this);
   private readonly filters = new FilterCompiler(this);
@@ -387,9 +387,9 @@ export class Level implements ClauseContext {
    * The window of `offset` (LAG / LEAD), as Metabase's SQL compiler builds it: with several breakouts, partitioned by
    * all of them but one, the finest temporal breakout (the leftmost of the finest; else the last breakout); ordered as
    * the query's rows are (its order-by, aggregations that are not windows themselves as their expression, then the
-   * breakouts left). Without breakouts the query's order-by alone, which is then needed.
+   * breakouts left). Without breakouts the query's order-by alone; null without either (one row, no other).
    */
-  private offsetWindow(): string {
+  private offsetWindow(): string | null {
     if (this.over !== undefined) return this.over;
     const breakouts = this.breakoutSql;
     let partition: string[] = [];
@@ -418,10 +418,9 @@ export class Level implements ClauseContext {
       }
     }
     for (const sql of breakouts) add(sql, 'ASC');
-    if (!order.length) {
-      throw new QueryCompileError('"offset" needs breakouts or an order-by in its query, which order the rows it looks back or ahead in, in "aggregation".', 'aggregation');
-    }
-    this.over = `${partition.length ? `PARTITION BY ${partition.join(', ')} ` : ''}ORDER BY ${order.join(', ')}`;
+    // No breakouts nor order-by: the aggregation has one row, and no other (null: Metabase refuses this case, which a
+    // pivot's grand total needs; MariaDB wants an order for LAG / LEAD).
+    this.over = order.length ? `${partition.length ? `PARTITION BY ${partition.join(', ')} ` : ''}ORDER BY ${order.join(', ')}` : null;
     return this.over;
   }
 

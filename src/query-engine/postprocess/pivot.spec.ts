@@ -1,4 +1,4 @@
-import { breakoutCombinations, groupBitmask, MAX_PIVOT_BREAKOUTS, pivotColumns, pivotOptions, PivotOutcome, PivotQueryRunner, runPivot, spreadRows, subQuery } from './pivot';
+import { breakoutCombinations, groupBitmask, groupingSetsApply, MAX_PIVOT_BREAKOUTS, pivotColumns, pivotOptions, PivotOutcome, PivotQueryRunner, runPivot, spreadRows, subQuery } from './pivot';
 import type { QueryResults } from './results';
 import type { Ref } from '../mbql/types';
 
@@ -8,6 +8,14 @@ describe('pivot', () => {
     expect(groupBitmask(3, [0, 1])).toBe(4);
     expect(groupBitmask(3, [0, 1, 2])).toBe(0);
     expect(groupBitmask(3, [])).toBe(7);
+  });
+
+  it('computes the groupings in one GROUPING SETS query only without windows over one grouping\'s rows', () => {
+    const by = { 'source-table': 1, breakout: [['field', 2, { 'temporal-unit': 'month' }] as Ref] };
+    expect(groupingSetsApply({ ...by, aggregation: [['count']] })).toBe(true);
+    expect(groupingSetsApply({ ...by, aggregation: [['count'], ['offset', {}, ['count'], -1]] })).toBe(false);
+    expect(groupingSetsApply({ ...by, aggregation: [['-', ['count'], ['offset', {}, ['count'], -1]]] })).toBe(false);
+    expect(groupingSetsApply({ ...by, aggregation: [['cum-sum', ['field', 3, null]]] })).toBe(false);
   });
 
   it('lists the combinations a split needs, by bitmask', () => {

@@ -176,8 +176,8 @@ export interface PivotOutcome {
 
 /**
  * Whether the whole pivot can be one GROUPING SETS query with the same rows in the same order as one query per
- * grouping. Not with the query's own `limit`/`page` (it caps each grouping, not the whole), cumulative aggregations
- * and metrics (windows over one grouping's breakouts), expression breakouts (their bound values would not match
+ * grouping. Not with the query's own `limit`/`page` (it caps each grouping, not the whole), cumulative aggregations,
+ * `offset` and metrics (windows over one grouping's breakouts), expression breakouts (their bound values would not match
  * GROUP BY), or nothing to aggregate.
  */
 export function groupingSetsApply(query: InnerQuery): boolean {
@@ -187,7 +187,7 @@ export function groupingSetsApply(query: InnerQuery): boolean {
   if (query.limit !== undefined || query.page !== undefined) return false;
   if (breakouts.some((b) => !Array.isArray(b) || b[0] !== 'field')) return false;
   const ops = JSON.stringify(aggregations);
-  return !['"cum-count"', '"cum-sum"', '"metric"'].some((op) => ops.includes(op));
+  return !['"cum-count"', '"cum-sum"', '"offset"', '"metric"'].some((op) => ops.includes(op));
 }
 
 /**
