@@ -12,6 +12,7 @@ import { FieldResolver, type Source } from './fields';
 import { FilterCompiler } from './filters';
 import { NameSet, withUnitDisplay } from './names';
 import { levelPath } from '../mbql/places';
+import { finestTemporal, hasWindow } from './window';
 import { Binder, hasParams, literalNumber, short, where } from './params';
 import { isTruncation } from './temporal';
 import { isDateType, isObject, isTemporal, type Resolved, type Typed } from './types';
@@ -486,27 +487,4 @@ export class Level implements ClauseContext {
     }
     return limit === null && offset === null ? '' : this.d.limit(limit, offset);
   }
-}
-
-/** Temporal units from the finest (Metabase's granularity of a temporal breakout); an unbucketed date or time is finer. */
-const GRANULARITY: Record<string, number> = { minute: 1, hour: 2, day: 3, week: 4, month: 5, quarter: 6, year: 7 };
-
-/** The leftmost of the breakouts with the finest temporal granularity, if any is temporal. */
-function finestTemporal(breakouts: Resolved[]): number | undefined {
-  let finest: number | undefined;
-  let best = Infinity;
-  breakouts.forEach((r, i) => {
-    const unit = r.unit;
-    const g = unit === undefined || unit === 'default' ? (isTemporal(r.type) ? 0 : undefined) : GRANULARITY[unit];
-    if (g !== undefined && g < best) {
-      best = g;
-      finest = i;
-    }
-  });
-  return finest;
-}
-
-/** Whether an aggregation computes over a window of rows (cumulative ones, offset), not over its group. */
-function hasWindow(x: unknown): boolean {
-  return Array.isArray(x) && ((typeof x[0] === 'string' && ['cum-count', 'cum-sum', 'offset'].includes(x[0])) || x.some(hasWindow));
 }
