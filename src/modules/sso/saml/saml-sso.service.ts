@@ -72,7 +72,8 @@ export class SamlSsoService {
       return await this.validate(form);
     } catch (err) {
       const reason = err instanceof SamlRejected ? err.reason : err instanceof Error ? err.message : String(err);
-      this.logger.warning('SAML response refused', { reason });
+      // The reason names no secret (a check and the values the IdP sent); it goes to the log, never to the client.
+      this.logger.warning(`SAML response refused: ${reason}`, { reason });
       if (err instanceof SamlNotConfigured) throw err;
       throw err instanceof SamlRejected ? err : new SamlRejected(reason);
     }
