@@ -1,4 +1,3 @@
-import Database from 'better-sqlite3';
 import { Client } from 'pg';
 import type { FileDetails, ServerDetails } from '../../query-engine/execute/drivers/details';
 import type { Engine } from '../../query-engine/execute/drivers/driver';
@@ -6,6 +5,7 @@ import { postgresClientConfig } from '../../query-engine/execute/drivers/postgre
 import { questionMarksToDollars } from '../../query-engine/execute/drivers/sql-scan';
 import { checkStatement } from '../../query-engine/execute/drivers/statement-policy';
 import type { WriteParam, WriteStatement } from './action-sql';
+import { sqliteWriteInWorker } from './sqlite-write-worker';
 
 /** What one statement of a write did: the rows it returned (RETURNING, SELECT) and how many rows it changed. */
 export interface WriteOutcome {
@@ -21,7 +21,8 @@ const STATEMENT_TIMEOUT_MS = 30_000;
 /**
  * Runs an action's statements in one transaction on the warehouse, with bound parameters; any failure rolls back all
  * of them. The query drivers only read (their SQLite files open read-only, their Postgres transactions are READ
- * ONLY), so writes get their own short-lived connection here. Each statement passes the statement policy first
+ * ONLY), so writes get their own short-lived connection here (SQLite: in a killable worker process, as the query
+ * driver does; Postgres: with a statement timeout). Each statement passes the statement policy first
  * (one statement, no ATTACH, no file functions).
  */
 export async function runWrite(engine: Engine, details: ServerDetails | FileDetails, statements: WriteStatement[]): Promise<WriteOutcome[]> {
@@ -39,30 +40,11 @@ export async function runWrite(engine: Engine, details: ServerDetails | FileDeta
   throw new Error(`no action writer for ${engine}`);
 }
 
-function sqliteWrite(details: FileDetails, statements: WriteStatement[]): WriteOutcome[] {
-  let db: Database.Database;
+async function sqliteWrite(details: FileDetails, statements: WriteStatement[]): Promise<WriteOutcome[]> {
   try {
-    db = new Database(details.db, { fileMustExist: true, timeout: 5_000 });
+    return await sqliteWriteInWorker(details, statements, STATEMENT_TIMEOUT_MS);
   } catch (e) {
     throw new WriteFailedError((e as Error).message);
-  }
-  try {
-    db.pragma('foreign_keys = ON');
-    const all = db.transaction((list: WriteStatement[]) =>
-      list.map((s): WriteOutcome => {
-        const stmt = db.prepare(s.sql);
-        if (stmt.reader) {
-          const rows = stmt.all(...s.params) as Record<string, unknown>[];
-          return { rows, changes: rows.length };
-        }
-        return { rows: [], changes: stmt.run(...s.params).changes };
-      }),
-    );
-    return all(statements);
-  } catch (e) {
-    throw new WriteFailedError((e as Error).message);
-  } finally {
-    db.close();
   }
 }
 
