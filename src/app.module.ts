@@ -27,6 +27,7 @@ import { PermissionsModule } from './modules/permissions/permissions.module';
 import { PublicSharingModule } from './modules/public-sharing/public-sharing.module';
 import { SessionsModule } from './modules/sessions/sessions.module';
 import { SnippetsModule } from './modules/snippets/snippets.module';
+import { SsoModule } from './modules/sso/sso.module';
 import { SettingsModule } from './modules/settings/settings.module';
 import { SetupModule } from './modules/setup/setup.module';
 import { TablesModule } from './modules/tables/tables.module';
@@ -65,6 +66,7 @@ export const FEATURE_MODULES = [
   EmbeddingModule,
   LegacyMetricsModule,
   PublicSharingModule,
+  SsoModule,
   ActionsModule,
 ];
 
