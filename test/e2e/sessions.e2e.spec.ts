@@ -25,10 +25,11 @@ describe('sessions', () => {
     await t.http().get('/api/setting').set(auth(login.body.id)).expect(200);
     await t.http().get('/api/setting').set(auth('not-a-session')).expect(401);
 
-    await t.http().put('/api/setting/session-cookie-samesite').set(auth(login.body.id)).send({ value: 'none' }).expect(204);
+    // `none` needs an https site URL (cors-cookies.e2e.spec.ts has the refusal)
+    await t.http().put('/api/setting').set(auth(login.body.id)).send({ 'site-url': 'https://analytics.example.com', 'session-cookie-samesite': 'none' }).expect(204);
     const again = await t.http().post('/api/session').send({ username: ADMIN.email, password: ADMIN.password }).expect(200);
     expect(again.headers['set-cookie'][0]).toMatch(/; Secure; SameSite=None$/);
-    await t.http().put('/api/setting/session-cookie-samesite').set(auth(login.body.id)).send({ value: 'lax' }).expect(204);
+    await t.http().put('/api/setting').set(auth(login.body.id)).send({ 'site-url': null, 'session-cookie-samesite': 'lax' }).expect(204);
   });
 
   it('validates the login body', async () => {

@@ -35,6 +35,7 @@ describe('settings', () => {
 
   it('writes one setting as an admin, refusing bad values with what is allowed', async () => {
     await t.http().put('/api/setting/session-cookie-samesite').set(auth(user)).send({ value: 'none' }).expect(403);
+    await t.http().put('/api/setting/site-url').set(auth(admin)).send({ value: 'https://analytics.example.com' }).expect(204); // `none` needs https
     await t.http().put('/api/setting/session-cookie-samesite').set(auth(admin)).send({ value: 'none' }).expect(204);
     expect((await t.http().get('/api/setting/session-cookie-samesite').set(auth(admin))).body).toBe('none');
     const bad = await t.http().put('/api/setting/session-cookie-samesite').set(auth(admin)).send({ value: 'sometimes' }).expect(400);

@@ -49,7 +49,8 @@ export class SessionsService {
     }
     const user = await this.users.findForLogin(email);
     const ok = await verifyPassword(password, user?.password_hash);
-    if (!user || !ok || user.type !== 'personal') {
+    // A user made by SSO signs in through their identity provider only, whatever password they may have.
+    if (!user || !ok || user.type !== 'personal' || user.sso_source) {
       await this.sessions.pruneBefore(new Date(now - THROTTLE.windowMs));
       throw new InvalidCredentialsError();
     }

@@ -14,6 +14,8 @@ export interface SettingDefinition<T = unknown> {
   options?: readonly string[];
   /** Extra rule after the type check: returns what is allowed, or undefined when the value is fine. */
   validate?: (value: T) => string | undefined;
+  /** Extra rule that reads other settings (the values in force, or those written in the same call). */
+  validateWith?: (value: T, read: (key: string) => Promise<unknown>) => Promise<string | undefined>;
   /** Environment variable that fixes the value (defaults to `MB_` + KEY). */
   envVar?: string;
   /** Value computed on read, never stored. */

@@ -40,6 +40,37 @@ function groupMappings(value: unknown): string | undefined {
   return ok ? undefined : 'value must be a map from group names to arrays of group ids.';
 }
 
+/** `none` makes the cookie `Secure`, which browsers keep only over HTTPS: refused unless the site URL is https. */
+async function sameSiteNoneNeedsHttps(value: unknown, read: (key: string) => Promise<unknown>): Promise<string | undefined> {
+  if (value !== 'none') return undefined;
+  const site = await read('site-url');
+  return typeof site === 'string' && site.startsWith('https://') ? undefined : 'value `none` needs an https:// site URL (`site-url`): the cookie is then Secure.';
+}
+
+/**
+ * The feature flags of Metabase's `token-features`, true for what this server does. The embedding SDK renders nothing
+ * unless `embedding_sdk` and the flag of its auth method are true.
+ */
+export const TOKEN_FEATURES: Readonly<Record<string, boolean>> = {
+  embedding: true,
+  embedding_sdk: true,
+  embedding_simple: false,
+  sso_jwt: true,
+  sso_saml: true,
+  sso_google: false,
+  sso_ldap: false,
+  session_timeout_config: false,
+  whitelabel: false,
+  audit_app: false,
+  sandboxes: false,
+  advanced_permissions: false,
+  content_verification: false,
+  official_collections: false,
+  cache_granular_controls: false,
+  disable_password_login: true,
+  hosting: false,
+};
+
 const bool = (key: string, def: boolean, description: string, visibility: SettingDefinition['visibility'] = 'admin'): SettingDefinition =>
   ({ key, type: 'boolean', default: def, description, visibility });
 const str = (key: string, description: string, extra: Partial<SettingDefinition<string>> = {}): SettingDefinition =>
@@ -53,13 +84,18 @@ export const SETTINGS: SettingDefinition[] = [
   str('admin-email', 'The email address users contact for help.', { visibility: 'authenticated' }),
   { key: 'password-complexity', type: 'enum', options: ['weak', 'normal', 'strong'], default: 'normal', visibility: 'public', description: 'How strong passwords must be.' },
   bool('enable-password-login', true, 'Allow logging in with email and password.', 'public'),
-  { key: 'session-cookie-samesite', type: 'enum', options: ['lax', 'none', 'strict'], default: 'lax', visibility: 'public', description: 'SameSite attribute of the session cookie.' },
+  {
+    key: 'session-cookie-samesite', type: 'enum', options: ['lax', 'none', 'strict'], default: 'lax', visibility: 'public',
+    description: 'SameSite attribute of the session cookie.', validateWith: sameSiteNoneNeedsHttps,
+  },
   str('report-timezone', 'Time zone that reports are shown in.', { visibility: 'authenticated', validate: timeZone }),
   bool('anon-tracking-enabled', false, 'Share anonymous usage statistics (nothing is sent anywhere by this server).', 'public'),
 
   bool('enable-public-sharing', false, 'Allow public links to questions and dashboards.', 'authenticated'),
   bool('enable-embedding-static', false, 'Allow static embedding with signed tokens.', 'authenticated'),
-  bool('enable-embedding-sdk', false, 'Allow embedding with the React SDK.', 'authenticated'),
+  // Public: the SDK reads it (and token-features) from /api/session/properties before it has a session.
+  bool('enable-embedding-sdk', false, 'Allow embedding with the React SDK.', 'public'),
+  { key: 'token-features', type: 'json', visibility: 'public', description: 'The features this server supports.', getter: () => ({ ...TOKEN_FEATURES }) },
   bool('enable-embedding-interactive', false, 'Allow interactive (full-app) embedding.', 'authenticated'),
   str('embedding-secret-key', 'Secret that signs embedding tokens (64 hexadecimal characters).', {
     sensitive: true, validate: (v) => (HEX64.test(v) ? undefined : 'value must be 64 hexadecimal characters.'),

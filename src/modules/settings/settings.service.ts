@@ -76,6 +76,8 @@ export class SettingsService {
       }
       if (def.sensitive && typeof raw === 'string' && raw.startsWith(MASK)) continue; // the masked value sent back: keep the secret
       const value = this.coerce(def, raw);
+      const why = value === null ? undefined : await def.validateWith?.(value as never, (k) => (k in values ? Promise.resolve(values[k]) : this.get(k)));
+      if (why) throw ValidationError.of(key, why, raw);
       writes.push([key, value === null ? null : this.serialize(def, value)]);
     }
     for (const toggle of EMBEDDING_TOGGLES) {

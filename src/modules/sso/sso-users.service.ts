@@ -1,0 +1,88 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { MessageError } from '../../common/errors/api-errors';
+import { MembershipsService } from '../permissions/memberships.service';
+import { User } from '../users/user.entity';
+import { ALL_USERS_GROUP_ID, UsersRepository } from '../users/users.repository';
+import { UsersService } from '../users/users.service';
+
+export const NO_ACCOUNT = "Sorry, but you'll need an account to view this page. Please contact your administrator.";
+export const ACCOUNT_DISABLED = 'Your account is disabled. Please contact your administrator.';
+
+/** Who an identity provider says is signing in, with what it says of them. */
+export interface SsoIdentity {
+  email: string;
+  firstName?: string | null;
+  lastName?: string | null;
+  /** The provider's group names (when it sent any). */
+  groups: string[];
+  /** Everything else the provider said: kept as login attributes. */
+  attributes: Record<string, unknown>;
+}
+
+/** How the method's settings say to treat the identity. */
+export interface SsoPolicy {
+  source: 'jwt' | 'saml';
+  provisioning: boolean;
+  groupSync: boolean;
+  /** `{"<provider group>": [<group ids>]}`. */
+  groupMappings: Record<string, number[]>;
+}
+
+/**
+ * Users and groups for every SSO method: find the user by email (case-insensitive) or create them (unless
+ * provisioning is off), refresh names and login attributes, and sync the groups the mappings name.
+ */
+@Injectable()
+export class SsoUsersService {
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly usersService: UsersService,
+    private readonly memberships: MembershipsService,
+  ) {}
+
+  async signIn(identity: SsoIdentity, policy: SsoPolicy): Promise<User> {
+    const user = await this.users.transaction(async (tx) => {
+      let u = await this.users.findByEmail(identity.email.trim(), tx);
+      if (u && (!u.is_active || u.type !== 'personal')) throw new MessageError(ACCOUNT_DISABLED, 401);
+      if (!u) {
+        if (!policy.provisioning) throw new MessageError(NO_ACCOUNT, 401);
+        u = await this.usersService.create(
+          { email: identity.email, first_name: identity.firstName ?? null, last_name: identity.lastName ?? null, login_attributes: identity.attributes, sso_source: policy.source },
+          tx,
+        );
+      } else {
+        const changes: Partial<User> = {};
+        if (identity.firstName && identity.firstName !== u.first_name) changes.first_name = identity.firstName;
+        if (identity.lastName && identity.lastName !== u.last_name) changes.last_name = identity.lastName;
+        if (Object.keys(identity.attributes).length > 0) changes.login_attributes = identity.attributes;
+        if (Object.keys(changes).length > 0) {
+          await this.users.update(u.id, changes, tx);
+          Object.assign(u, changes);
+        }
+      }
+      if (policy.groupSync) await this.syncGroups(u, identity.groups, policy.groupMappings, tx);
+      return u;
+    });
+    await this.usersService.recordLogin(user);
+    return user;
+  }
+
+  /**
+   * Only groups some mapping names are managed: the user joins the ones their provider groups map to and leaves the
+   * other mapped ones; groups no mapping names (Administrators included) are left as they are.
+   */
+  private async syncGroups(user: User, groups: string[], mappings: Record<string, number[]>, tx: EntityManager): Promise<void> {
+    const managed = new Set(Object.values(mappings).flat());
+    if (managed.size === 0) return;
+    const wanted = new Set(groups.flatMap((g) => mappings[g] ?? []));
+    const current = (await this.users.memberships([user.id], tx)).get(user.id) ?? [];
+    const keep = current.filter((m) => !managed.has(m.group_id) || wanted.has(m.group_id));
+    const next = new Map(keep.map((m) => [m.group_id, m.is_group_manager]));
+    for (const id of wanted) if (!next.has(id)) next.set(id, false);
+    next.delete(ALL_USERS_GROUP_ID);
+    const same = next.size === current.filter((m) => m.group_id !== ALL_USERS_GROUP_ID).length && current.every((m) => m.group_id === ALL_USERS_GROUP_ID || next.has(m.group_id));
+    if (same) return;
+    await this.memberships.setGroups(user, [...next].map(([id, isManager]) => ({ id, is_group_manager: isManager })), tx);
+  }
+}
