@@ -202,9 +202,19 @@ describe.each(availableEngines(['sqlite', 'postgres']).map((e) => [e]))('actions
     expect403(await http().get(`/api/action?model-id=${w.model}`).set(auth(outsider.session)));
     expect(((await http().get('/api/action').set(auth(outsider.session)).expect(200)).body as Json[]).map((a) => a.id)).not.toContain(action.id);
     expect403(await execute(action.id, { 'p-id': 1 }, outsider.session));
-    // Without data access to the database, running is refused even to a reader of the model.
-    const graph = (await http().get('/api/permissions/graph').set(auth(admin)).expect(200)).body;
-    await http().put('/api/permissions/graph').set(auth(admin)).send({ revision: graph.revision, groups: { 1: { [w.db]: { data: 'no', native: 'none' } } } }).expect(200);
+    // Writing SQL needs native query permission on the database; an implicit action, data access.
+    const setAccess = async (data: string, native: string) => {
+      const graph = (await http().get('/api/permissions/graph').set(auth(admin)).expect(200)).body;
+      await http().put('/api/permissions/graph').set(auth(admin)).send({ revision: graph.revision, groups: { 1: { [w.db]: { data, native } } } }).expect(200);
+    };
+    await setAccess('unrestricted', 'none');
+    expect403(await http().post('/api/action').set(auth(writer.session)).send(body));
+    expect403(await http().put(`/api/action/${action.id}`).set(auth(writer.session)).send({ dataset_query: body.dataset_query }));
+    const rowDelete = await create({ name: 'Delete row', type: 'implicit', kind: 'row/delete', model_id: w.model }, writer.session);
+    // Without data access to the database, running is refused even to a reader of the model, and so is authoring.
+    await setAccess('no', 'none');
+    expect403(await http().post('/api/action').set(auth(writer.session)).send({ name: 'Delete row', type: 'implicit', kind: 'row/delete', model_id: w.model }));
+    expect403(await execute(rowDelete.id, { id: 1 }, writer.session));
     expect403(await execute(action.id, { 'p-id': 1 }, reader.session));
     // Not signed in: 401.
     expect((await http().get(`/api/action/${action.id}`)).status).toBe(401);

@@ -61,6 +61,7 @@ export class ActionsService {
     const model = await this.writableModel(caller, body.model_id);
     const type: ActionType = body.type ?? 'query';
     const sub = await this.subtype(type, model, body.database_id ?? null, body.dataset_query ?? null, body.kind ?? null);
+    await this.assertMayAuthor(caller, model, sub.query);
     const id = await this.repo.create(
       {
         model_id: model.id,
@@ -104,6 +105,7 @@ export class ActionsService {
         body.dataset_query ?? (type === row.type ? (parse(row.dataset_query, null) as Record<string, unknown> | null) : null),
         body.kind ?? (type === row.type ? row.kind : null),
       );
+      await this.assertMayAuthor(caller, target, sub.query);
     }
     await this.repo.update(id, changes, sub.query, sub.kind);
     return this.view((await this.repo.row(id))!);
@@ -160,6 +162,15 @@ export class ActionsService {
     if (!row) throw new NotFoundError();
     await this.cards.writable(caller, Number(row.model_id));
     return row;
+  }
+
+  /**
+   * Writing SQL that writes needs native query permission on its database; an implicit action, data access to the
+   * model's database (Metabase's rule for authoring actions, beside write access to the model's collection).
+   */
+  private async assertMayAuthor(caller: AuthUser, model: CardRow, query: { database_id: number } | null): Promise<void> {
+    if (query) return this.databases.assertCanRunNative(caller, query.database_id);
+    if (model.database_id !== null) await this.databases.assertCanRead(caller, Number(model.database_id));
   }
 
   /** The model an action is put on: it must exist (404), be writable (403) and be a model (400). */
