@@ -73,6 +73,11 @@ describe.each(availableEngines(['sqlite', 'postgres']).map((e) => [e]))('dashboa
   it('keeps a dashcard’s action_id through PUT and GET, and checks it', async () => {
     const got = (await http().get(`/api/dashboard/${dashboard}`).set(auth(admin)).expect(200)).body;
     expect((got.dashcards as Json[]).map((c) => [c.id, c.action_id])).toEqual(expect.arrayContaining([[updateCard, updater.id], [insertCard, inserter.id], [plainCard, null]]));
+    // An action button shows its action; other dashcards have none.
+    const byId = new Map((got.dashcards as Json[]).map((c) => [c.id, c]));
+    expect(byId.get(updateCard)!.action).toMatchObject({ id: updater.id, type: 'implicit', kind: 'row/update', model_id: w.model, name: 'Update item' });
+    expect(byId.get(insertCard)!.action).toMatchObject({ id: inserter.id, type: 'query', database_id: w.db });
+    expect(byId.get(plainCard)).not.toHaveProperty('action');
     const other = await makeDashboard(t, admin);
     expect404(await http().put(`/api/dashboard/${other.id}`).set(auth(admin)).send({ dashcards: [newDashcard(-1, null, { action_id: 999_999 })] }));
     expect400(await http().put(`/api/dashboard/${other.id}`).set(auth(admin)).send({ dashcards: [newDashcard(-1, null, { action_id: 'x' })] }), 'dashcards', DASHCARD_MSG);

@@ -87,6 +87,11 @@ export class ActionsRepository {
     return rows[0] ?? null;
   }
 
+  async rows(ids: number[]): Promise<ActionRow[]> {
+    if (ids.length === 0) return [];
+    return this.sql.query<ActionRow>(`${SELECT} WHERE a.id IN (${ids.map((_, i) => `$${i + 1}`).join(', ')}) ORDER BY a.id`, ids);
+  }
+
   /** Unarchived actions, of one model or of all, by id. */
   async list(modelId: number | null): Promise<ActionRow[]> {
     if (modelId !== null) return this.sql.query<ActionRow>(`${SELECT} WHERE a.archived = $1 AND a.model_id = $2 ORDER BY a.id`, [false, modelId]);

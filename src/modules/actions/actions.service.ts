@@ -236,6 +236,13 @@ export class ActionsService {
     return base;
   }
 
+  /** Actions by id as dashcards show them (archived ones too: the button stays on the dashboard). */
+  async views(ids: number[]): Promise<Map<number, Record<string, unknown>>> {
+    const out = new Map<number, Record<string, unknown>>();
+    for (const row of await this.repo.rows(ids)) out.set(Number(row.id), await this.view(row));
+    return out;
+  }
+
   /** What the public surface shows of an action: no owner, no SQL. */
   async publicView(row: ActionRow): Promise<Record<string, unknown>> {
     const db = await this.runner.databaseOf(row);

@@ -12,6 +12,7 @@ import { dashboardPlace } from './dashboard-access.service';
 import { parseJson } from '../../common/database/stored-json';
 import { dashboardBase, dashboardCollection, dashcardView, lastEditView, tabView } from './dashboard-view';
 import { DashboardsRepository, type DashboardRow, type DashcardRow } from './dashboards.repository';
+import { DashcardActionsRegistry } from './dashcard-actions';
 
 /** What the collection permission check needs of a card or dashboard row. */
 type Placed = Pick<CardRow, 'collection_id' | 'coll_location' | 'coll_personal_owner_id'>;
@@ -41,6 +42,7 @@ export class DashboardHydrator {
     private readonly collections: CollectionAccessService,
     private readonly fields: FieldsRepository,
     private readonly fieldHydrator: FieldHydrator,
+    private readonly actions: DashcardActionsRegistry,
   ) {}
 
   async one(caller: AuthUser, row: DashboardRow, perm: CollectionPerm | null) {
@@ -55,7 +57,8 @@ export class DashboardHydrator {
       this.repo.lastEdit(id),
     ]);
     const cardIds = [...new Set([...dashcards.map((d) => d.card_id), ...series.map((s) => s.card_id)].filter((x): x is number => x !== null).map(Number))];
-    const cardViews = await this.cardViews(caller, cardIds);
+    const actionIds = [...new Set(dashcards.map((d) => d.action_id).filter((x): x is number => x !== null).map(Number))];
+    const [cardViews, actionViews] = await Promise.all([this.cardViews(caller, cardIds), this.actions.views(actionIds)]);
     const seriesOf = new Map<number, Record<string, unknown>[]>();
     for (const s of series) {
       const card = cardViews.get(Number(s.card_id));
@@ -72,7 +75,9 @@ export class DashboardHydrator {
       can_write: perm === 'write',
       can_restore: perm === 'write' && (row.archived === true || row.archived === 1),
       can_delete: perm === 'write',
-      dashcards: dashcards.map((dc) => dashcardView(dc, dc.card_id === null ? null : (cardViews.get(Number(dc.card_id)) ?? null), seriesOf.get(Number(dc.id)) ?? [])),
+      dashcards: dashcards.map((dc) =>
+        dashcardView(dc, dc.card_id === null ? null : (cardViews.get(Number(dc.card_id)) ?? null), seriesOf.get(Number(dc.id)) ?? [], dc.action_id === null ? null : (actionViews.get(Number(dc.action_id)) ?? null)),
+      ),
       tabs: tabs.map(tabView),
       param_fields: await this.paramFields(dashcards),
       param_values: null,

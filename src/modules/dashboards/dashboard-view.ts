@@ -55,14 +55,15 @@ export function tabView(t: TabRow) {
   return { id: Number(t.id), dashboard_id: Number(t.dashboard_id), name: t.name, position: Number(t.position), entity_id: t.entity_id, created_at: isoTime(t.created_at), updated_at: isoTime(t.updated_at) };
 }
 
-/** A dashcard with its card and series as already mapped. */
-export function dashcardView(dc: DashcardRow, card: Record<string, unknown> | null, series: Record<string, unknown>[]) {
+/** A dashcard with its card and series as already mapped (and the action of an action button, when it has one). */
+export function dashcardView(dc: DashcardRow, card: Record<string, unknown> | null, series: Record<string, unknown>[], action: Record<string, unknown> | null = null) {
   return {
     id: Number(dc.id),
     dashboard_id: Number(dc.dashboard_id),
     card_id: num(dc.card_id),
     card,
     action_id: num(dc.action_id),
+    ...(action ? { action } : {}),
     dashboard_tab_id: num(dc.dashboard_tab_id),
     row: Number(dc.row),
     col: Number(dc.col),

@@ -1,3 +1,4 @@
+import { DashcardActionsRegistry } from './dashcard-actions';
 import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { BookmarksModule } from '../bookmarks/bookmarks.module';
@@ -52,8 +53,9 @@ import { DashboardsService } from './dashboards.service';
     DashboardMetadataService,
     DashboardVirtualTables,
     DashboardItemsSource,
+    DashcardActionsRegistry,
   ],
-  exports: [DashboardsRepository, DashboardAccessService, DashboardsService],
+  exports: [DashboardsRepository, DashboardAccessService, DashboardsService, DashcardActionsRegistry],
 })
 export class DashboardsModule implements OnModuleInit {
   constructor(
