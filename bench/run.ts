@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: every benchmark suite, or those named in BENCH_SUITE (comma-separated: `query`, `content`, `dashboard`, `embed`).
+ * `npm run bench`: every benchmark suite, or those named in BENCH_SUITE (comma-separated: `query`, `content`, `dashboard`, `download`, `embed`).
  * Each suite rewrites its own section of bench/results.md and leaves the others' figures as they were.
  */
 import * as fs from 'node:fs';
