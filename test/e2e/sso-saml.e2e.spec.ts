@@ -1,5 +1,5 @@
 import { createPublicKey, verify } from 'node:crypto';
-import { Body, Controller, Get, HttpCode, INestApplication, Module, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, INestApplication, Module, Post, Query, Req, UseGuards } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import cookieParser from 'cookie-parser';
 import request from 'supertest';
@@ -10,6 +10,7 @@ import { AppLogger } from '../../src/common/logging/app-logger';
 import { loadConfig } from '../../src/config/app-config';
 import { SettingsService } from '../../src/modules/settings/settings.service';
 import { SAML_REJECTED_MESSAGE } from '../../src/modules/sso/saml/saml-rejected.error';
+import { SamlSsoAuthGuard } from '../../src/modules/sso/saml/saml-sso.guard';
 import { SamlSsoService } from '../../src/modules/sso/saml/saml-sso.service';
 import { SamlModule } from '../../src/modules/sso/saml/saml.module';
 import { freshAppDb, TestDb } from '../support/app-db';
@@ -37,6 +38,16 @@ class SamlHarnessController {
   @HttpCode(200)
   consume(@Body() form: Record<string, string>) {
     return this.saml.consume(form);
+  }
+
+  /** The same through the `sso-saml` passport strategy, as an SSO controller behind SamlSsoAuthGuard gets it. */
+  @Post('acs-passport')
+  @Access('public')
+  @AcceptsForm()
+  @UseGuards(SamlSsoAuthGuard)
+  @HttpCode(200)
+  consumeWithPassport(@Req() req: { ssoSamlLogin?: unknown }) {
+    return req.ssoSamlLogin;
   }
 }
 
@@ -101,8 +112,9 @@ describe('SAML service provider (e2e)', () => {
     return { inResponseTo, acsUrl: ACS, audience: APP_NAME, email: 'ada@example.com', firstName: 'Ada', lastName: 'Lovelace', groups: ['analysts', 'staff'], ...extra };
   }
 
+  let acsPath = '/test/saml/acs';
   const post = (on: Instance, xml: string, relayState = '/dashboard/1') =>
-    on.http().post('/test/saml/acs').type('form').send({ SAMLResponse: encode(xml), RelayState: relayState });
+    on.http().post(acsPath).type('form').send({ SAMLResponse: encode(xml), RelayState: relayState });
 
   async function expectRefused(on: Instance, xml: string, reason: RegExp) {
     const res = await post(on, xml);
@@ -145,126 +157,135 @@ describe('SAML service provider (e2e)', () => {
     }
   });
 
-  it('accepts a response whose assertion is signed: user, names, groups, other attributes, return path', async () => {
-    const req = await authnRequest(a, '/collection/3');
-    const res = await post(a, signedResponse(idp, opts(req.id, { extra: { department: 'R&D' } })), '/collection/3').expect(200);
-    expect(res.body).toEqual({
-      email: 'ada@example.com',
-      firstName: 'Ada',
-      lastName: 'Lovelace',
-      groups: ['analysts', 'staff'],
-      attributes: { department: 'R&D' },
-      returnTo: '/collection/3',
+  describe.each([
+    ['SamlSsoService.consume', '/test/saml/acs'],
+    ['the sso-saml passport strategy', '/test/saml/acs-passport'],
+  ])('the assertion consumer through %s', (_name, path) => {
+    beforeAll(() => {
+      acsPath = path;
     });
-  });
 
-  it('accepts a response signed as a whole, answered on another instance than the one that sent the request', async () => {
-    const req = await authnRequest(a);
-    const res = await post(b, signedResponse(idp, opts(req.id), 'response')).expect(200);
-    expect(res.body.email).toBe('ada@example.com');
-  });
+    it('accepts a response whose assertion is signed: user, names, groups, other attributes, return path', async () => {
+      const req = await authnRequest(a, '/collection/3');
+      const res = await post(a, signedResponse(idp, opts(req.id, { extra: { department: 'R&D' } })), '/collection/3').expect(200);
+      expect(res.body).toEqual({
+        email: 'ada@example.com',
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        groups: ['analysts', 'staff'],
+        attributes: { department: 'R&D' },
+        returnTo: '/collection/3',
+      });
+    });
 
-  it('takes the return path from the request it answers, not from the posted RelayState', async () => {
-    const req = await authnRequest(a, '/dashboard/9');
-    const res = await post(a, signedResponse(idp, opts(req.id)), 'https://evil.example/').expect(200);
-    expect(res.body.returnTo).toBe('/dashboard/9');
-  });
+    it('accepts a response signed as a whole, answered on another instance than the one that sent the request', async () => {
+      const req = await authnRequest(a);
+      const res = await post(b, signedResponse(idp, opts(req.id), 'response')).expect(200);
+      expect(res.body.email).toBe('ada@example.com');
+    });
 
-  it('refuses an unsigned response', async () => {
-    const req = await authnRequest();
-    await expectRefused(a, signedResponse(idp, opts(req.id), 'none'), /signature/i);
-  });
+    it('takes the return path from the request it answers, not from the posted RelayState', async () => {
+      const req = await authnRequest(a, '/dashboard/9');
+      const res = await post(a, signedResponse(idp, opts(req.id)), 'https://evil.example/').expect(200);
+      expect(res.body.returnTo).toBe('/dashboard/9');
+    });
 
-  it('refuses a signature over another element (wrapping: the signed assertion moved aside, an unsigned one read)', async () => {
-    const req = await authnRequest();
-    const genuine = sign(assertionXml(idp, opts(req.id, { email: 'mallory@example.com' })), 'Assertion', idp.key, idp.cert);
-    const evil = assertionXml(idp, opts(req.id, { email: 'admin@example.com' }));
-    const wrapped = responseXml(idp, opts(req.id), `${evil}`).replace(
-      '<samlp:Status>',
-      `<samlp:Extensions>${genuine}</samlp:Extensions><samlp:Status>`,
-    );
-    await expectRefused(a, wrapped, /signature/i);
-  });
+    it('refuses an unsigned response', async () => {
+      const req = await authnRequest();
+      await expectRefused(a, signedResponse(idp, opts(req.id), 'none'), /signature/i);
+    });
 
-  it('refuses a signature copied into a forged assertion (it references the genuine one)', async () => {
-    const req = await authnRequest();
-    const genuine = sign(assertionXml(idp, opts(req.id, { email: 'mallory@example.com' })), 'Assertion', idp.key, idp.cert);
-    const signature = /<ds:Signature[\s\S]*<\/ds:Signature>/.exec(genuine)?.[0] as string;
-    const evil = assertionXml(idp, opts(req.id, { email: 'admin@example.com' })).replace('</saml:Issuer>', `</saml:Issuer>${signature}`);
-    const xml = responseXml(idp, opts(req.id), evil).replace('<samlp:Status>', `<samlp:Extensions>${genuine}</samlp:Extensions><samlp:Status>`);
-    await expectRefused(a, xml, /signature|referenced|ID/i);
-  });
+    it('refuses a signature over another element (wrapping: the signed assertion moved aside, an unsigned one read)', async () => {
+      const req = await authnRequest();
+      const genuine = sign(assertionXml(idp, opts(req.id, { email: 'mallory@example.com' })), 'Assertion', idp.key, idp.cert);
+      const evil = assertionXml(idp, opts(req.id, { email: 'admin@example.com' }));
+      const wrapped = responseXml(idp, opts(req.id), `${evil}`).replace(
+        '<samlp:Status>',
+        `<samlp:Extensions>${genuine}</samlp:Extensions><samlp:Status>`,
+      );
+      await expectRefused(a, wrapped, /signature/i);
+    });
 
-  it('refuses a comment inside the NameID and the email (the signature, blind to comments, still holds)', async () => {
-    const req = await authnRequest();
-    const xml = signedResponse(idp, opts(req.id, { email: 'user@evil.com.example.com' })).replaceAll('user@evil.com.example.com', 'user@evil.com<!---->.example.com');
-    await expectRefused(a, xml, /comment/i);
-  });
+    it('refuses a signature copied into a forged assertion (it references the genuine one)', async () => {
+      const req = await authnRequest();
+      const genuine = sign(assertionXml(idp, opts(req.id, { email: 'mallory@example.com' })), 'Assertion', idp.key, idp.cert);
+      const signature = /<ds:Signature[\s\S]*<\/ds:Signature>/.exec(genuine)?.[0] as string;
+      const evil = assertionXml(idp, opts(req.id, { email: 'admin@example.com' })).replace('</saml:Issuer>', `</saml:Issuer>${signature}`);
+      const xml = responseXml(idp, opts(req.id), evil).replace('<samlp:Status>', `<samlp:Extensions>${genuine}</samlp:Extensions><samlp:Status>`);
+      await expectRefused(a, xml, /signature|referenced|ID/i);
+    });
 
-  it('refuses an expired assertion', async () => {
-    const req = await authnRequest();
-    const xml = signedResponse(idp, opts(req.id, { issuedAt: new Date(Date.now() - 20 * 60_000), validForMs: 5 * 60_000 }));
-    // node-saml checks the subject confirmation's window first: no confirmation still valid.
-    await expectRefused(a, xml, /expired|No valid subject confirmation/i);
-  });
+    it('refuses a comment inside the NameID and the email (the signature, blind to comments, still holds)', async () => {
+      const req = await authnRequest();
+      const xml = signedResponse(idp, opts(req.id, { email: 'user@evil.com.example.com' })).replaceAll('user@evil.com.example.com', 'user@evil.com<!---->.example.com');
+      await expectRefused(a, xml, /comment/i);
+    });
 
-  it('refuses an assertion valid for longer than ten minutes after it was issued, once they are past', async () => {
-    const req = await authnRequest();
-    const xml = signedResponse(idp, opts(req.id, { issuedAt: new Date(Date.now() - 11 * 60_000), validForMs: 60 * 60_000 }));
-    await expectRefused(a, xml, /expired|too old|No valid subject confirmation/i);
-  });
+    it('refuses an expired assertion', async () => {
+      const req = await authnRequest();
+      const xml = signedResponse(idp, opts(req.id, { issuedAt: new Date(Date.now() - 20 * 60_000), validForMs: 5 * 60_000 }));
+      // node-saml checks the subject confirmation's window first: no confirmation still valid.
+      await expectRefused(a, xml, /expired|No valid subject confirmation/i);
+    });
 
-  it('refuses a wrong audience', async () => {
-    const req = await authnRequest();
-    await expectRefused(a, signedResponse(idp, opts(req.id, { audience: 'some-other-app' })), /audience/i);
-  });
+    it('refuses an assertion valid for longer than ten minutes after it was issued, once they are past', async () => {
+      const req = await authnRequest();
+      const xml = signedResponse(idp, opts(req.id, { issuedAt: new Date(Date.now() - 11 * 60_000), validForMs: 60 * 60_000 }));
+      await expectRefused(a, xml, /expired|too old|No valid subject confirmation/i);
+    });
 
-  it('refuses a wrong recipient or destination', async () => {
-    const req = await authnRequest();
-    await expectRefused(a, signedResponse(idp, opts(req.id, { acsUrl: 'https://elsewhere.example.test/auth/sso' })), /Destination|Recipient/);
-  });
+    it('refuses a wrong audience', async () => {
+      const req = await authnRequest();
+      await expectRefused(a, signedResponse(idp, opts(req.id, { audience: 'some-other-app' })), /audience/i);
+    });
 
-  it('refuses an assertion from another issuer', async () => {
-    const req = await authnRequest();
-    await expectRefused(a, signedResponse(idp, opts(req.id, { issuer: 'https://not-the-idp.example.test' })), /issuer/i);
-  });
+    it('refuses a wrong recipient or destination', async () => {
+      const req = await authnRequest();
+      await expectRefused(a, signedResponse(idp, opts(req.id, { acsUrl: 'https://elsewhere.example.test/auth/sso' })), /Destination|Recipient/);
+    });
 
-  it('refuses a response answering no request of ours (unsolicited or forged InResponseTo)', async () => {
-    await expectRefused(a, signedResponse(idp, opts(newId())), /InResponseTo/);
-  });
+    it('refuses an assertion from another issuer', async () => {
+      const req = await authnRequest();
+      await expectRefused(a, signedResponse(idp, opts(req.id, { issuer: 'https://not-the-idp.example.test' })), /issuer/i);
+    });
 
-  it('refuses a replayed response, on the same instance and on another one sharing the app DB', async () => {
-    const req = await authnRequest();
-    const xml = signedResponse(idp, opts(req.id));
-    await post(a, xml).expect(200);
-    // The request it answered is gone, which refuses it first; the next test shows the assertion id alone does.
-    await expectRefused(a, xml, /replay|InResponseTo/);
-    await expectRefused(b, xml, /replay|InResponseTo/);
-  });
+    it('refuses a response answering no request of ours (unsolicited or forged InResponseTo)', async () => {
+      await expectRefused(a, signedResponse(idp, opts(newId())), /InResponseTo/);
+    });
 
-  it('refuses a replay even when the request it answered were still pending (the assertion id is what counts)', async () => {
-    const req = await authnRequest();
-    const assertionId = newId();
-    await post(a, signedResponse(idp, opts(req.id, { assertionId }))).expect(200);
-    const again = await authnRequest(b);
-    await expectRefused(b, signedResponse(idp, opts(again.id, { assertionId })), /replay/);
-  });
+    it('refuses a replayed response, on the same instance and on another one sharing the app DB', async () => {
+      const req = await authnRequest();
+      const xml = signedResponse(idp, opts(req.id));
+      await post(a, xml).expect(200);
+      // The request it answered is gone, which refuses it first; the next test shows the assertion id alone does.
+      await expectRefused(a, xml, /replay|InResponseTo/);
+      await expectRefused(b, xml, /replay|InResponseTo/);
+    });
 
-  it('refuses XML entities (DOCTYPE with ENTITY declarations)', async () => {
-    const req = await authnRequest();
-    const xml = signedResponse(idp, opts(req.id));
-    await expectRefused(a, `<?xml version="1.0"?><!DOCTYPE r [<!ENTITY e "ada@example.com">]>${xml}`, /DOCTYPE/);
-  });
+    it('refuses a replay even when the request it answered were still pending (the assertion id is what counts)', async () => {
+      const req = await authnRequest();
+      const assertionId = newId();
+      await post(a, signedResponse(idp, opts(req.id, { assertionId }))).expect(200);
+      const again = await authnRequest(b);
+      await expectRefused(b, signedResponse(idp, opts(again.id, { assertionId })), /replay/);
+    });
 
-  it('refuses a response signed with another key than the IdP certificate', async () => {
-    const req = await authnRequest();
-    await expectRefused(a, signedResponse(otherIdp, opts(req.id, { issuer: idp.issuer })), /signature/i);
-  });
+    it('refuses XML entities (DOCTYPE with ENTITY declarations)', async () => {
+      const req = await authnRequest();
+      const xml = signedResponse(idp, opts(req.id));
+      await expectRefused(a, `<?xml version="1.0"?><!DOCTYPE r [<!ENTITY e "ada@example.com">]>${xml}`, /DOCTYPE/);
+    });
 
-  it('refuses what is not a SAML response at all', async () => {
-    const res = await a.http().post('/test/saml/acs').type('form').send({ SAMLResponse: 'not base64 !!' });
-    expect(res.status).toBe(401);
-    expect(res.text).toBe(SAML_REJECTED_MESSAGE);
+    it('refuses a response signed with another key than the IdP certificate', async () => {
+      const req = await authnRequest();
+      await expectRefused(a, signedResponse(otherIdp, opts(req.id, { issuer: idp.issuer })), /signature/i);
+    });
+
+    it('refuses what is not a SAML response at all', async () => {
+      const res = await a.http().post(acsPath).type('form').send({ SAMLResponse: 'not base64 !!' });
+      expect(res.status).toBe(401);
+      expect(res.text).toBe(SAML_REJECTED_MESSAGE);
+    });
   });
 
   it('reads the settings at request time: a new IdP certificate set on one instance applies on the other', async () => {

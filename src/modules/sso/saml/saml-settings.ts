@@ -55,7 +55,9 @@ export async function readSamlSettings(settings: SettingsService): Promise<SamlS
 }
 
 /** SAML can start a login: on, with the IdP's URL and certificate, and a site URL to be posted back to. */
-export function samlUsable(s: SamlSettings): s is SamlSettings & { idpUri: string; idpCertificate: string; acsUrl: string } {
+export type UsableSamlSettings = SamlSettings & { idpCertificate: string; acsUrl: string };
+
+export function samlUsable(s: SamlSettings): s is UsableSamlSettings & { idpUri: string } {
   return s.enabled && s.idpUri !== null && s.idpCertificate !== null && s.acsUrl !== null;
 }
 

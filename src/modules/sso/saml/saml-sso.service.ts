@@ -5,7 +5,7 @@ import { AppLogger } from '../../../common/logging/app-logger';
 import { SettingsService } from '../../settings/settings.service';
 import { checkDestination, checkSignedAssertion, decodeResponse } from './saml-response-checks';
 import { SamlNotConfigured, SamlRejected } from './saml-rejected.error';
-import { certificatePem, readSamlSettings, SamlSettings, samlUsable } from './saml-settings';
+import { certificatePem, readSamlSettings, SamlSettings, samlUsable, UsableSamlSettings } from './saml-settings';
 import { SamlStateRepository } from './saml-state.repository';
 
 /** How long an AuthnRequest may wait for its answer, and how old an assertion may be. */
@@ -24,6 +24,13 @@ export interface SamlLogin {
   attributes: Record<string, string | string[]>;
   /** The return path given to `redirect()` for the request this response answers; validate it before use. */
   returnTo: string | null;
+}
+
+/** A posted response checked up to its signature: node-saml's options, and what to do with the profile it answers. */
+export interface PreparedSamlResponse {
+  encoded: string;
+  options: SamlConfig;
+  accept: (profile: Profile | null) => Promise<SamlLogin>;
 }
 
 const EMAIL = /^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/;
@@ -69,14 +76,34 @@ export class SamlSsoService {
    */
   async consume(form: Record<string, string>): Promise<SamlLogin> {
     try {
-      return await this.validate(form);
+      const prepared = await this.prepare(form);
+      const { profile } = await new SAML(prepared.options).validatePostResponseAsync({ SAMLResponse: prepared.encoded });
+      return await prepared.accept(profile);
     } catch (err) {
-      const reason = err instanceof SamlRejected ? err.reason : err instanceof Error ? err.message : String(err);
-      // The reason names no secret (a check and the values the IdP sent); it goes to the log, never to the client.
-      this.logger.warning(`SAML response refused: ${reason}`, { reason });
-      if (err instanceof SamlNotConfigured) throw err;
-      throw err instanceof SamlRejected ? err : new SamlRejected(reason);
+      throw this.refusal(err);
     }
+  }
+
+  /**
+   * The first half of consume(), for the `sso-saml` passport strategy: the settings in force, the checks made before
+   * any XML parser runs (size, base64, no DOCTYPE/entities, comments or processing instructions; Destination), the
+   * node-saml options, and `accept` for the profile node-saml answers once the signature holds.
+   */
+  async prepare(form: Record<string, unknown> | undefined): Promise<PreparedSamlResponse> {
+    const s = await readSamlSettings(this.settings);
+    if (!samlUsable(s)) throw new SamlNotConfigured();
+    const encoded = decodeResponse(form?.SAMLResponse);
+    checkDestination(Buffer.from(encoded, 'base64').toString('utf8'), s.acsUrl);
+    return { encoded, options: this.config(s, this.requestCache(null)), accept: (profile) => this.accept(profile, s) };
+  }
+
+  /** Any failure of a response as the 401 to answer, its reason logged (SamlNotConfigured stays a 400). */
+  refusal(err: unknown): Error {
+    if (err instanceof SamlNotConfigured) return err;
+    const reason = err instanceof SamlRejected ? err.reason : err instanceof Error ? err.message : String(err);
+    // The reason names no secret (a check and the values the IdP sent); it goes to the log, never to the client.
+    this.logger.warning(`SAML response refused: ${reason}`, { reason });
+    return err instanceof SamlRejected ? err : new SamlRejected(reason);
   }
 
   /** Our service-provider metadata (entity id, assertion consumer, signing certificate when set). */
@@ -84,22 +111,14 @@ export class SamlSsoService {
     const s = await readSamlSettings(this.settings);
     if (!s.acsUrl) throw new SamlNotConfigured();
     // The IdP certificate is not part of our metadata; SAML insists on one being configured.
-    const saml = new SAML(this.config({ ...s, idpCertificate: s.idpCertificate ?? 'unused' } as SamlSettings & { acsUrl: string; idpCertificate: string }, this.requestCache(null)));
+    const saml = new SAML(this.config({ ...s, acsUrl: s.acsUrl, idpCertificate: s.idpCertificate ?? 'unused' }, this.requestCache(null)));
     return saml.generateServiceProviderMetadata(null, s.spCertificate ? certificatePem(s.spCertificate) : null);
   }
 
-  private async validate(form: Record<string, string>): Promise<SamlLogin> {
-    const s = await readSamlSettings(this.settings);
-    if (!samlUsable(s)) throw new SamlNotConfigured();
-    const encoded = decodeResponse(form?.SAMLResponse);
-    const xml = Buffer.from(encoded, 'base64').toString('utf8');
-    checkDestination(xml, s.acsUrl);
-
-    const saml = new SAML(this.config(s, this.requestCache(null)));
-    const { profile } = await saml.validatePostResponseAsync({ SAMLResponse: encoded });
+  /** What node-saml leaves to us once the signature holds: issuer, Recipient, InResponseTo, replay; then the user. */
+  private async accept(profile: Profile | null, s: UsableSamlSettings): Promise<SamlLogin> {
     if (!profile) throw new SamlRejected('response carries no assertion');
     const facts = checkSignedAssertion(profile.getAssertion?.(), { acsUrl: s.acsUrl, idpIssuer: s.idpIssuer, maxAgeMs: MAX_ASSERTION_AGE_MS });
-
     const now = Date.now();
     if (!(await this.state.markSeen(facts.id, facts.notOnOrAfter + CLOCK_SKEW_MS))) {
       throw new SamlRejected(`assertion ${facts.id} was already used (replay)`);
@@ -133,7 +152,7 @@ export class SamlSsoService {
     return { email, firstName: one(s.attributeFirstName), lastName: one(s.attributeLastName), groups, attributes };
   }
 
-  private config(s: SamlSettings & { acsUrl: string; idpCertificate: string }, cacheProvider: CacheProvider): SamlConfig {
+  private config(s: UsableSamlSettings, cacheProvider: CacheProvider): SamlConfig {
     const signing = s.spPrivateKey && s.spCertificate ? { privateKey: s.spPrivateKey, publicCert: certificatePem(s.spCertificate) } : {};
     return {
       entryPoint: s.idpUri ?? undefined,
