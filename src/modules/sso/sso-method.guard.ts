@@ -4,6 +4,7 @@ import { SettingsService } from '../settings/settings.service';
 import { JwtSsoAuthGuard } from './jwt/jwt-sso.guard';
 import { ssoToken } from './jwt/sso-token.strategy-base';
 import { checkReturnTo } from './return-to';
+import { SamlSsoService } from './saml/saml-sso.service';
 import { isEmbeddingClient, type SsoMethod, type SsoRequest } from './sso-request';
 
 export const SSO_NOT_CONFIGURED = 'SSO has not been enabled and/or configured';
@@ -11,7 +12,7 @@ export const SDK_DISABLED = 'The embedding SDK is not enabled. An admin can turn
 
 /**
  * SSO_GUARD, what `@Access('sso')` requires: picks the method (`preferred_method` when that one is on; a JWT when one
- * came along; a SAMLResponse; else SAML when on, else JWT), refuses embedding clients while the SDK is off, checks
+ * came along; a posted SAMLResponse; else SAML when on, else JWT), refuses embedding clients while the SDK is off, checks
  * `return_to`, and for a JWT that came along runs the `sso-jwt` passport strategy. Settings are read per request.
  */
 @Injectable()
@@ -19,6 +20,7 @@ export class SsoMethodGuard implements CanActivate {
   constructor(
     private readonly settings: SettingsService,
     private readonly jwtGuard: JwtSsoAuthGuard,
+    private readonly saml: SamlSsoService,
   ) {}
 
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
@@ -26,10 +28,11 @@ export class SsoMethodGuard implements CanActivate {
     const embeddingClient = isEmbeddingClient(req);
     if (embeddingClient && !(await this.settings.get<boolean>('enable-embedding-sdk'))) throw new MessageError(SDK_DISABLED, 403);
     const jwtSecret = await this.jwtSecret();
-    const samlOn = await this.samlEnabled();
+    const samlOn = await this.saml.usable();
     const method = this.pick(req, jwtSecret !== undefined, samlOn);
-    const returnTo = checkReturnTo(this.param(req, 'return_to') ?? this.param(req, 'RelayState'), await this.ownHosts(req));
-    req.sso = { method, embeddingClient, returnTo, jwtSecret };
+    const ownHosts = await this.ownHosts(req);
+    const returnTo = checkReturnTo(this.param(req, 'return_to'), ownHosts);
+    req.sso = { method, embeddingClient, returnTo, ownHosts, jwtSecret };
     if (method === 'jwt' && ssoToken(req)) return (await this.jwtGuard.canActivate(ctx)) === true;
     return true;
   }
@@ -39,6 +42,7 @@ export class SsoMethodGuard implements CanActivate {
     if (preferred === 'jwt' && jwtOn) return 'jwt';
     if (preferred === 'saml' && samlOn) return 'saml';
     if (ssoToken(req) && jwtOn) return 'jwt';
+    if (this.param(req, 'SAMLResponse') !== undefined && samlOn) return 'saml';
     if (samlOn) return 'saml';
     if (jwtOn) return 'jwt';
     throw new MessageError(SSO_NOT_CONFIGURED);
@@ -50,13 +54,6 @@ export class SsoMethodGuard implements CanActivate {
     const secret = await this.settings.get<string | null>('jwt-shared-secret');
     const uri = await this.settings.get<string | null>('jwt-identity-provider-uri');
     return secret && uri ? secret : undefined;
-  }
-
-  private async samlEnabled(): Promise<boolean> {
-    if (!(await this.settings.get<boolean>('saml-enabled'))) return false;
-    const uri = await this.settings.get<string | null>('saml-identity-provider-uri');
-    const cert = await this.settings.get<string | null>('saml-identity-provider-certificate');
-    return Boolean(uri && cert);
   }
 
   private async ownHosts(req: SsoRequest): Promise<string[]> {

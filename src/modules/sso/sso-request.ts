@@ -10,6 +10,8 @@ export interface SsoContext {
   embeddingClient: boolean;
   /** Where to go after login, already checked to be relative or on our own host. */
   returnTo: string;
+  /** Hosts an absolute return URL may name: the site URL's, else the request's. */
+  ownHosts: string[];
   /** JWT: the shared secret in force for this request (read once, at request time). */
   jwtSecret?: string;
   /** JWT: the verified claims, set by the `sso-jwt` strategy when a token came along. */

@@ -1,14 +1,15 @@
 import { Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { Access } from '../../common/auth/access.decorator';
-import { MessageError } from '../../common/errors/api-errors';
+import { AcceptsForm } from '../../common/http/accepts-form';
 import { SessionsService } from '../sessions/sessions.service';
 import type { SsoClaims } from './jwt/jwt-sso-token';
 import { JwtSsoService } from './jwt/jwt-sso.service';
+import { checkReturnTo } from './return-to';
+import { SamlSsoService } from './saml/saml-sso.service';
+import { SettingsService } from '../settings/settings.service';
 import type { SsoContext, SsoRequest } from './sso-request';
-
-/** Until the SAML service lands: SAML chosen answers this. */
-export const SAML_UNAVAILABLE = 'SAML login is not available on this server yet.';
+import { SsoUsersService } from './sso-users.service';
 
 /**
  * `GET|POST /auth/sso`, for every SSO method. The `sso` level's guard (SsoMethodGuard) has picked the method, checked
@@ -20,6 +21,9 @@ export class SsoController {
   constructor(
     private readonly jwt: JwtSsoService,
     private readonly sessions: SessionsService,
+    private readonly samlService: SamlSsoService,
+    private readonly ssoUsers: SsoUsersService,
+    private readonly settings: SettingsService,
   ) {}
 
   @Get()
@@ -28,8 +32,10 @@ export class SsoController {
     await this.handle(req, res, false);
   }
 
+  /** JSON `{jwt}` (the SDK's exchange), or SAML's form post of `SAMLResponse` (the assertion consumer). */
   @Post()
   @Access('sso')
+  @AcceptsForm()
   @HttpCode(200)
   async exchange(@Req() req: SsoRequest, @Res() res: Response) {
     await this.handle(req, res, true);
@@ -37,10 +43,7 @@ export class SsoController {
 
   private async handle(req: SsoRequest, res: Response, posted: boolean): Promise<void> {
     const sso = req.sso as SsoContext;
-    if (sso.method === 'saml') {
-      // SAML BRANCH: to be wired to SamlSsoService (src/modules/sso/saml/) once it lands.
-      throw new MessageError(SAML_UNAVAILABLE);
-    }
+    if (sso.method === 'saml') return this.saml(req, res, sso, posted);
     const claims = req.ssoJwtClaims;
     if (!claims) return this.toIdentityProvider(sso, res);
     return this.jwtLogin(req, res, claims, sso.embeddingClient || posted);
@@ -56,6 +59,28 @@ export class SsoController {
       return;
     }
     res.redirect(302, sso.returnTo);
+  }
+
+  /** GET: off to the identity provider (its URL as JSON for embedding clients); POST: the assertion consumer. */
+  private async saml(req: SsoRequest, res: Response, sso: SsoContext, posted: boolean): Promise<void> {
+    const form = req.body as Record<string, unknown> | undefined;
+    if (!posted || typeof form?.SAMLResponse !== 'string') {
+      const url = await this.samlService.redirect(sso.returnTo);
+      if (sso.embeddingClient) res.status(200).json({ url, method: 'saml' });
+      else res.redirect(302, url);
+      return;
+    }
+    const login = await this.samlService.consume(form as Record<string, string>);
+    const returnTo = checkReturnTo(login.returnTo, sso.ownHosts);
+    const user = await this.ssoUsers.signIn(login, {
+      source: 'saml',
+      provisioning: await this.settings.get<boolean>('saml-user-provisioning-enabled?'),
+      groupSync: await this.settings.get<boolean>('saml-group-sync'),
+      groupMappings: (await this.settings.get<Record<string, number[]> | null>('saml-group-mappings')) ?? {},
+    });
+    const key = await this.sessions.create(user.id);
+    await this.sessions.setCookie(req, res, key);
+    res.redirect(302, returnTo);
   }
 
   private async toIdentityProvider(sso: SsoContext, res: Response): Promise<void> {

@@ -24,10 +24,14 @@ export class SsoTokenStrategyBase extends Strategy {
   }
 }
 
-/** The `jwt` of the query string, else of a JSON or form body. */
+/**
+ * The `jwt` of the query string, else of a JSON body. Never of a form: /auth/sso takes form posts for SAML's assertion
+ * consumer only, and a form any site can post would sign the browser in as someone else.
+ */
 export function ssoToken(req: Request): string | undefined {
   const fromQuery = req.query?.jwt;
   if (typeof fromQuery === 'string' && fromQuery.length > 0) return fromQuery;
+  if (!req.is('application/json')) return undefined;
   const body = req.body as Record<string, unknown> | undefined;
   const fromBody = body && typeof body === 'object' ? body.jwt : undefined;
   return typeof fromBody === 'string' && fromBody.length > 0 ? fromBody : undefined;
