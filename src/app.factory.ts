@@ -10,6 +10,8 @@ import { AppConfig } from './config/app-config';
 import { AppLogger } from './common/logging/app-logger';
 import { requestContext } from './common/logging/request-context';
 import { loggablePath } from './common/logging/loggable-path';
+import { embeddingHttp } from './common/http/embedding-http';
+import { SETTINGS_READER, type SettingsReader } from './common/settings/settings-reader';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -27,6 +29,7 @@ export async function createApp(config: AppConfig, logger = new AppLogger(config
   app.useBodyParser('json', { limit: '10mb' });
   app.useBodyParser('urlencoded', { limit: '10mb', extended: true });
   app.use(cookieParser());
+  app.use(embeddingHttp(app.get<SettingsReader>(SETTINGS_READER))); // CORS, API keys from embedding clients, frame-ancestors
   // After the body parsers: they resume on the socket's async context, which would drop the request's.
   app.use(requestLogging(logger));
   return app;
