@@ -18,7 +18,7 @@ const DASHCARD_MSG = 'value must be an array of dashcard maps, each with an inte
  * GET/POST /api/dashboard/:dashboard-id/dashcard/:dashcard-id/execute (prefill by primary key; run with the dashboard's
  * mapped values and the user's), on SQLite and (when reachable) Postgres warehouses.
  */
-describe.each(availableEngines(['sqlite', 'postgres']).map((e) => [e]))('dashboard actions on %s', (engine) => {
+describe.each(availableEngines(['sqlite', 'postgres', 'mysql']).map((e) => [e]))('dashboard actions on %s', (engine) => {
   let t: TestApp;
   let admin: string;
   let w: ActionWarehouse;
@@ -42,7 +42,7 @@ describe.each(availableEngines(['sqlite', 'postgres']).map((e) => [e]))('dashboa
     t = await startTestApp();
     admin = await setupAdmin(t);
     shared = await makeCollection(t, 'Shared');
-    w = await actionWarehouse(t, admin, engine as 'sqlite' | 'postgres', shared);
+    w = await actionWarehouse(t, admin, engine as 'sqlite' | 'postgres' | 'mysql', shared);
     [reader, outsider] = [await makeUserDirect(t), await makeUserDirect(t)];
     await grant(t, await makeGroup(t, admin, reader.id), shared, 'read');
     updater = await create({ name: 'Update item', type: 'implicit', kind: 'row/update', model_id: w.model });

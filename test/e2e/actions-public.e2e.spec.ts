@@ -18,7 +18,7 @@ const failed = (res: { status: number; text: string }) => expect({ status: res.s
  * dashboard (GET/POST /api/public/dashboard/:uuid/dashcard/:dashcard-id/execute), with public sharing on, writing to
  * a real table; the public surface's terse failures.
  */
-describe.each(availableEngines(['sqlite', 'postgres']).map((e) => [e]))('public actions on %s', (engine) => {
+describe.each(availableEngines(['sqlite', 'postgres', 'mysql']).map((e) => [e]))('public actions on %s', (engine) => {
   let t: TestApp;
   let admin: string;
   let w: ActionWarehouse;
@@ -36,7 +36,7 @@ describe.each(availableEngines(['sqlite', 'postgres']).map((e) => [e]))('public 
   beforeAll(async () => {
     t = await startTestApp();
     admin = await setupAdmin(t);
-    w = await actionWarehouse(t, admin, engine as 'sqlite' | 'postgres', await makeCollection(t, 'Shared'));
+    w = await actionWarehouse(t, admin, engine as 'sqlite' | 'postgres' | 'mysql', await makeCollection(t, 'Shared'));
     await sharing(true);
     insert = await create(queryActionBody(w.model, w.db, 'INSERT INTO items (id, name, qty) VALUES ({{id}}, {{name}}, {{qty}})', { id: 'number', name: 'text', qty: 'number' }, { name: 'Add item' }));
     actionUuid = (await http().post(`/api/action/${insert.id}/public_link`).set(auth(admin)).expect(200)).body.uuid;

@@ -11,9 +11,9 @@ type Json = Record<string, unknown>;
 
 /**
  * /api/action over HTTP: CRUD with its validation messages and collection permissions, and execution of query and
- * implicit actions writing to a real table (SQLite always, Postgres when reachable), each write all-or-nothing.
+ * implicit actions writing to a real table (SQLite always, Postgres and MariaDB when reachable), each write all-or-nothing.
  */
-describe.each(availableEngines(['sqlite', 'postgres']).map((e) => [e]))('actions on %s', (engine) => {
+describe.each(availableEngines(['sqlite', 'postgres', 'mysql']).map((e) => [e]))('actions on %s', (engine) => {
   let t: TestApp;
   let admin: string;
   let w: ActionWarehouse;
@@ -36,7 +36,7 @@ describe.each(availableEngines(['sqlite', 'postgres']).map((e) => [e]))('actions
     t = await startTestApp();
     admin = await setupAdmin(t);
     shared = await makeCollection(t, 'Shared');
-    w = await actionWarehouse(t, admin, engine as 'sqlite' | 'postgres', shared);
+    w = await actionWarehouse(t, admin, engine as 'sqlite' | 'postgres' | 'mysql', shared);
     [reader, writer, outsider] = [await makeUserDirect(t), await makeUserDirect(t), await makeUserDirect(t)];
     await grant(t, await makeGroup(t, admin, reader.id), shared, 'read');
     await grant(t, await makeGroup(t, admin, writer.id), shared, 'write');
@@ -132,7 +132,7 @@ describe.each(availableEngines(['sqlite', 'postgres']).map((e) => [e]))('actions
     const two = await create(queryActionBody(w.model, w.db, "INSERT INTO items (id, name, qty) VALUES ({{a}}, 'ok', 1), ({{b}}, 'bad', -1)", { a: 'number', b: 'number' }));
     const res = await execute(two.id, { 'p-a': 20, 'p-b': 21 });
     expect(res.status).toBe(400);
-    expect(res.body.message).toMatch(engine === 'sqlite' ? /CHECK constraint failed/ : /violates check constraint/);
+    expect(res.body.message).toMatch({ sqlite: /CHECK constraint failed/, postgres: /violates check constraint/, mysql: /CONSTRAINT .*qty.* failed/ }[engine as string]!);
     expect(await items()).toEqual(before);
     // Two statements' worth through two rows of an UPDATE: the second row's violation undoes the first.
     const drain = await create(queryActionBody(w.model, w.db, 'UPDATE items SET qty = qty - {{n}} WHERE id IN (1, 2)', { n: 'number' }));
@@ -142,7 +142,7 @@ describe.each(availableEngines(['sqlite', 'postgres']).map((e) => [e]))('actions
     const creator = await implicit('row/create');
     const dup = await execute(creator.id, { id: 1, name: 'again', qty: 1 });
     expect(dup.status).toBe(400);
-    expect(dup.body.message).toMatch(engine === 'sqlite' ? /UNIQUE constraint failed/ : /duplicate key value/);
+    expect(dup.body.message).toMatch({ sqlite: /UNIQUE constraint failed/, postgres: /duplicate key value/, mysql: /Duplicate entry/ }[engine as string]!);
     expect(await items()).toEqual(before);
   });
 

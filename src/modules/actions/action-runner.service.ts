@@ -10,7 +10,7 @@ import { runWrite, WriteFailedError } from './action-writer';
 import { ActionsRepository, type ActionDatabase, type ActionRow, type ActionTable, type TableColumn } from './actions.repository';
 
 export const ACTIONS_DISABLED = 'Actions are not enabled.';
-const WRITABLE_ENGINES: readonly string[] = ['sqlite', 'postgres'];
+const WRITABLE_ENGINES: readonly string[] = ['sqlite', 'postgres', 'mysql'];
 const NUMERIC = new Set(['type/Integer', 'type/BigInteger', 'type/Float', 'type/Decimal', 'type/Number']);
 
 /** An action parameter as stored or derived: an id and the template tag (or column slug) it fills. */
@@ -157,13 +157,7 @@ export class ActionRunner {
     const ref = tableRef(engine, table.schema, table.name);
     const q = (name: string) => quoteIdent(engine, name);
     const given = table.columns.filter((c) => values[slugify(c.name)] !== undefined).map((col) => ({ col, value: this.coerce(col, values[slugify(col.name)]) }));
-    if (action.kind === 'row/create') {
-      const statement: WriteStatement = given.length
-        ? { sql: `INSERT INTO ${ref} (${given.map(({ col }) => q(col.name)).join(', ')}) VALUES (${given.map(() => '?').join(', ')}) RETURNING *`, params: given.map(({ value }) => bindable(value)) }
-        : { sql: `INSERT INTO ${ref} DEFAULT VALUES RETURNING *`, params: [] };
-      const [outcome] = await this.write(db, [statement]);
-      return { 'created-row': outcome.rows[0] ?? {} };
-    }
+    if (action.kind === 'row/create') return { 'created-row': await this.create(db, table, given) };
     const pks = this.primaryKey(table, values);
     const where = pks.map(({ col }) => `${q(col.name)} = ?`).join(' AND ');
     const keyParams = pks.map(({ value }) => bindable(value));
@@ -179,6 +173,36 @@ export class ActionRunner {
       "Sorry, the row you're trying to update doesn't exist",
     );
     return { 'rows-updated': [outcome.changes] };
+  }
+
+  /**
+   * Inserts the row and answers it as stored. MySQL has no RETURNING: the row is read back in the same transaction
+   * by its key (the value given, or the generated one).
+   */
+  private async create(db: ActionDatabase, table: ActionTable, given: Array<{ col: TableColumn; value: unknown }>): Promise<Record<string, unknown>> {
+    const engine = db.engine as Engine;
+    const ref = tableRef(engine, table.schema, table.name);
+    const q = (name: string) => quoteIdent(engine, name);
+    const columns = given.map(({ col }) => q(col.name)).join(', ');
+    const params = given.map(({ value }) => bindable(value));
+    if (engine !== 'mysql') {
+      const sql = given.length ? `INSERT INTO ${ref} (${columns}) VALUES (${given.map(() => '?').join(', ')}) RETURNING *` : `INSERT INTO ${ref} DEFAULT VALUES RETURNING *`;
+      const [outcome] = await this.write(db, [{ sql, params }]);
+      return outcome.rows[0] ?? {};
+    }
+    const insert: WriteStatement = { sql: `INSERT INTO ${ref} (${columns}) VALUES (${given.map(() => '?').join(', ')})`, params };
+    const pks = table.columns.filter((c) => c.pk);
+    if (pks.length === 0) {
+      await this.write(db, [insert]);
+      return {};
+    }
+    const keyOf = (col: TableColumn) => given.find((g) => g.col.name === col.name)?.value;
+    const read: WriteStatement = {
+      sql: `SELECT * FROM ${ref} WHERE ${pks.map((c) => `${q(c.name)} = ${pks.length === 1 ? 'COALESCE(?, LAST_INSERT_ID())' : '?'}`).join(' AND ')}`,
+      params: pks.map((c) => bindable(keyOf(c))),
+    };
+    const [, outcome] = await this.write(db, [insert, read]);
+    return outcome.rows[0] ?? {};
   }
 
   /** The primary key columns with their values; 400 when one is missing. */

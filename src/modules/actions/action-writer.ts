@@ -1,6 +1,8 @@
+import { createConnection } from 'mysql2/promise';
 import { Client } from 'pg';
 import type { FileDetails, ServerDetails } from '../../query-engine/execute/drivers/details';
 import type { Engine } from '../../query-engine/execute/drivers/driver';
+import { mysqlConnectionOptions } from '../../query-engine/execute/drivers/mysql.driver';
 import { postgresClientConfig } from '../../query-engine/execute/drivers/postgres.driver';
 import { questionMarksToDollars } from '../../query-engine/execute/drivers/sql-scan';
 import { checkStatement } from '../../query-engine/execute/drivers/statement-policy';
@@ -22,7 +24,7 @@ const STATEMENT_TIMEOUT_MS = 30_000;
  * Runs an action's statements in one transaction on the warehouse, with bound parameters; any failure rolls back all
  * of them. The query drivers only read (their SQLite files open read-only, their Postgres transactions are READ
  * ONLY), so writes get their own short-lived connection here (SQLite: in a killable worker process, as the query
- * driver does; Postgres: with a statement timeout). Each statement passes the statement policy first
+ * driver does; Postgres and MariaDB: with a statement timeout; MySQL/MariaDB through server-side prepared statements). Each statement passes the statement policy first
  * (one statement, no ATTACH, no file functions).
  */
 export async function runWrite(engine: Engine, details: ServerDetails | FileDetails, statements: WriteStatement[]): Promise<WriteOutcome[]> {
@@ -37,6 +39,7 @@ export async function runWrite(engine: Engine, details: ServerDetails | FileDeta
   }
   if (engine === 'sqlite') return sqliteWrite(details as FileDetails, checked);
   if (engine === 'postgres') return postgresWrite(details as ServerDetails, checked);
+  if (engine === 'mysql') return mysqlWrite(details as ServerDetails, checked);
   throw new Error(`no action writer for ${engine}`);
 }
 
@@ -71,5 +74,32 @@ async function postgresWrite(details: ServerDetails, statements: WriteStatement[
     throw new WriteFailedError((e as Error).message);
   } finally {
     await client.end().catch(() => undefined);
+  }
+}
+
+async function mysqlWrite(details: ServerDetails, statements: WriteStatement[]): Promise<WriteOutcome[]> {
+  let conn: Awaited<ReturnType<typeof createConnection>>;
+  try {
+    conn = await createConnection(mysqlConnectionOptions(details));
+  } catch (e) {
+    throw new WriteFailedError((e as Error).message);
+  }
+  conn.on('error', () => undefined);
+  try {
+    // MariaDB's limit for any statement (MySQL's max_execution_time covers SELECTs only).
+    await conn.query(`SET SESSION max_statement_time = ${STATEMENT_TIMEOUT_MS / 1000}`).catch(() => undefined);
+    await conn.query('START TRANSACTION');
+    const out: WriteOutcome[] = [];
+    for (const s of statements) {
+      const [result] = await conn.execute(s.sql, s.params);
+      out.push(Array.isArray(result) ? { rows: result as Record<string, unknown>[], changes: result.length } : { rows: [], changes: (result as { affectedRows?: number }).affectedRows ?? 0 });
+    }
+    await conn.query('COMMIT');
+    return out;
+  } catch (e) {
+    await conn.query('ROLLBACK').catch(() => undefined);
+    throw new WriteFailedError((e as Error).message);
+  } finally {
+    conn.destroy();
   }
 }
