@@ -67,6 +67,19 @@ describe('SAML sign-in through /auth/sso', () => {
     expect(res.text).toContain(`Location="${ACS}"`);
   });
 
+  it('refuses a certificate or a private key that does not parse', async () => {
+    const cert = await t.http().put('/api/setting/saml-identity-provider-certificate').set(auth(admin)).send({ value: 'not a certificate' });
+    expect(cert.status).toBe(400);
+    expect(JSON.stringify(cert.body)).toContain('X.509 certificate');
+    const key = await t.http().put('/api/setting/saml-sp-private-key').set(auth(admin)).send({ value: '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----' });
+    expect(key.status).toBe(400);
+    // the certificate without its PEM armour, as identity providers often show it, is fine
+    const bare = idp.cert.replace(/-----(BEGIN|END) CERTIFICATE-----/g, '').replace(/\s+/g, '');
+    await t.http().put('/api/setting/saml-identity-provider-certificate').set(auth(admin)).send({ value: bare }).expect(204);
+    const req = await start();
+    expect((await post(t, signedResponse(idp, opts(req.id)))).status).toBe(302);
+  });
+
   it('signs a new user in, keeps extra attributes as login attributes, and finds them again by email in any case', async () => {
     const req = await start(t, '/collection/4');
     const address = email();
@@ -148,6 +161,16 @@ describe('SAML sign-in through /auth/sso', () => {
     expect((await post(t, xml)).status).toBe(302);
     await expectRefused(t, xml);
     await expectRefused(t2, xml);
+  });
+
+  it('accepts either certificate during a key rollover (both set)', async () => {
+    await settings({ 'saml-identity-provider-certificate': `${idp.cert}\n${otherIdp.cert}` });
+    try {
+      expect((await post(t, signedResponse(otherIdp, opts((await start()).id, { issuer: idp.issuer })))).status).toBe(302);
+      expect((await post(t, signedResponse(idp, opts((await start()).id)))).status).toBe(302);
+    } finally {
+      await settings({ 'saml-identity-provider-certificate': idp.cert });
+    }
   });
 
   it('takes a new IdP certificate set on one instance on the other without a restart', async () => {

@@ -1,3 +1,4 @@
+import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { SettingDefinition } from './setting-definition';
 
 const HEX64 = /^[0-9a-fA-F]{64}$/;
@@ -71,6 +72,28 @@ export const TOKEN_FEATURES: Readonly<Record<string, boolean>> = {
   hosting: false,
 };
 
+/** One or more X.509 certificates in PEM, or one as bare base64 (as identity providers show it). */
+function certificates(value: string): string | undefined {
+  const blocks = value.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g) ?? [
+    `-----BEGIN CERTIFICATE-----\n${value.replace(/\s+/g, '')}\n-----END CERTIFICATE-----`,
+  ];
+  try {
+    blocks.forEach((pem) => new X509Certificate(pem));
+    return undefined;
+  } catch {
+    return 'value must be an X.509 certificate (PEM, or its base64 body).';
+  }
+}
+
+function privateKey(value: string): string | undefined {
+  try {
+    createPrivateKey(value);
+    return undefined;
+  } catch {
+    return 'value must be an unencrypted private key in PEM.';
+  }
+}
+
 const bool = (key: string, def: boolean, description: string, visibility: SettingDefinition['visibility'] = 'admin'): SettingDefinition =>
   ({ key, type: 'boolean', default: def, description, visibility });
 const str = (key: string, description: string, extra: Partial<SettingDefinition<string>> = {}): SettingDefinition =>
@@ -118,11 +141,11 @@ export const SETTINGS: SettingDefinition[] = [
 
   bool('saml-enabled', false, 'Allow login with SAML.', 'authenticated'),
   str('saml-identity-provider-uri', 'SSO URL of the SAML identity provider.', { validate: httpUrl }),
-  str('saml-identity-provider-certificate', 'X.509 certificate of the identity provider (PEM).'),
+  str('saml-identity-provider-certificate', 'X.509 certificate of the identity provider (PEM; several for a rollover).', { validate: certificates }),
   str('saml-identity-provider-issuer', 'Issuer (entity id) of the identity provider.'),
   str('saml-application-name', 'Name of this application at the identity provider.', { default: 'Analytics' }),
-  str('saml-sp-certificate', 'Certificate that signs our SAML requests (PEM).'),
-  str('saml-sp-private-key', 'Private key that signs our SAML requests (PEM).', { sensitive: true }),
+  str('saml-sp-certificate', 'Certificate that signs our SAML requests (PEM).', { validate: certificates }),
+  str('saml-sp-private-key', 'Private key that signs our SAML requests (PEM).', { sensitive: true, validate: privateKey }),
   str('saml-attribute-email', 'SAML attribute holding the email.', { default: `${SAML_CLAIMS}/emailaddress` }),
   str('saml-attribute-firstname', 'SAML attribute holding the first name.', { default: `${SAML_CLAIMS}/givenname` }),
   str('saml-attribute-lastname', 'SAML attribute holding the last name.', { default: `${SAML_CLAIMS}/surname` }),

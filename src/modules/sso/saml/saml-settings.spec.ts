@@ -1,7 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import { generate } from 'selfsigned';
 import type { SettingsService } from '../../settings/settings.service';
-import { certificatePem, readSamlSettings, samlUsable } from './saml-settings';
+import { certificatePem, certificatesPem, readSamlSettings, samlUsable } from './saml-settings';
 
 function settingsOf(values: Record<string, unknown>): SettingsService {
   return { get: async (key: string) => values[key] ?? null } as unknown as SettingsService;
@@ -33,5 +33,11 @@ describe('SAML settings', () => {
     const bare = cert.replace(/-----(BEGIN|END) CERTIFICATE-----/g, '').replace(/\s+/g, '');
     expect(new X509Certificate(certificatePem(bare)).fingerprint256).toBe(new X509Certificate(cert).fingerprint256);
     expect(certificatePem(cert)).toBe(cert);
+  });
+
+  it('splits several certificates (a key rollover) into one PEM each', async () => {
+    const [one, two] = await Promise.all([1, 2].map(() => generate([{ name: 'commonName', value: 'idp' }], { keySize: 2048 })));
+    const pems = certificatesPem(`${one.cert}\n${two.cert}`);
+    expect(pems.map((p) => new X509Certificate(p).fingerprint256)).toEqual([one.cert, two.cert].map((c) => new X509Certificate(c).fingerprint256));
   });
 });

@@ -67,3 +67,9 @@ export function certificatePem(cert: string): string {
   const body = cert.replace(/\s+/g, '');
   return `-----BEGIN CERTIFICATE-----\n${body.replace(/(.{64})/g, '$1\n').replace(/\n$/, '')}\n-----END CERTIFICATE-----\n`;
 }
+
+/** Every certificate of the setting (several while an identity provider rolls its key over), each as PEM. */
+export function certificatesPem(value: string): string[] {
+  const blocks = value.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g);
+  return blocks ? blocks.map((b) => `${b}\n`) : [certificatePem(value)];
+}

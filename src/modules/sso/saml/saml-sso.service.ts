@@ -5,7 +5,7 @@ import { AppLogger } from '../../../common/logging/app-logger';
 import { SettingsService } from '../../settings/settings.service';
 import { checkDestination, checkSignedAssertion, decodeResponse } from './saml-response-checks';
 import { SamlNotConfigured, SamlRejected } from './saml-rejected.error';
-import { certificatePem, readSamlSettings, SamlSettings, samlUsable, UsableSamlSettings } from './saml-settings';
+import { certificatePem, certificatesPem, readSamlSettings, SamlSettings, samlUsable, UsableSamlSettings } from './saml-settings';
 import { SamlStateRepository } from './saml-state.repository';
 
 /** How long an AuthnRequest may wait for its answer, and how old an assertion may be. */
@@ -156,7 +156,7 @@ export class SamlSsoService {
     const signing = s.spPrivateKey && s.spCertificate ? { privateKey: s.spPrivateKey, publicCert: certificatePem(s.spCertificate) } : {};
     return {
       entryPoint: s.idpUri ?? undefined,
-      idpCert: certificatePem(s.idpCertificate),
+      idpCert: certificatesPem(s.idpCertificate),
       idpIssuer: s.idpIssuer ?? undefined,
       issuer: s.applicationName,
       audience: s.applicationName,
