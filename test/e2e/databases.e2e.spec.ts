@@ -423,6 +423,15 @@ describe('databases API', () => {
       await expect(driver.query('SELECT 1')).rejects.toThrow('The connection pool is closed.');
     });
 
+    it('merges database-local settings (database-enable-actions), removes one set to null, and refuses unknown ones or bad values', async () => {
+      const put = (settings: unknown) => http().put(`/api/database/${id}`).set(auth(admin)).send({ settings });
+      expect((await put({ 'database-enable-actions': true }).expect(200)).body.settings).toEqual({ 'database-enable-actions': true });
+      expect((await http().get(`/api/database/${id}`).set(auth(admin)).expect(200)).body.settings).toEqual({ 'database-enable-actions': true });
+      expect((await put({ 'no-such-setting': 1 }).expect(400)).body.errors).toEqual({ settings: 'no-such-setting is not a database setting.' });
+      expect((await put({ 'database-enable-actions': 'yes' }).expect(400)).body.errors).toEqual({ settings: 'database-enable-actions: value must be a boolean.' });
+      expect((await put({ 'database-enable-actions': null }).expect(200)).body.settings).toEqual({});
+    });
+
     it('refuses bad values, bad details and unknown databases', async () => {
       const put = (body: object, target = id) => http().put(`/api/database/${target}`).set(auth(admin)).send(body);
       expect((await put({ metadata_sync_interval_minutes: 2 })).body.errors).toHaveProperty('metadata_sync_interval_minutes');

@@ -29,6 +29,11 @@ class DatabaseOptionsDto {
   @IsOptional()
   @IntBetween(60, 43200)
   field_values_interval_minutes?: number;
+
+  /** Database-local settings (database-settings.ts), e.g. `database-enable-actions`. */
+  @Nullable()
+  @IsMap()
+  settings?: Record<string, unknown> | null;
 }
 
 export class CreateDatabaseDto extends DatabaseOptionsDto {

@@ -19,6 +19,7 @@ import { WarehouseDatabase } from './database.entity';
 import { toDatabaseView } from './database.view';
 import { CreateDatabaseDto, UpdateDatabaseDto } from './databases.dto';
 import { DatabasesRepository } from './databases.repository';
+import { mergedDatabaseSettings } from './database-settings';
 import { privilegedRoleWarnings } from './warehouse-role';
 
 @Injectable()
@@ -98,6 +99,7 @@ export class DatabasesService {
    */
   async create(caller: AuthUser, dto: CreateDatabaseDto) {
     const details = this.validated(dto.engine, dto.details);
+    const settings = dto.settings ? mergedDatabaseSettings(null, dto.settings) : null;
     const warnings = await this.testConnection(dto.engine, details);
     const db = await this.repo.transaction(async (tx) => {
       const saved = await this.repo.save(
@@ -105,7 +107,7 @@ export class DatabasesService {
           name: dto.name.trim(), engine: dto.engine, details: sealDetails(details, this.secrets), description: dto.description ?? null,
           is_full_sync: dto.is_full_sync ?? true, auto_run_queries: dto.auto_run_queries ?? true, cache_ttl: dto.cache_ttl ?? null,
           metadata_sync_interval_minutes: dto.metadata_sync_interval_minutes ?? 60, field_values_interval_minutes: dto.field_values_interval_minutes ?? 1440,
-          creator_id: caller.id, initial_sync_status: 'incomplete', is_sample: false, settings: null, timezone: null,
+          creator_id: caller.id, initial_sync_status: 'incomplete', is_sample: false, settings, timezone: null,
         },
         tx,
       );
@@ -135,6 +137,7 @@ export class DatabasesService {
     if (!db) throw new NotFoundError();
     const engine = dto.engine ?? db.engine;
     const changes: Partial<WarehouseDatabase> = { id };
+    if (dto.settings) changes.settings = mergedDatabaseSettings(db.settings, dto.settings);
     let warnings: string[] = [];
     if (dto.details !== undefined || engine !== db.engine) {
       const stored = openDetails(db.details, this.secrets);
