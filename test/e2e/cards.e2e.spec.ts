@@ -106,12 +106,11 @@ describe('cards: create, read, update, delete', () => {
     expect400(await http().get('/api/card/1?context=dashboard').set(auth(s.admin)), 'context', 'value must be one of: `collection`.');
   });
 
-  it('has no routes yet for what later issues build: public links, exports, persistence, CSV uploads', async () => {
+  it('has no routes yet for what a later issue builds: persistence and CSV uploads', async () => {
     const card = await makeCard(s.t, s.admin, tableQuery(s.db, orders));
-    for (const path of [`/api/card/${card.id}/public_link`, `/api/card/${card.id}/query/csv`, `/api/card/${card.id}/persist`, `/api/card/${card.id}/refresh`, `/api/card/${card.id}/unpersist`, '/api/card/from-csv']) {
+    for (const path of [`/api/card/${card.id}/persist`, `/api/card/${card.id}/refresh`, `/api/card/${card.id}/unpersist`, '/api/card/from-csv']) {
       expect((await http().post(path).set(auth(s.admin)).send({})).status).toBe(404);
     }
-    expect((await http().delete(`/api/card/${card.id}/public_link`).set(auth(s.admin))).status).toBe(404);
   });
 
   it('counts views unless ignore_view, and updates every field', async () => {
