@@ -59,11 +59,12 @@ describe('route access declarations', () => {
   it('takes form posts only on the routes whose interface is a form', () => {
     const reflector = new Reflector();
     const forms = routes().filter((r) => reflector.getAllAndOverride(ACCEPTS_FORM, r.targets)).map((r) => r.route);
-    // Downloads (a browser posts a form to get a file) and, once built, the SAML assertion consumer.
+    // Downloads (a browser posts a form to get a file) and the SAML assertion consumer.
     expect(forms.sort()).toEqual([
       'POST api/card/:cardId/query/:exportFormat',
       'POST api/dashboard/:dashboardId/dashcard/:dashcardId/card/:cardId/query/:exportFormat',
       'POST api/dataset/:exportFormat',
+      'POST auth/sso//',
     ]);
   });
 });

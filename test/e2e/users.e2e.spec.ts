@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { UsersService } from '../../src/modules/users/users.service';
+import { SSO_PASSWORD, UsersService } from '../../src/modules/users/users.service';
 import { ADMIN, auth, makeUser, MadeUser, setupAdmin } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
 import { expect401, expect403, expect404, expect400 } from '../support/expect-wire';
@@ -324,6 +324,15 @@ describe('users API', () => {
         expect(res.body.errors).toEqual({ old_password: 'Invalid password' });
       }
       await http().post('/api/session').send({ username: u.email, password: u.password }).expect(200);
+    });
+
+    it('sets no password for a user who signs in through SSO, not even by an admin', async () => {
+      const u = await makeUser(t, admin);
+      await t.app.get(DataSource).query(`UPDATE core_user SET sso_source = 'jwt' WHERE id = ${u.id}`);
+      for (const [session, body] of [[admin, { password: 'Reset-pass-7' }], [u.session, { password: 'New-pass-42', old_password: u.password }]] as const) {
+        const res = await http().put(`/api/user/${u.id}/password`).set(auth(session)).send(body);
+        expect([res.status, res.body]).toEqual([400, { message: SSO_PASSWORD }]);
+      }
     });
 
     it("lets an admin set someone's password, which ends all their sessions", async () => {

@@ -29,6 +29,9 @@ export interface NewUser {
   group_ids?: number[];
 }
 
+/** Users who sign in through SSO (JWT, SAML) have no password here. */
+export const SSO_PASSWORD = 'Users who sign in through SSO cannot set a password.';
+
 @Injectable()
 export class UsersService {
   constructor(
@@ -165,7 +168,9 @@ export class UsersService {
   async changePassword(caller: AuthUser, id: number, dto: ChangePasswordDto): Promise<string | undefined> {
     assertSelfOrAdmin(caller, id);
     const self = caller.id === id;
-    await this.activePersonal(id);
+    const user = await this.activePersonal(id);
+    // Their identity provider holds their credentials: a password here would be a second way in that it cannot revoke.
+    if (user.sso_source) throw new MessageError(SSO_PASSWORD);
     await this.assertPassword(dto.password);
     if (self && !(await verifyPassword(dto.old_password ?? '', await this.users.findPasswordHash(id)))) {
       throw new ValidationError({ old_password: 'Invalid password' });
