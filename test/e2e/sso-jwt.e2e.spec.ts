@@ -191,6 +191,19 @@ describe('JWT SSO', () => {
     await settings({ 'jwt-group-sync': false, 'jwt-group-mappings': {} });
   });
 
+  it('group sync skips a mapped group deleted since, instead of refusing the login', async () => {
+    const kept = await group(`Kept ${randomBytes(3).toString('hex')}`);
+    const gone = await group(`Gone ${randomBytes(3).toString('hex')}`);
+    await t.http().delete(`/api/permissions/group/${gone}`).set(auth(admin)).expect(204);
+    await settings({ 'jwt-group-sync': true, 'jwt-group-mappings': { team: [kept, gone] } });
+    try {
+      const key = await exchange({ email: email(), groups: ['team'] });
+      expect(await groupsOf(key)).toEqual([1, kept]);
+    } finally {
+      await settings({ 'jwt-group-sync': false, 'jwt-group-mappings': {} });
+    }
+  });
+
   it('refuses embedding clients while the SDK is off, saying so', async () => {
     await settings({ 'enable-embedding-sdk': false });
     try {

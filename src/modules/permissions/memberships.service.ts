@@ -59,6 +59,11 @@ export class MembershipsService {
    * Makes the user's groups exactly `wanted` (All Users is always kept, whatever is asked). `user` must have been
    * read inside `tx`.
    */
+  /** Which of these group ids name groups that exist (a setting may still name a deleted one). */
+  existingGroupIds(ids: number[], tx?: EntityManager): Promise<Set<number>> {
+    return this.repo.existingGroupIds(ids, tx);
+  }
+
   async setGroups(user: User, wanted: WantedGroup[], tx: EntityManager): Promise<void> {
     const want = new Map(wanted.filter((g) => g.id !== ALL_USERS_GROUP_ID).map((g) => [g.id, Boolean(g.is_group_manager)]));
     const existing = await this.repo.existingGroupIds([...want.keys()], tx);

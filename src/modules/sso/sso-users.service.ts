@@ -75,7 +75,10 @@ export class SsoUsersService {
   private async syncGroups(user: User, groups: string[], mappings: Record<string, number[]>, tx: EntityManager): Promise<void> {
     const managed = new Set(Object.values(mappings).flat());
     if (managed.size === 0) return;
-    const wanted = new Set(groups.flatMap((g) => mappings[g] ?? []));
+    // A mapping may name a group deleted since: it is skipped, not a failed login.
+    const mapped = groups.flatMap((g) => mappings[g] ?? []);
+    const existing = await this.memberships.existingGroupIds(mapped, tx);
+    const wanted = new Set(mapped.filter((id) => existing.has(id)));
     const current = (await this.users.memberships([user.id], tx)).get(user.id) ?? [];
     const keep = current.filter((m) => !managed.has(m.group_id) || wanted.has(m.group_id));
     const next = new Map(keep.map((m) => [m.group_id, m.is_group_manager]));
