@@ -63,6 +63,14 @@ describe.each(availableEngines(['sqlite', 'postgres', 'mysql']).map((e) => [e]))
     expect((await http().get('/api/public/action/not-a-uuid')).status).toBe(400);
   });
 
+  it("shows a public dashboard's action buttons with their action, without owner or SQL", async () => {
+    const dash = (await http().get(`/api/public/dashboard/${dashUuid}`).expect(200)).body;
+    const button = (dash.dashcards as Json[]).find((c) => c.id === updateCard)!;
+    expect(button).toMatchObject({ action_id: updater.id, action: { id: updater.id, name: 'Update item', type: 'implicit', database_id: w.db, parameters: updater.parameters } });
+    expect(Object.keys(button.action as Json).sort()).toEqual(['database_id', 'id', 'name', 'parameters', 'type', 'visualization_settings']);
+    expect((dash.dashcards as Json[]).find((c) => c.id === plainCard)).not.toHaveProperty('action');
+  });
+
   it('runs a public action without a login; failures are terse and change nothing', async () => {
     expect((await http().post(`/api/public/action/${actionUuid}/execute`).send({ parameters: { 'p-id': 50, 'p-name': 'fig', 'p-qty': 2 } }).expect(200)).body).toEqual({ 'rows-affected': 1 });
     expect(await w.rows('SELECT name, qty FROM items WHERE id = 50')).toEqual([['fig', 2]]);

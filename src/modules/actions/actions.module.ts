@@ -32,8 +32,8 @@ export class ActionsModule implements OnModuleInit {
     private readonly actions: ActionsService,
   ) {}
 
-  /** Action buttons show their action on GET /api/dashboard/:id. */
+  /** Action buttons show their action on GET /api/dashboard/:id, and on public and embedded dashboards. */
   onModuleInit(): void {
-    this.registry.register((ids) => this.actions.views(ids));
+    this.registry.register({ views: (ids) => this.actions.views(ids), publicViews: (ids) => this.actions.publicViews(ids) });
   }
 }

@@ -243,6 +243,13 @@ export class ActionsService {
     return out;
   }
 
+  /** Actions by id as public and embedded dashboards show them on their buttons. */
+  async publicViews(ids: number[]): Promise<Map<number, Record<string, unknown>>> {
+    const out = new Map<number, Record<string, unknown>>();
+    for (const row of await this.repo.rows(ids)) out.set(Number(row.id), await this.publicView(row));
+    return out;
+  }
+
   /** What the public surface shows of an action: no owner, no SQL. */
   async publicView(row: ActionRow): Promise<Record<string, unknown>> {
     const db = await this.runner.databaseOf(row);

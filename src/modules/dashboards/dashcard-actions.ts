@@ -1,7 +1,13 @@
 import { Injectable } from '@nestjs/common';
 
-/** Loads actions by id as GET /api/dashboard/:id shows them on their dashcards (`action`). */
-export type DashcardActionSource = (ids: number[]) => Promise<Map<number, Record<string, unknown>>>;
+/**
+ * Loads actions by id as dashcards show them (`action`): `views` as GET /api/dashboard/:id does, `publicViews` as a
+ * public or embedded dashboard does (no owner, no SQL).
+ */
+export interface DashcardActionSource {
+  views(ids: number[]): Promise<Map<number, Record<string, unknown>>>;
+  publicViews(ids: number[]): Promise<Map<number, Record<string, unknown>>>;
+}
 
 /**
  * Where the actions module plugs in the actions of action buttons (dashcards with an `action_id`): the dashboards
@@ -17,6 +23,11 @@ export class DashcardActionsRegistry {
 
   async views(ids: number[]): Promise<Map<number, Record<string, unknown>>> {
     if (!this.source || ids.length === 0) return new Map();
-    return this.source(ids);
+    return this.source.views(ids);
+  }
+
+  async publicViews(ids: number[]): Promise<Map<number, Record<string, unknown>>> {
+    if (!this.source || ids.length === 0) return new Map();
+    return this.source.publicViews(ids);
   }
 }

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DashboardsRepository } from '../dashboards/dashboards.repository';
+import { DashcardActionsRegistry } from '../dashboards/dashcard-actions';
 import { SharedFieldsService } from '../public-sharing/shared-fields.service';
-import { sharedCardView, sharedDashboardView } from '../public-sharing/shared-views';
+import { dashcardActionIds, sharedCardView, sharedDashboardView } from '../public-sharing/shared-views';
 import { cardOf, cardParameters, dashboardOf, dashboardParameters } from './embed-grant';
 import { EmbedLookupsService } from './embed-lookups.service';
 import type { EmbedGrant } from './embed-token.guard';
@@ -16,6 +17,7 @@ import { embedDashboardView, viewerSettable } from './embed-views';
 export class EmbeddingService {
   constructor(
     private readonly dashboards: DashboardsRepository,
+    private readonly actions: DashcardActionsRegistry,
     private readonly fields: SharedFieldsService,
     private readonly lookups: EmbedLookupsService,
   ) {}
@@ -29,8 +31,12 @@ export class EmbeddingService {
   async dashboard(grant: EmbedGrant) {
     const found = dashboardOf(grant);
     const cards = await this.fields.dashboardCards(found);
-    const [tabs, paramFields] = await Promise.all([this.dashboards.tabs(Number(found.dashboard.id)), this.lookups.allowed(grant, cards).then((ids) => this.fields.paramFields(ids))]);
+    const [tabs, paramFields, actions] = await Promise.all([
+      this.dashboards.tabs(Number(found.dashboard.id)),
+      this.lookups.allowed(grant, cards).then((ids) => this.fields.paramFields(ids)),
+      this.actions.publicViews(dashcardActionIds(found)),
+    ]);
     const shown = viewerSettable(dashboardParameters(found), grant.whitelist, grant.claims.params);
-    return embedDashboardView(sharedDashboardView(found, tabs, cards, paramFields), shown);
+    return embedDashboardView(sharedDashboardView(found, tabs, cards, paramFields, actions), shown);
   }
 }

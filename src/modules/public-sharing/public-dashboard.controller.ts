@@ -5,13 +5,14 @@ import { SharedObject } from '../../common/auth/shared-object';
 import { IdParam } from '../../common/validation/pipes';
 import type { SentValue } from '../dashboard-queries/parameter-mapping';
 import { DashboardsRepository } from '../dashboards/dashboards.repository';
+import { DashcardActionsRegistry } from '../dashboards/dashcard-actions';
 import { abortOnDisconnect } from '../dataset/dataset.controller';
 import { PublicModel, type PublicDashboard } from './public-link.resolver';
 import { SharedFieldsService } from './shared-fields.service';
 import { SharedQueriesService, type SharedRun } from './shared-queries.service';
 import { nonBlank, optionalPositiveInt, parametersParam } from './shared-request';
 import { sharedResults } from './shared-results';
-import { sharedDashboardView } from './shared-views';
+import { dashcardActionIds, sharedDashboardView } from './shared-views';
 
 const RUN: SharedRun = { via: 'public', context: 'public-dashboard' };
 
@@ -30,6 +31,7 @@ export class PublicDashboardController {
     private readonly queries: SharedQueriesService,
     private readonly fields: SharedFieldsService,
     private readonly dashboards: DashboardsRepository,
+    private readonly actions: DashcardActionsRegistry,
   ) {}
 
   @Get('dashboard/:uuid')
@@ -37,8 +39,12 @@ export class PublicDashboardController {
   async dashboard(@SharedObject() shared: PublicDashboard) {
     const found = shared.dashboard;
     const cards = await this.fields.dashboardCards(found);
-    const [tabs, paramFields] = await Promise.all([this.dashboards.tabs(Number(found.dashboard.id)), this.fields.dashboardFields(found, cards).then((ids) => this.fields.paramFields(ids))]);
-    return sharedDashboardView(found, tabs, cards, paramFields);
+    const [tabs, paramFields, actions] = await Promise.all([
+      this.dashboards.tabs(Number(found.dashboard.id)),
+      this.fields.dashboardFields(found, cards).then((ids) => this.fields.paramFields(ids)),
+      this.actions.publicViews(dashcardActionIds(found)),
+    ]);
+    return sharedDashboardView(found, tabs, cards, paramFields, actions);
   }
 
   @Get('dashboard/:uuid/dashcard/:dashcardId/card/:cardId')

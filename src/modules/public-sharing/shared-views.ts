@@ -56,8 +56,16 @@ export function sharedCardView(card: CardRow, paramFields: ParamFields) {
   return { ...sharedCardBrief(card), parameters: sharedParameters(card), param_fields: paramFields };
 }
 
-/** GET /api/public/dashboard/:uuid (COMPAT.md "Public links"); `cards` by id, those not served (archived) absent. */
-export function sharedDashboardView(found: ReadableDashboard, tabs: TabRow[], cards: Map<number, CardRow>, paramFields: ParamFields) {
+/** The actions of a dashboard's action buttons. */
+export function dashcardActionIds(found: ReadableDashboard): number[] {
+  return [...new Set(found.dashcards.map((dc) => dc.row.action_id).filter((id): id is number => id !== null && id !== undefined).map(Number))];
+}
+
+/**
+ * GET /api/public/dashboard/:uuid (COMPAT.md "Public links"); `cards` by id, those not served (archived) absent;
+ * `actions` the public views of its buttons' actions by id.
+ */
+export function sharedDashboardView(found: ReadableDashboard, tabs: TabRow[], cards: Map<number, CardRow>, paramFields: ParamFields, actions = new Map<number, Record<string, unknown>>()) {
   const d = found.dashboard;
   const brief = (id: number | null) => (id === null || !cards.has(id) ? null : sharedCardBrief(cards.get(id) as CardRow));
   return {
@@ -84,6 +92,7 @@ export function sharedDashboardView(found: ReadableDashboard, tabs: TabRow[], ca
         dashboard_tab_id: dc.dashboard_tab_id,
         parameter_mappings: dc.parameter_mappings,
         visualization_settings: parseJson(dc.row.visualization_settings, {}),
+        ...(dc.row.action_id === null || dc.row.action_id === undefined ? {} : { action_id: Number(dc.row.action_id), action: actions.get(Number(dc.row.action_id)) ?? null }),
       })),
   };
 }
