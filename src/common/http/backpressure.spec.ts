@@ -1,5 +1,6 @@
+import { EventEmitter } from 'node:events';
 import { Writable } from 'node:stream';
-import { endStream, writeChunk } from './backpressure';
+import { endStream, firstEvent, writeChunk } from './backpressure';
 
 /** A socket-like stream that takes one chunk at a time and needs draining after each. */
 function slowSink() {
@@ -31,5 +32,25 @@ describe('writeChunk', () => {
     out.destroy();
     expect(await waiting).toBe(false);
     expect(await writeChunk(out, 'more')).toBe(false);
+  });
+});
+
+describe('firstEvent', () => {
+  it('resolves on the first event of any emitter and removes every listener it added', async () => {
+    const a = new EventEmitter();
+    const b = new EventEmitter();
+    const waiting = firstEvent([a, 'drain'], [a, 'close'], [b, 'close']);
+    expect([a.listenerCount('drain'), a.listenerCount('error'), b.listenerCount('close'), b.listenerCount('error')]).toEqual([1, 1, 1, 1]);
+    b.emit('close');
+    await waiting;
+    expect([a.listenerCount('drain'), a.listenerCount('close'), a.listenerCount('error'), b.listenerCount('close'), b.listenerCount('error')]).toEqual([0, 0, 0, 0, 0]);
+  });
+
+  it('rejects with the error of any emitter, and leaves no listener either', async () => {
+    const a = new EventEmitter();
+    const waiting = firstEvent([a, 'drain']);
+    a.emit('error', new Error('reset'));
+    await expect(waiting).rejects.toThrow('reset');
+    expect(a.listenerCount('drain') + a.listenerCount('error')).toBe(0);
   });
 });
