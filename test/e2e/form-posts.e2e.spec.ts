@@ -17,7 +17,8 @@ describe('form posts', () => {
   beforeAll(async () => {
     t = await startTestApp();
     admin = await setupAdmin(t);
-    await t.http().put('/api/setting/session-cookie-samesite').set(auth(admin)).send({ value: 'none' }).expect(204);
+    // SameSite=None needs an https site (the cookie is Secure then): the weakest cookie a cross-site embed can ask for.
+    await t.http().put('/api/setting').set(auth(admin)).send({ 'site-url': 'https://analytics.example.com', 'session-cookie-samesite': 'none' }).expect(204);
     const login = await t.http().post('/api/session').send({ username: ADMIN.email, password: ADMIN.password }).expect(200);
     expect(login.headers['set-cookie'][0]).toMatch(/SameSite=None/);
     cookie = (login.headers['set-cookie'][0] as string).split(';')[0];
