@@ -4,7 +4,7 @@ import type { CollectionItem, CollectionItemSource, ItemsQuery } from '../../src
 import { CollectionItemsRegistry } from '../../src/modules/collections/collection-items.registry';
 import { grant, makeCollection, makeGroup } from '../support/collection-factories';
 import { auth, makeUser, MadeUser, setupAdmin } from '../support/factories';
-import { countQueries } from '../support/query-counter';
+import { countQueries, STEADY_SETTINGS } from '../support/query-counter';
 import { startTestApp, TestApp } from '../support/test-app';
 
 /** A source answering from memory, so that only the collections module's own queries are counted. */
@@ -35,7 +35,7 @@ describe('collection listings make a bounded number of app-DB queries', () => {
   const source = new MemorySource();
 
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startTestApp(STEADY_SETTINGS);
     admin = await setupAdmin(t);
     reader = await makeUser(t, admin);
     group = await makeGroup(t, admin, [reader.id]);

@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { AppSql } from '../../src/common/database/app-sql';
 import { auth, makeUser, MadeUser, setupAdmin } from '../support/factories';
-import { countQueries } from '../support/query-counter';
+import { countQueries, STEADY_SETTINGS } from '../support/query-counter';
 import { startTestApp, TestApp } from '../support/test-app';
 
 /**
@@ -19,7 +19,7 @@ describe('content listings make a bounded number of app-DB queries', () => {
   let someCard: number;
 
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startTestApp(STEADY_SETTINGS);
     admin = await setupAdmin(t);
     reader = await makeUser(t, admin);
     group = (await t.http().post('/api/permissions/group').set(auth(admin)).send({ name: 'Readers' }).expect(200)).body.id;

@@ -3,7 +3,7 @@ import { AppSql } from '../../src/common/database/app-sql';
 import { grant, makeCard, makeCollection, makeGroup, makeModel, nativeQuery, tableQuery } from '../support/card-factories';
 import { makeDashboard, newDashcard } from '../support/dashboard-factories';
 import { auth, makeUserDirect, MadeUser } from '../support/factories';
-import { countQueries } from '../support/query-counter';
+import { countQueries, STEADY_SETTINGS } from '../support/query-counter';
 import { SampleApp, startSampleApp } from '../support/sample-app';
 
 jest.setTimeout(180_000);
@@ -21,7 +21,7 @@ describe('dashboards: bounded app-DB queries, and query_metadata', () => {
   const http = () => s.t.http();
 
   beforeAll(async () => {
-    s = await startSampleApp();
+    s = await startSampleApp(STEADY_SETTINGS);
     sql = new AppSql(s.t.app.get(DataSource));
     reader = await makeUserDirect(s.t);
     const group = await makeGroup(s.t, s.admin, reader.id);

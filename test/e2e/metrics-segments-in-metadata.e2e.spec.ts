@@ -1,7 +1,7 @@
 import { makeCard, makeMetric, makeModel, tableQuery } from '../support/card-factories';
 import { dashboardWith } from '../support/dashboard-factories';
 import { auth } from '../support/factories';
-import { countQueries } from '../support/query-counter';
+import { countQueries, STEADY_SETTINGS } from '../support/query-counter';
 import { SampleApp, startSampleApp } from '../support/sample-app';
 
 jest.setTimeout(180_000);
@@ -26,7 +26,7 @@ describe('segments and metrics in metadata and related answers', () => {
   const archive = (kind: 'segment' | 'metric', id: number) => http().put(`/api/${kind}/${id}`).set(auth(s.admin)).send({ archived: true, revision_message: 'gone' }).expect(200);
 
   beforeAll(async () => {
-    s = await startSampleApp();
+    s = await startSampleApp(STEADY_SETTINGS);
   });
   afterAll(() => s.t.close());
 

@@ -2,6 +2,13 @@ import Database from 'better-sqlite3';
 import { Client } from 'pg';
 
 /**
+ * The app's environment for counting: settings are re-read when stale on the first request after
+ * SETTINGS_REFRESH_SECONDS (every request reads some, for CORS), which would add one query to whichever request
+ * comes first after a slow step of the test.
+ */
+export const STEADY_SETTINGS = { SETTINGS_REFRESH_SECONDS: '3600' };
+
+/**
  * Counts the statements sent to the app database (and any other database this process talks to) while it is on:
  * on SQLite every run of a prepared better-sqlite3 statement, on Postgres every `query` of a pg client. Both
  * are where every path ends (the ORM, its query builder, AppSql's cached statements).
