@@ -2,7 +2,7 @@ import { DataSource } from 'typeorm';
 import { QueryLogService } from '../../src/modules/query-log/query-log.service';
 import { grant, makeCard, makeCollection, makeMetric, makeModel, nativeQuery, tableQuery } from '../support/card-factories';
 import { auth } from '../support/factories';
-import { countQueries } from '../support/query-counter';
+import { countQueries, STEADY_SETTINGS } from '../support/query-counter';
 import { expect400, expect404 } from '../support/expect-wire';
 import { toMbql5 } from '../support/mbql5';
 import { SampleApp, startSampleApp } from '../support/sample-app';
@@ -18,7 +18,7 @@ describe('cards: listing', () => {
   const list = async (query: string, session = s.admin) => ((await http().get(`/api/card${query}`).set(auth(session)).expect(200)).body as Array<{ id: number }>).map((c) => c.id);
 
   beforeAll(async () => {
-    s = await startSampleApp();
+    s = await startSampleApp(STEADY_SETTINGS);
     orders = s.table('ORDERS').id;
     products = s.table('PRODUCTS').id;
   });

@@ -2,7 +2,7 @@ import { DataSource } from 'typeorm';
 import { SearchIndexService } from '../../src/modules/search/search-index.service';
 import { makeCard, tableQuery } from '../support/card-factories';
 import { auth } from '../support/factories';
-import { countQueries } from '../support/query-counter';
+import { countQueries, STEADY_SETTINGS } from '../support/query-counter';
 import { SampleApp, startSampleApp } from '../support/sample-app';
 import { startTestApp } from '../support/test-app';
 
@@ -30,7 +30,7 @@ describe('search', () => {
     (await http().post('/api/collection').set(auth(s.admin)).send({ name, ...extra }).expect(200)).body.id as number;
 
   beforeAll(async () => {
-    s = await startSampleApp();
+    s = await startSampleApp(STEADY_SETTINGS);
     adminId = (await http().get('/api/user/current').set(auth(s.admin)).expect(200)).body.id;
     const q = tableQuery(s.db, s.table('ORDERS').id);
     ids.quarterly = await collection('Quarterly Revenue', { description: 'finance folder' });
