@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import ExcelJS from 'exceljs';
 import { Client } from 'pg';
-import { ADMIN, agent, api, DATA, log, login, startServer, stopServer } from './http';
+import { ADMIN, agent, api, DATA, ensurePgDatabase, log, login, startServer, stopServer } from './http';
 
 const ROWS = Number(process.env.BENCH_DOWNLOAD_ROWS ?? 1_048_575);
 const PG_ADMIN = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -149,13 +149,7 @@ async function ensureDuckdb(file: string): Promise<void> {
 }
 
 async function ensurePostgres(): Promise<URL> {
-  const admin = new Client({ connectionString: PG_ADMIN });
-  await admin.connect();
-  const exists = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [PG_DB])).rowCount === 1;
-  if (!exists) await admin.query(`CREATE DATABASE ${PG_DB}`);
-  await admin.end();
-  const url = new URL(PG_ADMIN);
-  url.pathname = `/${PG_DB}`;
+  const url = await ensurePgDatabase(PG_ADMIN, PG_DB);
   const c = new Client({ connectionString: url.toString() });
   await c.connect();
   try {

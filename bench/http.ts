@@ -1,6 +1,7 @@
 /** What every benchmark suite shares: the built server as its own process, and a keep-alive HTTP client. */
 import { ChildProcess, spawn } from 'node:child_process';
 import * as http from 'node:http';
+import { Client } from 'pg';
 import * as path from 'node:path';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
@@ -96,4 +97,19 @@ export function percentile(xs: number[], p: number): number {
 
 export function log(msg: string): void {
   process.stderr.write(`${msg}\n`);
+}
+
+/** The URL of database `name` on the server of `adminUrl`, created when missing (bench data is reused between runs). */
+export async function ensurePgDatabase(adminUrl: string, name: string): Promise<URL> {
+  const admin = new Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    const exists = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount === 1;
+    if (!exists) await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url;
 }

@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import { Client } from 'pg';
 import { createDriver, Engine, SqlParam, validateDetails, WarehouseDriver } from '../src/query-engine/execute/drivers';
 import { writeSampleDatabase } from '../src/sample-data';
-import { ADMIN, agent, api, DATA, log, login, median, startServer, stopServer } from './http';
+import { ADMIN, agent, api, DATA, ensurePgDatabase, log, login, median, startServer, stopServer } from './http';
 
 export const ORDERS = Number(process.env.BENCH_ORDERS ?? 10_000_000);
 const PG_ADMIN = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -105,13 +105,7 @@ export async function ensureDuckdb(file: string): Promise<void> {
 }
 
 async function ensurePostgres(): Promise<URL> {
-  const admin = new Client({ connectionString: PG_ADMIN });
-  await admin.connect();
-  const exists = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [PG_DB])).rowCount === 1;
-  if (!exists) await admin.query(`CREATE DATABASE ${PG_DB}`);
-  await admin.end();
-  const url = new URL(PG_ADMIN);
-  url.pathname = `/${PG_DB}`;
+  const url = await ensurePgDatabase(PG_ADMIN, PG_DB);
   const c = new Client({ connectionString: url.toString() });
   await c.connect();
   const have = await c.query(`SELECT count(*)::bigint AS n FROM information_schema.tables WHERE table_name = 'ORDERS'`);
