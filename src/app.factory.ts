@@ -16,7 +16,7 @@ import { SETTINGS_READER, type SettingsReader } from './common/settings/settings
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /** Builds the whole app; main.ts listens on it, tests drive it with supertest. */
-export async function createApp(config: AppConfig, logger = new AppLogger(config.logLevel, config.logTarget)): Promise<INestApplication> {
+export async function createApp(config: AppConfig, logger = new AppLogger(config.logLevel, config.logTarget, config.logFormat)): Promise<INestApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, logger), {
     logger,
     bodyParser: false,

@@ -18,6 +18,7 @@ import { EmbeddingModule } from './modules/embedding/embedding.module';
 import { FieldsModule } from './modules/fields/fields.module';
 import { LegacyMetricsModule } from './modules/legacy-metrics/legacy-metrics.module';
 import { HealthModule } from './modules/health/health.module';
+import { LandingModule } from './modules/landing/landing.module';
 import { RevisionsModule } from './modules/revisions/revisions.module';
 import { SearchApiModule } from './modules/search/search-api.module';
 import { SearchModule } from './modules/search/search.module';
@@ -68,6 +69,7 @@ export const FEATURE_MODULES = [
   PublicSharingModule,
   SsoModule,
   ActionsModule,
+  LandingModule,
 ];
 
 @Module({})

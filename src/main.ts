@@ -13,7 +13,7 @@ async function main(): Promise<void> {
     }
     throw e;
   }
-  const logger = new AppLogger(config.logLevel, config.logTarget);
+  const logger = new AppLogger(config.logLevel, config.logTarget, config.logFormat);
   // Log lines are written in batches: whatever ends the process (a forced exit, a crash) writes out the last ones.
   process.on('exit', () => logger.flush());
   if (!config.encryptionKey) {

@@ -31,6 +31,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig(env)).toThrow(new ConfigError(message));
   });
 
+  it('logs JSON lines unless stdout is a terminal, and LOG_FORMAT overrides either way', () => {
+    expect(loadConfig({}, false).logFormat).toBe('json');
+    expect(loadConfig({}, true).logFormat).toBe('pretty');
+    expect(loadConfig({ LOG_FORMAT: 'json' }, true).logFormat).toBe('json');
+    expect(loadConfig({ LOG_FORMAT: 'PRETTY' }, false).logFormat).toBe('pretty');
+    expect(() => loadConfig({ LOG_FORMAT: 'xml' })).toThrow(new ConfigError('LOG_FORMAT must be json or pretty (got "xml")'));
+  });
+
   it('takes a Postgres URL and normalizes the site URL', () => {
     const c = loadConfig({ DATABASE_URL: 'postgresql://u@h/db', SITE_URL: 'https://bi.example.com/' });
     expect(c.databaseUrl).toBe('postgresql://u@h/db');

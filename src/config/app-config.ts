@@ -17,6 +17,8 @@ export interface AppConfig {
   logLevel: LogLevel;
   /** `stdout` in production; tests keep logs in the in-memory ring buffer only. */
   logTarget: 'stdout' | 'memory';
+  /** `json` lines (containers, log shippers) or `pretty` one-line text; by default pretty only when stdout is a terminal. */
+  logFormat: 'json' | 'pretty';
   adminEmail?: string;
   adminPassword?: string;
   maxSessionAgeMinutes: number;
@@ -84,7 +86,7 @@ function memorySize(env: Env, name: string, fallback: string): string {
 }
 
 /** Parses and validates the process environment once, at boot. */
-export function loadConfig(env: Env = process.env): AppConfig {
+export function loadConfig(env: Env = process.env, stdoutIsTty = Boolean(process.stdout.isTTY)): AppConfig {
   const dataDir = path.resolve(env.DATA_DIR || './data');
   const databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl && !/^postgres(ql)?:\/\/.+/.test(databaseUrl)) {
@@ -107,6 +109,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
     throw new ConfigError(`ADMIN_EMAIL must be an email address (got "${adminEmail}")`);
   }
   const logTarget = env.LOG_TARGET === 'memory' ? 'memory' : 'stdout';
+  const logFormat = (env.LOG_FORMAT || (stdoutIsTty ? 'pretty' : 'json')).toLowerCase();
+  if (logFormat !== 'json' && logFormat !== 'pretty') {
+    throw new ConfigError(`LOG_FORMAT must be json or pretty (got "${env.LOG_FORMAT}")`);
+  }
   return {
     port: int(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '0.0.0.0',
@@ -117,6 +123,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     encryptionKey,
     logLevel,
     logTarget,
+    logFormat,
     adminEmail: adminEmail?.toLowerCase(),
     adminPassword,
     maxSessionAgeMinutes: int(env, 'MAX_SESSION_AGE', 20160, 1, 5_256_000),
