@@ -242,19 +242,26 @@ export class MysqlDriver implements WarehouseDriver {
   }
 
   /**
-   * Opens what a statement runs in: the read-only transaction, and on MySQL the session limits (MariaDB takes
-   * them in the statement's text, which is returned). endStatement() undoes it, whatever happened in between.
+   * Opens what a statement runs in: the read-only transaction and the limits. MariaDB takes all of them in the
+   * statement's own text (`SET STATEMENT tx_read_only = 1, ... FOR`), for that statement only: one round trip,
+   * nothing left on the session. MySQL needs a transaction and session variables, which endStatement() undoes
+   * whatever happened in between.
    */
   private async beginStatement(conn: Connection, sql: string, opts: QueryOptions): Promise<string> {
     const limits = this.statementLimits(opts);
+    if (this.mariadb) {
+      const parts = [...(opts.readOnly ? ['tx_read_only = 1'] : []), ...(limits ? [limits] : [])];
+      return parts.length ? `SET STATEMENT ${parts.join(', ')} FOR ${sql}` : sql;
+    }
     if (opts.readOnly) await conn.query('START TRANSACTION READ ONLY');
-    if (limits && !this.mariadb) await conn.query(`SET SESSION ${limits}`);
-    return limits && this.mariadb ? `SET STATEMENT ${limits} FOR ${sql}` : sql;
+    if (limits) await conn.query(`SET SESSION ${limits}`);
+    return sql;
   }
 
   /** A connection whose session cannot be reset is not reused. */
   private async endStatement(conn: Connection, opts: QueryOptions): Promise<void> {
-    if (this.statementLimits(opts) && !this.mariadb) {
+    if (this.mariadb) return;
+    if (this.statementLimits(opts)) {
       await conn.query('SET SESSION max_execution_time = DEFAULT, sql_select_limit = DEFAULT').catch(() => this.broken.add(conn));
     }
     if (opts.readOnly) await conn.query('ROLLBACK').catch(() => this.broken.add(conn));

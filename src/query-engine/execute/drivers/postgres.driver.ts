@@ -14,6 +14,7 @@ import { poolSettings, SERVER_TIMEOUT_GRACE_MS } from './settings';
 import { checkStatement } from './statement-policy';
 import { questionMarksToDollars } from './sql-scan';
 import { paramValue } from './values';
+import { PipelinedQuery } from './postgres-pipeline';
 
 interface PgField {
   name: string;
@@ -96,6 +97,11 @@ class StreamingQuery extends BoundedQuery {
     (Query.prototype as unknown as { handleRowDescription(m: unknown): void }).handleRowDescription.call(this, msg);
     this.described(msg.fields);
   }
+}
+
+/** 'I' idle, 'T' in a transaction, 'E' in a failed one: from the server's last ReadyForQuery. */
+function transactionStatus(client: Client): string | null {
+  return (client as unknown as { _txStatus: string | null })._txStatus;
 }
 
 /** The socket under pg's client: pausing it stops the rows where TCP holds them. */
@@ -249,25 +255,48 @@ export class PostgresDriver implements WarehouseDriver {
   }
 
   /** BEGIN READ ONLY / SET LOCAL statement_timeout make both settings end with the statement's transaction. */
-  private async beginStatement(client: Client, opts: QueryOptions): Promise<void> {
-    await client.query(opts.readOnly ? 'BEGIN READ ONLY' : 'BEGIN');
-    if (opts.timeoutMs) await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.ceil(opts.timeoutMs))}`);
+  private wrapping(opts: QueryOptions): { before: string[]; after: string[] } {
+    const before = [opts.readOnly ? 'BEGIN READ ONLY' : 'BEGIN'];
+    if (opts.timeoutMs) before.push(`SET LOCAL statement_timeout = ${Math.max(1, Math.ceil(opts.timeoutMs))}`);
+    return { before, after: [opts.readOnly ? 'ROLLBACK' : 'COMMIT'] };
   }
 
+  private async beginStatement(client: Client, opts: QueryOptions): Promise<void> {
+    for (const text of this.wrapping(opts).before) await client.query(text);
+  }
+
+  /**
+   * A statement in a transaction goes out with its BEGIN, SET LOCAL and ROLLBACK in one pipeline: one round
+   * trip. Whatever happened, the connection must come back idle (no transaction, so none of the statement's
+   * settings survive it); one that is not is rolled back here, or dropped.
+   */
   private async run(client: Client, text: string, params: readonly SqlParam[], opts: QueryOptions): Promise<PgResult> {
     const inTransaction = Boolean(opts.readOnly || opts.timeoutMs);
-    if (inTransaction) await this.beginStatement(client, opts);
+    const wrapping = inTransaction ? this.wrapping(opts) : null;
+    let result: PgResult;
     try {
-      const result = await this.submit(client, text, params, opts.maxRows);
-      if (inTransaction) await client.query(opts.readOnly ? 'ROLLBACK' : 'COMMIT');
-      return result;
+      result = await this.submit(client, text, params, opts.maxRows, wrapping);
     } catch (e) {
-      if (inTransaction) await client.query('ROLLBACK').catch(() => this.broken.add(client));
+      // pg reports an error before the server's ReadyForQuery, so the status is not known yet: roll back anyway.
+      if (inTransaction) await this.rollBack(client);
       throw e;
     }
+    if (inTransaction && transactionStatus(client) !== 'I') await this.rollBack(client);
+    return result;
   }
 
-  private submit(client: Client, text: string, params: readonly SqlParam[], maxRows?: number): Promise<PgResult> {
+  private async rollBack(client: Client): Promise<void> {
+    await client.query('ROLLBACK').catch(() => this.broken.add(client));
+    if (transactionStatus(client) !== 'I') this.broken.add(client);
+  }
+
+  private submit(
+    client: Client,
+    text: string,
+    params: readonly SqlParam[],
+    maxRows: number | undefined,
+    wrapping: { before: string[]; after: string[] } | null,
+  ): Promise<PgResult> {
     return new Promise((resolve, reject) => {
       const config = {
         text,
@@ -277,8 +306,8 @@ export class PostgresDriver implements WarehouseDriver {
         queryMode: 'extended',
         rows: maxRows && maxRows > 0 ? maxRows : undefined,
         callback: (err: Error | undefined, res: PgResult) => (err ? reject(err) : resolve(res)),
-      };
-      client.query(new BoundedQuery(config as ConstructorParameters<typeof Query>[0]));
+      } as ConstructorParameters<typeof Query>[0];
+      client.query(wrapping ? new PipelinedQuery(config, wrapping.before, wrapping.after) : new BoundedQuery(config));
     });
   }
 
