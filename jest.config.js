@@ -28,7 +28,7 @@ module.exports = {
     {
       ...base,
       displayName: 'sqlite',
-      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.spec.ts'],
+      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.spec.ts', '<rootDir>/sdk/src/**/*.spec.ts'],
       setupFiles: ['<rootDir>/test/support/env-sqlite.js'],
     },
     {
