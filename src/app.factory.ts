@@ -12,6 +12,7 @@ import { requestContext } from './common/logging/request-context';
 import { loggablePath } from './common/logging/loggable-path';
 import { embeddingHttp } from './common/http/embedding-http';
 import { SETTINGS_READER, type SettingsReader } from './common/settings/settings-reader';
+import { MetricsService } from './modules/metrics/metrics.service';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -32,6 +33,7 @@ export async function createApp(config: AppConfig, logger = new AppLogger(config
   app.use(embeddingHttp(app.get<SettingsReader>(SETTINGS_READER))); // CORS, API keys from embedding clients, frame-ancestors
   // After the body parsers: they resume on the socket's async context, which would drop the request's.
   app.use(requestLogging(logger));
+  app.use(app.get(MetricsService).requestTimer()); // a no-op unless METRICS_PORT is set
   return app;
 }
 

@@ -19,6 +19,7 @@ import { FieldsModule } from './modules/fields/fields.module';
 import { LegacyMetricsModule } from './modules/legacy-metrics/legacy-metrics.module';
 import { HealthModule } from './modules/health/health.module';
 import { LandingModule } from './modules/landing/landing.module';
+import { MetricsModule } from './modules/metrics/metrics.module';
 import { RevisionsModule } from './modules/revisions/revisions.module';
 import { SearchApiModule } from './modules/search/search-api.module';
 import { SearchModule } from './modules/search/search.module';
@@ -70,6 +71,7 @@ export const FEATURE_MODULES = [
   SsoModule,
   ActionsModule,
   LandingModule,
+  MetricsModule,
 ];
 
 @Module({})

@@ -43,6 +43,8 @@ export interface AppConfig {
   duckdbMemoryLimit: string;
   /** DuckDB warehouses: worker threads of each database's instance. */
   duckdbThreads: number;
+  /** Port of the Prometheus metrics server (GET /metrics); undefined (METRICS_PORT unset) turns metrics off. */
+  metricsPort?: number;
 }
 
 export class ConfigError extends Error {}
@@ -136,6 +138,7 @@ export function loadConfig(env: Env = process.env, stdoutIsTty = Boolean(process
     maxQueriesPerUser: int(env, 'MAX_QUERIES_PER_USER', 10, 1, 10_000),
     duckdbMemoryLimit: memorySize(env, 'DUCKDB_MEMORY_LIMIT', '2GB'),
     duckdbThreads: int(env, 'DUCKDB_THREADS', Math.min(4, os.availableParallelism()), 1, 1024),
+    metricsPort: env.METRICS_PORT ? int(env, 'METRICS_PORT', 0, 0, 65535) : undefined,
   };
 }
 

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { AuthUser } from '../../common/auth/current-user';
 import { ForbiddenError, MessageError, NotFoundError, ValidationError } from '../../common/errors/api-errors';
@@ -22,6 +22,7 @@ import { Access } from '../warehouse/database-permissions.repository';
 import { QueryLogService } from '../query-log/query-log.service';
 import { queryHash, rawQueryHash } from '../query-log/query-hash';
 import { QueryCacheService } from '../query-cache/query-cache.service';
+import { MetricsService } from '../metrics/metrics.service';
 import { cacheKey } from '../query-cache/query-cache-key';
 
 const UNRESTRICTED: Access = { data: 'unrestricted', native: 'write', download: 'full' };
@@ -55,6 +56,9 @@ export type DatasetAnswer = (QueryResults & { average_execution_time?: number | 
 export type DatasetStream = StreamedResults & { head: StreamedResults['head'] & { average_execution_time: number | null } };
 
 /** Runs dataset queries for the HTTP layer: checks data and native permissions, then hands over to the engine. */
+/** What a run's log row and metrics are told besides its result. */
+type Logged = { hash: string; native: boolean; database_id: number | null; cache_hit?: boolean; engine?: string };
+
 @Injectable()
 export class DatasetService {
   constructor(
@@ -69,6 +73,7 @@ export class DatasetService {
     private readonly slots: QuerySlots,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(AppLogger) private readonly logger: AppLogger,
+    @Optional() private readonly metrics?: MetricsService,
   ) {}
 
   /** Runs a query (from the cache when `cacheTtlSeconds` allows) and records the run in the execution log. */
@@ -105,7 +110,7 @@ export class DatasetService {
     if (downloadCap !== undefined) planned = withRowCap(planned, downloadCap);
     const hash = queryHash(planned.query);
     const average = this.queryLog.averageExecutionTime(hash);
-    const logged = { hash, native: planned.query.type === 'native', database_id: planned.database.id };
+    const logged = { hash, native: planned.query.type === 'native', database_id: planned.database.id, engine: planned.database.engine };
     const ttl = opts.cacheTtlSeconds ?? 0;
     const defaultMaxRows = Math.min(opts.defaultMaxRows ?? AD_HOC_MAX_ROWS, downloadCap ?? Infinity);
     // A shared run is unrestricted, so its result is an admin's: keyed alike.
@@ -114,6 +119,7 @@ export class DatasetService {
     if (key && !opts.ignoreCache) {
       const startedAt = new Date();
       const hit = await this.cache.get<QueryResults>(key);
+      this.metrics?.cacheLookup(hit !== null);
       if (hit) {
         const answer = { ...hit.result, context, json_query: planned.query, cached: true, updated_at: hit.updatedAt.toISOString() };
         this.record({ ...answer, started_at: startedAt.toISOString(), running_time: Date.now() - startedAt.getTime() }, { ...logged, cache_hit: true }, caller, opts);
@@ -154,7 +160,7 @@ export class DatasetService {
   private loggedWhenRead(
     streamed: StreamedResults,
     head: DatasetStream['head'],
-    logged: { hash: string; native: boolean; database_id: number | null },
+    logged: Logged,
     caller: QueryAuthorization,
     opts: DatasetRunOptions,
     release: () => void,
@@ -195,10 +201,11 @@ export class DatasetService {
 
   private record(
     result: Pick<QueryResults | FailedResults, 'status' | 'started_at' | 'running_time' | 'row_count'> & { error?: string },
-    logged: { hash: string; native: boolean; database_id: number | null; cache_hit?: boolean },
+    { engine, ...logged }: Logged,
     caller: QueryAuthorization,
     opts: DatasetRunOptions,
   ): void {
+    if (!logged.cache_hit) this.metrics?.queryRan(engine, result.status === 'failed' ? 'failed' : 'completed', result.running_time);
     if (opts.log === false) return;
     this.queryLog.record({
       ...logged,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { In } from 'typeorm';
 import { AppLogger } from '../../common/logging/app-logger';
 import { QueryError, QueryTimeoutError } from '../../query-engine/execute/drivers/errors';
@@ -9,6 +9,7 @@ import { FieldValues } from '../fields/field-values.entity';
 import { WarehouseField } from '../fields/field.entity';
 import { WarehouseTable } from '../tables/table.entity';
 import { WarehouseConnections } from '../warehouse/warehouse-connections';
+import { MetricsService } from '../metrics/metrics.service';
 import { fingerprintTable, readFieldValues } from './analyze';
 import { applyDescribed } from './metadata-sync';
 import { SyncKind } from './sync-run.entity';
@@ -37,6 +38,7 @@ export class SyncService {
     private readonly repo: SyncRepository,
     private readonly connections: WarehouseConnections,
     @Inject(AppLogger) private readonly logger: AppLogger,
+    @Optional() private readonly metrics?: MetricsService,
   ) {}
 
   /** Starts a sync without waiting for it; errors end up in the sync log. */
@@ -70,12 +72,14 @@ export class SyncService {
       const summary = kind === 'metadata' ? await this.syncMetadata(db) : await this.refreshValues(db);
       await this.repo.endRun(run, null, summary);
       this.logger.info('Sync finished', { db_id: dbId, kind, ms: Date.now() - started, ...summary });
+      this.metrics?.syncRan(kind, 'succeeded', Date.now() - started);
       return true;
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       await this.repo.endRun(run, message, null).catch(() => undefined);
       await this.repo.transaction((tx) => tx.update(WarehouseDatabase, { id: dbId, initial_sync_status: 'incomplete' }, { initial_sync_status: 'aborted' })).catch(() => undefined);
       this.logger.warning('Sync failed', { db_id: dbId, kind, error: message });
+      this.metrics?.syncRan(kind, 'failed', Date.now() - started);
       return false;
     } finally {
       await this.repo.releaseLease(dbId, this.instanceId).catch(() => undefined);
