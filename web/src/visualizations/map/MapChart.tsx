@@ -1,0 +1,2 @@
+import Table from '../table/Table';
+export default Table;

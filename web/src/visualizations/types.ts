@@ -1,0 +1,47 @@
+/** The shapes a visualization reads: the card's display and settings and the query's answer (as the public API returns it). */
+
+export interface Column {
+  name: string;
+  display_name: string;
+  base_type: string;
+  semantic_type?: string | null;
+  effective_type?: string;
+  unit?: string;
+  source?: string;
+  field_ref?: unknown;
+  [k: string]: unknown;
+}
+
+export interface Dataset {
+  rows: unknown[][];
+  cols: Column[];
+  [k: string]: unknown;
+}
+
+export type Theme = 'light' | 'night' | 'transparent';
+
+export type Settings = Record<string, unknown>;
+
+export interface CellClick {
+  rowIndex: number;
+  colIndex: number;
+  value: unknown;
+}
+
+export interface VisualizationProps {
+  display: string;
+  settings: Settings;
+  data: Dataset;
+  theme: Theme;
+  height?: number;
+  width?: number;
+  onClickCell?: (e: CellClick) => void;
+}
+
+/** What each drawn component receives: the props plus the measured size of its container. */
+export interface ChartProps extends VisualizationProps {
+  width: number;
+  height: number;
+  /** Called once the component is drawn (an ECharts 'finished' event for charts); sets data-state="ready". */
+  onReady: () => void;
+}
