@@ -4,6 +4,7 @@ import { CoreModule } from './common/core.module';
 import { DatabaseModule } from './common/database/database.module';
 import { AppLogger } from './common/logging/app-logger';
 import { ActionsModule } from './modules/actions/actions.module';
+import { AutomagicModule } from './modules/automagic/automagic.module';
 import { ApiKeysModule } from './modules/api-keys/api-keys.module';
 import { BookmarksApiModule } from './modules/bookmarks/bookmarks-api.module';
 import { BookmarksModule } from './modules/bookmarks/bookmarks.module';
@@ -70,6 +71,7 @@ export const FEATURE_MODULES = [
   PublicSharingModule,
   SsoModule,
   ActionsModule,
+  AutomagicModule,
   LandingModule,
   MetricsModule,
 ];

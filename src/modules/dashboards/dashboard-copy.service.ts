@@ -118,7 +118,9 @@ export class DashboardCopyService {
     const dbs = new Set(cardBodies.filter(isMap).map((c) => deriveQuery(c.dataset_query).database_id as number));
     for (const dbId of dbs) await this.databases.assertCanRead(caller, dbId);
     // Card ids in the body are the unsaved ones of the automatic dashboard: the dashcards are created anew.
-    const layout = parseDashcards(rawCards.map((dc, i) => ({ ...dc, id: -(i + 1), card_id: null, series: [], dashboard_tab_id: dc.dashboard_tab_id ?? null })));
+    // Their mappings name those unsaved cards too: they are pointed at the new cards below.
+    const unsavedMappings = (dc: Record<string, unknown>) => (Array.isArray(dc.parameter_mappings) ? dc.parameter_mappings.map((pm) => (isMap(pm) ? { ...pm, card_id: null } : pm)) : dc.parameter_mappings);
+    const layout = parseDashcards(rawCards.map((dc, i) => ({ ...dc, id: -(i + 1), card_id: null, series: [], dashboard_tab_id: dc.dashboard_tab_id ?? null, parameter_mappings: unsavedMappings(dc) })));
     const tabs = Array.isArray(body.tabs) ? parseTabs(body.tabs as Array<Record<string, unknown>>) : [];
     return this.db.transaction(async (tx) => {
       const d = await tx.save(
