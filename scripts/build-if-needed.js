@@ -20,6 +20,29 @@ function newest(dir) {
   return latest;
 }
 
+/**
+ * The web pages (web/, served from web/dist): rebuilt with Vite when missing or older than their sources (any file under
+ * web/src, index.html, the Vite config). `--web` builds only them (the browser tests use it).
+ */
+function buildWebIfNeeded() {
+  const webDir = path.join(root, 'web');
+  const index = path.join(webDir, 'dist', 'index.html');
+  if (!fs.existsSync(path.join(webDir, 'src'))) return;
+  const newestWeb = (dir) =>
+    fs.readdirSync(dir, { withFileTypes: true }).reduce((m, e) => {
+      const p = path.join(dir, e.name);
+      return Math.max(m, e.isDirectory() ? newestWeb(p) : fs.statSync(p).mtimeMs);
+    }, 0);
+  const inputs = ['index.html', 'vite.config.mts', 'tsconfig.json'].map((f) => path.join(webDir, f)).filter((f) => fs.existsSync(f));
+  const latest = Math.max(newestWeb(path.join(webDir, 'src')), ...inputs.map((f) => fs.statSync(f).mtimeMs));
+  if (fs.existsSync(index) && fs.statSync(index).mtimeMs >= latest) return;
+  console.log('Building the web pages...');
+  execSync('npx vite build --config web/vite.config.mts --logLevel warn', { cwd: root, stdio: 'inherit' });
+}
+
+buildWebIfNeeded();
+if (process.argv.includes('--web')) process.exit(0);
+
 const clean = process.argv.includes('--clean');
 const srcDir = path.join(root, 'src');
 if (!fs.existsSync(srcDir)) process.exit(0); // a runtime image ships dist/ only

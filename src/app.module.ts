@@ -37,6 +37,7 @@ import { TablesModule } from './modules/tables/tables.module';
 import { TimelinesModule } from './modules/timelines/timelines.module';
 import { UsersModule } from './modules/users/users.module';
 import { UtilModule } from './modules/util/util.module';
+import { WebPagesModule } from './modules/web-pages/web-pages.module';
 
 /** Feature modules, in no particular order; each owns its routes, services and entities. */
 export const FEATURE_MODULES = [
@@ -73,6 +74,7 @@ export const FEATURE_MODULES = [
   ActionsModule,
   AutomagicModule,
   LandingModule,
+  WebPagesModule,
   MetricsModule,
 ];
 

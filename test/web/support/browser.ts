@@ -1,0 +1,65 @@
+import { execFileSync, execSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+const ROOT = path.resolve(__dirname, '../../..');
+
+/** Chromium's executable: CHROMIUM_PATH, else the usual system paths. Null when none is installed. */
+export function chromiumPath(): string | null {
+  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].filter((p): p is string => !!p);
+  for (const p of candidates) if (fs.existsSync(p)) return p;
+  try {
+    const found = execSync('command -v chromium || command -v chromium-browser', { stdio: ['ignore', 'pipe', 'ignore'], shell: '/bin/sh' }).toString().trim();
+    return found || null;
+  } catch {
+    return null;
+  }
+}
+
+const CHROMIUM = chromiumPath();
+
+/**
+ * `describe` for browser tests: skipped with a message when Chromium is missing, unless CI is set (then the tests
+ * run and fail: CI must have it, .ci/run installs it).
+ */
+export const describeBrowser: jest.Describe = (() => {
+  if (CHROMIUM || process.env.CI) return describe;
+  console.warn('test/web: Chromium not found (apt-get install chromium, or set CHROMIUM_PATH); the browser tests are skipped.');
+  return describe.skip;
+})();
+
+/** Builds web/dist when missing or older than web/ sources (the same check `npm start` makes). */
+export function ensureWebBuilt(): void {
+  execFileSync(process.execPath, [path.join(ROOT, 'scripts/build-if-needed.js'), '--web'], { cwd: ROOT, stdio: 'inherit' });
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  if (!CHROMIUM) throw new Error('Chromium is not installed (apt-get install chromium, or set CHROMIUM_PATH)');
+  // --no-sandbox: CI containers run as root; the pages are our own.
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--font-render-hinting=none', '--disable-lcd-text'] });
+}
+
+/** A new page of a fresh context (no shared storage between tests) at a fixed size and scale, so screenshots are stable. */
+export async function newPage(browser: Browser, size = { width: 1200, height: 800 }): Promise<Page> {
+  const context = await browser.newContext({ viewport: size, deviceScaleFactor: 1, acceptDownloads: true, locale: 'en-US', timezoneId: 'UTC', reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  return page;
+}
+
+/** Evaluated in the page (a string: the test code is compiled without the DOM's types). */
+const DRAWN = `(() => {
+  if (document.querySelector('[data-testid="error-page"]')) return true;
+  const root = document.querySelector('[data-testid="dashboard"], [data-testid="question"]');
+  if (!root || root.getAttribute('data-state') === 'loading') return false;
+  if (document.querySelector('[data-testid="dashcard"][data-state="loading"], [data-testid="question-card"][data-state="loading"]')) return false;
+  return [...document.querySelectorAll('[data-testid="visualization"]')].every((v) => v.getAttribute('data-state') === 'ready');
+})()`;
+
+/**
+ * Waits until a page has drawn: its dashboard or question is ready, no card is loading, and every visualization
+ * reports `data-state="ready"` (charts after ECharts' 'finished'). An error page counts as drawn.
+ */
+export async function waitDrawn(page: Page, timeout = 30_000): Promise<void> {
+  await page.waitForFunction(DRAWN, undefined, { timeout, polling: 50 });
+}
