@@ -35,6 +35,7 @@ import { SettingsModule } from './modules/settings/settings.module';
 import { SetupModule } from './modules/setup/setup.module';
 import { TablesModule } from './modules/tables/tables.module';
 import { TimelinesModule } from './modules/timelines/timelines.module';
+import { UploadsModule } from './modules/uploads/uploads.module';
 import { UsersModule } from './modules/users/users.module';
 import { UtilModule } from './modules/util/util.module';
 import { WebPagesModule } from './modules/web-pages/web-pages.module';
@@ -65,6 +66,7 @@ export const FEATURE_MODULES = [
   SearchModule,
   SearchApiModule,
   CardsModule,
+  UploadsModule,
   DashboardQueriesModule,
   DashboardsModule,
   EmbeddingModule,

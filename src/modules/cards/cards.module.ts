@@ -37,7 +37,7 @@ import { CardsService } from './cards.service';
   providers: [CardsRepository, CardAccessService, CardHydrator, CardListService, CardQueriesService, CardsService, CardItemsSource,
     CardSeriesService, CardRelatedService, CardParamsService, CardMetadataService, CardSharingService],
   // For the dashboard-queries module: cards run in a dashboard's context.
-  exports: [CardAccessService, CardQueriesService, CardParamsService],
+  exports: [CardAccessService, CardQueriesService, CardParamsService, CardsService],
 })
 export class CardsModule implements OnModuleInit {
   constructor(

@@ -1,5 +1,6 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { SettingDefinition } from './setting-definition';
+import { DEFAULT_UPLOADS_SETTINGS, uploadsSettingsShape } from '../uploads/uploads-settings';
 
 const HEX64 = /^[0-9a-fA-F]{64}$/;
 const SAML_CLAIMS = 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims';
@@ -153,6 +154,11 @@ export const SETTINGS: SettingDefinition[] = [
   bool('saml-group-sync', false, 'Sync group memberships from SAML attributes.'),
   { key: 'saml-group-mappings', type: 'json', default: {}, visibility: 'admin', validate: groupMappings, description: 'SAML group names to group ids.' },
   bool('saml-user-provisioning-enabled?', true, 'Create users on their first SAML login.'),
+  // Read by every user: the client shows the upload button only when uploads are configured.
+  {
+    key: 'uploads-settings', type: 'json', default: DEFAULT_UPLOADS_SETTINGS, visibility: 'authenticated', validate: uploadsSettingsShape,
+    description: 'Where CSV uploads go: {db_id, schema_name, table_prefix}.',
+  },
 
   { key: 'query-execution-retention-days', type: 'integer', default: 30, visibility: 'admin', description: 'Days the query execution log is kept; below 1 keeps it forever.' },
   bool('enable-query-caching', false, 'Reuse the results of saved questions for their cache TTL.', 'authenticated'),

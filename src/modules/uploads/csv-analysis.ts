@@ -1,0 +1,67 @@
+import { MessageError } from '../../common/errors/api-errors';
+import { normalizeValue, ROW_ID, TypeTracker, type UploadType } from './column-types';
+import type { CsvFormat } from './csv-format';
+import { NotUtf8Error, readCsv, sniffFormat } from './csv-reader';
+import type { RowBatches, UploadColumn } from './loaders/bulk-loader';
+import { columnNames } from './upload-names';
+
+export interface CsvAnalysis {
+  format: CsvFormat;
+  /** Sanitized column names with their types (a column without any value is text). */
+  columns: UploadColumn[];
+  /** Per column, the type of its values, or null when it has none (fits any column on append). */
+  seen: Array<UploadType | null>;
+  /** `id` when that column can be the key, else null (a key is generated). */
+  pk: string | null;
+  rows: number;
+}
+
+/**
+ * The first pass over a file: format, header, the type of every column (from all values), the key. A file that
+ * turns out not to be UTF-8 past the sampled start is read again as Latin-1.
+ */
+export async function analyzeCsv(file: string): Promise<CsvAnalysis> {
+  const format = await sniffFormat(file);
+  try {
+    return await scan(file, format);
+  } catch (e) {
+    if (!(e instanceof NotUtf8Error)) throw e;
+    return scan(file, { ...format, encoding: 'latin1' });
+  }
+}
+
+async function scan(file: string, format: CsvFormat): Promise<CsvAnalysis> {
+  let tracker: TypeTracker | null = null;
+  let rows = 0;
+  for await (const batch of readCsv(file, format)) {
+    let start = 0;
+    if (!tracker) {
+      tracker = new TypeTracker(columnNames(batch[0], ROW_ID));
+      start = 1;
+    }
+    for (let i = start; i < batch.length; i++) tracker.add(batch[i]);
+    rows += batch.length - start;
+  }
+  if (!tracker) throw new MessageError('The CSV file is empty.');
+  if (rows === 0) throw new MessageError('The CSV file contains only a header row and no data.');
+  const { types, pk } = tracker.result();
+  return { format, columns: tracker.names.map((name, i) => ({ name, type: types[i] })), seen: [...tracker.types], pk, rows };
+}
+
+/** The second pass: the data rows (header skipped), values normalized for the columns' types. */
+export async function* csvRows(file: string, analysis: CsvAnalysis): RowBatches {
+  const types = analysis.columns.map((c) => c.type);
+  let header = true;
+  for await (const batch of readCsv(file, analysis.format)) {
+    const out: Array<Array<string | null>> = new Array(batch.length - (header ? 1 : 0));
+    let k = 0;
+    for (let r = header ? 1 : 0; r < batch.length; r++) {
+      const raw = batch[r];
+      const row: Array<string | null> = new Array(types.length);
+      for (let i = 0; i < types.length; i++) row[i] = normalizeValue(raw[i], types[i]);
+      out[k++] = row;
+    }
+    header = false;
+    if (out.length) yield out;
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * Names of uploaded tables and columns. Nothing the user sent reaches SQL unchanged: every name is reduced to
+ * [a-z0-9_] (and then still quoted by the dialect), so file names and headers can neither inject SQL nor a path.
+ */
+const MAX_IDENTIFIER = 63;
+
+export function sanitizeName(raw: string, fallback: string): string {
+  const s = raw
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9_]+/g, '_')
+    .replace(/_+/g, '_')
+    .replace(/^_+|_+$/g, '');
+  return (s || fallback).slice(0, MAX_IDENTIFIER);
+}
+
+/** Column names from the header: sanitized, made unique with a suffix, and never the generated key's name. */
+export function columnNames(header: string[], reserved: string): string[] {
+  const seen = new Set<string>([reserved]);
+  return header.map((h, i) => {
+    const base = sanitizeName(h, `unnamed_column_${i + 1}`).slice(0, MAX_IDENTIFIER - 4);
+    let name = base;
+    for (let n = 2; seen.has(name); n++) name = `${base}_${n}`;
+    seen.add(name);
+    return name;
+  });
+}
+
+/** `<prefix><file name>_<yyyymmddhhmmss>`: the file's name without its extension, the time keeps names apart. */
+export function tableName(prefix: string | null, fileName: string, now: Date): string {
+  const stamp = now.toISOString().replace(/[-:T]/g, '').slice(0, 14);
+  const p = prefix ? prefix.toLowerCase().replace(/[^a-z0-9_]+/g, '_').slice(0, 20) : '';
+  const base = sanitizeName(fileName.replace(/\.[^.]*$/, ''), 'upload').slice(0, MAX_IDENTIFIER - p.length - stamp.length - 1);
+  return `${p}${base}_${stamp}`;
+}
+
+/** A display name for the model: the file name without extension, underscores and dashes as spaces. */
+export function modelName(fileName: string): string {
+  const s = fileName.replace(/\.[^.]*$/, '').replace(/[_-]+/g, ' ').trim().slice(0, 254);
+  return s ? s[0].toUpperCase() + s.slice(1) : 'Upload';
+}
