@@ -13,6 +13,7 @@ import { loggablePath } from './common/logging/loggable-path';
 import { embeddingHttp } from './common/http/embedding-http';
 import { SETTINGS_READER, type SettingsReader } from './common/settings/settings-reader';
 import { MetricsService } from './modules/metrics/metrics.service';
+import { ApiDocsService } from './modules/api-docs/api-docs.service';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -34,6 +35,7 @@ export async function createApp(config: AppConfig, logger = new AppLogger(config
   // After the body parsers: they resume on the socket's async context, which would drop the request's.
   app.use(requestLogging(logger));
   app.use(app.get(MetricsService).requestTimer()); // a no-op unless METRICS_PORT is set
+  app.get(ApiDocsService).attach(app); // GET /api/docs documents this app
   return app;
 }
 

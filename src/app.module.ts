@@ -21,6 +21,7 @@ import { LegacyMetricsModule } from './modules/legacy-metrics/legacy-metrics.mod
 import { HealthModule } from './modules/health/health.module';
 import { LandingModule } from './modules/landing/landing.module';
 import { MetricsModule } from './modules/metrics/metrics.module';
+import { ApiDocsModule } from './modules/api-docs/api-docs.module';
 import { RevisionsModule } from './modules/revisions/revisions.module';
 import { SearchApiModule } from './modules/search/search-api.module';
 import { SearchModule } from './modules/search/search.module';
@@ -78,6 +79,7 @@ export const FEATURE_MODULES = [
   LandingModule,
   WebPagesModule,
   MetricsModule,
+  ApiDocsModule,
 ];
 
 @Module({})
