@@ -24,8 +24,10 @@ export class RelatedLinks {
     };
     const out: Related = { 'zoom-in': [], 'zoom-out': [], 'linking-to': [], 'linked-from': [], compare: [] };
     if (cell) {
-      out['zoom-out'].push({ url: root.url, title: root.sourceName });
-      if (root.tableId !== null) out.compare.push({ url: `${root.url}/cell/${encodeBase64Json(cell)}/compare/table/${root.tableId}`, title: `Compare with all ${root.tableName}` });
+      // The root's URL names the cell: zooming out drops it.
+      const entityUrl = root.url.split('/cell/')[0];
+      out['zoom-out'].push({ url: entityUrl, title: root.sourceName });
+      if (root.tableId !== null) out.compare.push({ url: `${entityUrl}/cell/${encodeBase64Json(cell)}/compare/table/${root.tableId}`, title: `Compare with all ${root.tableName}` });
     } else if (root.entity !== 'table' && root.tableId !== null) {
       const t = tableLink(root.tableId);
       if (t) out['zoom-out'].push(t);
