@@ -7,6 +7,8 @@ import type { SsoClaims } from './jwt/jwt-sso-token';
 import { JwtSsoService } from './jwt/jwt-sso.service';
 import { checkReturnTo } from './return-to';
 import { SamlSsoService } from './saml/saml-sso.service';
+import { allowedSdkOrigin, popupOrigin, popupPage, popupReturnTo, SDK_ORIGIN_REFUSED } from './saml/sdk-popup';
+import { MessageError } from '../../common/errors/api-errors';
 import { SettingsService } from '../settings/settings.service';
 import type { SsoContext, SsoRequest } from './sso-request';
 import { SsoUsersService } from './sso-users.service';
@@ -65,13 +67,16 @@ export class SsoController {
   private async saml(req: SsoRequest, res: Response, sso: SsoContext, posted: boolean): Promise<void> {
     const form = req.body as Record<string, unknown> | undefined;
     if (!posted || typeof form?.SAMLResponse !== 'string') {
-      const url = await this.samlService.redirect(sso.returnTo);
-      if (sso.embeddingClient) res.status(200).json({ url, method: 'saml' });
-      else res.redirect(302, url);
+      if (sso.embeddingClient) {
+        res.status(200).json({ url: await this.samlService.redirect(popupReturnTo(await this.sdkOrigin(req))), method: 'saml' });
+        return;
+      }
+      res.redirect(302, await this.samlService.redirect(sso.returnTo));
       return;
     }
     const login = await this.samlService.consume(form as Record<string, string>);
-    const returnTo = checkReturnTo(login.returnTo, sso.ownHosts);
+    const sdkPage = popupOrigin(login.returnTo);
+    const returnTo = sdkPage ? '/' : checkReturnTo(login.returnTo, sso.ownHosts);
     const user = await this.ssoUsers.signIn(login, {
       source: 'saml',
       provisioning: await this.settings.get<boolean>('saml-user-provisioning-enabled?'),
@@ -80,7 +85,21 @@ export class SsoController {
     });
     const key = await this.sessions.create(user.id);
     await this.sessions.setCookie(req, res, key);
+    if (sdkPage) {
+      res.status(200).set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' }).type('html').send(popupPage(sdkPage, key));
+      return;
+    }
     res.redirect(302, returnTo);
+  }
+
+  /** The page of an SDK starting a SAML login (its Origin, else our own), when it may embed; else 403. */
+  private async sdkOrigin(req: Request): Promise<string> {
+    const siteUrl = await this.settings.get<string | null>('site-url');
+    const own = siteUrl ? safeOrigin(siteUrl) : safeOrigin(`${req.protocol}://${req.headers.host ?? ''}`);
+    const origin = typeof req.headers.origin === 'string' ? req.headers.origin : own;
+    const allowed = allowedSdkOrigin(origin, await this.settings.get<string | null>('embedding-app-origins-sdk'), own);
+    if (!allowed) throw new MessageError(SDK_ORIGIN_REFUSED, 403);
+    return allowed;
   }
 
   private async toIdentityProvider(sso: SsoContext, res: Response): Promise<void> {
@@ -89,5 +108,13 @@ export class SsoController {
       return;
     }
     res.redirect(302, await this.jwt.identityProviderUrl(sso.returnTo));
+  }
+}
+
+function safeOrigin(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
   }
 }
