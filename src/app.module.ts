@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig } from './config/app-config';
+import { ClusterModule } from './common/cluster/cluster.module';
 import { CoreModule } from './common/core.module';
 import { DatabaseModule } from './common/database/database.module';
 import { AppLogger } from './common/logging/app-logger';
@@ -85,6 +86,6 @@ export const FEATURE_MODULES = [
 @Module({})
 export class AppModule {
   static forRoot(config: AppConfig, logger: AppLogger): DynamicModule {
-    return { module: AppModule, imports: [CoreModule.forRoot(config, logger), DatabaseModule, ...FEATURE_MODULES] };
+    return { module: AppModule, imports: [CoreModule.forRoot(config, logger), DatabaseModule, ClusterModule, ...FEATURE_MODULES] };
   }
 }

@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
+import { ClusterEvents } from '../../common/cluster/cluster-events';
 import { MessageError, ValidationError } from '../../common/errors/api-errors';
 import { ADMIN_GROUP_ID } from '../users/users.repository';
 import { DataAccess, DatabasePermission, DownloadAccess, NativeAccess } from '../warehouse/database-permission.entity';
@@ -36,6 +37,7 @@ export class DataPermissionsService {
   constructor(
     private readonly perms: DatabasePermissionsRepository,
     private readonly databases: DatabasesRepository,
+    @Optional() private readonly events: ClusterEvents = new ClusterEvents(),
   ) {}
 
   async graph(): Promise<DataPermissionsGraph> {
@@ -74,6 +76,8 @@ export class DataPermissionsService {
         }
       }
     });
+    // Access is read from the app DB on each request today; the event is for any instance-level copy of it.
+    await this.events.publish({ topic: 'permissions' });
     return this.graph();
   }
 }

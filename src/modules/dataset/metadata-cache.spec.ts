@@ -1,5 +1,8 @@
 import type { DataSource, EntitySubscriberInterface } from 'typeorm';
 import type { AppConfig } from '../../config/app-config';
+import { ClusterEvent, ClusterOrigin } from '../../common/cluster/cluster-event';
+import { ClusterEvents } from '../../common/cluster/cluster-events';
+import { WarehouseTable } from '../tables/table.entity';
 import { WarehouseField } from '../fields/field.entity';
 import { Setting } from '../settings/setting.entity';
 import { MetadataCache } from './metadata-cache';
@@ -74,5 +77,37 @@ describe('MetadataCache', () => {
     // Only a transaction that wrote metadata clears it.
     cache.afterTransactionCommit({ queryRunner: runner(true) } as never);
     expect(await cache.get('fields-of:1', load('again'))).toBe('committed');
+  });
+
+  describe('with the cluster bus', () => {
+    let bus: ClusterEvents;
+    let sent: Array<[ClusterEvent, ClusterOrigin]>;
+    beforeEach(() => {
+      bus = new ClusterEvents();
+      sent = [];
+      bus.subscribe((e, o) => sent.push([e, o]));
+      cache = new MetadataCache({ subscribers } as unknown as DataSource, { settingsRefreshSeconds: 3 } as AppConfig, bus);
+    });
+    const remote = (event: ClusterEvent) => (bus as unknown as { deliver(e: ClusterEvent, o: ClusterOrigin): void }).deliver(event, 'remote');
+
+    it("drops everything on another instance's metadata event or after the bus reconnected, not on other events", async () => {
+      await cache.get('table:1', load('old'));
+      remote({ topic: 'settings' });
+      expect(await cache.get('table:1', load('new'))).toBe('old');
+      remote({ topic: 'metadata', id: 3 });
+      expect(await cache.get('table:1', load('new'))).toBe('new');
+      remote({ topic: 'all' });
+      expect(await cache.get('table:1', load('newer'))).toBe('newer');
+    });
+
+    it('announces a write at once outside a transaction, and inside one only when it commits', async () => {
+      cache.afterUpdate({ metadata: { target: WarehouseTable }, entity: { id: 5, db_id: 2 }, queryRunner: runner(false) } as never);
+      expect(sent).toEqual([[{ topic: 'metadata', id: 2 }, 'local']]);
+      const tx = runner(true);
+      cache.afterInsert({ metadata: { target: WarehouseField }, entity: { id: 9 }, queryRunner: tx } as never);
+      expect(sent).toHaveLength(1);
+      cache.afterTransactionCommit({ queryRunner: tx } as never);
+      expect(sent[1]).toEqual([{ topic: 'metadata' }, 'local']);
+    });
   });
 });

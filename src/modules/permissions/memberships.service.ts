@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
+import { ClusterEvents } from '../../common/cluster/cluster-events';
 import { EntityManager } from 'typeorm';
 import { MessageError, NotFoundError, ValidationError } from '../../common/errors/api-errors';
 import { User } from '../users/user.entity';
@@ -23,7 +24,10 @@ export interface WantedGroup {
  */
 @Injectable()
 export class MembershipsService {
-  constructor(private readonly repo: PermissionsRepository) {}
+  constructor(
+    private readonly repo: PermissionsRepository,
+    @Optional() private readonly events: ClusterEvents = new ClusterEvents(),
+  ) {}
 
   async byUser(): Promise<Record<string, MembershipView[]>> {
     const out: Record<string, MembershipView[]> = {};
@@ -32,8 +36,8 @@ export class MembershipsService {
   }
 
   /** Answers the group's members after the addition. */
-  add(dto: AddMembershipDto): Promise<MemberView[]> {
-    return this.repo.transaction(async (tx) => {
+  async add(dto: AddMembershipDto): Promise<MemberView[]> {
+    const members = await this.repo.transaction(async (tx) => {
       if (dto.group_id === ALL_USERS_GROUP_ID) throw new MessageError(ALL_USERS_MESSAGE);
       const group = await this.repo.findGroup(dto.group_id, tx);
       const user = await this.repo.findUser(dto.user_id, tx);
@@ -42,10 +46,12 @@ export class MembershipsService {
       await this.insert(user, group.id, Boolean(dto.is_group_manager), tx);
       return (await this.repo.members(group.id, tx)).map(toMemberView);
     });
+    await this.events.publish({ topic: 'permissions' });
+    return members;
   }
 
-  remove(membershipId: number): Promise<void> {
-    return this.repo.transaction(async (tx) => {
+  async remove(membershipId: number): Promise<void> {
+    await this.repo.transaction(async (tx) => {
       const m = await this.repo.findMembership(membershipId, tx);
       if (!m) throw new NotFoundError();
       if (m.group_id === ALL_USERS_GROUP_ID) throw new MessageError(ALL_USERS_MESSAGE);
@@ -53,6 +59,7 @@ export class MembershipsService {
       if (user.type !== 'personal') throw new MessageError(API_KEY_USER_MESSAGE);
       await this.delete(m, user, tx);
     });
+    await this.events.publish({ topic: 'permissions' });
   }
 
   /**

@@ -1,6 +1,7 @@
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
-import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Optional } from '@nestjs/common';
+import { JobLeases } from '../../common/cluster/job-leases';
 import { AppLogger } from '../../common/logging/app-logger';
 import { BackgroundWork } from '../query-log/background-work';
 import { boundedJson } from './bounded-json';
@@ -11,7 +12,7 @@ const gunzipAsync = promisify(gunzip);
 
 /** Results whose JSON is larger than this are not cached. */
 export const MAX_CACHED_RESULT_BYTES = 10 * 1024 * 1024;
-/** An instance deletes expired entries at most this often. */
+/** Expired entries are deleted at most this often, by one instance of all (a job lease for the period). */
 export const CACHE_PRUNE_EVERY_MS = 60 * 60_000;
 
 export interface CacheHit<T> {
@@ -36,6 +37,7 @@ export class QueryCacheService implements BeforeApplicationShutdown {
   constructor(
     private readonly repo: QueryCacheRepository,
     @Inject(AppLogger) private readonly logger: AppLogger,
+    @Optional() private readonly leases?: JobLeases,
   ) {
     this.work = new BackgroundWork((what, e) => this.logger.warning(`Query cache: ${what} failed`, { error: e instanceof Error ? e.message : String(e) }));
   }
@@ -85,7 +87,7 @@ export class QueryCacheService implements BeforeApplicationShutdown {
     });
     if (Date.now() - this.lastPruneAt >= CACHE_PRUNE_EVERY_MS) {
       this.lastPruneAt = Date.now();
-      this.work.start('pruning', () => this.pruneExpired());
+      this.work.start('pruning', () => (this.leases ? this.leases.runOncePer('query-cache-prune', CACHE_PRUNE_EVERY_MS, () => this.pruneExpired()) : this.pruneExpired()));
     }
   }
 

@@ -1,4 +1,5 @@
-import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Optional } from '@nestjs/common';
+import { JobLeases } from '../../common/cluster/job-leases';
 import { AppLogger } from '../../common/logging/app-logger';
 import { SettingsService } from '../settings/settings.service';
 import { BackgroundWork } from './background-work';
@@ -11,7 +12,7 @@ export const AVERAGE_OVER_RUNS = 10;
 export const WRITE_DELAY_MS = 250;
 /** A batch this large is written at once. */
 export const WRITE_BATCH = 100;
-/** An instance prunes the log at most this often. */
+/** The log is pruned at most this often, by one instance of all (a job lease for the period). */
 export const PRUNE_EVERY_MS = 60 * 60_000;
 export const RETENTION_SETTING = 'query-execution-retention-days';
 /**
@@ -43,6 +44,7 @@ export class QueryLogService implements BeforeApplicationShutdown {
     private readonly repo: QueryLogRepository,
     private readonly settings: SettingsService,
     @Inject(AppLogger) private readonly logger: AppLogger,
+    @Optional() private readonly leases?: JobLeases,
   ) {
     this.work = new BackgroundWork((what, e) => this.logger.warning(`Query log: ${what} failed`, { error: e instanceof Error ? e.message : String(e) }));
   }
@@ -54,7 +56,7 @@ export class QueryLogService implements BeforeApplicationShutdown {
     else this.writeTimer ??= setTimeout(() => this.writePending(), WRITE_DELAY_MS).unref();
     if (Date.now() - this.lastPruneAt >= PRUNE_EVERY_MS) {
       this.lastPruneAt = Date.now();
-      this.work.start('pruning', () => this.prune());
+      this.work.start('pruning', () => (this.leases ? this.leases.runOncePer('query-log-prune', PRUNE_EVERY_MS, () => this.prune()) : this.prune()));
     }
   }
 

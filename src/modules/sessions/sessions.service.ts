@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { EntityManager } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { SESSION_COOKIE } from '../../common/auth/session-cookie';
+import { ClusterEvents } from '../../common/cluster/cluster-events';
 import { sha256Hex, verifyPassword } from '../../common/crypto/hashing';
 import { InvalidCredentialsError, TooManyAttemptsError } from '../../common/errors/api-errors';
 import { SettingsService } from '../settings/settings.service';
@@ -30,6 +31,7 @@ export class SessionsService {
     private readonly usersService: UsersService,
     private readonly settings: SettingsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Optional() private readonly events: ClusterEvents = new ClusterEvents(),
   ) {}
 
   /**
@@ -72,10 +74,20 @@ export class SessionsService {
 
   async logout(keyHash: string): Promise<void> {
     await this.sessions.delete(keyHash);
+    // Sessions are read from the app DB on each request, so the logout holds everywhere already; the event
+    // (a prefix of the key's hash, never the key) is for any instance that caches sessions.
+    await this.events.publish({ topic: 'session', id: keyHash.slice(0, 16) });
   }
 
+  /** Inside `tx`, the caller publishes nothing before its commit: call `announceEnded` after it. */
   async endAllFor(userId: number, tx?: EntityManager): Promise<void> {
     await this.sessions.deleteForUser(userId, tx);
+    if (!tx) await this.announceEnded(userId);
+  }
+
+  /** Tells every instance that the user's sessions ended. */
+  announceEnded(userId: number): Promise<void> {
+    return this.events.publish({ topic: 'user', id: userId });
   }
 
   /** Sets `metabase.SESSION`: HttpOnly, SameSite from the setting, Secure over HTTPS (and always with None). */

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { ClusterEvents } from '../../common/cluster/cluster-events';
 import { SecretBox } from '../../common/crypto/secret-box';
 import { ForbiddenError, MessageError, NotFoundError, ValidationError } from '../../common/errors/api-errors';
 import { SettingDefinition } from './setting-definition';
@@ -11,6 +12,8 @@ import { Setting } from './setting.entity';
 
 const LAST_UPDATED = 'settings-last-updated';
 const MASK = '**********';
+/** While the cluster bus delivers changes, the stamp is still checked this often, in case one was missed. */
+const LIVE_MAX_AGE_MS = 60_000;
 
 export interface SettingView {
   key: string;
@@ -23,7 +26,9 @@ export interface SettingView {
 
 /**
  * Typed settings backed by the app DB. Each instance caches them and re-reads when `settings-last-updated`
- * moves, which every write bumps, so a change made through one instance holds on all within a few seconds.
+ * moves, which every write bumps. A write also tells the other instances through the cluster bus, which drop
+ * their copy at once (Postgres); while the bus is down (or on SQLite) they see the change after at most
+ * SETTINGS_REFRESH_SECONDS of polling the stamp.
  */
 @Injectable()
 export class SettingsService {
@@ -32,12 +37,25 @@ export class SettingsService {
   private cacheStamp: string | null = null;
   private checkedAt = 0;
   private refreshing?: Promise<void>;
+  /** Moves with each change announced by another instance: a refresh that began before it must not count. */
+  private generation = 0;
 
   constructor(
     @InjectRepository(Setting) private readonly repo: Repository<Setting>,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly secrets: SecretBox,
-  ) {}
+    @Optional() private readonly events: ClusterEvents = new ClusterEvents(),
+  ) {
+    this.events.subscribe((event, origin) => {
+      if (origin === 'remote' && (event.topic === 'settings' || event.topic === 'all')) this.markStale();
+    });
+  }
+
+  /** The next read checks the stamp (and re-reads everything when it moved). */
+  markStale(): void {
+    this.generation++;
+    this.checkedAt = 0;
+  }
 
   definition(key: string): SettingDefinition | undefined {
     return this.defs.get(key);
@@ -163,22 +181,25 @@ export class SettingsService {
       else this.cache.set(key, value);
     }
     this.cacheStamp = stamp;
+    await this.events.publish({ topic: 'settings' });
   }
 
   private async ensureFresh(): Promise<void> {
-    if (Date.now() - this.checkedAt < this.config.settingsRefreshSeconds * 1000) return;
+    const maxAgeMs = this.events.live ? Math.max(LIVE_MAX_AGE_MS, this.config.settingsRefreshSeconds * 1000) : this.config.settingsRefreshSeconds * 1000;
+    if (Date.now() - this.checkedAt < maxAgeMs) return;
     this.refreshing ??= this.refresh().finally(() => (this.refreshing = undefined));
     await this.refreshing;
   }
 
   private async refresh(): Promise<void> {
+    const generation = this.generation;
     const stamp = await this.repo.findOneBy({ key: LAST_UPDATED });
     if (this.checkedAt === 0 || (stamp?.value ?? null) !== this.cacheStamp) {
       const rows = await this.repo.find();
       this.cache = new Map(rows.filter((r) => r.value !== null).map((r) => [r.key, r.value as string]));
       this.cacheStamp = stamp?.value ?? null;
     }
-    this.checkedAt = Date.now();
+    if (generation === this.generation) this.checkedAt = Date.now();
   }
 
   /** Validates an API value; returns null to reset to the default. */

@@ -1,7 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AuthUser } from '../../common/auth/current-user';
+import { ClusterEvents } from '../../common/cluster/cluster-events';
 import { uniqueOr } from '../../common/database/unique-violation';
 import { hashPassword, sha256Hex, verifyPassword } from '../../common/crypto/hashing';
 import { ForbiddenError, MessageError, NotFoundError, ValidationError } from '../../common/errors/api-errors';
@@ -39,6 +40,7 @@ export class UsersService {
     private readonly settings: SettingsService,
     private readonly memberships: MembershipsService,
     private readonly personalCollections: PersonalCollectionsService,
+    @Optional() private readonly events: ClusterEvents = new ClusterEvents(),
   ) {}
 
   async assertPassword(password: unknown, param = 'password'): Promise<void> {
@@ -196,6 +198,9 @@ export class UsersService {
       await this.users.update(id, { is_active: false }, tx);
       await this.users.deleteSessions(id, tx);
     });
+    // Every request checks the session and `is_active` in the app DB, so this holds everywhere already; the
+    // event is for any instance that caches sessions or users.
+    await this.events.publish({ topic: 'user', id });
   }
 
   /** As Metabase does, a user comes back without admin rights; an admin grants them again explicitly. */
