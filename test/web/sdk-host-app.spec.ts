@@ -11,6 +11,7 @@ import { createCustomerBackend, DEMO_USERS } from '../../examples/customer-backe
 import { makeCard, tableQuery } from '../support/card-factories';
 import { dashboardWith } from '../support/dashboard-factories';
 import { auth } from '../support/factories';
+import { createIdp, encode, readAuthnRequest, signedResponse } from '../support/saml-idp';
 import { startSampleApp, type SampleApp } from '../support/sample-app';
 
 const run = promisify(execFile);
@@ -35,6 +36,9 @@ if (!haveChromium && inCI) throw new Error(`Chromium is missing at ${CHROMIUM}; 
   let tmp: string;
   let dashboardId: number;
   let questionId: number;
+  let idpServer: Server;
+  const SAML_APP = 'analytics-sp';
+  const SAML_EMAIL = 'saml.viewer@example.com';
 
   beforeAll(async () => {
     tmp = mkdtempSync(join(tmpdir(), 'sdk-host-app-'));
@@ -64,19 +68,43 @@ if (!haveChromium && inCI) throw new Error(`Chromium is missing at ${CHROMIUM}; 
       'jwt-enabled': true,
       'enable-embedding-sdk': true,
     }).expect(204);
+    // The test identity provider over HTTP: its login page signs a response for the request and posts it back.
+    const idp = await createIdp();
+    const idpApp = express();
+    idpApp.get('/sso', (req, res) => {
+      const request = readAuthnRequest(`http://idp${req.url}`);
+      const xml = signedResponse(idp, { inResponseTo: request.id, acsUrl: `${analyticsUrl}/auth/sso`, audience: SAML_APP, email: SAML_EMAIL, firstName: 'Sam', lastName: 'Viewer' });
+      const field = (name: string, value: string) => `<input type="hidden" name="${name}" value="${value.replace(/"/g, '&quot;')}">`;
+      res.type('html').send(
+        `<form id="f" method="post" action="${analyticsUrl}/auth/sso">${field('SAMLResponse', encode(xml))}${field('RelayState', request.relayState ?? '')}` +
+          `<button type="submit">Continue</button></form><script>document.getElementById('f').submit()</script>`,
+      );
+    });
+    idpServer = await new Promise<Server>((resolve) => {
+      const srv = idpApp.listen(0, () => resolve(srv));
+    });
+    await s.t.http().put('/api/setting').set(auth(s.admin)).send({
+      'site-url': analyticsUrl,
+      'saml-enabled': true,
+      'saml-identity-provider-uri': `http://localhost:${(idpServer.address() as AddressInfo).port}/sso`,
+      'saml-identity-provider-certificate': idp.cert,
+      'saml-identity-provider-issuer': idp.issuer,
+      'saml-application-name': SAML_APP,
+    }).expect(204);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
   }, 300_000);
 
   afterAll(async () => {
     await browser?.close();
     await new Promise((resolve) => (host ? host.close(resolve) : resolve(undefined)));
+    await new Promise((resolve) => (idpServer ? idpServer.close(resolve) : resolve(undefined)));
     await s?.t.close();
     if (tmp) rmSync(tmp, { recursive: true, force: true });
   });
 
-  const open = async (): Promise<Page> => {
+  const open = async (method: 'jwt' | 'saml' = 'jwt'): Promise<Page> => {
     const page = await (await browser.newContext({ viewport: { width: 1200, height: 1000 } })).newPage();
-    await page.goto(`${hostUrl}/?analytics=${encodeURIComponent(analyticsUrl)}&dashboard=${dashboardId}&question=${questionId}`);
+    await page.goto(`${hostUrl}/?analytics=${encodeURIComponent(analyticsUrl)}&dashboard=${dashboardId}&question=${questionId}&auth=${method}`);
     return page;
   };
 
@@ -119,6 +147,18 @@ if (!haveChromium && inCI) throw new Error(`Chromium is missing at ${CHROMIUM}; 
     await page.getByTestId('auth-status').filter({ hasText: 'error' }).waitFor({ timeout: 30_000 });
     expect(await page.getByTestId('auth-error').textContent()).toContain('You are not signed in.');
     expect(await page.locator('[data-testid="analytics-dashboard"]').count()).toBe(0);
+    await page.context().close();
+  });
+  it('signs in through SAML: the identity provider in a popup, the session handed back when it closes', async () => {
+    const page = await open('saml');
+    const popup = await page.waitForEvent('popup', { timeout: 30_000 });
+    await popup.waitForEvent('close', { timeout: 30_000 });
+    await page.getByTestId('auth-status').filter({ hasText: 'success' }).waitFor({ timeout: 30_000 });
+    const dashboard = page.locator(`[data-testid="analytics-dashboard"][data-dashboard-id="${dashboardId}"]`);
+    await dashboard.locator('[data-testid="visualization"][data-state="ready"]').nth(1).waitFor({ timeout: 30_000 });
+    await page.locator('[data-testid="analytics-question"] [data-testid="visualization"][data-state="ready"]').waitFor({ timeout: 30_000 });
+    const users = (await s.t.http().get('/api/user').set(auth(s.admin)).expect(200)).body.data as { email: string }[];
+    expect(users.map((u) => u.email)).toContain(SAML_EMAIL);
     await page.context().close();
   });
 });

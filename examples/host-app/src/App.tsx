@@ -1,16 +1,18 @@
 import { useState, type FormEvent } from 'react';
 import { AnalyticsProvider, defineAnalyticsAuthConfig, StaticDashboard, StaticQuestion, useAnalyticsAuthStatus } from '@analytics-server/embedding-sdk';
-import { ANALYTICS_URL, DASHBOARD_ID, QUESTION_ID } from './config';
+import { ANALYTICS_URL, AUTH_METHOD, DASHBOARD_ID, QUESTION_ID } from './config';
 
 // Defined once, outside the components: the provider signs in again whenever this object changes.
-// No fetchRequestToken: the SDK asks the analytics server for the identity provider's URL (this app's
-// /sso/analytics) and calls it with response=json and this app's sign-in cookie.
-const authConfig = defineAnalyticsAuthConfig({ analyticsInstanceUrl: ANALYTICS_URL, preferredAuthMethod: 'jwt' });
+// No fetchRequestToken: with JWT the SDK asks the analytics server for the identity provider's URL (this app's
+// /sso/analytics) and calls it with response=json and this app's sign-in cookie. With SAML it opens the
+// identity provider's login in a popup, which hands the session back when done.
+const authConfig = defineAnalyticsAuthConfig({ analyticsInstanceUrl: ANALYTICS_URL, preferredAuthMethod: AUTH_METHOD });
 
 export function App() {
   const [user, setUser] = useState<string | null>(null);
   const [signedOutView, setSignedOutView] = useState(false);
-  if (!user && !signedOutView) return <Login onSignedIn={setUser} onSkip={() => setSignedOutView(true)} />;
+  // With SAML the identity provider signs the user in to the analytics server; this app's own login is not needed.
+  if (!user && !signedOutView && AUTH_METHOD === 'jwt') return <Login onSignedIn={setUser} onSkip={() => setSignedOutView(true)} />;
   return (
     <div style={{ padding: 16 }}>
       <header style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center' }}>
