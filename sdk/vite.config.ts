@@ -9,7 +9,7 @@ export default defineConfig({
   root: __dirname,
   publicDir: false,
   define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-  oxc: { jsx: { runtime: 'automatic' } },
+  oxc: { jsx: { runtime: 'automatic', development: false } },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

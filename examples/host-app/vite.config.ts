@@ -8,7 +8,6 @@ import { defineConfig } from 'vite';
 const backend = process.env.CUSTOMER_BACKEND_URL ?? 'http://localhost:9090';
 
 export default defineConfig({
-  oxc: { jsx: { runtime: 'automatic' } },
   server: { port: 5173, proxy: { '/login': backend, '/logout': backend, '/sso': backend } },
   preview: { port: 4173, proxy: { '/login': backend, '/logout': backend, '/sso': backend } },
   build: { target: 'es2022' },
