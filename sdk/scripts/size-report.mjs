@@ -21,6 +21,7 @@ const rows = [
   ['Entry + a bar or line chart (ECharts core, SVG)', sum(/^(index|EChart|CartesianChart|NoResults|column|theme|rolldown-runtime)[-.]/)],
   ['Everything (all chart chunks, maps with their atlases)', sum(/./)],
 ];
-console.log('| What a page loads | minified | gzipped |\n|---|---|---|');
-for (const [what, s] of rows) console.log(`| ${what} | ${kb(s.raw)} | ${kb(s.gz)} |`);
-console.log(`\n${files.length} JS files; charts are lazy chunks loaded when a card of that display is drawn.`);
+const out = ['| What a page loads | minified | gzipped |', '|---|---|---|'];
+for (const [what, s] of rows) out.push(`| ${what} | ${kb(s.raw)} | ${kb(s.gz)} |`);
+out.push('', `${files.length} JS files; charts are lazy chunks loaded when a card of that display is drawn.`);
+process.stdout.write(`${out.join('\n')}\n`);
