@@ -1,26 +1,39 @@
 # syntax=docker/dockerfile:1
-# Build stage: dev dependencies and the TypeScript compiler; native modules build here.
-FROM node:20-bookworm-slim AS build
+# Dependencies of both builds: dev dependencies included, native modules (better-sqlite3, DuckDB) built here.
+FROM node:20-bookworm-slim AS deps
 WORKDIR /app
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
+
+# The server: `npm run build` compiles the TypeScript to dist/; the dev dependencies are pruned for the runtime.
+FROM deps AS build
 COPY tsconfig.json tsconfig.build.json nest-cli.json ormconfig.ts ./
 COPY scripts ./scripts
 COPY src ./src
-RUN node scripts/build-if-needed.js && npm prune --omit=dev
+RUN npm run build && npm prune --omit=dev
 
-# Runtime stage: production dependencies and the compiled server only, as a non-root user.
-FROM node:20-bookworm-slim
+# The web pages (public and embedded questions and dashboards): `npm run build:web` builds them with Vite into web/dist.
+FROM deps AS web
+COPY web ./web
+RUN npm run build:web
+
+# Runtime: production dependencies, the compiled server and the built pages only, as the unprivileged `node` user.
+FROM node:20-bookworm-slim AS runtime
 ENV NODE_ENV=production DATA_DIR=/data PORT=3000 HOST=0.0.0.0
 WORKDIR /app
 COPY --from=build /app/package.json /app/package-lock.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/scripts ./scripts
+COPY --from=web /app/web/dist ./web/dist
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]
-EXPOSE 3000
-HEALTHCHECK --interval=30s --timeout=5s --start-period=30s CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/api/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-CMD ["npm", "start"]
+# 3000: the app (behind the load balancer). 9464: Prometheus metrics, served only when METRICS_PORT=9464 is set.
+EXPOSE 3000 9464
+# Metabase's health answer: 200 {"status":"ok"} while the app database answers, else 503.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
+  CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/api/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+# node itself, not npm: it receives SIGTERM directly and drains in-flight requests before exiting.
+CMD ["node", "dist/src/main.js"]
