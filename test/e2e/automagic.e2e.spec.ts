@@ -1,3 +1,4 @@
+import { makeCollection } from '../support/card-factories';
 import { auth } from '../support/factories';
 import { SampleApp, startSampleApp } from '../support/sample-app';
 import { runXrayCards, type XrayDashboard } from '../support/automagic';
@@ -82,5 +83,18 @@ describe('automagic dashboards: tables', () => {
     expect(withCards[0].parameter_mappings[0]).toMatchObject({ card_id: withCards[0].card_id });
     const q = (await http().post(`/api/dashboard/${saved.id}/dashcard/${withCards[0].id}/card/${withCards[0].card_id}/query`).set(auth(s.admin)).send({}).expect(202)).body;
     expect(q.status).toBe('completed');
+  });
+
+  it('saves an x-ray into a collection: the dashboard and its cards live there', async () => {
+    const collection = await makeCollection(s.t);
+    const d = await get(`field/${s.field('ORDERS', 'TOTAL')}`);
+    const saved = (await http().post(`/api/dashboard/save/collection/${collection}`).set(auth(s.admin)).send(d).expect(200)).body;
+    expect(saved).toMatchObject({ collection_id: collection, name: d.name, parameters: d.parameters });
+    const cardIds = saved.dashcards.map((dc: { card_id: number | null }) => dc.card_id).filter((x: number | null) => x !== null);
+    expect(cardIds.length).toBeGreaterThan(0);
+    for (const id of cardIds) {
+      const card = (await http().get(`/api/card/${id}`).set(auth(s.admin)).expect(200)).body;
+      expect(card).toMatchObject({ collection_id: collection, dashboard_id: saved.id });
+    }
   });
 });
