@@ -25,40 +25,79 @@ async function main(): Promise<void> {
   await app.listen(config.port, config.host);
   const { port } = server.address() as import('node:net').AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
-  shutdownOn(['SIGTERM', 'SIGINT'], async () => {
-    logger.info('Shutting down: finishing in-flight requests');
-    await drainHttp(server);
-    await app.close(); // shutdown hooks: warehouse pools, the app database
+  const drainMs = config.shutdownDrainSeconds * 1000;
+  shutdownOn(['SIGTERM', 'SIGINT'], drainMs + CLOSE_TIMEOUT_MS + 5_000, async () => {
+    logger.info('Shutting down: finishing in-flight requests', { drain_timeout_s: config.shutdownDrainSeconds });
+    const cut = await drainHttp(server, drainMs);
+    if (cut > 0) logger.warning('Shutting down: cut connections whose requests did not finish in time', { connections: cut });
+    // Shutdown hooks: warehouse pools, the cluster bus, the app database. A pool waiting for a client that a cut
+    // download left busy must not hold the exit.
+    const closed = await bounded(app.close().then(() => true), CLOSE_TIMEOUT_MS, false);
+    if (!closed) logger.warning('Shutting down: closing pools took too long; exiting anyway', { timeout_ms: CLOSE_TIMEOUT_MS });
+    logger.info('Stopped');
     logger.flush();
   });
   logger.info('Server started', { url: `http://${host}:${port}`, app_db: config.databaseUrl ? 'postgres' : config.sqlitePath });
   logger.flush();
 }
 
+/** How long the shutdown hooks (pools, app database) get once the HTTP side is drained. */
+const CLOSE_TIMEOUT_MS = 5_000;
+
 /**
  * Stops accepting connections and resolves once the requests in flight have been answered. Keep-alive
  * connections are closed as soon as they are idle (a load balancer's would otherwise hold the process until
  * their timeout); Nest's own close() would run the shutdown hooks, closing the pools and the app database,
- * while those requests still need them.
+ * while those requests still need them. After `timeoutMs` the remaining connections are destroyed: a download
+ * whose client stopped reading would otherwise hold the process (and its warehouse connection) forever.
+ * Answers how many connections were cut.
  */
-function drainHttp(server: import('node:http').Server): Promise<void> {
+function drainHttp(server: import('node:http').Server, timeoutMs: number): Promise<number> {
   return new Promise((resolve) => {
+    let cut = 0;
     const idle = setInterval(() => server.closeIdleConnections(), 100);
+    const deadline = setTimeout(() => {
+      cut = countOpen(server);
+      server.closeAllConnections();
+    }, timeoutMs);
     server.close(() => {
       clearInterval(idle);
-      resolve();
+      clearTimeout(deadline);
+      resolve(cut);
     });
     server.closeIdleConnections();
   });
 }
 
-/** Graceful stop on the first signal; a second one, or 25 s without finishing, forces the exit. */
-function shutdownOn(signals: NodeJS.Signals[], close: () => Promise<void>): void {
+function countOpen(server: import('node:http').Server): number {
+  const conns = (server as unknown as { _connections?: number })._connections;
+  return typeof conns === 'number' ? conns : 0;
+}
+
+function bounded<T>(work: Promise<T>, ms: number, fallback: T): Promise<T> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(fallback), ms);
+    timer.unref();
+    work.then(
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      () => {
+        clearTimeout(timer);
+        resolve(fallback);
+      },
+    );
+  });
+}
+
+/** Graceful stop on the first signal; a second one, or `hardLimitMs` without finishing, forces the exit. */
+function shutdownOn(signals: NodeJS.Signals[], hardLimitMs: number, close: () => Promise<void>): void {
   let stopping = false;
   const handler = () => {
     if (stopping) process.exit(1);
     stopping = true;
-    setTimeout(() => process.exit(1), 25_000).unref();
+    setTimeout(() => process.exit(1), hardLimitMs).unref();
     close().then(
       () => process.exit(0),
       () => process.exit(1),
