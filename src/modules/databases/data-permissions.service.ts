@@ -2,7 +2,7 @@ import { Injectable, Optional } from '@nestjs/common';
 import { ClusterEvents } from '../../common/cluster/cluster-events';
 import { MessageError, ValidationError } from '../../common/errors/api-errors';
 import { ADMIN_GROUP_ID } from '../users/users.repository';
-import { DataAccess, DatabasePermission, DownloadAccess, NativeAccess } from '../warehouse/database-permission.entity';
+import { DataAccess, DatabasePermission, DownloadAccess, NativeAccess, UploadAccess } from '../warehouse/database-permission.entity';
 import { Access, DatabasePermissionsRepository } from '../warehouse/database-permissions.repository';
 import { DatabasesRepository } from './databases.repository';
 
@@ -15,6 +15,8 @@ export interface GraphAccess {
   data: DataAccess;
   native: NativeAccess;
   download: { schemas: DownloadAccess };
+  /** CSV uploads: shown only when granted (absent is `no`); admins always may upload. */
+  upload?: UploadAccess;
 }
 
 export interface DataPermissionsGraph {
@@ -23,7 +25,7 @@ export interface DataPermissionsGraph {
 }
 
 /** An edit of one group's access to one database: `download` may be left out (see resolve()). */
-type GraphEdit = Omit<Access, 'download'> & { download?: DownloadAccess };
+type GraphEdit = Omit<Access, 'download'> & { download?: DownloadAccess; upload?: UploadAccess };
 
 const ADMIN_ACCESS: GraphAccess = { data: 'unrestricted', native: 'write', download: { schemas: 'full' } };
 
@@ -73,6 +75,10 @@ export class DataPermissionsService {
         for (const [dbId, edit] of Object.entries(dbs)) {
           if (!dbIds.has(Number(dbId))) throw ValidationError.of('groups', `database ${dbId} does not exist.`, dbId);
           await this.perms.set(groupId, Number(dbId), resolve(edit, await this.perms.grant(groupId, Number(dbId), tx)), tx);
+          // Uploads need data access; an edit without `upload` keeps the group's setting.
+          if (edit.data === 'no' || edit.upload) {
+            await tx.update(DatabasePermission, { group_id: groupId, db_id: Number(dbId) }, { upload: edit.data === 'no' ? 'no' : edit.upload });
+          }
         }
       }
     });
@@ -85,7 +91,7 @@ export class DataPermissionsService {
 /** A grant as the graph shows it: what takes effect (no grant at all is no access). */
 function shown(g: DatabasePermission | undefined): GraphAccess {
   if (!g || g.data !== 'unrestricted') return { data: 'no', native: 'none', download: { schemas: 'none' } };
-  return { data: g.data, native: g.native, download: { schemas: g.download } };
+  return { data: g.data, native: g.native, download: { schemas: g.download }, ...(g.upload === 'yes' ? { upload: 'yes' as const } : {}) };
 }
 
 /**
@@ -110,12 +116,16 @@ function parseGraph(body: unknown): { revision: number; groups: Record<string, R
     if (!/^[1-9]\d{0,9}$/.test(gid) || !dbs || typeof dbs !== 'object') throw ValidationError.of('groups', 'value must map group ids to maps of database ids.', gid);
     groups[gid] = {};
     for (const [dbId, access] of Object.entries(dbs as Record<string, unknown>)) {
-      const a = access as { data?: unknown; native?: unknown; download?: unknown } | null;
+      const a = access as { data?: unknown; native?: unknown; download?: unknown; upload?: unknown } | null;
       if (!/^[1-9]\d{0,9}$/.test(dbId) || !a || !DATA.includes(a.data as DataAccess) || !NATIVE.includes(a.native as NativeAccess)) {
         throw ValidationError.of('groups', 'each database must map to {data: `unrestricted` | `no`, native: `write` | `none`}.', access);
       }
       const edit: GraphEdit = { data: a.data as DataAccess, native: a.data === 'no' ? 'none' : (a.native as NativeAccess) };
       if (a.download !== undefined) edit.download = parseDownload(a.download);
+      if (a.upload !== undefined) {
+        if (a.upload !== 'yes' && a.upload !== 'no') throw ValidationError.of('groups', "each database's upload must be `yes` or `no`.", a.upload);
+        edit.upload = a.upload;
+      }
       groups[gid][dbId] = edit;
     }
   }

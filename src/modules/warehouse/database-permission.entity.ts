@@ -4,6 +4,7 @@ export type DataAccess = 'unrestricted' | 'no';
 export type NativeAccess = 'write' | 'none';
 /** Downloads of query results: up to 1,048,575 rows (`full`), 10,000 (`limited`), or none at all. */
 export type DownloadAccess = 'full' | 'limited' | 'none';
+export type UploadAccess = 'yes' | 'no';
 
 /** What one group may query (and download) in one database. No row means no access; admins always have full access. */
 @Entity('database_permission')
@@ -27,4 +28,11 @@ export class DatabasePermission {
   /** The column's default in the app DB is `full`; not declared here, where TypeORM would reload it after each upsert. */
   @Column({ type: 'varchar', length: 16 })
   download: DownloadAccess;
+
+  /**
+   * CSV uploads into this database (`yes`/`no`); counts only with data access. Admins always may. Never part of an
+   * insert, so a new grant gets the app DB's default `no`; changed only through the graph.
+   */
+  @Column({ type: 'varchar', length: 16, insert: false })
+  upload: UploadAccess;
 }
