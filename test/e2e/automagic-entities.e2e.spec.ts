@@ -86,6 +86,10 @@ describe('automagic dashboards: entities', () => {
     expect(n.name).toBe('A look at Native products');
     expect(queryCards(n).length).toBeGreaterThan(0);
     await runXrayCards(s.t, s.admin, n);
+    for (const path of [`model/${model.id}`, `question/${native.id}`]) {
+      const m = (await http().get(`/api/automagic-dashboards/${path}/query_metadata`).set(auth(s.admin)).expect(200)).body;
+      expect(m.databases.map((x: { id: number }) => x.id)).toEqual([s.db]);
+    }
   });
 
   it('x-rays an ad-hoc query (base64 of its JSON), standard and URL-safe, keeping its filter', async () => {
