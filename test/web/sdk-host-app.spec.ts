@@ -51,6 +51,7 @@ if (!haveChromium && inCI) throw new Error(`Chromium is missing at ${CHROMIUM}; 
     const products = s.table('PRODUCTS').id;
     const byCategory = await makeCard(s.t, s.admin, tableQuery(s.db, products, { aggregation: [['count']], breakout: [['field', s.field('PRODUCTS', 'CATEGORY'), null]] }), { name: 'Products per category', display: 'bar' });
     const avgPrice = await makeCard(s.t, s.admin, tableQuery(s.db, products, { aggregation: [['avg', ['field', s.field('PRODUCTS', 'PRICE'), null]]], breakout: [['field', s.field('PRODUCTS', 'CATEGORY'), null]] }), { name: 'Average price per category', display: 'line' });
+    byCategoryId = byCategory.id;
     dashboardId = (await dashboardWith(s.t, s.admin, [byCategory.id, avgPrice.id], { name: 'Product overview' })).id;
     questionId = (await makeCard(s.t, s.admin, tableQuery(s.db, products, { 'order-by': [['asc', ['field', s.field('PRODUCTS', 'ID'), null]]], limit: 5 }), { name: 'First products', display: 'table' })).id;
 
@@ -102,19 +103,23 @@ if (!haveChromium && inCI) throw new Error(`Chromium is missing at ${CHROMIUM}; 
     if (tmp) rmSync(tmp, { recursive: true, force: true });
   });
 
-  const open = async (method: 'jwt' | 'saml' = 'jwt'): Promise<Page> => {
+  let byCategoryId: number;
+  const open = async (method: 'jwt' | 'saml' = 'jwt', view: 'static' | 'interactive' = 'static'): Promise<Page> => {
     const page = await (await browser.newContext({ viewport: { width: 1200, height: 1000 } })).newPage();
-    await page.goto(`${hostUrl}/?analytics=${encodeURIComponent(analyticsUrl)}&dashboard=${dashboardId}&question=${questionId}&auth=${method}`);
+    await page.goto(`${hostUrl}/?analytics=${encodeURIComponent(analyticsUrl)}&dashboard=${dashboardId}&question=${questionId}&auth=${method}&view=${view}`);
     return page;
   };
-
-  it('signs in through JWT: the status hook reports success, the dashboard draws its charts and the question its rows', async () => {
-    const page = await open();
-    const user = DEMO_USERS[0];
+  /** The host app's own sign-in, then the SDK's (JWT) until the status hook says success. */
+  const signIn = async (page: Page, user = DEMO_USERS[0]) => {
     await page.getByLabel('Email').fill(user.email);
     await page.getByLabel('Password').fill(user.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByTestId('auth-status').filter({ hasText: 'success' }).waitFor({ timeout: 30_000 });
+  };
+
+  it('signs in through JWT: the status hook reports success, the dashboard draws its charts and the question its rows', async () => {
+    const page = await open();
+    await signIn(page);
 
     const dashboard = page.locator(`[data-testid="analytics-dashboard"][data-dashboard-id="${dashboardId}"]`);
     await dashboard.locator('[data-testid="analytics-dashboard-title"]', { hasText: 'Product overview' }).waitFor();
@@ -159,6 +164,54 @@ if (!haveChromium && inCI) throw new Error(`Chromium is missing at ${CHROMIUM}; 
     await page.locator('[data-testid="analytics-question"] [data-testid="visualization"][data-state="ready"]').waitFor({ timeout: 30_000 });
     const users = (await s.t.http().get('/api/user').set(auth(s.admin)).expect(200)).body.data as { email: string }[];
     expect(users.map((u) => u.email)).toContain(SAML_EMAIL);
+    await page.context().close();
+  });
+  it('explores: InteractiveQuestion filters, summarizes, changes the visualization and saves; InteractiveDashboard drills through', async () => {
+    const page = await open('jwt', 'interactive');
+    await signIn(page, DEMO_USERS[1]);
+    const question = page.locator(`[data-testid="analytics-interactive-question"][data-question-id="${questionId}"]`).last();
+    const ready = (display: string) => question.locator(`[data-testid="visualization"][data-display="${display}"][data-state="ready"]`).waitFor({ timeout: 30_000 });
+    await ready('table');
+    await question.getByRole('button', { name: 'Filter' }).click();
+    await question.getByLabel('Filter column').selectOption({ label: 'Category' });
+    await question.getByLabel('Filter value').fill('Gizmo');
+    await question.getByRole('button', { name: 'Add filter' }).click();
+    await question.getByTestId('analytics-edits').getByText('Category is Gizmo').waitFor();
+    const products = s.table('PRODUCTS').id;
+    const gizmos = (await s.t.http().post('/api/dataset').set(auth(s.admin)).send({ database: s.db, type: 'query', query: { 'source-table': products, filter: ['=', ['field', s.field('PRODUCTS', 'CATEGORY'), null], 'Gizmo'], 'order-by': [['asc', ['field', s.field('PRODUCTS', 'ID'), null]]], limit: 5 } }).expect(202)).body.data;
+    const titleAt = (gizmos.cols as { name: string }[]).findIndex((c) => c.name === 'TITLE');
+    await question.getByText(String(gizmos.rows[0][titleAt]), { exact: true }).first().waitFor({ timeout: 30_000 });
+
+    await question.getByRole('button', { name: 'Summarize' }).first().click();
+    await question.getByLabel('Group by').selectOption({ label: 'Category' });
+    await question.getByTestId('analytics-summarize-form').getByRole('button', { name: 'Summarize' }).click();
+    await ready('bar');
+    await question.getByLabel('Visualization').selectOption('table');
+    await ready('table');
+    await question.getByText('Gizmo', { exact: true }).first().waitFor();
+    await question.getByTestId('analytics-save').click();
+    await question.getByTestId('analytics-saved').filter({ hasText: 'Saved as "First products (edited)"' }).waitFor();
+    const cards = (await s.t.http().get('/api/card').set(auth(s.admin)).expect(200)).body as { name: string; display: string }[];
+    expect(cards.find((c) => c.name === 'First products (edited)')).toMatchObject({ display: 'table' });
+
+    // Drill through: a bar of the dashboard's chart opens its question.
+    const dashboard = page.getByTestId('analytics-interactive-dashboard');
+    const chart = dashboard.locator('[data-testid="visualization"][data-display="bar"][data-state="ready"]').first();
+    await chart.waitFor({ timeout: 30_000 });
+    const bar = await chart.locator('svg path').evaluateAll((paths) => {
+      const boxes = paths
+        .filter((p) => { const f = p.getAttribute('fill'); return f && f !== 'none' && f !== 'transparent'; })
+        .map((p) => p.getBoundingClientRect())
+        .filter((r) => r.height > 20 && r.width > 8 && r.width < 400);
+      const b = boxes[0];
+      return b ? { x: b.x + b.width / 2, y: b.y + b.height / 2 } : null;
+    });
+    expect(bar).not.toBeNull();
+    await page.mouse.click(bar!.x, bar!.y);
+    const drilled = dashboard.locator(`[data-testid="analytics-interactive-question"][data-question-id="${byCategoryId}"]`);
+    await drilled.locator('[data-testid="visualization"][data-state="ready"]').waitFor({ timeout: 30_000 });
+    await dashboard.getByTestId('analytics-back').click();
+    expect(await drilled.count()).toBe(0);
     await page.context().close();
   });
 });

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { AnalyticsProvider, defineAnalyticsAuthConfig, StaticDashboard, StaticQuestion, useAnalyticsAuthStatus } from '@analytics-server/embedding-sdk';
-import { ANALYTICS_URL, AUTH_METHOD, DASHBOARD_ID, QUESTION_ID } from './config';
+import { AnalyticsProvider, defineAnalyticsAuthConfig, InteractiveDashboard, InteractiveQuestion, StaticDashboard, StaticQuestion, useAnalyticsAuthStatus } from '@analytics-server/embedding-sdk';
+import { ANALYTICS_URL, AUTH_METHOD, DASHBOARD_ID, QUESTION_ID, VIEW } from './config';
 
 // Defined once, outside the components: the provider signs in again whenever this object changes.
 // No fetchRequestToken: with JWT the SDK asks the analytics server for the identity provider's URL (this app's
@@ -39,7 +39,17 @@ function Embeds() {
           Could not sign in to analytics: {auth.error.message}
         </div>
       )}
-      {auth.status === 'success' && (
+      {auth.status === 'success' && VIEW === 'interactive' && (
+        <>
+          <section style={{ background: 'white', padding: 12, borderRadius: 8, marginBottom: 16 }}>
+            <InteractiveDashboard dashboardId={DASHBOARD_ID} />
+          </section>
+          <section style={{ background: 'white', padding: 12, borderRadius: 8, height: 480 }}>
+            <InteractiveQuestion questionId={QUESTION_ID} />
+          </section>
+        </>
+      )}
+      {auth.status === 'success' && VIEW === 'static' && (
         <>
           <section style={{ background: 'white', padding: 12, borderRadius: 8, marginBottom: 16 }}>
             <StaticDashboard dashboardId={DASHBOARD_ID} withDownloads />

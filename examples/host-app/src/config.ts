@@ -10,3 +10,5 @@ export const DASHBOARD_ID = Number(query.get('dashboard') ?? env.VITE_DASHBOARD_
 export const QUESTION_ID = Number(query.get('question') ?? env.VITE_QUESTION_ID ?? 1);
 /** `jwt` (the default) or `saml` (the identity provider's login opens in a popup). */
 export const AUTH_METHOD: 'jwt' | 'saml' = (query.get('auth') ?? env.VITE_AUTH_METHOD) === 'saml' ? 'saml' : 'jwt';
+/** `static` (the default) or `interactive` (InteractiveDashboard and InteractiveQuestion). */
+export const VIEW: 'static' | 'interactive' = query.get('view') === 'interactive' ? 'interactive' : 'static';
