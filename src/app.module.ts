@@ -29,6 +29,7 @@ import { SearchModule } from './modules/search/search.module';
 import { QueryCacheModule } from './modules/query-cache/query-cache.module';
 import { QueryLogModule } from './modules/query-log/query-log.module';
 import { PermissionsModule } from './modules/permissions/permissions.module';
+import { PersistenceModule } from './modules/persistence/persistence.module';
 import { PublicSharingModule } from './modules/public-sharing/public-sharing.module';
 import { SessionsModule } from './modules/sessions/sessions.module';
 import { SnippetsModule } from './modules/snippets/snippets.module';
@@ -76,6 +77,7 @@ export const FEATURE_MODULES = [
   PublicSharingModule,
   SsoModule,
   ActionsModule,
+  PersistenceModule,
   AutomagicModule,
   LandingModule,
   WebPagesModule,

@@ -53,9 +53,19 @@ export interface CardSource {
   resultMetadata?: Array<{ name: string; base_type: string; display_name?: string }>;
 }
 
+/** A model whose result is stored as a table in its warehouse, complete and built from the model's current query. */
+export interface PersistedSource {
+  schema: string;
+  table: string;
+  /** The table's columns: the model's result columns. */
+  columns: Array<{ name: string; base_type: string; display_name?: string }>;
+}
+
 export interface ContentResolver {
   /** The card, after checking the caller may read it; null when it does not exist. Throws when forbidden. */
   card(id: number): Promise<CardSource | null>;
+  /** The table a persisted model is read from instead of running its query; null (or absent) when none is in use. */
+  persisted?(cardId: number): Promise<PersistedSource | null>;
   segment(id: number): Promise<{ id: number; tableId: number; definition: InnerQuery } | null>;
   metric(id: number): Promise<{ id: number; tableId: number; name: string; definition: InnerQuery } | null>;
   /** `databaseId`: the database of the query that includes it. */

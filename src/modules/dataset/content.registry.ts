@@ -8,6 +8,8 @@ import { QueryAuthorization, userOf } from './query-authorization';
 export interface ContentStores {
   segment: ContentResolver['segment'];
   metric: ContentResolver['metric'];
+  /** The persistence module's look-up of a persisted model's table. */
+  persisted: NonNullable<ContentResolver['persisted']>;
 }
 
 /**
@@ -31,8 +33,9 @@ export class ContentRegistry {
 
   /** The resolver one query runs with: card look-ups check the user's access; a shared object's run reads its own cards. */
   resolverFor(caller: QueryAuthorization): ContentResolver {
-    const { segment, metric } = this.stores;
+    const { segment, metric, persisted } = this.stores;
     return {
+      persisted: async (id) => (persisted ? persisted(id) : null),
       card: (id) => this.cards.source(id, userOf(caller)),
       segment: async (id) => (segment ? segment(id) : null),
       metric: async (id) => (metric ? metric(id) : null),

@@ -1,6 +1,7 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { SettingDefinition } from './setting-definition';
 import { DEFAULT_UPLOADS_SETTINGS, uploadsSettingsShape } from '../uploads/uploads-settings';
+import { DEFAULT_REFRESH_SCHEDULE, parseRefreshSchedule } from '../persistence/refresh-schedule';
 
 const HEX64 = /^[0-9a-fA-F]{64}$/;
 const SAML_CLAIMS = 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims';
@@ -165,11 +166,21 @@ export const SETTINGS: SettingDefinition[] = [
   { key: 'query-caching-ttl-ratio', type: 'integer', default: 10, visibility: 'admin', description: 'Without a set TTL, cache a question for its average running time times this.' },
   { key: 'query-caching-min-ttl', type: 'integer', default: 60, visibility: 'admin', description: 'Only results of runs longer than this many seconds are cached.' },
 
+  bool('persisted-models-enabled', false, 'Allow models to be persisted (their results stored as tables in their databases).'),
+  str('persisted-model-refresh-cron-schedule', 'When persisted models are rebuilt: a Quartz cron expression within a day, or a number of hours (UTC).', {
+    default: DEFAULT_REFRESH_SCHEDULE,
+    validate: (v) => {
+      const parsed = parseRefreshSchedule(v);
+      return typeof parsed === 'string' ? parsed : undefined;
+    },
+  }),
+
   // Kept by the server itself; never set through the API.
   { key: 'setup-token', type: 'string', visibility: 'internal', description: 'Token that authorizes the first setup.' },
   { key: 'settings-last-updated', type: 'string', visibility: 'internal', description: 'When any setting last changed.' },
   { key: 'data-permissions-revision', type: 'string', visibility: 'internal', description: 'Revision of the data permissions graph.' },
   { key: 'sample-database-loaded', type: 'string', visibility: 'internal', description: 'Set once the Sample Database was loaded.' },
+  { key: 'persisted-models-site-id', type: 'string', visibility: 'internal', description: 'Names the schemas persisted models are stored in.' },
 ];
 
 export const EMBEDDING_TOGGLES = ['enable-embedding-static', 'enable-embedding-sdk', 'enable-embedding-interactive'];

@@ -43,6 +43,7 @@ describe('the query pipeline', () => {
     expect(PIPELINE.map((s) => `${s.phase}:${s.name}`)).toEqual([
       'plan:normalize',
       'plan:validate',
+      'preprocess:substitute-persisted-models',
       'preprocess:resolve-source-cards',
       'preprocess:expand-segments-and-metrics',
       'preprocess:substitute-parameters',

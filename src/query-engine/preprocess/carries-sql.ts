@@ -1,4 +1,5 @@
 import type { DatasetQuery, InnerQuery, Join } from '../mbql/types';
+import { PERSISTED_MODEL } from './substitute-persisted-models';
 
 /**
  * Whether running the query runs SQL that someone wrote: a native query, or (once source cards are resolved) a
@@ -12,7 +13,8 @@ export function carriesSql(query: DatasetQuery): boolean {
 
 function innerCarriesSql(q: InnerQuery | Join): boolean {
   if (!q || typeof q !== 'object') return false;
-  if (q.native !== undefined) return true;
+  // A persisted model's table is read with the server's own SQL: the model's data permissions apply, not native ones.
+  if (q.native !== undefined) return !(PERSISTED_MODEL in q);
   if (q['source-query'] && innerCarriesSql(q['source-query'])) return true;
   return Array.isArray((q as InnerQuery).joins) && (q as InnerQuery).joins!.some((j) => innerCarriesSql(j));
 }

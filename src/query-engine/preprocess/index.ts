@@ -11,11 +11,13 @@ import { expandSegmentsAndMetrics } from './expand-segments-metrics';
 import { loadMetadata } from './load-metadata';
 import { resolveSourceCards } from './resolve-source-cards';
 import { substituteParameters } from './substitute-parameters';
+import { substitutePersistedModels } from './substitute-persisted-models';
 
 /** Where a run is (a stage of PIPELINE, then `compile` and `execute`): errors and timings name it. */
 export type StageName =
   | 'normalize'
   | 'validate'
+  | 'substitute-persisted-models'
   | 'resolve-source-cards'
   | 'expand-segments-and-metrics'
   | 'substitute-parameters'
@@ -67,6 +69,8 @@ export const PIPELINE: readonly PipelineStage[] = [
   // MBQL 5 (lib/ stages) becomes legacy MBQL first thing, inside normalizeWithPlaces (mbql/normalize.ts).
   { name: 'normalize', phase: 'plan', run: (state) => normalizeWithPlaces(state.query) },
   { name: 'validate', phase: 'plan', run: (state) => (validateDatasetQuery(state.query as DatasetQuery), state) },
+  // A persisted model's `card__` source reads its table; the others are spliced in by resolve-source-cards.
+  rewrite('substitute-persisted-models', substitutePersistedModels),
   rewrite('resolve-source-cards', resolveSourceCards),
   rewrite('expand-segments-and-metrics', expandSegmentsAndMetrics),
   rewrite('substitute-parameters', substituteParameters),
