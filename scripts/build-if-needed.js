@@ -37,7 +37,8 @@ function buildWebIfNeeded() {
   const latest = Math.max(newestWeb(path.join(webDir, 'src')), ...inputs.map((f) => fs.statSync(f).mtimeMs));
   if (fs.existsSync(index) && fs.statSync(index).mtimeMs >= latest) return;
   console.log('Building the web pages...');
-  execSync('npx vite build --config web/vite.config.mts --logLevel warn', { cwd: root, stdio: 'inherit' });
+  // NODE_ENV=production whoever calls (jest sets it to test, which would give React's development build).
+  execSync('npx vite build --config web/vite.config.mts --logLevel warn', { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
 }
 
 buildWebIfNeeded();

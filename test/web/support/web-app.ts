@@ -120,7 +120,14 @@ export async function sampleDashboard(w: WebApp, spec: { name: string; parameter
   }));
   const put = await http().put(`/api/dashboard/${id}`).set(auth(w.s.admin)).send({ ...(tabs.length ? { tabs } : {}), dashcards });
   if (put.status !== 200) throw new Error(`dashboard cards: ${put.status} ${put.text}`);
-  const ids = (put.body.dashcards as Array<{ id: number; row: number; col: number }>).map((d) => d.id);
+  // The answer's order need not be ours: match each spec by its tab and position.
+  const made = put.body.dashcards as Array<{ id: number; row: number; col: number; dashboard_tab_id: number | null }>;
+  const tabIds = ((put.body.tabs ?? []) as Array<{ id: number; name: string }>).map((t) => t.id);
+  const ids = spec.dashcards.map((dc) => {
+    const found = made.find((m) => m.row === dc.row && m.col === dc.col && (!tabIds.length || m.dashboard_tab_id === tabIds[dc.tab ?? 0]));
+    if (!found) throw new Error(`dashcard at ${dc.row},${dc.col} not in the answer`);
+    return found.id;
+  });
   return { id, dashcards: ids };
 }
 

@@ -48,7 +48,7 @@ function ParameterWidget(props: {
   const kind = widgetKind(p);
   const asList = (v: unknown): string[] | null => (v === null || v === undefined ? null : (Array.isArray(v) ? v : [v]).map(String));
   return (
-    <label className="parameter" data-testid="parameter" data-slug={p.slug} data-kind={kind}>
+    <div className="parameter" data-testid="parameter" data-slug={p.slug} data-kind={kind} data-value={props.value === undefined ? undefined : JSON.stringify(props.value)}>
       <span className="parameter-name">{p.name}</span>
       {kind === 'date' && <DateWidget type={p.type} label={p.name} value={typeof props.value === 'string' ? props.value : null} onChange={props.onChange} />}
       {kind === 'number' && (
@@ -63,6 +63,6 @@ function ParameterWidget(props: {
           onBlur={(e) => props.onChange(fromStrings(p, [e.target.value]))}
         />
       )}
-    </label>
+    </div>
   );
 }
