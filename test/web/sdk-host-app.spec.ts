@@ -9,7 +9,7 @@ import express from 'express';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { createCustomerBackend, DEMO_USERS } from '../../examples/customer-backend/app';
 import { makeCard, tableQuery } from '../support/card-factories';
-import { dashboardWith } from '../support/dashboard-factories';
+import { makeDashboard, newDashcard } from '../support/dashboard-factories';
 import { auth } from '../support/factories';
 import { createIdp, encode, readAuthnRequest, signedResponse } from '../support/saml-idp';
 import { startSampleApp, type SampleApp } from '../support/sample-app';
@@ -52,7 +52,9 @@ if (!haveChromium && inCI) throw new Error(`Chromium is missing at ${CHROMIUM}; 
     const byCategory = await makeCard(s.t, s.admin, tableQuery(s.db, products, { aggregation: [['count']], breakout: [['field', s.field('PRODUCTS', 'CATEGORY'), null]] }), { name: 'Products per category', display: 'bar' });
     const avgPrice = await makeCard(s.t, s.admin, tableQuery(s.db, products, { aggregation: [['avg', ['field', s.field('PRODUCTS', 'PRICE'), null]]], breakout: [['field', s.field('PRODUCTS', 'CATEGORY'), null]] }), { name: 'Average price per category', display: 'line' });
     byCategoryId = byCategory.id;
-    dashboardId = (await dashboardWith(s.t, s.admin, [byCategory.id, avgPrice.id], { name: 'Product overview' })).id;
+    dashboardId = (await makeDashboard(s.t, s.admin, { name: 'Product overview' })).id;
+    const side = (id: number, cardId: number, col: number) => newDashcard(id, cardId, { col, size_x: 12, size_y: 5 });
+    await s.t.http().put(`/api/dashboard/${dashboardId}`).set(auth(s.admin)).send({ dashcards: [side(-1, byCategory.id, 0), side(-2, avgPrice.id, 12)] }).expect(200);
     questionId = (await makeCard(s.t, s.admin, tableQuery(s.db, products, { 'order-by': [['asc', ['field', s.field('PRODUCTS', 'ID'), null]]], limit: 5 }), { name: 'First products', display: 'table' })).id;
 
     const outDir = await built;
@@ -137,6 +139,7 @@ if (!haveChromium && inCI) throw new Error(`Chromium is missing at ${CHROMIUM}; 
     const titleAt = cols.findIndex((c) => c.name === 'TITLE');
     expect(rows).toHaveLength(5);
     for (const row of [rows[0], rows[4]]) await question.getByText(String(row[titleAt]), { exact: true }).first().waitFor();
+    if (process.env.SDK_SCREENSHOT) await page.screenshot({ path: process.env.SDK_SCREENSHOT, fullPage: true });
     // The session never reaches storage the host can read.
     const stored = await page.evaluate(() => {
       const g = globalThis as unknown as { localStorage: { length: number }; sessionStorage: { length: number } };
