@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -139,6 +139,12 @@ if (!haveChromium && inCI) throw new Error(`Chromium is missing at ${CHROMIUM}; 
     const titleAt = cols.findIndex((c) => c.name === 'TITLE');
     expect(rows).toHaveLength(5);
     for (const row of [rows[0], rows[4]]) await question.getByText(String(row[titleAt]), { exact: true }).first().waitFor();
+    // Downloads go through the session too (a plain link would carry none).
+    const [download] = await Promise.all([page.waitForEvent('download'), question.getByTestId('analytics-download').click()]);
+    expect(download.suggestedFilename()).toBe('First products.csv');
+    const csv = readFileSync((await download.path())!, 'utf8');
+    expect(csv.split('\n')[0]).toContain('Title');
+    expect(csv).toContain(String(rows[0][titleAt]));
     if (process.env.SDK_SCREENSHOT) await page.screenshot({ path: process.env.SDK_SCREENSHOT, fullPage: true });
     // The session never reaches storage the host can read.
     const stored = await page.evaluate(() => {
