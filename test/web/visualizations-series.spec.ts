@@ -142,5 +142,7 @@ describe('pie, gauge, table and smartscalar models', () => {
     expect(formatChange(t.change)).toBe('50%');
     expect(computeTrend(data, { 'scalar.switch_positive_negative': true }).good).toBe(false);
     expect(computeTrend({ cols: data.cols, rows: [['2024-01-01', 5]] }, {})).toMatchObject({ direction: 'none', comparisonLabel: 'No previous period' });
+    expect(computeTrend(data, { 'scalar.comparisons': [{ type: 'periodsAgo', value: 2 }] })).toMatchObject({ previous: 100, change: 0.2, comparisonLabel: 'vs. 2 months ago' });
+    expect(computeTrend(data, { 'scalar.comparisons': [{ type: 'staticNumber', value: 240, label: 'Goal' }] })).toMatchObject({ previous: 240, change: -0.5, direction: 'down', good: false, comparisonLabel: 'vs. Goal' });
   });
 });

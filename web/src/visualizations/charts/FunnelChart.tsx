@@ -38,7 +38,7 @@ export default function FunnelChart({ data, settings, theme, width, height, onRe
             position: 'right',
             color: p.text,
             fontFamily: FONT_FAMILY,
-            formatter: (i: { name: string; value: number }) => `${i.name}: ${formatValue(i.value, data.cols[metric], settings, { compact: true })} (${formatNumber(first ? i.value / first : 0, { number_style: 'percent', decimals: 1 })})`,
+            formatter: (i: { name: string; value: number }) => `${i.name}: ${formatValue(i.value, data.cols[metric], settings, { compact: true })} (${formatNumber(first ? i.value / first : 0, { number_style: 'percent' })})`,
           },
           labelLine: { show: true },
           data: steps,

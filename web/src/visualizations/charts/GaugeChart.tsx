@@ -21,8 +21,9 @@ export default function GaugeChart({ data, settings, theme, width, height, onRea
     const min = segments[0]?.min ?? 0;
     const max = segments[segments.length - 1]?.max ?? 1;
     // The half ring above its center, the value below it: the whole needs radius + 56 px of height.
-    const radius = Math.max(40, Math.min(width / 2 - 56, height - 72));
-    const centerY = (height - radius - 56) / 2 + radius + 16;
+    const radius = Math.max(40, Math.min(width / 2 - 24, height - 72, 360));
+    const centerY = (height - radius - 56) / 2 + radius + 8;
+    const ring = Math.max(12, radius * 0.16);
     return {
       animation: false,
       backgroundColor: 'transparent',
@@ -35,13 +36,13 @@ export default function GaugeChart({ data, settings, theme, width, height, onRea
           endAngle: 0,
           radius,
           center: [width / 2, centerY],
-          splitNumber: 4,
-          axisLine: { lineStyle: { width: Math.max(12, radius * 0.18), color: segments.map((s) => [(s.max - min) / (max - min || 1), s.color]) } },
+          splitNumber: segments.length > 1 ? segments.length : 4,
+          axisLine: { lineStyle: { width: ring, color: segments.map((s) => [(s.max - min) / (max - min || 1), s.color]) } },
           pointer: { length: '70%', width: 6, itemStyle: { color: p.text } },
           anchor: { show: true, size: 12, itemStyle: { color: p.text } },
           axisTick: { show: false },
           splitLine: { show: false },
-          axisLabel: { distance: -Math.max(12, radius * 0.18) - 18, color: p.textMuted, fontFamily: FONT_FAMILY, fontSize: 11, formatter: (v: number) => formatValue(v, col, settings, { compact: true }) },
+          axisLabel: { distance: ring + 6, color: p.textMuted, fontFamily: FONT_FAMILY, fontSize: 11, formatter: (v: number) => formatValue(v, col, settings, { compact: true }) },
           title: { show: false },
           detail: { valueAnimation: false, offsetCenter: [0, 32], fontSize: Math.max(16, Math.min(32, radius / 5)), fontWeight: 900, color: p.text, fontFamily: FONT_FAMILY, formatter: () => formatValue(value, col, settings, { compact: true }) },
           data: [{ value: Math.max(min, Math.min(max, value)) }],

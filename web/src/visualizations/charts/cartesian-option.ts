@@ -47,7 +47,7 @@ export function cartesianOption(display: string, data: Dataset, settings: Settin
     waterfallSeries(shown[0], settings, model, series, points);
   } else {
     shown.forEach((s, i) => {
-      series.push({ ...seriesOption(s, model, settings, normalized, yFormat), yAxisIndex: right.has(i) ? 1 : 0 });
+      series.push({ ...seriesOption(s, model, settings, normalized, yFormat, p.text), yAxisIndex: right.has(i) ? 1 : 0 });
       points.push(s.rowIndexes.map((r) => (r === null ? null : { rowIndex: r, colIndex: s.metric })));
     });
     if (settings['graph.show_trendline'] === true) {
@@ -146,7 +146,7 @@ function axisTitle(settings: Settings, axis: 'x' | 'y', col: Column | undefined,
   return columnFormat(col, s).column_title || col.display_name || col.name;
 }
 
-function seriesOption(s: Series, model: CartesianModel, settings: Settings, normalized: boolean, yFormat: (v: unknown) => string): Option {
+function seriesOption(s: Series, model: CartesianModel, settings: Settings, normalized: boolean, yFormat: (v: unknown) => string, textColor: string): Option {
   const stack = model.stackType && s.display !== 'line' ? 'total' : undefined;
   const data = model.numericX
     ? s.values.map((v, x) => (s.sizes ? [model.xValues[x], v, s.sizes[x]] : [model.xValues[x], v]))
@@ -156,7 +156,7 @@ function seriesOption(s: Series, model: CartesianModel, settings: Settings, norm
     data,
     itemStyle: { color: s.color },
     stack,
-    label: settings['graph.show_values'] === true ? { show: true, position: s.display === 'bar' ? 'top' : 'top', formatter: (p: { value: unknown }) => yFormat(Array.isArray(p.value) ? p.value[1] : p.value), fontSize: 10 } : undefined,
+    label: settings['graph.show_values'] === true ? { show: true, position: 'top', color: textColor, textBorderWidth: 0, formatter: (p: { value: unknown }) => yFormat(Array.isArray(p.value) ? p.value[1] : p.value), fontSize: 10 } : undefined,
     emphasis: { focus: 'series' },
   };
   if (s.display === 'scatter') {

@@ -94,14 +94,18 @@ export function buildCartesian(display: string, data: Dataset, settings: Setting
   const metrics = pickMetrics(cols, settings, dims);
   const numericX = display === 'scatter' && isNumeric(cols[dimension]);
 
+  // A scatter keeps every row as its own point (two products can share a price); other charts share an x per value.
+  const points = display === 'scatter';
   const xValues: unknown[] = [];
   const xIndex = new Map<string, number>();
+  const rowX: number[] = [];
   for (const row of rows) {
     const k = keyOf(row[dimension]);
-    if (!xIndex.has(k)) {
+    if (points || !xIndex.has(k)) {
       xIndex.set(k, xValues.length);
       xValues.push(row[dimension]);
     }
+    rowX.push(xIndex.get(k) as number);
   }
   const empty = <T>(): Array<T | null> => xValues.map(() => null);
   const bubble = colIndex(cols, settings['scatter.bubble']);
@@ -119,7 +123,7 @@ export function buildCartesian(display: string, data: Dataset, settings: Setting
         byKey.set(key, s);
         series.push(s);
       }
-      const x = xIndex.get(keyOf(row[dimension])) as number;
+      const x = rowX[r];
       s.values[x] = toNumber(row[metric]);
       s.rowIndexes[x] = r;
     });
@@ -128,7 +132,7 @@ export function buildCartesian(display: string, data: Dataset, settings: Setting
       const s: Series = { key: cols[metric].name, name: cols[metric].display_name || cols[metric].name, color: '', display: 'bar', values: empty(), rowIndexes: empty(), metric };
       if (bubble >= 0) s.sizes = empty();
       rows.forEach((row, r) => {
-        const x = xIndex.get(keyOf(row[dimension])) as number;
+        const x = rowX[r];
         s.values[x] = toNumber(row[metric]);
         s.rowIndexes[x] = r;
         if (s.sizes) s.sizes[x] = toNumber(row[bubble]);

@@ -30,9 +30,17 @@ function toCollection(topology: Topology, object: string, map: RegionMap | null,
   return fc;
 }
 
+/**
+ * Albers pixels (975 x 610, y down) to small "degrees" with north up: ECharts reads map coordinates as lon/lat, and
+ * values far outside ±90 come out squeezed, so the atlas is scaled down uniformly (its proportions stay).
+ */
 function flip(g: Geometry | null): void {
   if (!g) return;
-  const flipRing = (ring: Position[]) => ring.forEach((p) => (p[1] = -p[1]));
+  const flipRing = (ring: Position[]) =>
+    ring.forEach((p) => {
+      p[0] = p[0] / 20;
+      p[1] = -p[1] / 20;
+    });
   if (g.type === 'Polygon') g.coordinates.forEach(flipRing);
   else if (g.type === 'MultiPolygon') g.coordinates.forEach((poly) => poly.forEach(flipRing));
   else if (g.type === 'GeometryCollection') g.geometries.forEach(flip);

@@ -36,19 +36,39 @@ export function computeTrend(data: Dataset, settings: Settings): Trend {
   );
   const rowsWithValue = rows.filter((r) => r[metric] !== null && r[metric] !== undefined);
   const last = rowsWithValue[rowsWithValue.length - 1];
-  const prev = rowsWithValue[rowsWithValue.length - 2];
   const unit = cols[dimension]?.unit;
+  const unitName = unit ? UNIT_NAMES[unit] : undefined;
   const value = last?.[metric] ?? null;
-  const previous = prev?.[metric] ?? null;
+  const { previous, label } = comparisonTarget(rowsWithValue, metric, dimension, unit, unitName, settings);
   const v = Number(value);
   const pv = Number(previous);
-  const change = prev && Number.isFinite(v) && Number.isFinite(pv) && pv !== 0 ? (v - pv) / Math.abs(pv) : null;
-  const direction = !prev || !Number.isFinite(v) || !Number.isFinite(pv) ? 'none' : v > pv ? 'up' : v < pv ? 'down' : 'flat';
+  const has = previous !== null && previous !== undefined && Number.isFinite(v) && Number.isFinite(pv);
+  const change = has && pv !== 0 ? (v - pv) / Math.abs(pv) : null;
+  const direction = !has ? 'none' : v > pv ? 'up' : v < pv ? 'down' : 'flat';
   const flip = settings['scalar.switch_positive_negative'] === true;
   const good = direction === 'up' ? !flip : direction === 'down' ? flip : null;
-  const unitName = unit ? UNIT_NAMES[unit] : undefined;
-  const comparisonLabel = !prev ? 'No previous period' : unitName ? `vs. previous ${unitName}` : `vs. ${formatDate(prev[dimension], unit)}`;
-  return { value, previous, change, direction, good, comparisonLabel, periodLabel: last ? formatDate(last[dimension], unit) : '', metric, dimension };
+  return { value, previous, change, direction, good, comparisonLabel: label, periodLabel: last ? formatDate(last[dimension], unit) : '', metric, dimension };
+}
+
+interface Comparison {
+  type?: string;
+  value?: number;
+  label?: string;
+}
+
+/**
+ * What the last value is compared with: the first of `scalar.comparisons` (previousPeriod, previousValue,
+ * periodsAgo with its value, staticNumber with its value and label), by default the previous period.
+ */
+function comparisonTarget(rows: unknown[][], metric: number, dimension: number, unit: string | undefined, unitName: string | undefined, settings: Settings): { previous: unknown; label: string } {
+  const c = (Array.isArray(settings['scalar.comparisons']) ? (settings['scalar.comparisons'] as Comparison[])[0] : undefined) ?? { type: 'previousPeriod' };
+  if (c.type === 'staticNumber') return { previous: c.value ?? null, label: `vs. ${c.label || 'target'}` };
+  const back = c.type === 'periodsAgo' ? Math.max(1, Number(c.value) || 1) : 1;
+  const prev = rows[rows.length - 1 - back];
+  if (!prev) return { previous: null, label: back > 1 ? `No data ${back} ${unitName ?? 'period'}s ago` : 'No previous period' };
+  if (c.type === 'previousValue') return { previous: prev[metric], label: 'vs. previous value' };
+  if (back > 1) return { previous: prev[metric], label: unitName ? `vs. ${back} ${unitName}s ago` : `vs. ${formatDate(prev[dimension], unit)}` };
+  return { previous: prev[metric], label: unitName ? `vs. previous ${unitName}` : `vs. ${formatDate(prev[dimension], unit)}` };
 }
 
 export function formatChange(change: number | null): string {
