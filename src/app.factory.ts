@@ -28,13 +28,14 @@ export async function createApp(config: AppConfig, logger = new AppLogger(config
   app.disable('x-powered-by');
   // Express would hash every response body for an ETag: megabytes of query results per request, for no use here.
   app.set('etag', false);
+  // First, so every request is timed: also those a later middleware answers (preflights, unparsable bodies).
+  app.use(app.get(MetricsService).requestTimer()); // a no-op unless METRICS_PORT is set
   app.useBodyParser('json', { limit: '10mb' });
   app.useBodyParser('urlencoded', { limit: '10mb', extended: true });
   app.use(cookieParser());
   app.use(embeddingHttp(app.get<SettingsReader>(SETTINGS_READER))); // CORS, API keys from embedding clients, frame-ancestors
   // After the body parsers: they resume on the socket's async context, which would drop the request's.
   app.use(requestLogging(logger));
-  app.use(app.get(MetricsService).requestTimer()); // a no-op unless METRICS_PORT is set
   app.get(ApiDocsService).attach(app); // GET /api/docs documents this app
   return app;
 }

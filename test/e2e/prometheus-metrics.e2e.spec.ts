@@ -62,6 +62,8 @@ describe('Prometheus metrics', () => {
     await t.http().get('/api/card/987654').set(auth(admin)).expect(404);
     await t.http().get('/api/no-such-endpoint/secret-token-abc').expect(404);
     await t.http().get('/api/embed/card/eyJhbGciOiJIUzI1NiJ9.e30.c2lnbmF0dXJl').expect(400);
+    // Answered before routing (a body that does not parse): timed too, with no route.
+    await t.http().post('/api/card').set(auth(admin)).set('Content-Type', 'application/json').send('{"name":').expect(400);
     const text = await scrape();
     const samples = parse(text);
     const count = (labels: Record<string, string>) => find(samples, 'analytics_http_request_duration_seconds_count', labels)?.value ?? 0;
@@ -70,6 +72,7 @@ describe('Prometheus metrics', () => {
     expect(count({ method: 'GET', route: 'unmatched', status: '404' })).toBe(1);
     expect(count({ method: 'GET', route: '/api/embed/card/:token', status: '400' })).toBe(1);
     expect(count({ method: 'POST', route: '/api/database', status: '200' })).toBe(1);
+    expect(count({ method: 'POST', route: 'unmatched', status: '400' })).toBe(1);
     expect(find(samples, 'analytics_http_request_duration_seconds_bucket', { route: '/api/health', le: '+Inf' })).toBeDefined();
     // Neither tokens nor ids of the raw URLs reach a label.
     expect(text).not.toContain('secret-token-abc');
