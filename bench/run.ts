@@ -10,9 +10,10 @@ import { downloadBench } from './download';
 import { embedBench } from './embed';
 import { ROOT } from './http';
 import { queryOverheadBench } from './query-overhead';
+import { webBench } from './web';
 import { xrayBench } from './xray';
 
-const SUITES: Record<string, () => Promise<string>> = { query: queryOverheadBench, content: contentBench, dashboard: dashboardBench, download: downloadBench, embed: embedBench, xray: xrayBench };
+const SUITES: Record<string, () => Promise<string>> = { query: queryOverheadBench, content: contentBench, dashboard: dashboardBench, download: downloadBench, embed: embedBench, xray: xrayBench, web: webBench };
 const RESULTS = path.join(ROOT, 'bench', 'results.md');
 
 async function main(): Promise<void> {
