@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: every benchmark suite, or those named in BENCH_SUITE (comma-separated: `query`, `content`, `dashboard`, `download`, `embed`).
+ * `npm run bench`: every benchmark suite, or those named in BENCH_SUITE (comma-separated: `query`, `content`, `dashboard`, `download`, `embed`; `soak`: 10 minutes, only when named).
  * Each suite rewrites its own section of bench/results.md and leaves the others' figures as they were.
  */
 import * as fs from 'node:fs';
@@ -10,14 +10,14 @@ import { downloadBench } from './download';
 import { embedBench } from './embed';
 import { ROOT } from './http';
 import { queryOverheadBench } from './query-overhead';
-import { webBench } from './web';
+import { soakBench } from './soak';
 import { xrayBench } from './xray';
 
-const SUITES: Record<string, () => Promise<string>> = { query: queryOverheadBench, content: contentBench, dashboard: dashboardBench, download: downloadBench, embed: embedBench, xray: xrayBench, web: webBench };
+const SUITES: Record<string, () => Promise<string>> = { query: queryOverheadBench, content: contentBench, dashboard: dashboardBench, download: downloadBench, embed: embedBench, xray: xrayBench, soak: soakBench };
 const RESULTS = path.join(ROOT, 'bench', 'results.md');
 
 async function main(): Promise<void> {
-  const wanted = (process.env.BENCH_SUITE ?? Object.keys(SUITES).join(',')).split(',').map((s) => s.trim()).filter(Boolean);
+  const wanted = (process.env.BENCH_SUITE ?? Object.keys(SUITES).filter((s) => s !== 'soak').join(',')).split(',').map((s) => s.trim()).filter(Boolean);
   for (const name of wanted) {
     if (!SUITES[name]) throw new Error(`unknown BENCH_SUITE ${name}; known: ${Object.keys(SUITES).join(', ')}`);
     const section = await SUITES[name]();
