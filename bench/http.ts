@@ -12,7 +12,9 @@ export function startServer(dataDir: string, extraEnv: Record<string, string> = 
   return new Promise((resolve, reject) => {
     // BENCH_PROFILE=dir writes a CPU profile of the server there when it stops.
     const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
-    const proc = spawn(process.execPath, [...profile, path.join(ROOT, 'dist', 'src', 'main.js')], {
+    // BENCH_SERVER_MAIN: a server built elsewhere than dist/ (a suite measured without rebuilding dist).
+    const main = process.env.BENCH_SERVER_MAIN ?? path.join(ROOT, 'dist', 'src', 'main.js');
+    const proc = spawn(process.execPath, [...profile, main], {
       env: {
         PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, ALLOWED_FILE_DIRS: DATA, LOG_LEVEL: 'info',
         LOAD_SAMPLE_DATABASE: 'false', SYNC_CHECK_SECONDS: '0', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password,
