@@ -11,6 +11,7 @@ interface Op {
   tags?: string[];
   description?: string;
   security?: unknown[];
+  responses: Record<string, { description: string }>;
   parameters?: Array<{ name: string; in: string; required?: boolean; schema?: Record<string, unknown> }>;
   requestBody?: { content: Record<string, { schema: { $ref?: string } }> };
 }
@@ -73,7 +74,10 @@ describe('API docs', () => {
     expect(card).toMatchObject({ 'x-access': 'user', tags: ['card'] });
     expect(card.description).toMatch(/^\*\*Access: user\*\* \(any signed-in user or API key\)\./);
     expect(card.security).toEqual([{ session: [] }, { 'session-cookie': [] }, { 'api-key': [] }]);
+    expect(card.responses['401']).toEqual({ description: expect.stringMatching(/^Unauthenticated/) });
+    expect(card.responses['403']).toBeUndefined();
     expect(doc.paths['/api/setting'].get).toMatchObject({ 'x-access': 'admin', tags: ['setting'] });
+    expect(Object.keys(doc.paths['/api/setting'].get.responses).sort()).toEqual(['200', '401', '403']);
     expect(doc.paths['/api/health'].get).toMatchObject({ 'x-access': 'public', security: [] });
     expect(doc.paths['/api/public/card/{uuid}'].get['x-access']).toBe('public-sharing');
     expect(doc.paths['/api/embed/card/{token}'].get['x-access']).toBe('embed');

@@ -3,7 +3,7 @@ import { ModulesContainer } from '@nestjs/core';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { SESSION_COOKIE } from '../../common/auth/session-cookie';
 import { versionInfo } from '../../common/version';
-import { ACCESS_SECURITY, ACCESS_TEXT } from './access-levels';
+import { ACCESS_REFUSALS, ACCESS_SECURITY, ACCESS_TEXT } from './access-levels';
 import { dtoSchema, Schema } from './dto-schemas';
 import { RouteHandler, routeHandlers } from './route-access';
 
@@ -78,6 +78,7 @@ function annotateAccess(doc: OpenAPIObject, handlers: RouteHandler[]): void {
     (op as Record<string, unknown>)['x-access'] = level;
     op.description = [`**Access: ${level}** (${ACCESS_TEXT[level]}).`, op.description].filter(Boolean).join('\n\n');
     op.security = ACCESS_SECURITY[level];
+    for (const [status, description] of Object.entries(ACCESS_REFUSALS[level])) op.responses[status] ??= { description };
   }
   doc.tags = [...new Set(operations(doc).flatMap(({ op }) => op.tags ?? []))].sort().map((name) => ({ name }));
 }
