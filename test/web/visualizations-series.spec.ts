@@ -89,6 +89,14 @@ describe('cartesian series building', () => {
     expect(option.animation).toBe(false);
   });
 
+  it('follows per-series line settings, log scale and rotated x labels', () => {
+    const data: Dataset = { cols: [month, count], rows: [['2024-01-01', 1], ['2024-02-01', 30]] };
+    const { option } = cartesianOption('line', data, { series_settings: { count: { 'line.style': 'dashed', 'line.size': 'L', 'line.marker_enabled': false } }, 'graph.y_axis.scale': 'log', 'graph.x_axis.axis_enabled': 'rotate-45' }, palette('light'));
+    expect((option.series as Array<Record<string, unknown>>)[0]).toMatchObject({ lineStyle: { type: 'dashed', width: 3 }, showSymbol: false });
+    expect(option.yAxis).toMatchObject({ type: 'log' });
+    expect(option.xAxis).toMatchObject({ axisLabel: { rotate: 45 } });
+  });
+
   it('adds a dashed trend series per series when graph.show_trendline is set', () => {
     const data: Dataset = { cols: [month, count], rows: [['2024-01-01', 1], ['2024-02-01', 3]] };
     const series = cartesianOption('line', data, { 'graph.show_trendline': true }, palette('night')).option.series as Array<Record<string, unknown>>;

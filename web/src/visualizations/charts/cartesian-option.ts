@@ -2,7 +2,7 @@ import { columnFormat, formatValue, isNumeric } from '../format/column';
 import { formatNumber } from '../format/number';
 import { FONT_FAMILY, Palette } from '../theme';
 import type { Column, Dataset, Settings } from '../types';
-import { buildCartesian, CartesianModel, normalize, Series, trendLine, waterfallSteps } from './series';
+import { buildCartesian, CartesianModel, normalize, Series, seriesSetting, trendLine, waterfallSteps } from './series';
 
 /**
  * The ECharts option of a cartesian chart, as a plain object (no ECharts import): axes with Metabase's titles and
@@ -74,6 +74,8 @@ export function cartesianOption(display: string, data: Dataset, settings: Settin
     axisLabel: { ...text, formatter: (v: number) => yFormat(v), show: settings['graph.y_axis.axis_enabled'] !== false },
     splitLine: { lineStyle: { color: p.grid } },
     scale: display === 'scatter',
+    // graph.y_axis.scale: linear (default), log or pow (drawn as linear: ECharts has no power axis).
+    ...(settings['graph.y_axis.scale'] === 'log' && !normalized ? { type: 'log', logBase: 10 } : {}),
     min: !autoRange && settings['graph.y_axis.min'] !== undefined ? Number(settings['graph.y_axis.min']) : normalized ? 0 : undefined,
     max: !autoRange && settings['graph.y_axis.max'] !== undefined ? Number(settings['graph.y_axis.max']) : normalized ? 1 : undefined,
   };
@@ -95,7 +97,8 @@ export function cartesianOption(display: string, data: Dataset, settings: Settin
         data: display === 'waterfall' && settings['waterfall.show_total'] !== false ? [...xLabels, 'Total'] : xLabels,
         axisTick: { show: false },
         axisLine: { lineStyle: { color: p.border } },
-        axisLabel: { ...text, hideOverlap: true, show: settings['graph.x_axis.axis_enabled'] !== false },
+        // graph.x_axis.axis_enabled: true, false, "compact", "rotate-45" or "rotate-90".
+        axisLabel: { ...text, hideOverlap: true, show: settings['graph.x_axis.axis_enabled'] !== false, rotate: settings['graph.x_axis.axis_enabled'] === 'rotate-45' ? 45 : settings['graph.x_axis.axis_enabled'] === 'rotate-90' ? 90 : 0 },
         inverse: horizontal,
       };
   Object.assign(categoryAxis, {
@@ -166,7 +169,8 @@ function seriesOption(s: Series, model: CartesianModel, settings: Settings, norm
   }
   if (s.display === 'bar') return { ...base, type: 'bar', barMaxWidth: 48 };
   const area = s.display === 'area';
-  const interpolate = settings['line.interpolate'];
+  const own = { ...settings, ...(seriesSetting(settings, s.key) as Record<string, unknown>) };
+  const interpolate = own['line.interpolate'];
   return {
     ...base,
     type: 'line',
@@ -174,10 +178,11 @@ function seriesOption(s: Series, model: CartesianModel, settings: Settings, norm
     step: interpolate === 'step-after' ? 'end' : undefined,
     symbol: 'circle',
     symbolSize: 6,
-    showSymbol: settings['line.marker_enabled'] === true || s.values.length < 30,
-    lineStyle: { width: 2, color: s.color },
+    showSymbol: own['line.marker_enabled'] === true || (own['line.marker_enabled'] !== false && s.values.length < 30),
+    // series_settings' line.style (solid, dashed, dotted) and line.size (S, M, L).
+    lineStyle: { width: own['line.size'] === 'S' ? 1 : own['line.size'] === 'L' ? 3 : 2, color: s.color, type: own['line.style'] === 'dashed' || own['line.style'] === 'dotted' ? own['line.style'] : 'solid' },
     areaStyle: area ? { opacity: normalized || stack ? 0.8 : 0.3 } : undefined,
-    connectNulls: settings['line.missing'] === 'interpolate',
+    connectNulls: own['line.missing'] === 'interpolate',
   };
 }
 

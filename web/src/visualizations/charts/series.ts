@@ -43,6 +43,7 @@ interface SeriesSetting {
   title?: string;
   color?: string;
   display?: string;
+  [k: string]: unknown;
 }
 
 const colIndex = (cols: Column[], name: unknown): number => (typeof name === 'string' ? cols.findIndex((c) => c.name === name) : -1);
