@@ -155,6 +155,32 @@ if (!haveChromium && inCI) throw new Error(`Chromium is missing at ${CHROMIUM}; 
     await page.context().close();
   });
 
+  it('after a 401 from the API signs in again once and retries, the components still drawing', async () => {
+    const page = await open();
+    const exchanges: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && new URL(r.url()).pathname === '/auth/sso') exchanges.push(r.url());
+    });
+    // The server "forgets" the session once: the question's first read answers 401.
+    let refused = 0;
+    await page.route(`${analyticsUrl}/api/card/${questionId}`, async (route) => {
+      if (route.request().method() === 'GET' && refused === 0) {
+        refused++;
+        await route.fulfill({ status: 401, body: 'Unauthenticated', headers: { 'Access-Control-Allow-Origin': hostUrl, 'Access-Control-Allow-Credentials': 'true' } });
+        return;
+      }
+      await route.continue();
+    });
+    await signIn(page);
+    const question = page.locator(`[data-testid="analytics-question"][data-question-id="${questionId}"]`);
+    await question.locator('[data-testid="visualization"][data-state="ready"]').waitFor({ timeout: 30_000 });
+    await page.locator('[data-testid="analytics-dashboard"] [data-testid="visualization"][data-state="ready"]').nth(1).waitFor({ timeout: 30_000 });
+    expect(refused).toBe(1);
+    expect(exchanges).toHaveLength(2);
+    expect(await page.getByTestId('auth-status').textContent()).toBe('success');
+    await page.context().close();
+  });
+
   it('shows the error state when the customer backend answers 401 (nobody signed in there)', async () => {
     const page = await open();
     await page.getByTestId('skip-login').click();
