@@ -11,8 +11,13 @@ const FALLBACK_HEIGHT = 320;
  * data-testid="visualization" and data-state="loading" | "ready" (ready once the chart reports it is drawn), so
  * tests and the embedding page can wait on it. An unknown display falls back to a table with a note.
  */
-export function Visualization(props: VisualizationProps) {
-  const { display, data, settings, theme } = props;
+export function Visualization(input: VisualizationProps) {
+  // A card without settings (null) or an answer without rows draws as empty rather than failing.
+  const data = useMemo(() => normalizeData(input.data), [input.data]);
+  const settings = useMemo(() => (input.settings && typeof input.settings === 'object' ? input.settings : {}), [input.settings]);
+  const theme = input.theme === 'night' || input.theme === 'transparent' ? input.theme : 'light';
+  const props: VisualizationProps = { ...input, data, settings, theme };
+  const { display } = props;
   const known = supportedDisplays.includes(display);
   const colors = palette(theme);
   const area = useRef<HTMLDivElement>(null);
@@ -73,4 +78,9 @@ export function Visualization(props: VisualizationProps) {
       </div>
     </div>
   );
+}
+
+function normalizeData(data: VisualizationProps['data'] | null | undefined): VisualizationProps['data'] {
+  if (data && Array.isArray(data.rows) && Array.isArray(data.cols)) return data;
+  return { ...(data ?? {}), rows: data?.rows ?? [], cols: data?.cols ?? [] };
 }
