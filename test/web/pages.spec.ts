@@ -121,6 +121,68 @@ describeBrowser('web pages', () => {
     expect(runs).toEqual([String(dash.dashcards[1])]);
   });
 
+  it('question date and number widgets send their values and show the filtered result', async () => {
+    const tags = {
+      created: { id: 'created', name: 'created', 'display-name': 'Created', type: 'dimension', dimension: ['field', field('ORDERS', 'CREATED_AT'), null], 'widget-type': 'date/all-options' },
+      min_total: { id: 'min_total', name: 'min_total', 'display-name': 'Min total', type: 'number' },
+    };
+    const id = await sampleCard(w, { name: 'Filtered orders', display: 'scalar', sql: 'SELECT COUNT(*) AS n FROM ORDERS WHERE {{created}} [[AND TOTAL >= {{min_total}}]]', tags });
+    const uuid = await publicLink(w, 'card', id);
+    const page = await w.open(`/public/question/${uuid}`);
+    const shown = async () => (await page.textContent('[data-testid="visualization"]'))!.replace(/\D/g, '');
+    const expected = async (parameters: unknown[]) =>
+      String((await w.s.t.http().get(`/api/public/card/${uuid}/query`).query({ parameters: JSON.stringify(parameters) }).expect(202)).body.data.rows[0][0]);
+    expect(await shown()).toBe(await expected([]));
+
+    const created = { id: 'created', type: 'date/all-options', target: ['dimension', ['template-tag', 'created']], value: '~2024-01-01' };
+    await page.selectOption('[aria-label="Created kind"]', 'before');
+    await Promise.all([page.waitForResponse((r) => decodeURIComponent(r.url()).includes('~2024-01-01')), page.fill('input[type="date"][aria-label="Created"]', '2024-01-01')]);
+    await waitDrawn(page);
+    const before = await expected([created]);
+    expect(await shown()).toBe(before);
+
+    const min = { id: 'min_total', type: 'number/=', target: ['variable', ['template-tag', 'min_total']], value: [100] };
+    await page.fill('[aria-label="Min total"]', '100');
+    await Promise.all([page.waitForResponse((r) => decodeURIComponent(r.url()).includes('"min_total"')), page.press('[aria-label="Min total"]', 'Enter')]);
+    await waitDrawn(page);
+    const both = await expected([created, min]);
+    expect(await shown()).toBe(both);
+    expect(Number(both)).toBeLessThan(Number(before));
+
+    // A relative date from the list.
+    await page.selectOption('[aria-label="Created kind"]', 'relative');
+    await Promise.all([page.waitForResponse((r) => decodeURIComponent(r.url()).includes('past5years')), page.selectOption('select[aria-label="Created"]', 'past5years')]);
+    await waitDrawn(page);
+    expect(await shown()).toBe(await expected([{ ...created, value: 'past5years' }, min]));
+  });
+
+  it('a pivot question and a pivot dashcard are run through the pivot endpoints', async () => {
+    const id = await sampleCard(w, {
+      name: 'Pivot',
+      display: 'pivot',
+      table: 'ORDERS',
+      query: { aggregation: [['count']], breakout: [['field', field('PRODUCTS', 'CATEGORY'), { 'source-field': field('ORDERS', 'PRODUCT_ID') }], ['field', field('ORDERS', 'CREATED_AT'), { 'temporal-unit': 'year' }]] },
+    });
+    const urls: string[] = [];
+    const page = await w.browser.newPage();
+    page.on('request', (r) => urls.push(new URL(r.url()).pathname));
+    await page.goto(`${w.base}/public/question/${await publicLink(w, 'card', id)}`);
+    await waitDrawn(page);
+    expect(urls.filter((u) => u.includes('/query'))).toEqual([expect.stringMatching(/^\/api\/public\/pivot\/card\/[^/]+\/query$/)]);
+    expect(await page.getAttribute('[data-testid="visualization"]', 'data-display')).toBe('pivot');
+    await page.close();
+
+    const d = await sampleDashboard(w, { name: 'Pivot dash', dashcards: [{ card_id: id, col: 0, row: 0, size_x: 24, size_y: 8 }] });
+    await enableEmbed(w, 'dashboard', d.id);
+    const embed = await w.browser.newPage();
+    const embedUrls: string[] = [];
+    embed.on('request', (r) => embedUrls.push(new URL(r.url()).pathname));
+    await embed.goto(`${w.base}/embed/dashboard/${embedToken({ dashboard: d.id })}`);
+    await waitDrawn(embed);
+    expect(embedUrls.filter((u) => u.includes('/dashcard/'))).toEqual([expect.stringMatching(/^\/api\/embed\/pivot\/dashboard\/[^/]+\/dashcard\/\d+\/card\/\d+$/)]);
+    await embed.close();
+  });
+
   it('#slug=value sets a parameter default', async () => {
     const uuid = await publicLink(w, 'dashboard', dash.id);
     const page = await w.open(`/public/dashboard/${uuid}#category=Gizmo`);
