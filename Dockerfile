@@ -11,6 +11,8 @@ FROM deps AS build
 COPY tsconfig.json tsconfig.build.json nest-cli.json ormconfig.ts ./
 COPY scripts ./scripts
 COPY src ./src
+# The public/embed pages (React + Vite): built into web/dist by the same script.
+COPY web ./web
 RUN npm run build && npm prune --omit=dev
 
 # The web pages (public and embedded questions and dashboards): `npm run build:web` builds them with Vite into web/dist.
@@ -25,6 +27,7 @@ WORKDIR /app
 COPY --from=build /app/package.json /app/package-lock.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+COPY --from=build /app/web/dist ./web/dist
 COPY --from=build /app/scripts ./scripts
 COPY --from=web /app/web/dist ./web/dist
 RUN mkdir -p /data && chown node:node /data
