@@ -1,5 +1,6 @@
 import type { Engine } from '../../src/query-engine/execute/drivers';
-import { makeModel } from '../support/card-factories';
+import { makeCard, makeModel } from '../support/card-factories';
+import { binary, parseCsv } from '../support/downloads';
 import { e2eWarehouse, type E2eWarehouse } from '../support/e2e-warehouses';
 import { auth, setupAdmin } from '../support/factories';
 import { waitForSync } from '../support/sync-wait';
@@ -74,11 +75,18 @@ describe('persisted models on Postgres, MariaDB and DuckDB', () => {
     expect(sorted[0]).toEqual([1, 'north', 10, expect.stringMatching(/^2024-01-02T03:04:05/), true, 1.5]);
     expect(sorted[1]).toEqual([2, 'north', 5, null, false, 2.25]);
 
-    // A change in the source stays unseen until the refresh.
+    // A change in the source stays unseen until the refresh, in exports of questions on the model too.
+    const question = await makeCard(t, admin, { database: db, type: 'query', query: { 'source-table': `card__${model.id}`, aggregation: [['sum', ['field', col('amount'), { 'base-type': 'type/Integer' }]]] } });
+    const exported = async () => {
+      const res = await t.http().post(`/api/card/${question.id}/query/csv`).set(auth(admin)).type('form').send({}).buffer(true).parse(binary).expect(200);
+      return Number(parseCsv((res.body as Buffer).toString())[1][0]);
+    };
     await wh.exec(['UPDATE sales SET amount = amount + 100 WHERE id = 1']);
     expect((await total()).sum).toBe(25);
+    expect(await exported()).toBe(25);
     await t.http().post(`/api/card/${model.id}/refresh`).set(auth(admin)).expect(204);
     expect((await total()).sum).toBe(125);
+    expect(await exported()).toBe(125);
 
     // A failed refresh keeps the previous table in use and records the error: the build cannot write (a view stands
     // where the new table goes), and, except on Postgres, the model's query fails (the source table is gone).

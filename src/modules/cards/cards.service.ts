@@ -14,6 +14,7 @@ import { describeCardChange, snapshotOf } from './card-snapshot';
 import { Card, type CardType } from './card.entity';
 import { CardsRepository } from './cards.repository';
 import type { CreateCardDto, UpdateCardDto } from './cards.dto';
+import { ContentRegistry } from '../dataset/content.registry';
 
 const DATABASE_MSG = 'value must be a map with the key `database`, an integer greater than zero.';
 
@@ -41,6 +42,7 @@ export class CardsService implements OnModuleInit {
     private readonly revisions: RevisionService,
     private readonly search: SearchIndexService,
     private readonly bookmarks: BookmarksRepository,
+    private readonly content: ContentRegistry,
   ) {}
 
   onModuleInit(): void {
@@ -113,6 +115,8 @@ export class CardsService implements OnModuleInit {
       await tx.save(card);
       await this.saved(tx, caller, card, derived, false);
     });
+    // A persisted model's table now holds another query's result: rebuilt in the background (persistence module).
+    if (derived) this.content.cardQueryChanged(id);
     return this.get(caller, id, { ignoreView: true });
   }
 

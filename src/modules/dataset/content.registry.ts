@@ -10,6 +10,8 @@ export interface ContentStores {
   metric: ContentResolver['metric'];
   /** The persistence module's look-up of a persisted model's table. */
   persisted: NonNullable<ContentResolver['persisted']>;
+  /** Told when a card's query changed (the persistence module rebuilds a persisted model's stale table). */
+  queryChanged: (cardId: number) => void;
 }
 
 /**
@@ -29,6 +31,11 @@ export class ContentRegistry {
 
   provide(stores: Partial<ContentStores>): void {
     this.stores = { ...this.stores, ...stores };
+  }
+
+  /** A card's dataset_query was changed (after its transaction). */
+  cardQueryChanged(cardId: number): void {
+    this.stores.queryChanged?.(cardId);
   }
 
   /** The resolver one query runs with: card look-ups check the user's access; a shared object's run reads its own cards. */

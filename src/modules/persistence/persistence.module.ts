@@ -28,6 +28,6 @@ export class PersistenceModule implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.registry.provide({ persisted: (id) => this.persistence.source(id) });
+    this.registry.provide({ persisted: (id) => this.persistence.source(id), queryChanged: (id) => this.persistence.queryChanged(id) });
   }
 }

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { AppLogger } from '../../common/logging/app-logger';
 import type { AuthUser } from '../../common/auth/current-user';
 import { MessageError, NotFoundError } from '../../common/errors/api-errors';
 import type { PersistedSource } from '../../query-engine/metadata';
@@ -40,6 +41,7 @@ export class PersistenceService {
     private readonly builder: PersistedBuilder,
     private readonly settings: SettingsService,
     private readonly cards: CardAccessService,
+    @Inject(AppLogger) private readonly logger: AppLogger,
   ) {}
 
   // ------------------------------------------------------------------------------------------------ one model
@@ -111,6 +113,24 @@ export class PersistenceService {
       await this.repo.releaseLease(id, this.instance);
     }
   }
+
+  /**
+   * The card's query changed: a persisted model's table is stale. Queries stop reading it at once (its query hash no
+   * longer matches: see source()); it is rebuilt here in the background, or by the scheduler when this fails.
+   */
+  queryChanged(cardId: number): void {
+    const rebuild = async () => {
+      const row = await this.repo.byCard(cardId);
+      if (!row || row.state === 'off' || row.state === 'deletable' || !(await this.settings.get<boolean>(ENABLED_SETTING))) return;
+      await this.refreshRow(row.id, false);
+    };
+    this.pending = rebuild()
+      .catch((e: unknown) => this.logger.warning('Rebuilding a changed persisted model failed', { card_id: cardId, error: e instanceof Error ? e.message : String(e) }))
+      .finally(() => (this.pending = null));
+  }
+
+  /** The background rebuild under way, if any (tests wait for it). */
+  pending: Promise<void> | null = null;
 
   /** Drops a row's table and the row (the model is no longer persisted). */
   private async dropRow(row: PersistedInfo): Promise<void> {
