@@ -159,6 +159,25 @@ describe('AuthClient (JWT)', () => {
     expect(timers).toHaveLength(0);
   });
 
+  it('a failed renewal keeps the session while it is valid; once expired the failure is the error state', async () => {
+    const s = fakeServer();
+    let idpDown = false;
+    const flaky = (async (input: RequestInfo | URL, init?: RequestInit) =>
+      idpDown && String(input).startsWith(IDP) ? new Response(JSON.stringify({ status: 'error', message: 'backend down' }), { status: 503 }) : s.fetch(input, init)) as typeof fetch;
+    const { c } = client({ ...s, fetch: flaky });
+    await c.ensureSession();
+    idpDown = true;
+    s.advance(550_000); // due for renewal, not expired
+    expect((await c.ensureSession()).id).toBe('session-1');
+    expect(c.status.status).toBe('success');
+    s.advance(60_000); // expired
+    await expect(c.ensureSession()).rejects.toThrow('backend down');
+    expect(c.status).toEqual({ status: 'error', error: { message: 'The identity provider refused the sign-in: backend down' } });
+    idpDown = false;
+    expect((await c.ensureSession()).id).toBe('session-2');
+    expect(c.status.status).toBe('success');
+  });
+
   it('after a 401 signs in again and retries the request once', async () => {
     const s = fakeServer();
     const { c } = client(s);

@@ -65,7 +65,13 @@ export class AuthClient {
   async ensureSession(): Promise<Session> {
     this.closed = false;
     if (this.session && !this.due(this.session)) return this.session;
-    return this.signIn();
+    try {
+      return await this.signIn();
+    } catch (e) {
+      // A failed renewal: the session in hand still works until its expiry.
+      if (this.session && this.valid(this.session)) return this.session;
+      throw e;
+    }
   }
 
   /** A request to the analytics server (`path` from its root, e.g. `/api/card/1`) with the session; one retry after a 401. */
@@ -100,6 +106,10 @@ export class AuthClient {
     return call(this.doFetch, `${this.config.analyticsInstanceUrl}${path}`, { ...init, headers, credentials }, `the analytics server at ${this.config.analyticsInstanceUrl}`);
   }
 
+  private valid(s: Session): boolean {
+    return s.expiresAt === null || this.now() < s.expiresAt;
+  }
+
   private due(s: Session): boolean {
     const at = renewAt(s, this.options.renewMarginMs ?? RENEW_MARGIN_MS);
     return at !== null && this.now() >= at;
@@ -120,8 +130,10 @@ export class AuthClient {
       },
       (e: unknown) => {
         if (this.inFlight === attempt) this.inFlight = null;
-        this.session = null;
         const message = e instanceof Error ? e.message : String(e);
+        // A renewal that failed while the session is still valid changes nothing yet: the next use tries again.
+        if (this.session && this.valid(this.session)) throw e instanceof Error ? e : new AnalyticsAuthError(message);
+        this.session = null;
         if (!this.closed) this.setState({ status: 'error', error: { message } });
         throw e instanceof Error ? e : new AnalyticsAuthError(message);
       },
