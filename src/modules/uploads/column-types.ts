@@ -42,6 +42,31 @@ function validDate(ymd: string): boolean {
   return y >= 1 && date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
 }
 
+const SMALL_INT = /^-?\d{1,9}$/;
+const MID_INT = /^-?\d{1,18}$/;
+
+/** Whether a value (untrimmed) surely has type `t` or a narrower one: a cheap test before classifying it. */
+function fits(t: UploadType, v: string): boolean {
+  switch (t) {
+    case 'int':
+      return SMALL_INT.test(v);
+    case 'bigint':
+      return MID_INT.test(v);
+    case 'float':
+      return FLOAT.test(v) && v.length < 300;
+    case 'boolean':
+      return BOOLEAN.test(v);
+    case 'date':
+      return DATE.test(v) && validDate(v);
+    case 'datetime':
+      return (DATETIME.test(v) || DATE.test(v)) && validDate(v.slice(0, 10));
+    case 'offset-datetime':
+      return OFFSET_DATETIME.test(v) && validDate(v.slice(0, 10));
+    default:
+      return true;
+  }
+}
+
 const NUMERIC: UploadType[] = ['int', 'bigint', 'float'];
 
 /** The narrowest type holding values of both types (null: no value seen yet). */
@@ -84,6 +109,7 @@ export class TypeTracker {
       const raw = row[i];
       if (raw === undefined || raw === '') continue;
       // The common case, a value of the column's type, is checked first without classifying it afresh.
+      if (t !== null && fits(t, raw)) continue;
       const vt = valueType(raw);
       if (vt !== t) this.types[i] = widen(t, vt);
     }
