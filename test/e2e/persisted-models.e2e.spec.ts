@@ -81,6 +81,8 @@ describe('persisted models on Postgres, MariaDB and DuckDB', () => {
       const res = await t.http().post(`/api/card/${question.id}/query/csv`).set(auth(admin)).type('form').send({}).buffer(true).parse(binary).expect(200);
       return Number(parseCsv((res.body as Buffer).toString())[1][0]);
     };
+    const nested = (await t.http().post('/api/dataset').set(auth(admin)).send({ database: db, type: 'query', query: { 'source-table': `card__${question.id}` } }).expect(202)).body;
+    expect({ sum: Number(nested.data.rows[0][0]), sql: nested.data.native_form.query }).toEqual({ sum: 25, sql: expect.stringContaining(info.schema_name) });
     await wh.exec(['UPDATE sales SET amount = amount + 100 WHERE id = 1']);
     expect((await total()).sum).toBe(25);
     expect(await exported()).toBe(25);

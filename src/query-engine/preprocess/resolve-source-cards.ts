@@ -2,6 +2,7 @@ import type { InnerQuery } from '../mbql/types';
 import { validateCardQuery } from '../mbql/validate';
 import { SOURCE_CARD } from '../mbql/places';
 import { mapInnerQueries, PreprocessError, Stage } from './context';
+import { persistedRead } from './substitute-persisted-models';
 
 const MAX_DEPTH = 20;
 
@@ -30,6 +31,11 @@ export const resolveSourceCards: Stage = async (query, ctx) => {
     const card = await ctx.content.card(id);
     if (!card) throw new PreprocessError(`Card ${id} does not exist.`, undefined, at);
     if (card.databaseId !== query.database) throw new PreprocessError(`Card ${id} belongs to another database.`, undefined, at);
+    // A persisted model inside a card (a question on a question on the model): its table, as substitute-persisted-models
+    // does for the query's own sources.
+    const persisted = seen.length ? await ctx.content.persisted?.(id) : null;
+    const engine = persisted ? (await ctx.metadata.database(query.database))?.engine : undefined;
+    if (persisted && engine) return persistedRead(engine, id, persisted);
     // The card's query is checked as it is spliced in, as the query sent was: the compiler relies on the shapes.
     validateCardQuery(id, card.query);
     // Its saved columns let the outer query use them without listing them in `fields`.

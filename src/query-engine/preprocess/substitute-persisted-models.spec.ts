@@ -2,12 +2,14 @@ import type { CardSource, ContentResolver, MetadataProvider, PersistedSource } f
 import type { DatasetQuery, InnerQuery } from '../mbql/types';
 import { carriesSql } from './carries-sql';
 import type { PreprocessContext } from './context';
+import { resolveSourceCards } from './resolve-source-cards';
 import { substitutePersistedModels } from './substitute-persisted-models';
 
 const cards: Record<number, CardSource> = {
   1: { id: 1, databaseId: 7, query: { database: 7, type: 'query', query: { 'source-table': 10 } } },
   2: { id: 2, databaseId: 7, query: { database: 7, type: 'query', query: { 'source-table': 11 } } },
   3: { id: 3, databaseId: 8, query: { database: 8, type: 'query', query: { 'source-table': 12 } } },
+  5: { id: 5, databaseId: 7, query: { database: 7, type: 'query', query: { 'source-table': 'card__1', aggregation: [['count']] } } },
 };
 const tables: Record<number, PersistedSource> = {
   1: { schema: 'analytics_cache_ab12cd34_7', table: 'model_1', columns: [{ name: 'id', base_type: 'type/Integer' }] },
@@ -61,5 +63,12 @@ describe('substitutePersistedModels', () => {
       throw new Error('forbidden');
     };
     await expect(substitutePersistedModels(mbql({ 'source-table': 'card__1' }), ctx)).rejects.toThrow('forbidden');
+  });
+
+  it('reads the table of a persisted model inside a card too (resolve-source-cards, a question on the model)', async () => {
+    const ctx = context('postgres', []);
+    const out = await resolveSourceCards(await substitutePersistedModels(mbql({ 'source-table': 'card__5' }), ctx), ctx);
+    expect(out.query!['source-query']).toMatchObject({ native: 'SELECT * FROM "analytics_cache_ab12cd34_7"."model_1"', 'qp/persisted-model': 1, aggregation: [['count']] });
+    expect(carriesSql(out)).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 import type { Engine } from '../types';
+import type { PersistedSource } from '../metadata';
 import type { InnerQuery, Join } from '../mbql/types';
 import { mapInnerQueries, PreprocessError, Stage } from './context';
 
@@ -29,8 +30,7 @@ export const substitutePersistedModels: Stage = async (query, ctx) => {
     engine ??= (await ctx.metadata.database(query.database))?.engine;
     if (!engine) return node;
     const { 'source-table': _drop, ...rest } = node;
-    const sql = `SELECT * FROM ${quote(engine, source.schema)}.${quote(engine, source.table)}`;
-    return { ...rest, native: sql, 'native-columns': source.columns, [PERSISTED_MODEL]: id } as unknown as T;
+    return { ...rest, ...persistedRead(engine, id, source) } as unknown as T;
   };
   const resolve = async (inner: InnerQuery): Promise<InnerQuery> => {
     const withJoins = inner.joins ? { ...inner, joins: await Promise.all(inner.joins.map((j: Join) => replace(j))) } : inner;
@@ -38,6 +38,11 @@ export const substitutePersistedModels: Stage = async (query, ctx) => {
   };
   return { ...query, query: await mapInnerQueries(query.query, (q) => resolve(q)) };
 };
+
+/** The source fields that read a persisted model's table (also used by resolve-source-cards for models inside cards). */
+export function persistedRead(engine: Engine, cardId: number, source: PersistedSource): Pick<InnerQuery, 'native' | 'native-columns'> & { [PERSISTED_MODEL]: number } {
+  return { native: `SELECT * FROM ${quote(engine, source.schema)}.${quote(engine, source.table)}`, 'native-columns': source.columns, [PERSISTED_MODEL]: cardId };
+}
 
 /** Names come from the server (cache schema and table names), quoted all the same. */
 function quote(engine: Engine, name: string): string {
