@@ -106,12 +106,6 @@ describe('cards: create, read, update, delete', () => {
     expect400(await http().get('/api/card/1?context=dashboard').set(auth(s.admin)), 'context', 'value must be one of: `collection`.');
   });
 
-  it('has no routes yet for what a later issue builds: CSV uploads (persistence: persisted-models*.e2e.spec.ts)', async () => {
-    for (const path of ['/api/card/from-csv']) {
-      expect((await http().post(path).set(auth(s.admin)).send({})).status).toBe(404);
-    }
-  });
-
   it('counts views unless ignore_view, and updates every field', async () => {
     const card = await makeCard(s.t, s.admin, tableQuery(s.db, orders));
     await http().get(`/api/card/${card.id}`).set(auth(s.admin)).expect(200);
