@@ -204,6 +204,15 @@ describeBrowser('web pages', () => {
     expectScreenshot('public-dashboard-night', await page.screenshot({ fullPage: true }));
   });
 
+  it('#refresh=N re-runs the cards every N seconds (5 at least)', async () => {
+    const uuid = await publicLink(w, 'dashboard', dash.id);
+    const page = await w.open(`/public/dashboard/${uuid}#refresh=5`);
+    // A card's second run (the first was before the page had drawn), and the page drawn again after it.
+    await page.waitForRequest((r) => r.url().includes(`/dashcard/${dash.dashcards[2]}/`), { timeout: 20_000 });
+    await waitDrawn(page);
+    expect(await page.locator('[data-testid="dashcard"]').count()).toBe(3);
+  });
+
   it('embed dashboard: a locked parameter is applied, not shown, and not changeable', async () => {
     await enableEmbed(w, 'dashboard', dash.id, { category: 'locked', state: 'enabled' });
     const token = embedToken({ dashboard: dash.id }, { category: ['Gizmo'] });
