@@ -207,4 +207,16 @@ describe('persisted models: switches, validation, permissions, lease, schedule',
     const q = { database: limitedDb, type: 'query', query: { 'source-table': `card__${m.id}`, aggregation: [['count']] } };
     expect((await t.http().post('/api/dataset').set(auth(admin)).send(q).expect(202)).body.status).toBe('completed');
   });
+
+  (availableEngines(['mysql']).length ? it : it.skip)('MariaDB: names the schema (a database there) and the right when the user may not create it', async () => {
+    const limited = await e2eWarehouse('mysql', t.config.dataDir, { password: 'Secret-pw-1', statements: ['CREATE TABLE items (id INTEGER PRIMARY KEY, amount INTEGER)'] });
+    warehouses.push(limited);
+    const limitedDb = (await t.http().post('/api/database').set(auth(admin)).send({ engine: 'mysql', name: 'Limited MariaDB', details: limited.details }).expect(200)).body.id;
+    await waitForSync(t, admin, limitedDb);
+    await t.http().post(`/api/database/${limitedDb}/persist`).set(auth(admin)).expect(204);
+    const meta = (await t.http().get(`/api/database/${limitedDb}/metadata`).set(auth(admin)).expect(200)).body;
+    const m = await makeModel(t, admin, { database: limitedDb, type: 'query', query: { 'source-table': meta.tables[0].id } });
+    const res = await t.http().post(`/api/card/${m.id}/persist`).set(auth(admin)).expect(400);
+    expect(res.body.message).toMatch(new RegExp(`may not create the schema "analytics_cache_[0-9a-f]{8}_${limitedDb}".*CREATE privilege on the database \`analytics_cache_`));
+  });
 });
