@@ -95,6 +95,8 @@ export class TypeTracker {
   readonly types: Array<UploadType | null>;
   private readonly idColumn: number;
   private idValues: Set<string> | null;
+  /** Whether some value of a typed column had spaces around it (or was blank): the file cannot go to the database as it is. */
+  untidy = false;
 
   constructor(readonly names: string[]) {
     this.types = names.map(() => null);
@@ -111,6 +113,7 @@ export class TypeTracker {
       // The common case, a value of the column's type, is checked first without classifying it afresh.
       if (t !== null && fits(t, raw)) continue;
       const vt = valueType(raw);
+      if (vt !== 'text' && raw.trim() !== raw) this.untidy = true;
       if (vt !== t) this.types[i] = widen(t, vt);
     }
     if (this.idValues) {

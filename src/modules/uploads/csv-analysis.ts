@@ -14,6 +14,8 @@ export interface CsvAnalysis {
   /** `id` when that column can be the key, else null (a key is generated). */
   pk: string | null;
   rows: number;
+  /** The file's values are as the database would read them (no blanks to null, no spaces to trim, no empty lines). */
+  tidy: boolean;
 }
 
 /**
@@ -33,7 +35,8 @@ export async function analyzeCsv(file: string): Promise<CsvAnalysis> {
 async function scan(file: string, format: CsvFormat): Promise<CsvAnalysis> {
   let tracker: TypeTracker | null = null;
   let rows = 0;
-  for await (const batch of readCsv(file, format)) {
+  const stats = { emptyLines: 0 };
+  for await (const batch of readCsv(file, format, stats)) {
     let start = 0;
     if (!tracker) {
       tracker = new TypeTracker(columnNames(batch[0], ROW_ID));
@@ -45,7 +48,7 @@ async function scan(file: string, format: CsvFormat): Promise<CsvAnalysis> {
   if (!tracker) throw new MessageError('The CSV file is empty.');
   if (rows === 0) throw new MessageError('The CSV file contains only a header row and no data.');
   const { types, pk } = tracker.result();
-  return { format, columns: tracker.names.map((name, i) => ({ name, type: types[i] })), seen: [...tracker.types], pk, rows };
+  return { format, columns: tracker.names.map((name, i) => ({ name, type: types[i] })), seen: [...tracker.types], pk, rows, tidy: !tracker.untidy && stats.emptyLines === 0 };
 }
 
 /** The second pass: the data rows (header skipped), values normalized for the columns' types. */

@@ -31,7 +31,7 @@ export class NotUtf8Error extends Error {}
  * The file's header and then its rows in batches, read as a stream (a large file is never one string). Every row
  * must have as many values as the header: the first one that does not is named by its line.
  */
-export async function* readCsv(file: string, format: CsvFormat): AsyncGenerator<string[][], void, undefined> {
+export async function* readCsv(file: string, format: CsvFormat, stats?: { emptyLines: number }): AsyncGenerator<string[][], void, undefined> {
   const source = fs.createReadStream(file, { start: format.skipBytes, highWaterMark: 1024 * 1024 });
   // UTF-8 strictly, so a file that is not UTF-8 after all is noticed (and read again as Latin-1).
   const decoder = new TextDecoder(format.encoding, { fatal: format.encoding === 'utf-8' });
@@ -54,6 +54,7 @@ export async function* readCsv(file: string, format: CsvFormat): AsyncGenerator<
     }
     for (const row of splitter.push(decode())) batch.push(row);
     for (const row of splitter.end()) batch.push(row);
+    if (stats) stats.emptyLines = splitter.emptyLines;
     if (batch.length) yield batch;
   } finally {
     source.destroy();

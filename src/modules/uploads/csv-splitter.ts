@@ -16,6 +16,8 @@ export class CsvSplitter {
   /** The line (1-based) where `rest` starts. */
   private line = 1;
   private width = -1;
+  /** Empty lines skipped so far (the raw COPY path of Postgres could not skip them). */
+  emptyLines = 0;
   private readonly delim: number;
 
   constructor(delimiter: string) {
@@ -114,7 +116,10 @@ export class CsvSplitter {
         line = startLine;
         break;
       }
-      if (fields.length === 1 && fields[0] === '') continue; // an empty line
+      if (fields.length === 1 && fields[0] === '') {
+        this.emptyLines++; // an empty line
+        continue;
+      }
       if (this.width < 0) this.width = fields.length;
       else if (fields.length !== this.width) throw new MessageError(`Row ${startLine} has a different number of values than the header row.`);
       out.push(fields);

@@ -12,9 +12,9 @@ import { SettingsService } from '../settings/settings.service';
 import { SyncService } from '../sync/sync.service';
 import { openDetails } from '../warehouse/database-details';
 import { WarehouseConnections } from '../warehouse/warehouse-connections';
-import { analyzeCsv, csvRows } from './csv-analysis';
+import { analyzeCsv, csvRows, type CsvAnalysis } from './csv-analysis';
 import { checkAppendColumns } from './append-check';
-import { RowRejectedError, type BulkLoader, type TableTarget } from './loaders/bulk-loader';
+import { RowRejectedError, type BulkLoader, type RawCsv, type TableTarget } from './loaders/bulk-loader';
 import { DuckDbLoader } from './loaders/duckdb-loader';
 import { MysqlLoader } from './loaders/mysql-loader';
 import { PostgresLoader } from './loaders/postgres-loader';
@@ -61,7 +61,7 @@ export class UploadsService {
       table: tableName(settings.table_prefix, file.originalname, new Date()),
     };
     const loader = await this.loaderFor(db);
-    await loadOrExplain(() => loader.create(target, analysis.columns, analysis.pk, csvRows(file.path, analysis)));
+    await loadOrExplain(() => loader.create(target, analysis.columns, analysis.pk, csvRows(file.path, analysis), rawCsv(file, analysis)));
     try {
       const table = await this.syncUntilFound(db.id, target);
       await this.repo.markUpload(table.id);
@@ -89,7 +89,7 @@ export class UploadsService {
     const fields = (await this.repo.fields(table.id)).filter((f) => f.name !== ROW_ID);
     const columns = checkAppendColumns(fields, analysis);
     const loader = await this.loaderFor(db);
-    await loadOrExplain(() => loader.append({ schema: table.schema, table: table.name }, columns, csvRows(file.path, analysis), replace));
+    await loadOrExplain(() => loader.append({ schema: table.schema, table: table.name }, columns, csvRows(file.path, analysis), replace, rawCsv(file, analysis)));
     this.sync.inBackground(db.id, 'metadata');
   }
 
@@ -153,6 +153,12 @@ export class UploadsService {
     }
     throw new MessageError('The uploaded table was created but could not be synced; try again later.', 500);
   }
+}
+
+/** The file for loaders that take it unparsed, when its values need no normalizing. */
+function rawCsv(file: UploadedCsv, analysis: CsvAnalysis): RawCsv | undefined {
+  if (!analysis.tidy) return undefined;
+  return { file: file.path, encoding: analysis.format.encoding, skipBytes: analysis.format.skipBytes, delimiter: analysis.format.delimiter };
 }
 
 /**

@@ -14,6 +14,14 @@ export interface TableTarget {
 /** Rows of normalized values (see normalizeValue), in the columns' order, a batch at a time. */
 export type RowBatches = AsyncIterable<Array<Array<string | null>>>;
 
+/** The file itself, for a loader that can hand it to the database unparsed (its values need no normalizing). */
+export interface RawCsv {
+  file: string;
+  encoding: 'utf-8' | 'latin1';
+  skipBytes: number;
+  delimiter: string;
+}
+
 /**
  * Writes uploaded rows into one warehouse, each call in one transaction (or, where DDL is not transactional, with
  * the table dropped again on failure), so a file that fails half-way leaves nothing behind. Values are data
@@ -21,9 +29,9 @@ export type RowBatches = AsyncIterable<Array<Array<string | null>>>;
  */
 export interface BulkLoader {
   /** Creates the table (with `pk` as key, or a generated ROW_ID key when null) and loads the rows; answers the count. */
-  create(target: TableTarget, columns: UploadColumn[], pk: string | null, rows: RowBatches): Promise<number>;
+  create(target: TableTarget, columns: UploadColumn[], pk: string | null, rows: RowBatches, raw?: RawCsv): Promise<number>;
   /** Adds rows to an existing table, after deleting every row first when `replace`. */
-  append(target: TableTarget, columns: UploadColumn[], rows: RowBatches, replace: boolean): Promise<number>;
+  append(target: TableTarget, columns: UploadColumn[], rows: RowBatches, replace: boolean, raw?: RawCsv): Promise<number>;
   drop(target: TableTarget): Promise<void>;
   close(): Promise<void>;
 }
