@@ -30,7 +30,11 @@ export class RefreshScheduleDto {
   cron: string;
 }
 
-const iso = (d: Date | string | null | undefined) => (d === null || d === undefined ? null : new Date(d).toISOString());
+/** SQLite's raw rows hold UTC as `YYYY-MM-DD HH:MM:SS` text without a zone: read as UTC, not local time. */
+const iso = (d: Date | string | null | undefined) => {
+  if (d === null || d === undefined) return null;
+  return new Date(typeof d === 'string' && /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d+)?$/.test(d) ? `${d.replace(' ', 'T')}Z` : d).toISOString();
+};
 
 /** One persisted model as Metabase's /api/persist answers it. `nextRefresh`: when the scheduler will rebuild it. */
 export function mapPersisted(row: PersistedListRow, nextRefresh: Date | null) {
