@@ -13,7 +13,9 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     assetsDir: 'assets',
-    emptyOutDir: true,
+    // Old hashed chunks stay (a page loaded before a rebuild still finds them; several test processes share this
+    // directory); `npm run build:web` empties it.
+    emptyOutDir: false,
     sourcemap: false,
     chunkSizeWarningLimit: 1500,
   },
