@@ -67,4 +67,15 @@ describe.each(availableEngines(['postgres', 'mysql']))('%s native statements on 
     const other = wh.driver();
     expect((await other.query('SELECT body FROM notes WHERE id = ?', [7])).rows).toEqual([['kept']]);
   });
+
+  it.each([
+    ['no limits', {}],
+    ['a row limit', { maxRows: 10 }],
+    ['read-only', { readOnly: true }],
+    ['read-only with every limit', readOnly],
+  ])('rejects a failing statement with %s, streamed or not, and the connection serves the next one', async (_, opts) => {
+    await expect(driver.query('SELECT * FROM no_such_table', [], opts)).rejects.toThrow(/no_such_table/);
+    await expect(driver.stream('SELECT * FROM no_such_table', [], opts)).rejects.toThrow(/no_such_table/);
+    expect((await driver.query('SELECT count(*) FROM notes', [], opts)).rows).toEqual([[expect.anything()]]);
+  });
 });

@@ -48,13 +48,62 @@ export function postgresClientConfig(d: ServerDetails, connectTimeoutMs = 10_000
   };
 }
 
+/** What our Query subclasses call on pg's connection, and the base methods they extend (not in pg's typings). */
+interface PgWire {
+  sync(): void;
+}
+const queryProto = Query.prototype as unknown as {
+  prepare(connection: PgWire): void;
+  handleCommandComplete(msg: unknown, connection: PgWire): void;
+  handleError(err: unknown, connection: PgWire): void;
+};
+
 /**
  * pg's Query with a row limit: the portal is executed for `rows` rows and, instead of asking for more when
  * it is suspended, we sync, which closes it. The database stops producing rows past maxRows. Always the
  * extended protocol, which also makes the server refuse a second statement.
  */
 class BoundedQuery extends Query {
-  handlePortalSuspended(connection: { sync(): void }): void {
+  /** With a row limit pg holds the Sync back (to page through the portal): whoever ends the statement sends it, once. */
+  private synced = false;
+  /** pg syncs itself when a value fails to bind while it writes the statement. */
+  private preparing = false;
+
+  prepare(connection: PgWire): void {
+    this.preparing = true;
+    try {
+      queryProto.prepare.call(this, connection);
+    } finally {
+      this.preparing = false;
+    }
+  }
+
+  handlePortalSuspended(connection: PgWire): void {
+    this.sync(connection);
+  }
+
+  handleCommandComplete(msg: unknown, connection: PgWire): void {
+    queryProto.handleCommandComplete.call(this, msg, connection);
+    if (this.limited) this.synced = true;
+  }
+
+  /**
+   * A statement that fails (or is cancelled) before its limit: the server skips everything up to a Sync, which
+   * pg has not sent, so without this the connection would wait for it forever (and the next statement with it).
+   */
+  handleError(err: unknown, connection: PgWire): void {
+    if (this.preparing) this.synced = true;
+    else if (this.limited) this.sync(connection);
+    queryProto.handleError.call(this, err, connection);
+  }
+
+  private get limited(): boolean {
+    return Boolean((this as unknown as { rows?: number }).rows);
+  }
+
+  private sync(connection: PgWire): void {
+    if (this.synced) return;
+    this.synced = true;
     connection.sync();
   }
 }
