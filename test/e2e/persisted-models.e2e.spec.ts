@@ -92,11 +92,10 @@ describe('persisted models on Postgres, MariaDB and DuckDB', () => {
     expect(await exported()).toBe(125);
 
     // A failed refresh keeps the previous table in use and records the error: the build cannot write (a view stands
-    // where the new table goes), and, except on Postgres, the model's query fails (the source table is gone).
-    // Postgres: a statement failing at its start hangs the query driver's stream since 4aa1af3 (pipelined BEGIN/Sync).
+    // where the new table goes), and the model's query fails (the source table is gone).
     const failures: Array<{ break: string[]; mend: string[]; message: RegExp }> = [
       { break: [`CREATE VIEW ${q(engine, info.schema_name)}.${q(engine, `model_${model.id}_new`)} AS SELECT 1 AS x`], mend: [`DROP VIEW ${q(engine, info.schema_name)}.${q(engine, `model_${model.id}_new`)}`], message: new RegExp(`model_${model.id}_new`) },
-      ...(engine === 'postgres' ? [] : [{ break: ['ALTER TABLE sales RENAME TO sales_gone'], mend: ['ALTER TABLE sales_gone RENAME TO sales'], message: /query failed.*sales/is }]),
+      { break: ['ALTER TABLE sales RENAME TO sales_gone'], mend: ['ALTER TABLE sales_gone RENAME TO sales'], message: /query failed.*sales/is },
     ];
     for (const f of failures) {
       await wh.exec(f.break);
