@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { Dashcard, DashboardClient, ExportFormat, Parameter, ParamValues, QueryResult } from '../api/types';
 import { saveText } from '../api/http';
 import { Visualization, type Theme } from '../visualizations';
@@ -28,7 +28,8 @@ export function DashcardView(props: {
 }) {
   const { dashcard, client } = props;
   const card = dashcard.card!;
-  const settings = { ...card.visualization_settings, ...dashcard.visualization_settings };
+  // One object per dashcard: a new one each render would make the visualization draw again (and report loading).
+  const settings = useMemo(() => ({ ...card.visualization_settings, ...dashcard.visualization_settings }), [card, dashcard]);
   const display = card.display;
   const [result, setResult] = useState<{ state: CardState; data?: QueryResult; error?: string }>({ state: 'loading' });
 
