@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig } from './config/app-config';
 import { createApp } from './app.factory';
+import { shutdownState } from './common/http/shutdown-state';
 import { AppLogger } from './common/logging/app-logger';
 
 async function main(): Promise<void> {
@@ -26,7 +27,13 @@ async function main(): Promise<void> {
   const { port } = server.address() as import('node:net').AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const drainMs = config.shutdownDrainSeconds * 1000;
-  shutdownOn(['SIGTERM', 'SIGINT'], drainMs + CLOSE_TIMEOUT_MS + 5_000, async () => {
+  const delayMs = config.shutdownDelaySeconds * 1000;
+  shutdownOn(['SIGTERM', 'SIGINT'], delayMs + drainMs + CLOSE_TIMEOUT_MS + 5_000, async () => {
+    shutdownState.draining = true;
+    if (delayMs > 0) {
+      logger.info('Shutting down: health checks fail from now; still serving until the load balancer stops sending', { delay_s: config.shutdownDelaySeconds });
+      await new Promise((r) => setTimeout(r, delayMs));
+    }
     logger.info('Shutting down: finishing in-flight requests', { drain_timeout_s: config.shutdownDrainSeconds });
     const cut = await drainHttp(server, drainMs);
     if (cut > 0) logger.warning('Shutting down: cut connections whose requests did not finish in time', { connections: cut });

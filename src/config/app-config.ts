@@ -37,6 +37,8 @@ export interface AppConfig {
   syncCheckSeconds: number;
   /** On SIGTERM, requests in flight get this long to finish; then their connections are cut and the process exits. */
   shutdownDrainSeconds: number;
+  /** On SIGTERM, GET /api/health answers 503 this long before the listener closes (behind a load balancer: longer than it takes to mark the instance down). */
+  shutdownDelaySeconds: number;
   /** Warehouse queries are cancelled after this long. */
   queryTimeoutSeconds: number;
   /** Warehouse queries one user may have running at once on this instance; more answer 429. */
@@ -137,6 +139,7 @@ export function loadConfig(env: Env = process.env, stdoutIsTty = Boolean(process
     loadSampleDatabase: bool(env, 'LOAD_SAMPLE_DATABASE', true),
     syncCheckSeconds: int(env, 'SYNC_CHECK_SECONDS', 60, 0, 86_400),
     shutdownDrainSeconds: int(env, 'SHUTDOWN_DRAIN_SECONDS', 20, 0, 3600),
+    shutdownDelaySeconds: int(env, 'SHUTDOWN_DELAY_SECONDS', 0, 0, 600),
     queryTimeoutSeconds: int(env, 'QUERY_TIMEOUT_SECONDS', 1200, 1, 86_400),
     maxQueriesPerUser: int(env, 'MAX_QUERIES_PER_USER', 10, 1, 10_000),
     duckdbMemoryLimit: memorySize(env, 'DUCKDB_MEMORY_LIMIT', '2GB'),
