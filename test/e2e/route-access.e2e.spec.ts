@@ -59,11 +59,14 @@ describe('route access declarations', () => {
   it('takes form posts only on the routes whose interface is a form', () => {
     const reflector = new Reflector();
     const forms = routes().filter((r) => reflector.getAllAndOverride(ACCEPTS_FORM, r.targets)).map((r) => r.route);
-    // Downloads (a browser posts a form to get a file) and the SAML assertion consumer.
+    // Downloads (a browser posts a form to get a file), the SAML assertion consumer, and CSV uploads (multipart files).
     expect(forms.sort()).toEqual([
       'POST api/card/:cardId/query/:exportFormat',
+      'POST api/card/from-csv',
       'POST api/dashboard/:dashboardId/dashcard/:dashcardId/card/:cardId/query/:exportFormat',
       'POST api/dataset/:exportFormat',
+      'POST api/table/:id/append-csv',
+      'POST api/table/:id/replace-csv',
       'POST auth/sso//',
     ]);
   });

@@ -59,7 +59,7 @@ describe.each(availableEngines(['duckdb', 'postgres', 'mysql']).map((e) => [e]))
     expect(card.type).toBe('model');
     expect(card.name).toBe('My Data!');
     const table = (await http().get(`/api/table/${card.table_id}/query_metadata`).set(auth(admin)).expect(200)).body;
-    expect(table.name.toLowerCase()).toMatch(/^up_my_data_\d{14}$/);
+    expect(table.name.toLowerCase()).toMatch(/^up_my_data_\d{14}_[0-9a-f]{4}$/);
     const types = Object.fromEntries(table.fields.map((f: { name: string; base_type: string }) => [f.name.toLowerCase(), f.base_type]));
     expect(types).toMatchObject({
       id: 'type/Integer', name: 'type/Text', amount: 'type/Integer', price: 'type/Float', day: 'type/Date', at: 'type/DateTime', big: 'type/BigInteger',

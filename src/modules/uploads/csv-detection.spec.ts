@@ -49,7 +49,7 @@ describe('CSV detection', () => {
 
   it('sanitizes names so that nothing of the file reaches SQL unchanged', () => {
     expect(columnNames(['First Name', 'first name', '', '_mb_row_id', 'Prix (€)'], '_mb_row_id')).toEqual(['first_name', 'first_name_2', 'unnamed_column_3', 'mb_row_id', 'prix']);
-    expect(tableName('up_', '../../etc/pa"ss;wd DROP.csv', new Date('2024-05-06T07:08:09Z'))).toBe('up_etc_pa_ss_wd_drop_20240506070809');
-    expect(tableName(null, '...', new Date('2024-05-06T07:08:09Z'))).toBe('upload_20240506070809');
+    expect(tableName('up_', '../../etc/pa"ss;wd DROP.csv', new Date('2024-05-06T07:08:09Z'), 'ab12')).toBe('up_etc_pa_ss_wd_drop_20240506070809_ab12');
+    expect(tableName(null, '...', new Date('2024-05-06T07:08:09Z'))).toMatch(/^upload_20240506070809_[0-9a-f]{4}$/);
   });
 });

@@ -2,6 +2,8 @@
  * Names of uploaded tables and columns. Nothing the user sent reaches SQL unchanged: every name is reduced to
  * [a-z0-9_] (and then still quoted by the dialect), so file names and headers can neither inject SQL nor a path.
  */
+import { randomBytes } from 'node:crypto';
+
 const MAX_IDENTIFIER = 63;
 
 export function sanitizeName(raw: string, fallback: string): string {
@@ -27,9 +29,12 @@ export function columnNames(header: string[], reserved: string): string[] {
   });
 }
 
-/** `<prefix><file name>_<yyyymmddhhmmss>`: the file's name without its extension, the time keeps names apart. */
-export function tableName(prefix: string | null, fileName: string, now: Date): string {
-  const stamp = now.toISOString().replace(/[-:T]/g, '').slice(0, 14);
+/**
+ * `<prefix><file name>_<yyyymmddhhmmss>_<4 hex>`: the file's name without its extension; the time and a random
+ * suffix keep apart two uploads of one file name (within one second, too).
+ */
+export function tableName(prefix: string | null, fileName: string, now: Date, suffix = randomBytes(2).toString('hex')): string {
+  const stamp = `${now.toISOString().replace(/[-:T]/g, '').slice(0, 14)}_${suffix}`;
   const p = prefix ? prefix.toLowerCase().replace(/[^a-z0-9_]+/g, '_').slice(0, 20) : '';
   const base = sanitizeName(fileName.replace(/\.[^.]*$/, ''), 'upload').slice(0, MAX_IDENTIFIER - p.length - stamp.length - 1);
   return `${p}${base}_${stamp}`;

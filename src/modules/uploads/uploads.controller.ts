@@ -30,12 +30,12 @@ async function withFile<T>(file: MulterFile | undefined, work: (f: UploadedCsv) 
   }
 }
 
-@Controller()
+@Controller('api')
 export class UploadsController {
   constructor(private readonly uploads: UploadsService) {}
 
   /** Answers the new model's id (Metabase answers the bare number). */
-  @Post('api/card/from-csv')
+  @Post('card/from-csv')
   @Header('Content-Type', 'application/json')
   @Access('user')
   @HttpCode(200)
@@ -46,7 +46,7 @@ export class UploadsController {
     return withFile(file, (f) => this.uploads.fromCsv(user, f, collectionId(body?.collection_id)));
   }
 
-  @Post('api/table/:id/append-csv')
+  @Post('table/:id/append-csv')
   @Access('user')
   @HttpCode(200)
   // A file upload is multipart by nature (Metabase's client sends it so).
@@ -56,7 +56,7 @@ export class UploadsController {
     await withFile(file, (f) => this.uploads.appendCsv(user, id, f, false));
   }
 
-  @Post('api/table/:id/replace-csv')
+  @Post('table/:id/replace-csv')
   @Access('user')
   @HttpCode(200)
   // A file upload is multipart by nature (Metabase's client sends it so).
@@ -67,7 +67,7 @@ export class UploadsController {
   }
 
   /** Drops the table; its models are archived unless `archive-cards=false`. */
-  @Delete('api/ee/upload-management/tables/:id')
+  @Delete('ee/upload-management/tables/:id')
   @Access('user')
   @HttpCode(200)
   async remove(@CurrentUser() user: AuthUser, @Param('id', ParseIntPipe) id: number, @Query('archive-cards') archive?: string): Promise<void> {
