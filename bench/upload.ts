@@ -10,6 +10,7 @@ import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
+import { Client } from 'pg';
 import { ADMIN, api, DATA, ensurePgDatabase, log, login, startServer, stopServer } from './http';
 
 const ROWS = Number(process.env.BENCH_UPLOAD_ROWS ?? 1_000_000);
@@ -85,6 +86,10 @@ export async function uploadBench(): Promise<string> {
   const duckFile = path.join(DATA, 'upload-target.duckdb');
   fs.rmSync(duckFile, { force: true });
   (await DuckDBInstance.create(duckFile)).closeSync();
+  // A fresh database each run: tables of earlier runs would make the sync after the upload slower and slower.
+  const admin = new Client({ connectionString: PG_ADMIN });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${PG_DB}`).finally(() => admin.end());
   const pgUrl = await ensurePgDatabase(PG_ADMIN, PG_DB);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-upload-'));
   const server = await startServer(dataDir);
