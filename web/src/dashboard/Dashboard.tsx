@@ -69,9 +69,8 @@ export function Dashboard(props: {
   }, [parameters, defaultsKey]);
 
   const tabs = useMemo(() => [...(dashboard?.tabs ?? [])].sort((a, b) => a.position - b.position), [dashboard]);
-  useEffect(() => {
-    if (tabs.length && (tab === null || !tabs.some((t) => t.id === tab))) setTab(tabs[0].id);
-  }, [tabs, tab]);
+  // The chosen tab, else the first: decided while rendering, so the first drawing already shows the first tab's cards.
+  const current = tab !== null && tabs.some((t) => t.id === tab) ? tab : (tabs[0]?.id ?? null);
 
   useEffect(() => {
     if (!options.refresh) return;
@@ -89,7 +88,7 @@ export function Dashboard(props: {
       </div>
     );
   }
-  const shown = dashboard.dashcards.filter((dc) => !tabs.length || dc.dashboard_tab_id === tab || (dc.dashboard_tab_id === null && tabs[0]?.id === tab));
+  const shown = dashboard.dashcards.filter((dc) => !tabs.length || dc.dashboard_tab_id === current || (dc.dashboard_tab_id === null && tabs[0]?.id === current));
   const rows = Math.max(1, ...shown.map((dc) => dc.row + dc.size_y));
 
   return (
@@ -102,7 +101,7 @@ export function Dashboard(props: {
       {tabs.length > 1 && (
         <nav className="tabs" role="tablist">
           {tabs.map((t) => (
-            <button type="button" role="tab" key={t.id} aria-selected={t.id === tab} onClick={() => setTab(t.id)}>
+            <button type="button" role="tab" key={t.id} aria-selected={t.id === current} onClick={() => setTab(t.id)}>
               {t.name}
             </button>
           ))}
