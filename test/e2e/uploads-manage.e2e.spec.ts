@@ -76,6 +76,20 @@ describe.each(availableEngines(['postgres', 'duckdb']).map((e) => [e]))('managin
     await http().put('/api/permissions/graph').set(auth(admin)).send({ revision: g2.revision, groups: { [ALL_USERS_GROUP_ID]: { [db]: { data: 'unrestricted', native: 'write', upload: 'maybe' } } } }).expect(400);
   });
 
+  it('refuses an upload posted by a page of another site with the session cookie alone', async () => {
+    const cookie = `metabase.SESSION=${admin}`;
+    const post = (origin?: string) => {
+      const req = http().post('/api/card/from-csv').set('Cookie', cookie).field('collection_id', 'root').attach('file', Buffer.from('a,b\n1,x\n'), 'site.csv');
+      return origin ? req.set('Origin', origin) : req;
+    };
+    const refused = await post('https://evil.example').expect(403);
+    expect(refused.body.message).toMatch(/another site/);
+    const id = (await post('https://analytics.example').set('Host', 'analytics.example').expect(200)).body as number;
+    expect(await rowsOf(id)).toEqual([[1, 'x']]);
+    // A client that sends the session header (the SDK, scripts) may post from anywhere: a plain form cannot set it.
+    await http().post('/api/card/from-csv').set(auth(admin)).set('Origin', 'https://app.example').field('collection_id', 'root').attach('file', Buffer.from('a,b\n2,y\n'), 'sdk.csv').expect(200);
+  });
+
   it('appends to and replaces an uploaded table, and names mismatched columns', async () => {
     const id = (await upload(admin, 'a,b\n1,x\n2,y\n').expect(200)).body as number;
     const tableId = (await http().get(`/api/card/${id}`).set(auth(admin)).expect(200)).body.table_id as number;

@@ -12,6 +12,15 @@ export const ACCEPTS_FORM = 'accepts-form';
 export const AcceptsForm = () => SetMetadata(ACCEPTS_FORM, true);
 
 /**
+ * A route whose body is a form by nature but which changes something (a CSV upload): a form post is accepted only
+ * when it cannot come from a page on another site acting with the visitor's cookie. Browsers send `Origin` with
+ * every cross-site post, and a plain form cannot set our session or API-key header, so either of those will do.
+ */
+export const AcceptsFormFromOwnSite = () => SetMetadata(ACCEPTS_FORM, 'own-site');
+
+export const CROSS_SITE_FORM_REFUSED = 'This form post comes from another site: send it from this server\'s pages, or with the X-Metabase-Session or X-Api-Key header.';
+
+/**
  * The content types a page on another site can post without a CORS preflight. With `session-cookie-samesite=none`
  * the browser sends the session cookie along, so such a post would act as the signed-in user. JSON bodies need a
  * preflight, which only the approved origins pass.
@@ -36,7 +45,21 @@ export class FormBodyGuard implements CanActivate {
     // The header itself, not req.is(), which ignores the type of an empty body.
     const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
     if (!FORM_TYPES.includes(type)) return true;
-    if (this.reflector.getAllAndOverride<boolean | undefined>(ACCEPTS_FORM, [ctx.getHandler(), ctx.getClass()])) return true;
-    throw new MessageError(FORM_REFUSED, 400);
+    const accepts = this.reflector.getAllAndOverride<boolean | 'own-site' | undefined>(ACCEPTS_FORM, [ctx.getHandler(), ctx.getClass()]);
+    if (!accepts) throw new MessageError(FORM_REFUSED, 400);
+    if (accepts === 'own-site' && !ownSite(req)) throw new MessageError(CROSS_SITE_FORM_REFUSED, 403);
+    return true;
+  }
+}
+
+function ownSite(req: Request): boolean {
+  if (req.headers['x-metabase-session'] || req.headers['x-api-key']) return true;
+  const origin = req.headers.origin;
+  if (!origin) return true; // not a browser's cross-site post: those always carry Origin
+  try {
+    // Express's req.host: the Host header, or X-Forwarded-Host from a trusted proxy.
+    return new URL(origin).host === req.host;
+  } catch {
+    return false;
   }
 }

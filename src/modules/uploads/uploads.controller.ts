@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import { Access } from '../../common/auth/access.decorator';
 import { AuthUser, CurrentUser } from '../../common/auth/current-user';
 import { MessageError, ValidationError } from '../../common/errors/api-errors';
-import { AcceptsForm } from '../../common/http/accepts-form';
+import { AcceptsFormFromOwnSite } from '../../common/http/accepts-form';
 import { UploadedCsv, UploadsService } from './uploads.service';
 
 /** The part of multer's file record used here (disk storage). */
@@ -40,7 +40,7 @@ export class UploadsController {
   @Access('user')
   @HttpCode(200)
   // A file upload is multipart by nature (Metabase's client sends it so).
-  @AcceptsForm()
+  @AcceptsFormFromOwnSite()
   @UseInterceptors(FileInterceptor('file'))
   fromCsv(@CurrentUser() user: AuthUser, @UploadedFile() file: MulterFile | undefined, @Body() body: Record<string, unknown>): Promise<number> {
     return withFile(file, (f) => this.uploads.fromCsv(user, f, collectionId(body?.collection_id)));
@@ -50,7 +50,7 @@ export class UploadsController {
   @Access('user')
   @HttpCode(200)
   // A file upload is multipart by nature (Metabase's client sends it so).
-  @AcceptsForm()
+  @AcceptsFormFromOwnSite()
   @UseInterceptors(FileInterceptor('file'))
   async append(@CurrentUser() user: AuthUser, @Param('id', ParseIntPipe) id: number, @UploadedFile() file: MulterFile | undefined): Promise<void> {
     await withFile(file, (f) => this.uploads.appendCsv(user, id, f, false));
@@ -60,7 +60,7 @@ export class UploadsController {
   @Access('user')
   @HttpCode(200)
   // A file upload is multipart by nature (Metabase's client sends it so).
-  @AcceptsForm()
+  @AcceptsFormFromOwnSite()
   @UseInterceptors(FileInterceptor('file'))
   async replace(@CurrentUser() user: AuthUser, @Param('id', ParseIntPipe) id: number, @UploadedFile() file: MulterFile | undefined): Promise<void> {
     await withFile(file, (f) => this.uploads.appendCsv(user, id, f, true));
