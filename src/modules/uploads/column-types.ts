@@ -31,15 +31,98 @@ export function valueType(raw: string): UploadType | null {
   if (FLOAT.test(v)) return Number.isFinite(Number(v)) ? 'float' : 'text';
   if (BOOLEAN.test(v)) return 'boolean';
   if (DATE.test(v)) return validDate(v) ? 'date' : 'text';
-  if (DATETIME.test(v)) return validDate(v.slice(0, 10)) ? 'datetime' : 'text';
-  if (OFFSET_DATETIME.test(v)) return validDate(v.slice(0, 10)) ? 'offset-datetime' : 'text';
+  if (DATETIME.test(v)) return validDate(v) ? 'datetime' : 'text';
+  if (OFFSET_DATETIME.test(v)) return validDate(v) ? 'offset-datetime' : 'text';
   return 'text';
 }
 
-function validDate(ymd: string): boolean {
-  const [y, m, d] = ymd.split('-').map(Number);
-  const date = new Date(Date.UTC(y, m - 1, d));
-  return y >= 1 && date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * Whether text[at, at + 10), `dddd-dd-dd` (checked by the caller), is a calendar date. Years 1–99 are not: they
+ * were refused when this went through Date.UTC (which reads them as 1901–1999), and the detected types stay the same.
+ */
+function validDate(text: string, at = 0): boolean {
+  const y = digits(text, at, 4);
+  const m = digits(text, at + 5, 2);
+  const d = digits(text, at + 8, 2);
+  if (y < 100 || m < 1 || m > 12 || d < 1) return false;
+  const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+  return d <= (m === 2 && leap ? 29 : DAYS[m - 1]);
+}
+
+function digits(text: string, at: number, n: number): number {
+  let v = 0;
+  for (let k = at; k < at + n; k++) v = v * 10 + text.charCodeAt(k) - 48;
+  return v;
+}
+
+/**
+ * The type of text[s, e) (not empty) when it has a common shape: a short whole number, a plain decimal, a date, a
+ * datetime without offset, a boolean word. Answers exactly what valueType would, without making a string of the
+ * value; undefined when unsure (then valueType decides).
+ */
+export function quickType(text: string, s: number, e: number): UploadType | undefined {
+  let i = s;
+  let c = text.charCodeAt(i);
+  if (c === 45 || c === 43) c = text.charCodeAt(++i); // - +
+  const digitsFrom = i;
+  while (i < e && c >= 48 && c <= 57) c = text.charCodeAt(++i);
+  const whole = i - digitsFrom;
+  if (i === e) return whole > 0 && whole <= 9 ? 'int' : undefined;
+  if (c === 46) {
+    // . : a plain decimal (shorter than 300 characters, so surely finite)
+    c = text.charCodeAt(++i);
+    const fracFrom = i;
+    while (i < e && c >= 48 && c <= 57) c = text.charCodeAt(++i);
+    return i === e && whole + (i - fracFrom) > 0 && e - s < 300 ? 'float' : undefined;
+  }
+  if (whole === 4 && digitsFrom === s && c === 45) return quickDateType(text, s, e);
+  if (whole === 0 && digitsFrom === s && e - s <= 5 && booleanWord(text, s, e - s)) return 'boolean';
+  return undefined;
+}
+
+/** `dddd-dd-dd`, optionally followed by `[T ]dd:dd`, `:dd` and `.d{1,9}` (no offset): a date or a datetime. */
+function quickDateType(text: string, s: number, e: number): UploadType | undefined {
+  const len = e - s;
+  if (len < 10 || !digitAt(text, s + 5) || !digitAt(text, s + 6) || text.charCodeAt(s + 7) !== 45 || !digitAt(text, s + 8) || !digitAt(text, s + 9)) return undefined;
+  if (len === 10) return validDate(text, s) ? 'date' : 'text';
+  const sep = text.charCodeAt(s + 10);
+  if ((sep !== 84 && sep !== 32) || len < 16 || !digitAt(text, s + 11) || !digitAt(text, s + 12) || text.charCodeAt(s + 13) !== 58 || !digitAt(text, s + 14) || !digitAt(text, s + 15)) return undefined;
+  if (len > 16) {
+    if (len < 19 || text.charCodeAt(s + 16) !== 58 || !digitAt(text, s + 17) || !digitAt(text, s + 18)) return undefined;
+    if (len > 19) {
+      if (text.charCodeAt(s + 19) !== 46 || len < 21 || len > 29) return undefined;
+      for (let k = s + 20; k < e; k++) if (!digitAt(text, k)) return undefined;
+    }
+  }
+  return validDate(text, s) ? 'datetime' : 'text';
+}
+
+function digitAt(text: string, k: number): boolean {
+  const c = text.charCodeAt(k);
+  return c >= 48 && c <= 57;
+}
+
+/** true false yes no t f y n, in any case. */
+function booleanWord(text: string, s: number, len: number): boolean {
+  const lower = (k: number) => text.charCodeAt(s + k) | 32;
+  switch (len) {
+    case 1: {
+      const c = lower(0);
+      return c === 116 || c === 102 || c === 121 || c === 110;
+    }
+    case 2:
+      return lower(0) === 110 && lower(1) === 111;
+    case 3:
+      return lower(0) === 121 && lower(1) === 101 && lower(2) === 115;
+    case 4:
+      return lower(0) === 116 && lower(1) === 114 && lower(2) === 117 && lower(3) === 101;
+    case 5:
+      return lower(0) === 102 && lower(1) === 97 && lower(2) === 108 && lower(3) === 115 && lower(4) === 101;
+    default:
+      return false;
+  }
 }
 
 const SMALL_INT = /^-?\d{1,9}$/;
@@ -59,9 +142,9 @@ function fits(t: UploadType, v: string): boolean {
     case 'date':
       return DATE.test(v) && validDate(v);
     case 'datetime':
-      return (DATETIME.test(v) || DATE.test(v)) && validDate(v.slice(0, 10));
+      return (DATETIME.test(v) || DATE.test(v)) && validDate(v);
     case 'offset-datetime':
-      return OFFSET_DATETIME.test(v) && validDate(v.slice(0, 10));
+      return OFFSET_DATETIME.test(v) && validDate(v);
     default:
       return true;
   }
@@ -107,20 +190,49 @@ export class TypeTracker {
   add(row: string[]): void {
     for (let i = 0; i < this.types.length; i++) {
       const t = this.types[i];
+      if (t !== 'text') this.addValue(i, t, row[i]);
+    }
+    if (this.idValues) this.addId(row[this.idColumn] ?? '');
+  }
+
+  /** Like add, for a record as positions in the text (see CsvSplitter.visit): most values are typed in place. */
+  visit(text: string, count: number, starts: Int32Array, ends: Int32Array, quoted: Array<string | undefined>): void {
+    const n = Math.min(count, this.types.length);
+    for (let i = 0; i < n; i++) {
+      const t = this.types[i];
       if (t === 'text') continue;
-      const raw = row[i];
-      if (raw === undefined || raw === '') continue;
-      // The common case, a value of the column's type, is checked first without classifying it afresh.
-      if (t !== null && fits(t, raw)) continue;
-      const vt = valueType(raw);
-      if (vt !== 'text' && raw.trim() !== raw) this.untidy = true;
-      if (vt !== t) this.types[i] = widen(t, vt);
+      const q = quoted[i];
+      if (q !== undefined) {
+        this.addValue(i, t, q);
+        continue;
+      }
+      const s = starts[i];
+      const e = ends[i];
+      if (s === e) continue;
+      const vt = quickType(text, s, e);
+      if (vt === undefined) this.addValue(i, t, text.slice(s, e));
+      else if (vt !== t) this.types[i] = widen(t, vt);
     }
     if (this.idValues) {
-      const v = (row[this.idColumn] ?? '').trim();
-      if (v === '' || this.idValues.has(v)) this.idValues = null;
-      else this.idValues.add(v);
+      const k = this.idColumn;
+      this.addId(k >= count ? '' : (quoted[k] ?? text.slice(starts[k], ends[k])));
     }
+  }
+
+  private addValue(i: number, t: UploadType | null, raw: string | undefined): void {
+    if (raw === undefined || raw === '') return;
+    // The common case, a value of the column's type, is checked first without classifying it afresh.
+    if (t !== null && fits(t, raw)) return;
+    const vt = valueType(raw);
+    if (vt !== 'text' && raw.trim() !== raw) this.untidy = true;
+    if (vt !== t) this.types[i] = widen(t, vt);
+  }
+
+  private addId(raw: string): void {
+    const v = raw.trim();
+    if (!this.idValues) return;
+    if (v === '' || this.idValues.has(v)) this.idValues = null;
+    else this.idValues.add(v);
   }
 
   /** Final types (a column with no value at all is text), and the primary key: an `id` column or a generated one. */

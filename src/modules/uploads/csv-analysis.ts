@@ -1,7 +1,7 @@
 import { MessageError } from '../../common/errors/api-errors';
 import { normalizeValue, ROW_ID, TypeTracker, type UploadType } from './column-types';
 import type { CsvFormat } from './csv-format';
-import { NotUtf8Error, readCsv, sniffFormat } from './csv-reader';
+import { NotUtf8Error, readCsv, sniffFormat, visitCsv } from './csv-reader';
 import type { RowBatches, UploadColumn } from './loaders/bulk-loader';
 import { columnNames } from './upload-names';
 
@@ -33,18 +33,16 @@ export async function analyzeCsv(file: string): Promise<CsvAnalysis> {
 }
 
 async function scan(file: string, format: CsvFormat): Promise<CsvAnalysis> {
-  let tracker: TypeTracker | null = null;
-  let rows = 0;
-  const stats = { emptyLines: 0 };
-  for await (const batch of readCsv(file, format, stats)) {
-    let start = 0;
-    if (!tracker) {
-      tracker = new TypeTracker(columnNames(batch[0], ROW_ID));
-      start = 1;
-    }
-    for (let i = start; i < batch.length; i++) tracker.add(batch[i]);
-    rows += batch.length - start;
-  }
+  // The header row makes the tracker; the data rows are typed in place, as positions in the decoded text.
+  const state: { tracker: TypeTracker | null } = { tracker: null };
+  const stats = await visitCsv(file, format, (text, count, starts, ends, quoted) => {
+    if (state.tracker) return state.tracker.visit(text, count, starts, ends, quoted);
+    const header: string[] = [];
+    for (let k = 0; k < count; k++) header.push(quoted[k] ?? text.slice(starts[k], ends[k]));
+    state.tracker = new TypeTracker(columnNames(header, ROW_ID));
+  });
+  const { tracker } = state;
+  const rows = stats.records - 1;
   if (!tracker) throw new MessageError('The CSV file is empty.');
   if (rows === 0) throw new MessageError('The CSV file contains only a header row and no data.');
   const { types, pk } = tracker.result();

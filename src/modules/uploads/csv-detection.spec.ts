@@ -1,5 +1,5 @@
 import { MessageError } from '../../common/errors/api-errors';
-import { TypeTracker, valueType, widen } from './column-types';
+import { quickType, TypeTracker, valueType, widen } from './column-types';
 import { detectDelimiter, detectEncoding } from './csv-format';
 import { columnNames, tableName } from './upload-names';
 
@@ -31,6 +31,19 @@ describe('CSV detection', () => {
     expect(widen('date', 'datetime')).toBe('datetime');
     expect(widen('int', 'boolean')).toBe('text');
     expect(widen(null, 'date')).toBe('date');
+  });
+
+  it('types values in place exactly as valueType does, or leaves them to it', () => {
+    const samples = ['0', '+5', '-0', '007', '123456789', '1234567890', '2147483648', '-', '+', '.', '1.', '.5', '-.5', '+1.25', '1.2.3', '1e5', `${'9'.repeat(299)}.5`,
+      '2024-02-29', '2023-02-29', '2000-02-29', '1900-02-29', '0099-01-01', '0100-01-01', '0000-01-01', '2024-13-01', '2024-00-10', '2024-04-31', '2024-1-01',
+      '2024-01-02 03:04', '2024-01-02T03:04:05', '2024-01-02 03:04:05.123456789', '2024-01-02 03:04:05.1234567890', '2024-01-02 03:04:05.', '2024-01-02 03:04:5',
+      '2024-01-02T03:04Z', '2024-01-02 03:04:05+02:00', '2024-02-30 10:00', '2024-01-02x03:04', 'true', 'FALSE', 'Yes', 'no', 'T', 'f', 'y', 'N', 'yess', 'nah', 'x', 'ab1', '1a', '12-34'];
+    for (const v of samples) {
+      const text = `,${v};`;
+      const quick = quickType(text, 1, 1 + v.length);
+      if (quick !== undefined) expect([v, quick]).toEqual([v, valueType(v)]);
+    }
+    expect(['1', '-20', '1.5', '2024-02-29', '2024-02-30', '2024-01-02 03:04', 'TRUE', 'n'].map((v) => quickType(v, 0, v.length))).toEqual(['int', 'int', 'float', 'date', 'text', 'datetime', 'boolean', 'boolean']);
   });
 
   it('keeps a unique integer `id` as the key and generates one otherwise', () => {

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import { TextDecoder } from 'node:util';
 import { MessageError } from '../../common/errors/api-errors';
-import { CsvSplitter } from './csv-splitter';
+import { CsvSplitter, type RecordVisitor } from './csv-splitter';
 import { CsvFormat, detectDelimiter, detectEncoding, unsupportedEncoding } from './csv-format';
 
 const SAMPLE_BYTES = 64 * 1024;
@@ -33,17 +33,9 @@ export class NotUtf8Error extends Error {}
  */
 export async function* readCsv(file: string, format: CsvFormat, stats?: { emptyLines: number }): AsyncGenerator<string[][], void, undefined> {
   const source = fs.createReadStream(file, { start: format.skipBytes, highWaterMark: 1024 * 1024 });
-  // UTF-8 strictly, so a file that is not UTF-8 after all is noticed (and read again as Latin-1).
-  const decoder = new TextDecoder(format.encoding, { fatal: format.encoding === 'utf-8' });
+  const decode = decoderFor(format);
   const splitter = new CsvSplitter(format.delimiter);
   let batch: string[][] = [];
-  const decode = (chunk?: Buffer): string => {
-    try {
-      return chunk ? decoder.decode(chunk, { stream: true }) : decoder.decode();
-    } catch {
-      throw format.encoding === 'utf-8' && format.skipBytes === 0 ? new NotUtf8Error() : unsupportedEncoding();
-    }
-  };
   try {
     for await (const chunk of source as AsyncIterable<Buffer>) {
       for (const row of splitter.push(decode(chunk))) batch.push(row);
@@ -59,4 +51,35 @@ export async function* readCsv(file: string, format: CsvFormat, stats?: { emptyL
   } finally {
     source.destroy();
   }
+}
+
+/**
+ * Every record of the file (header first) handed to `visitor` as positions in the text, for the typing pass: no
+ * string per value. Answers the records and the empty lines skipped.
+ */
+export async function visitCsv(file: string, format: CsvFormat, visitor: RecordVisitor): Promise<{ records: number; emptyLines: number }> {
+  const source = fs.createReadStream(file, { start: format.skipBytes, highWaterMark: 1024 * 1024 });
+  const decode = decoderFor(format);
+  const splitter = new CsvSplitter(format.delimiter);
+  let records = 0;
+  try {
+    for await (const chunk of source as AsyncIterable<Buffer>) records += splitter.visit(decode(chunk), visitor);
+    records += splitter.visit(decode(), visitor);
+    records += splitter.finish(visitor);
+    return { records, emptyLines: splitter.emptyLines };
+  } finally {
+    source.destroy();
+  }
+}
+
+/** Bytes to text in the file's encoding; UTF-8 strictly, so a file that is not UTF-8 after all is noticed (and read again as Latin-1). */
+function decoderFor(format: CsvFormat): (chunk?: Buffer) => string {
+  const decoder = new TextDecoder(format.encoding, { fatal: format.encoding === 'utf-8' });
+  return (chunk?: Buffer): string => {
+    try {
+      return chunk ? decoder.decode(chunk, { stream: true }) : decoder.decode();
+    } catch {
+      throw format.encoding === 'utf-8' && format.skipBytes === 0 ? new NotUtf8Error() : unsupportedEncoding();
+    }
+  };
 }

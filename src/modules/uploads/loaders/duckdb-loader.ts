@@ -2,7 +2,7 @@ import { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { FileDetails } from '../../../query-engine/execute/drivers';
 import { DUCKDB_LOCKED_CONFIG } from '../../../query-engine/execute/drivers/duckdb.driver';
 import { ROW_ID, type UploadType } from '../column-types';
-import { RowRejectedError, type BulkLoader, type RowBatches, type TableTarget, type UploadColumn } from './bulk-loader';
+import { RowRejectedError, type BulkLoader, type RawCsv, type RowBatches, type TableTarget, type UploadColumn } from './bulk-loader';
 
 const TYPES: Record<UploadType, string> = {
   int: 'INTEGER',
@@ -20,9 +20,10 @@ const qualified = (t: TableTarget) => `${ident(t.schema ?? 'main')}.${ident(t.ta
 
 /**
  * DuckDB: a writable instance of the file for the duration of one load (the server's own instance is read-only
- * and must be closed first: see UploadsService), DDL and rows in one transaction, rows through the appender
- * (DuckDB casts each text value to the column's type). The generated key is numbered here: the appender does
- * not fill defaults from sequences.
+ * and must be closed first: see UploadsService), DDL and rows in one transaction. A tidy file with its own key is
+ * read by DuckDB itself (read_csv on its own threads, every value as text and cast in SQL as the appender would
+ * cast it); otherwise, or when that fails, rows go through the appender (DuckDB casts each text value to the
+ * column's type), which also numbers a generated key: the appender does not fill defaults from sequences.
  */
 export class DuckDbLoader implements BulkLoader {
   constructor(
@@ -30,19 +31,35 @@ export class DuckDbLoader implements BulkLoader {
     private readonly limits: { memoryLimit?: string; threads?: number },
   ) {}
 
-  async create(target: TableTarget, columns: UploadColumn[], pk: string | null, rows: RowBatches): Promise<number> {
+  async create(target: TableTarget, columns: UploadColumn[], pk: string | null, rows: RowBatches, raw?: RawCsv): Promise<number> {
     const defs = columns.map((c) => `${ident(c.name)} ${TYPES[c.type]}${c.name === pk ? ' PRIMARY KEY' : ''}`);
     if (pk === null) defs.unshift(`${ident(ROW_ID)} INTEGER PRIMARY KEY`);
+    const createTable = `CREATE TABLE ${qualified(target)} (${defs.join(', ')})`;
+    if (raw && pk !== null) {
+      const loaded = await this.fromFile(raw, async (conn) => {
+        await conn.run(createTable);
+        return insertFile(conn, target, columns, raw);
+      });
+      if (loaded !== null) return loaded;
+    }
     return this.inTransaction(async (conn) => {
-      await conn.run(`CREATE TABLE ${qualified(target)} (${defs.join(', ')})`);
+      await conn.run(createTable);
       return appendRows(conn, target, rows, pk === null ? 1 : null);
     });
   }
 
-  async append(target: TableTarget, columns: UploadColumn[], rows: RowBatches, replace: boolean): Promise<number> {
+  async append(target: TableTarget, columns: UploadColumn[], rows: RowBatches, replace: boolean, raw?: RawCsv): Promise<number> {
+    if (raw) {
+      const loaded = await this.fromFile(raw, async (conn) => {
+        if ((await columnNames(conn, target))[0] === ROW_ID) return null; // a generated key: numbered by the appender
+        if (replace) await conn.run(`DELETE FROM ${qualified(target)}`);
+        return insertFile(conn, target, columns, raw);
+      });
+      if (loaded !== null) return loaded;
+    }
     return this.inTransaction(async (conn) => {
       if (replace) await conn.run(`DELETE FROM ${qualified(target)}`);
-      const names = (await conn.runAndReadAll(`SELECT column_name FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2 ORDER BY ordinal_position`, [target.schema ?? 'main', target.table])).getRows().map((r) => String(r[0]));
+      const names = await columnNames(conn, target);
       let firstId: number | null = null;
       if (names[0] === ROW_ID) {
         const max = (await conn.runAndReadAll(`SELECT coalesce(max(${ident(ROW_ID)}), 0) FROM ${qualified(target)}`)).getRows()[0][0];
@@ -60,16 +77,38 @@ export class DuckDbLoader implements BulkLoader {
 
   async close(): Promise<void> {}
 
-  private async inTransaction<T>(work: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
+  /**
+   * The work in one transaction on an instance allowed to read the uploaded file and nothing else; null when it
+   * failed or declined (all rolled back: the caller then loads through the appender, which gives the same result or
+   * the error it always gave).
+   */
+  private async fromFile(raw: RawCsv, work: (conn: DuckDBConnection) => Promise<number | null>): Promise<number | null> {
+    try {
+      return await this.inTransaction(work, raw.file);
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * `readable`: the one file (the server's temporary copy of an upload, never a name the client chose) this instance
+   * may read. External access stays off otherwise, and the configuration is locked before any work runs.
+   */
+  private async inTransaction<T>(work: (conn: DuckDBConnection) => Promise<T>, readable?: string): Promise<T> {
     const { memoryLimit, threads } = this.limits;
+    const { enable_external_access: _access, lock_configuration: _lock, ...config } = DUCKDB_LOCKED_CONFIG;
     const instance = await DuckDBInstance.create(this.details.db, {
-      ...DUCKDB_LOCKED_CONFIG,
+      ...config,
       access_mode: 'READ_WRITE',
       ...(memoryLimit ? { memory_limit: memoryLimit } : {}),
       ...(threads ? { threads: String(threads) } : {}),
     });
     const conn = await instance.connect();
     try {
+      // A list setting cannot be given when the instance is made; set before access is turned off and all is locked.
+      if (readable) await conn.run(`SET allowed_paths = [${sqlString(readable)}]`);
+      await conn.run('SET enable_external_access = false');
+      await conn.run('SET lock_configuration = true');
       await conn.run('BEGIN TRANSACTION');
       try {
         const result = await work(conn);
@@ -84,6 +123,34 @@ export class DuckDbLoader implements BulkLoader {
       instance.closeSync();
     }
   }
+}
+
+async function columnNames(conn: DuckDBConnection, target: TableTarget): Promise<string[]> {
+  const reader = await conn.runAndReadAll(`SELECT column_name FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2 ORDER BY ordinal_position`, [target.schema ?? 'main', target.table]);
+  return reader.getRows().map((r) => String(r[0]));
+}
+
+/** A server-made path as an SQL string literal (it is no user value, and is quoted all the same). */
+const sqlString = (text: string) => `'${text.replace(/'/g, "''")}'`;
+
+/**
+ * The uploaded file read by DuckDB: every value as text (columns named c0, c1, ... so no name of the file's is in
+ * the statement), then cast as the appender casts text, booleans mapped as normalizeValue maps them. The path is a
+ * bound parameter; the delimiter and encoding literals of a fixed set. Empty values, quoted or not, are nulls.
+ */
+async function insertFile(conn: DuckDBConnection, target: TableTarget, columns: UploadColumn[], raw: RawCsv): Promise<number> {
+  const delimiter = raw.delimiter === ';' ? "';'" : raw.delimiter === '\t' ? "'\t'" : "','";
+  const encoding = raw.encoding === 'latin1' ? "'latin-1'" : "'utf-8'";
+  const fields = columns.map((_, i) => `'c${i}': 'VARCHAR'`).join(', ');
+  const values = columns.map((c, i) => {
+    if (c.type === 'text') return `c${i}`;
+    if (c.type === 'boolean') return `lower(c${i}) IN ('true', 'yes', 't', 'y')`;
+    return `CAST(c${i} AS ${TYPES[c.type]})`;
+  });
+  const source = `read_csv($1, header = true, auto_detect = false, delim = ${delimiter}, quote = '"', escape = '"', encoding = ${encoding}, columns = {${fields}})`;
+  const list = columns.map((c) => ident(c.name)).join(', ');
+  const result = await conn.run(`INSERT INTO ${qualified(target)} (${list}) SELECT ${values.join(', ')} FROM ${source}`, [raw.file]);
+  return Number(result.rowsChanged);
 }
 
 async function appendRows(conn: DuckDBConnection, target: TableTarget, rows: RowBatches, firstId: number | null, order: number[] | null = null): Promise<number> {
