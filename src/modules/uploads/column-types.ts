@@ -125,6 +125,26 @@ function booleanWord(text: string, s: number, len: number): boolean {
   }
 }
 
+/** Key values below this are kept in a bitmap (at most 8 MiB). */
+const MAX_ID_BITS = 1 << 26;
+
+/** text[s, e) as a number when it is a plainly written whole number: 0, or an optional - and 1–15 digits without a leading zero. */
+function plainWhole(text: string, s: number, e: number): number | undefined {
+  const negative = text.charCodeAt(s) === 45;
+  const from = negative ? s + 1 : s;
+  const len = e - from;
+  if (len < 1 || len > 15) return undefined;
+  const first = text.charCodeAt(from);
+  if (first === 48) return len === 1 && !negative ? 0 : undefined;
+  let v = 0;
+  for (let k = from; k < e; k++) {
+    const c = text.charCodeAt(k);
+    if (c < 48 || c > 57) return undefined;
+    v = v * 10 + c - 48;
+  }
+  return negative ? -v : v;
+}
+
 const SMALL_INT = /^-?\d{1,9}$/;
 const MID_INT = /^-?\d{1,18}$/;
 
@@ -177,14 +197,20 @@ export function normalizeValue(raw: string, type: UploadType): string | null {
 export class TypeTracker {
   readonly types: Array<UploadType | null>;
   private readonly idColumn: number;
-  private idValues: Set<string> | null;
+  /**
+   * The `id` values seen, null once one is empty or repeated. Whole numbers written plainly (no sign but -, no
+   * leading zero, up to 15 digits) are kept as numbers, which is cheaper: such a text and its number determine each
+   * other, and no other text equals one of them, so a repeat is found just as among the texts. Small non-negative
+   * ones (the usual 1, 2, 3...) are bits of a bitmap, cheaper still.
+   */
+  private idValues: { bits: Uint8Array; numbers: Set<number>; texts: Set<string>; count: number } | null;
   /** Whether some value of a typed column had spaces around it (or was blank): the file cannot go to the database as it is. */
   untidy = false;
 
   constructor(readonly names: string[]) {
     this.types = names.map(() => null);
     this.idColumn = names.findIndex((n) => n === 'id');
-    this.idValues = this.idColumn >= 0 ? new Set() : null;
+    this.idValues = this.idColumn >= 0 ? { bits: new Uint8Array(1024), numbers: new Set(), texts: new Set(), count: 0 } : null;
   }
 
   add(row: string[]): void {
@@ -215,7 +241,9 @@ export class TypeTracker {
     }
     if (this.idValues) {
       const k = this.idColumn;
-      this.addId(k >= count ? '' : (quoted[k] ?? text.slice(starts[k], ends[k])));
+      const n = k < count && quoted[k] === undefined ? plainWhole(text, starts[k], ends[k]) : undefined;
+      if (n !== undefined) this.addIdNumber(n);
+      else this.addId(k >= count ? '' : (quoted[k] ?? text.slice(starts[k], ends[k])));
     }
   }
 
@@ -231,15 +259,40 @@ export class TypeTracker {
   private addId(raw: string): void {
     const v = raw.trim();
     if (!this.idValues) return;
-    if (v === '' || this.idValues.has(v)) this.idValues = null;
-    else this.idValues.add(v);
+    const n = plainWhole(v, 0, v.length);
+    if (n !== undefined) return this.addIdNumber(n);
+    if (v === '' || this.idValues.texts.has(v)) this.idValues = null;
+    else {
+      this.idValues.texts.add(v);
+      this.idValues.count++;
+    }
+  }
+
+  private addIdNumber(n: number): void {
+    const ids = this.idValues;
+    if (!ids) return;
+    ids.count++;
+    if (n >= 0 && n < MAX_ID_BITS) {
+      const byte = n >>> 3;
+      if (byte >= ids.bits.length) {
+        const bits = new Uint8Array(Math.min(MAX_ID_BITS >>> 3, Math.max(byte + 1, ids.bits.length * 2)));
+        bits.set(ids.bits);
+        ids.bits = bits;
+      }
+      const mask = 1 << (n & 7);
+      if (ids.bits[byte] & mask) this.idValues = null;
+      else ids.bits[byte] |= mask;
+      return;
+    }
+    if (ids.numbers.has(n)) this.idValues = null;
+    else ids.numbers.add(n);
   }
 
   /** Final types (a column with no value at all is text), and the primary key: an `id` column or a generated one. */
   result(): { types: UploadType[]; pk: string | null } {
     const types = this.types.map((t) => t ?? 'text');
     const idType = this.idColumn >= 0 ? types[this.idColumn] : null;
-    const idIsKey = this.idValues !== null && this.idValues.size > 0 && (idType === 'int' || idType === 'bigint');
+    const idIsKey = this.idValues !== null && this.idValues.count > 0 && (idType === 'int' || idType === 'bigint');
     return { types, pk: idIsKey ? 'id' : null };
   }
 }

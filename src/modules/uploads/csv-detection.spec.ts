@@ -55,6 +55,17 @@ describe('CSV detection', () => {
     dup.add(['1', '1']);
     dup.add(['1', '2.5']);
     expect(dup.result()).toEqual({ types: ['int', 'float'], pk: null });
+    // Numbers written plainly and other texts are told apart as texts are: 7 and 07 are two keys, 7 twice is not one.
+    const mixed = new TypeTracker(['id']);
+    for (const v of ['7', '07', '-7', ' 8', '0', '123456789012345', '1234567890123456']) mixed.add([v]);
+    expect(mixed.result().pk).toBe('id');
+    mixed.add(['8']);
+    expect(mixed.result().pk).toBeNull();
+    const large = new TypeTracker(['id']);
+    for (const v of ['123456789012345', '99999999', '-3']) large.add([v]);
+    expect(large.result().pk).toBe('id');
+    large.add(['123456789012345']);
+    expect(large.result().pk).toBeNull();
     const empty = new TypeTracker(['x']);
     empty.add(['']);
     expect(empty.result().types).toEqual(['text']);
