@@ -72,6 +72,16 @@ describe.each(availableEngines(['duckdb', 'postgres', 'mysql']).map((e) => [e]))
     expect(rows.map((r) => [Number(at(r, 'id')), at(r, 'name'), at(r, 'amount') === null ? null : Number(at(r, 'amount'))])).toEqual([[1, 'Ann', 10], [2, 'Bob', null], [3, 'Cé, x', 7]]);
   });
 
+  it('keeps the instant of a datetime with an offset, with or without a key of its own', async () => {
+    const body = ['at_tz', '2024-01-02 10:00:01+05:30', '2024-02-03T10:00:00.250-02:00', '2024-03-04T00:00:00Z'].join('\n');
+    const expected = ['2024-01-02T04:30:01.000Z', '2024-02-03T12:00:00.250Z', '2024-03-04T00:00:00.000Z'];
+    for (const file of [body, body.split('\n').map((l, i) => `${i === 0 ? 'id' : i},${l}`).join('\n')]) {
+      const { cols, rows } = await modelRows((await upload('instants.csv', file).expect(200)).body as number);
+      const instants = rows.map((r) => new Date(String(r[cols.indexOf('at_tz')])).toISOString()).sort();
+      expect(instants).toEqual(expected);
+    }
+  });
+
   it('reads semicolons with a BOM and tabs in Latin-1, and adds a key when none fits', async () => {
     const semi = (await upload('semi.csv', '\uFEFFcode;label\n1;x\n1;y\n').expect(200)).body as number;
     const s = await modelRows(semi);

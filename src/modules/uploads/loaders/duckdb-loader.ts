@@ -3,6 +3,7 @@ import type { FileDetails } from '../../../query-engine/execute/drivers';
 import { DUCKDB_LOCKED_CONFIG } from '../../../query-engine/execute/drivers/duckdb.driver';
 import { ROW_ID, type UploadType } from '../column-types';
 import { RowRejectedError, type BulkLoader, type RawCsv, type RowBatches, type TableTarget, type UploadColumn } from './bulk-loader';
+import { offsetsInUtc } from './offset-datetime';
 
 const TYPES: Record<UploadType, string> = {
   int: 'INTEGER',
@@ -44,7 +45,7 @@ export class DuckDbLoader implements BulkLoader {
     }
     return this.inTransaction(async (conn) => {
       await conn.run(createTable);
-      return appendRows(conn, target, rows, pk === null ? 1 : null);
+      return appendRows(conn, target, offsetsInUtc(rows, columns), pk === null ? 1 : null);
     });
   }
 
@@ -67,7 +68,7 @@ export class DuckDbLoader implements BulkLoader {
       }
       // The appender fills columns in table order: the file's columns must be in that order too.
       const order = columns.map((c) => names.indexOf(c.name));
-      return appendRows(conn, target, rows, firstId, order.every((p, i) => p === i + (firstId === null ? 0 : 1)) ? null : order);
+      return appendRows(conn, target, offsetsInUtc(rows, columns), firstId, order.every((p, i) => p === i + (firstId === null ? 0 : 1)) ? null : order);
     });
   }
 
