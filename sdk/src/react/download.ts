@@ -1,18 +1,9 @@
+import { saveBlob } from '../../../web/src/api/http';
 import type { AuthClient } from '../auth/auth-client';
 
 /** Downloads a query result file through the session (a plain link would carry no session header). */
 export async function downloadResult(client: AuthClient, path: string, parameters: unknown[], fileName: string): Promise<void> {
   const res = await client.fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ parameters, format_rows: true }) });
   if (!res.ok) throw new Error(`Download failed (HTTP ${res.status})`);
-  const url = URL.createObjectURL(await res.blob());
-  try {
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = fileName;
-    document.body.appendChild(a);
-    a.click();
-    a.remove();
-  } finally {
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
-  }
+  saveBlob(await res.blob(), fileName);
 }

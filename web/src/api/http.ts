@@ -40,7 +40,12 @@ export function downloadUrl(url: string): Promise<void> {
 
 /** Saves text the page made itself (CSV/JSON of results a client has no export endpoint for). */
 export function saveText(text: string, fileName: string, type: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
+  saveBlob(new Blob([text], { type }), fileName);
+}
+
+/** Hands a file already in memory to the browser as a download. */
+export function saveBlob(blob: Blob, fileName: string): void {
+  const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;
   a.download = fileName;
