@@ -1,5 +1,6 @@
 import type { Engine } from '../../src/query-engine/execute/drivers';
 import { makeCard, makeModel } from '../support/card-factories';
+import { dashboardWith } from '../support/dashboard-factories';
 import { binary, parseCsv } from '../support/downloads';
 import { e2eWarehouse, type E2eWarehouse } from '../support/e2e-warehouses';
 import { auth, setupAdmin } from '../support/factories';
@@ -65,6 +66,24 @@ describe('persisted models on Postgres, MariaDB and DuckDB', () => {
       expect({ status: res.status, error: res.error }).toEqual({ status: 'completed', error: undefined });
       return { sum: Number(res.data.rows[0][0]), sql: res.data.native_form.query as string };
     };
+    await t.http().put('/api/setting/enable-public-sharing').set(auth(admin)).send({ value: true }).expect(204);
+    const dash = await dashboardWith(t, admin, [model.id]);
+    const uuid = (await t.http().post(`/api/card/${model.id}/public_link`).set(auth(admin)).expect(200)).body.uuid as string;
+    /** The amount of sale 1 as each way of running the model itself sees it, and the SQL its own run executed. */
+    const modelRuns = async () => {
+      const amountOf = (body: { status?: string; data: { rows: unknown[][] } }) => {
+        expect(body.status ?? 'completed').toBe('completed');
+        return Number(body.data.rows.find((r) => Number(r[0]) === 1)![2]);
+      };
+      const own = (await t.http().post(`/api/card/${model.id}/query`).set(auth(admin)).send({}).expect(202)).body;
+      const dashcard = (await t.http().post(`/api/dashboard/${dash.id}/dashcard/${dash.dashcards[0].id}/card/${model.id}/query`).set(auth(admin)).send({}).expect(202)).body;
+      const shared = (await t.http().get(`/api/public/card/${uuid}/query`).expect(202)).body;
+      // The same columns as the model's own query gives, whichever it read.
+      expect(own.data.cols.map((c: { name: string; display_name: string }) => [c.name, c.display_name])).toEqual(
+        (model.result_metadata as Array<{ name: string; display_name: string }>).map((c) => [c.name, c.display_name]),
+      );
+      return { own: amountOf(own), dashcard: amountOf(dashcard), shared: amountOf(shared), sql: own.data.native_form.query as string };
+    };
     const first = await total();
     expect(first).toEqual({ sum: 25, sql: expect.stringContaining(info.schema_name) });
     expect(first.sql).toContain(`model_${model.id}`);
@@ -87,9 +106,12 @@ describe('persisted models on Postgres, MariaDB and DuckDB', () => {
     await wh.exec(['UPDATE sales SET amount = amount + 100 WHERE id = 1']);
     expect((await total()).sum).toBe(25);
     expect(await exported()).toBe(25);
+    // The model run as it is reads the table too: its own query, a dashcard showing it, and its public link.
+    expect(await modelRuns()).toEqual({ own: 10, dashcard: 10, shared: 10, sql: expect.stringContaining(info.schema_name) });
     await t.http().post(`/api/card/${model.id}/refresh`).set(auth(admin)).expect(204);
     expect((await total()).sum).toBe(125);
     expect(await exported()).toBe(125);
+    expect(await modelRuns()).toMatchObject({ own: 110, dashcard: 110, shared: 110 });
 
     // A failed refresh keeps the previous table in use and records the error: the build cannot write (a view stands
     // where the new table goes), and the model's query fails (the source table is gone).
@@ -121,6 +143,7 @@ describe('persisted models on Postgres, MariaDB and DuckDB', () => {
     const plain = await total();
     expect(plain.sum).toBe(125);
     expect(plain.sql).not.toContain('analytics_cache_');
+    expect(await modelRuns()).toEqual({ own: 110, dashcard: 110, shared: 110, sql: expect.not.stringContaining('analytics_cache_') });
 
     // The database switch off drops every persisted table of the database.
     await t.http().post(`/api/card/${model.id}/persist`).set(auth(admin)).expect(204);

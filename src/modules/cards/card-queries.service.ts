@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '../../common/auth/current-user';
 import type { FailedResults, QueryResults } from '../../query-engine/postprocess/results';
+import { ContentRegistry } from '../dataset/content.registry';
 import { DatasetService, type DatasetAnswer, type DatasetStream } from '../dataset/dataset.service';
 import { PivotService } from '../dataset/pivot.service';
 import { QueryCachePolicy } from '../query-cache/query-cache.policy';
@@ -40,6 +41,7 @@ export class CardQueriesService {
     private readonly policy: QueryCachePolicy,
     private readonly access: CardAccessService,
     private readonly cards: CardsRepository,
+    private readonly content: ContentRegistry,
   ) {}
 
   /** The columns of the query's result, from a run of it; null when it fails (the card then saves without). */
@@ -55,7 +57,7 @@ export class CardQueriesService {
   /** The card's query with the request's parameters (and the card's defaults for those not given), run with the card's cache rules. */
   async run(caller: AuthUser, id: number, opts: CardRunOptions, signal: AbortSignal): Promise<DatasetAnswer | DatasetStream> {
     const { row } = await this.access.readable(caller, id);
-    const query = withParameters(row, opts.parameters);
+    const query = await this.content.cardRun(row, withParameters(row, opts.parameters));
     const plan = await this.policy.plan({ query, card: row.cache_ttl, database: await this.databaseTtl(row) });
     return this.dataset.stream(query, caller, signal, {
       context: opts.context ?? 'question',

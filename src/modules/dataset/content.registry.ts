@@ -38,6 +38,18 @@ export class ContentRegistry {
     this.stores.queryChanged?.(cardId);
   }
 
+  /**
+   * The query that runs a saved question: a persisted model run as it is (no parameters) reads its table, as in
+   * Metabase, through a `card__` source that the engine's substitute-persisted-models stage turns into that read.
+   * With parameters, or when no table is in use, the card's own query runs.
+   */
+  async cardRun(card: { id: number | string; type: string; database_id: number | string | null }, query: Record<string, unknown>): Promise<Record<string, unknown>> {
+    if (card.type !== 'model' || card.database_id === null || query.parameters !== undefined) return query;
+    if (!(await this.stores.persisted?.(Number(card.id)))) return query;
+    const { constraints, middleware } = query;
+    return { database: Number(card.database_id), type: 'query', query: { 'source-table': `card__${card.id}` }, ...(constraints ? { constraints } : {}), ...(middleware ? { middleware } : {}) };
+  }
+
   /** The resolver one query runs with: card look-ups check the user's access; a shared object's run reads its own cards. */
   resolverFor(caller: QueryAuthorization): ContentResolver {
     const { segment, metric, persisted } = this.stores;

@@ -7,6 +7,7 @@ import { CardsRepository, type CardRow } from '../cards/cards.repository';
 import { mapParameters, type SentValue } from '../dashboard-queries/parameter-mapping';
 import type { ReadableDashboard, ReadableDashcard } from '../dashboards/dashboard-model';
 import { DashboardsService } from '../dashboards/dashboards.service';
+import { ContentRegistry } from '../dataset/content.registry';
 import { DatasetService, type DatasetAnswer, type DatasetStream } from '../dataset/dataset.service';
 import { PivotService } from '../dataset/pivot.service';
 import type { SharedAuthorization } from '../dataset/query-authorization';
@@ -60,6 +61,7 @@ export class SharedQueriesService {
     private readonly dataset: DatasetService,
     private readonly pivots: PivotService,
     private readonly policy: QueryCachePolicy,
+    private readonly content: ContentRegistry,
   ) {}
 
   async card(id: number): Promise<CardRow | null> {
@@ -122,7 +124,7 @@ export class SharedQueriesService {
   }
 
   private async execute(card: CardRow, parameters: unknown[] | null | undefined, run: SharedRun, signal: AbortSignal, dashboardId: number | null, streaming: boolean): Promise<DatasetAnswer | DatasetStream> {
-    const query = withParameters(card, parameters as Array<Record<string, unknown>> | null | undefined);
+    const query = await this.content.cardRun(card, withParameters(card, parameters as Array<Record<string, unknown>> | null | undefined));
     const database = card.database_id === null ? null : await this.cards.databaseCacheTtl(Number(card.database_id));
     const plan = await this.policy.plan({ query, card: card.cache_ttl, database });
     const options = { context: run.context, cardId: Number(card.id), dashboardId, ...(run.maxRows ? { defaultMaxRows: run.maxRows } : {}), ...plan };
