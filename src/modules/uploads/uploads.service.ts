@@ -155,10 +155,9 @@ export class UploadsService {
   }
 }
 
-/** The file for loaders that take it unparsed, when its values need no normalizing. */
-function rawCsv(file: UploadedCsv, analysis: CsvAnalysis): RawCsv | undefined {
-  if (!analysis.tidy) return undefined;
-  return { file: file.path, encoding: analysis.format.encoding, skipBytes: analysis.format.skipBytes, delimiter: analysis.format.delimiter };
+/** The file for loaders that take it unparsed (each decides from `tidy` whether it can). */
+function rawCsv(file: UploadedCsv, analysis: CsvAnalysis): RawCsv {
+  return { file: file.path, encoding: analysis.format.encoding, skipBytes: analysis.format.skipBytes, delimiter: analysis.format.delimiter, tidy: analysis.tidy };
 }
 
 /**

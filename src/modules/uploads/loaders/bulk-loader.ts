@@ -14,12 +14,14 @@ export interface TableTarget {
 /** Rows of normalized values (see normalizeValue), in the columns' order, a batch at a time. */
 export type RowBatches = AsyncIterable<Array<Array<string | null>>>;
 
-/** The file itself, for a loader that can hand it to the database unparsed (its values need no normalizing). */
+/** The file itself, for a loader that can hand it to the database unparsed. */
 export interface RawCsv {
   file: string;
   encoding: 'utf-8' | 'latin1';
   skipBytes: number;
   delimiter: string;
+  /** Its values need no normalizing (no spaces around typed values, no empty lines: see CsvAnalysis.tidy). */
+  tidy: boolean;
 }
 
 /**

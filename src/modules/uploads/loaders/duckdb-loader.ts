@@ -21,10 +21,10 @@ const qualified = (t: TableTarget) => `${ident(t.schema ?? 'main')}.${ident(t.ta
 
 /**
  * DuckDB: a writable instance of the file for the duration of one load (the server's own instance is read-only
- * and must be closed first: see UploadsService), DDL and rows in one transaction. A tidy file with its own key is
- * read by DuckDB itself (read_csv on its own threads, every value as text and cast in SQL as the appender would
- * cast it); otherwise, or when that fails, rows go through the appender (DuckDB casts each text value to the
- * column's type), which also numbers a generated key: the appender does not fill defaults from sequences.
+ * and must be closed first: see UploadsService), DDL and rows in one transaction. The file is read by DuckDB
+ * itself (read_csv on its own threads, every value as text, normalized and cast in SQL: see insertFile); when that
+ * fails, rows go through the appender (DuckDB casts each text value to the column's type), which gives the same
+ * table or the error a user should see.
  */
 export class DuckDbLoader implements BulkLoader {
   constructor(
@@ -36,10 +36,10 @@ export class DuckDbLoader implements BulkLoader {
     const defs = columns.map((c) => `${ident(c.name)} ${TYPES[c.type]}${c.name === pk ? ' PRIMARY KEY' : ''}`);
     if (pk === null) defs.unshift(`${ident(ROW_ID)} INTEGER PRIMARY KEY`);
     const createTable = `CREATE TABLE ${qualified(target)} (${defs.join(', ')})`;
-    if (raw && pk !== null) {
+    if (raw) {
       const loaded = await this.fromFile(raw, async (conn) => {
         await conn.run(createTable);
-        return insertFile(conn, target, columns, raw);
+        return insertFile(conn, target, columns, raw, pk === null ? 1 : null);
       });
       if (loaded !== null) return loaded;
     }
@@ -50,22 +50,19 @@ export class DuckDbLoader implements BulkLoader {
   }
 
   async append(target: TableTarget, columns: UploadColumn[], rows: RowBatches, replace: boolean, raw?: RawCsv): Promise<number> {
+    const prepare = async (conn: DuckDBConnection) => {
+      if (replace) await conn.run(`DELETE FROM ${qualified(target)}`);
+      const names = await columnNames(conn, target);
+      if (names[0] !== ROW_ID) return { names, firstId: null };
+      const max = (await conn.runAndReadAll(`SELECT coalesce(max(${ident(ROW_ID)}), 0) FROM ${qualified(target)}`)).getRows()[0][0];
+      return { names, firstId: Number(max) + 1 };
+    };
     if (raw) {
-      const loaded = await this.fromFile(raw, async (conn) => {
-        if ((await columnNames(conn, target))[0] === ROW_ID) return null; // a generated key: numbered by the appender
-        if (replace) await conn.run(`DELETE FROM ${qualified(target)}`);
-        return insertFile(conn, target, columns, raw);
-      });
+      const loaded = await this.fromFile(raw, async (conn) => insertFile(conn, target, columns, raw, (await prepare(conn)).firstId));
       if (loaded !== null) return loaded;
     }
     return this.inTransaction(async (conn) => {
-      if (replace) await conn.run(`DELETE FROM ${qualified(target)}`);
-      const names = await columnNames(conn, target);
-      let firstId: number | null = null;
-      if (names[0] === ROW_ID) {
-        const max = (await conn.runAndReadAll(`SELECT coalesce(max(${ident(ROW_ID)}), 0) FROM ${qualified(target)}`)).getRows()[0][0];
-        firstId = Number(max) + 1;
-      }
+      const { names, firstId } = await prepare(conn);
       // The appender fills columns in table order: the file's columns must be in that order too.
       const order = columns.map((c) => names.indexOf(c.name));
       return appendRows(conn, target, offsetsInUtc(rows, columns), firstId, order.every((p, i) => p === i + (firstId === null ? 0 : 1)) ? null : order);
@@ -136,21 +133,30 @@ const sqlString = (text: string) => `'${text.replace(/'/g, "''")}'`;
 
 /**
  * The uploaded file read by DuckDB: every value as text (columns named c0, c1, ... so no name of the file's is in
- * the statement), then cast as the appender casts text, booleans mapped as normalizeValue maps them. The path is a
- * bound parameter; the delimiter and encoding literals of a fixed set. Empty values, quoted or not, are nulls.
+ * the statement), then normalized in SQL as normalizeValue does it (spaces around typed values trimmed, blank values
+ * null, booleans mapped) and cast as the appender casts text. A generated key numbers the rows in file order from
+ * `firstId` (DuckDB keeps the scan's order for a window without one). The path and first id are bound parameters;
+ * the delimiter and encoding literals of a fixed set. DuckDB skips empty lines as the splitter does. What DuckDB reads
+ * more strictly than the splitter (a quote inside a quoted value) fails here, and the caller falls back to the appender.
  */
-async function insertFile(conn: DuckDBConnection, target: TableTarget, columns: UploadColumn[], raw: RawCsv): Promise<number> {
+async function insertFile(conn: DuckDBConnection, target: TableTarget, columns: UploadColumn[], raw: RawCsv, firstId: number | null): Promise<number> {
   const delimiter = raw.delimiter === ';' ? "';'" : raw.delimiter === '\t' ? "'\t'" : "','";
   const encoding = raw.encoding === 'latin1' ? "'latin-1'" : "'utf-8'";
   const fields = columns.map((_, i) => `'c${i}': 'VARCHAR'`).join(', ');
   const values = columns.map((c, i) => {
-    if (c.type === 'text') return `c${i}`;
-    if (c.type === 'boolean') return `lower(c${i}) IN ('true', 'yes', 't', 'y')`;
-    return `CAST(c${i} AS ${TYPES[c.type]})`;
+    const value = `NULLIF(trim(c${i}), '')`;
+    if (c.type === 'text') return `CASE WHEN ${value} IS NULL THEN NULL ELSE c${i} END`;
+    if (c.type === 'boolean') return `lower(${value}) IN ('true', 'yes', 't', 'y')`;
+    return `CAST(${value} AS ${TYPES[c.type]})`;
   });
+  const names = columns.map((c) => ident(c.name));
+  if (firstId !== null) {
+    names.unshift(ident(ROW_ID));
+    values.unshift('CAST($2 AS BIGINT) - 1 + row_number() OVER ()');
+  }
   const source = `read_csv($1, header = true, auto_detect = false, delim = ${delimiter}, quote = '"', escape = '"', encoding = ${encoding}, columns = {${fields}})`;
-  const list = columns.map((c) => ident(c.name)).join(', ');
-  const result = await conn.run(`INSERT INTO ${qualified(target)} (${list}) SELECT ${values.join(', ')} FROM ${source}`, [raw.file]);
+  const params = firstId === null ? [raw.file] : [raw.file, firstId];
+  const result = await conn.run(`INSERT INTO ${qualified(target)} (${names.join(', ')}) SELECT ${values.join(', ')} FROM ${source}`, params);
   return Number(result.rowsChanged);
 }
 
