@@ -3,6 +3,7 @@ import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { AuthGuard } from './auth/auth.guard';
 import { AuthRepository } from './auth/auth.repository';
+import { CallerCache } from './auth/caller-cache';
 import { SecretBox } from './crypto/secret-box';
 import { ApiExceptionFilter } from './errors/api-exception.filter';
 import { FormBodyGuard } from './http/accepts-form';
@@ -21,6 +22,7 @@ export class CoreModule {
         { provide: AppLogger, useValue: logger },
         { provide: SecretBox, useValue: new SecretBox(config.encryptionKey) },
         AuthRepository,
+        CallerCache,
         { provide: APP_GUARD, useClass: AuthGuard },
         // After AuthGuard: form posts are refused except on routes marked @AcceptsForm().
         { provide: APP_GUARD, useClass: FormBodyGuard },
@@ -37,7 +39,7 @@ export class CoreModule {
           }),
         },
       ],
-      exports: [APP_CONFIG, AppLogger, SecretBox, AuthRepository],
+      exports: [APP_CONFIG, AppLogger, SecretBox, AuthRepository, CallerCache],
     };
   }
 }

@@ -48,22 +48,26 @@ describe('changes seen by another instance on the same app DB', () => {
     if (pg) console.log(`setting seen on the other instance after ${ms.toFixed(1)} ms (includes one request)`);
   });
 
-  it('applies a permission granted through one instance on the other within a second', async () => {
+  it('applies a permission granted through one instance on the other within a second (Postgres)', async () => {
     const user = await makeUser(a, admin);
     await b.http().get('/api/permissions/group').set(auth(user.session)).expect(403);
     await a.http().post('/api/permissions/membership').set(auth(admin)).send({ group_id: 2, user_id: user.id }).expect(200);
-    await seenWithin(async () => (await b.http().get('/api/permissions/group').set(auth(user.session))).status === 200, 1_000);
+    await seenWithin(async () => (await b.http().get('/api/permissions/group').set(auth(user.session))).status === 200, pg ? 1_000 : 30_000);
   });
 
-  it('ends a session logged out through one instance on the other at once, and a deactivated user’s too', async () => {
+  it('ends a session logged out through one instance on the other within a second (Postgres), and a deactivated user’s too', async () => {
     const user = await makeUser(a, admin);
     const other = await makeUser(a, admin);
+    // Both sessions are now in B's caller cache.
     await b.http().get('/api/user/current').set(auth(user.session)).expect(200);
+    await b.http().get('/api/user/current').set(auth(other.session)).expect(200);
+    const refused = (session: string) => async () => (await b.http().get('/api/user/current').set(auth(session))).status === 401;
     await a.http().delete('/api/session').set(auth(user.session)).expect(204);
-    await b.http().get('/api/user/current').set(auth(user.session)).expect(401);
+    const ms = await seenWithin(refused(user.session), pg ? 1_000 : 30_000);
+    if (pg) console.log(`logout seen on the other instance after ${ms.toFixed(1)} ms (includes one request)`);
     await b.http().get('/api/user/current').set(auth(other.session)).expect(200);
     await a.http().delete(`/api/user/${other.id}`).set(auth(admin)).expect(200);
-    await b.http().get('/api/user/current').set(auth(other.session)).expect(401);
+    await seenWithin(refused(other.session), pg ? 1_000 : 30_000);
   });
 
   it('hands a job lease to the other instance once the holder’s runs out, never to both', async () => {

@@ -1,11 +1,13 @@
 import { ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import type { DataSource } from 'typeorm';
 import { loadConfig } from '../../config/app-config';
 import { ForbiddenError } from '../errors/api-errors';
 import { AppLogger } from '../logging/app-logger';
 import { Access } from './access.decorator';
 import { AuthGuard } from './auth.guard';
 import { AuthRepository } from './auth.repository';
+import { CallerCache } from './caller-cache';
 import type { AuthedRequest } from './current-user';
 
 class Routes {
@@ -30,9 +32,12 @@ function ctx(handler: keyof Routes, headers: Record<string, string> = {}): { ctx
 describe('AuthGuard (global: who is calling)', () => {
   const userBySession = jest.fn(async (hash: string) => (hash ? { id: 7, is_superuser: false, group_ids: '1,3' } : undefined));
   const repo = { userBySession, userByApiKey: jest.fn(async () => undefined) } as unknown as AuthRepository;
-  const guard = new AuthGuard(new Reflector(), repo, loadConfig({}), new AppLogger('silent', 'memory'));
+  const guard = new AuthGuard(new Reflector(), repo, loadConfig({}), new AppLogger('silent', 'memory'), new CallerCache({ subscribers: [] } as unknown as DataSource, { settingsRefreshSeconds: 60 }));
 
-  beforeEach(() => userBySession.mockClear());
+  beforeEach(() => {
+    userBySession.mockClear();
+    guard['callers'].clear();
+  });
 
   it('refuses a route that declares no access level, even for a signed-in caller', async () => {
     await expect(guard.canActivate(ctx('undeclared', { 'x-metabase-session': 'k' }).ctx)).rejects.toBeInstanceOf(ForbiddenError);

@@ -8,6 +8,7 @@ import { loggablePath } from '../logging/loggable-path';
 import { requestContext } from '../logging/request-context';
 import { ACCESS_KEY, AccessLevel } from './access.decorator';
 import { AuthRepository } from './auth.repository';
+import { CALLER_CACHE_MAX_AGE_MS, CallerCache } from './caller-cache';
 import { AuthedRequest, AuthUser } from './current-user';
 import { SESSION_COOKIE } from './session-cookie';
 
@@ -28,6 +29,7 @@ export class AuthGuard implements CanActivate {
     private readonly auth: AuthRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(AppLogger) private readonly logger: AppLogger,
+    private readonly callers: CallerCache<AuthUser>,
   ) {}
 
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
@@ -56,14 +58,24 @@ export class AuthGuard implements CanActivate {
     const sessionKey = cookies[SESSION_COOKIE] || header(req, 'x-metabase-session');
     if (sessionKey) {
       const keyHash = sha256Hex(sessionKey);
-      const notBefore = new Date(Date.now() - this.config.maxSessionAgeMinutes * 60_000);
-      const row = await this.auth.userBySession(keyHash, notBefore);
-      if (row) return { ...caller(row), sessionKeyHash: keyHash };
+      const user = await this.callers.get(`session:${keyHash}`, async () => {
+        const now = Date.now();
+        const notBefore = new Date(now - this.config.maxSessionAgeMinutes * 60_000);
+        const row = await this.auth.userBySession(keyHash, notBefore, new Date(notBefore.getTime() + CALLER_CACHE_MAX_AGE_MS));
+        if (!row) return undefined;
+        // A session near its age limit is answered but not kept: kept, it could outlive the limit.
+        const lasts = row.lasts === true || Number(row.lasts) === 1;
+        return { value: { ...caller(row), sessionKeyHash: keyHash }, validUntil: lasts ? undefined : now };
+      });
+      if (user) return user;
     }
     const apiKey = header(req, 'x-api-key');
     if (apiKey) {
-      const row = await this.auth.userByApiKey(sha256Hex(apiKey));
-      if (row) return { ...caller(row), apiKeyId: row.api_key_id };
+      const keyHash = sha256Hex(apiKey);
+      return this.callers.get(`api-key:${keyHash}`, async () => {
+        const row = await this.auth.userByApiKey(keyHash);
+        return row ? { value: { ...caller(row), apiKeyId: row.api_key_id } } : undefined;
+      });
     }
     return undefined;
   }

@@ -8,7 +8,7 @@ interface CallerRow {
   group_ids: string | null;
 }
 
-/** The two look-ups every authenticated request makes, each one round trip. */
+/** The look-ups that say who is calling, each one round trip (CallerCache keeps their answers). */
 @Injectable()
 export class AuthRepository {
   private readonly sql: AppSql;
@@ -17,11 +17,16 @@ export class AuthRepository {
     this.sql = new AppSql(db);
   }
 
-  async userBySession(keyHash: string, notBefore: Date): Promise<CallerRow | undefined> {
-    return this.one(
+  /**
+   * The session's user, if the session was made after `notBefore`; `lasts` says whether it was also made after
+   * `lastsIf` (so it is still valid a while from now: see CallerCache). Both compared in the database, as stored.
+   */
+  async userBySession(keyHash: string, notBefore: Date, lastsIf: Date): Promise<(CallerRow & { lasts: boolean | number }) | undefined> {
+    return this.one<CallerRow & { lasts: boolean | number }>(
       `FROM core_session s JOIN core_user u ON u.id = s.user_id
        WHERE s.key_hash = $1 AND s.created_at > $2 AND u.is_active = $3`,
-      [keyHash, notBefore, true],
+      [keyHash, notBefore, true, lastsIf],
+      `, CASE WHEN s.created_at > $4 THEN 1 ELSE 0 END AS lasts`,
     );
   }
 

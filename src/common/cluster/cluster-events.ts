@@ -28,6 +28,11 @@ export class ClusterEvents {
     return false;
   }
 
+  /** Whether other instances may share the app DB: their writes reach this one only through the bus. */
+  get distributed(): boolean {
+    return false;
+  }
+
   subscribe(handler: ClusterHandler): () => void {
     this.handlers.add(handler);
     return () => this.handlers.delete(handler);

@@ -45,6 +45,10 @@ export class PgClusterEvents extends ClusterEvents {
     return this.connected;
   }
 
+  override get distributed(): boolean {
+    return true;
+  }
+
   /** Connects once; a failure leaves the bus retrying in the background (polling covers the meantime). */
   async start(): Promise<void> {
     await this.connect();
