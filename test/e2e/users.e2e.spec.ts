@@ -50,6 +50,27 @@ describe('users API', () => {
       expect(mine.body).toMatchObject({ id: u.id, is_superuser: false, user_group_memberships: [{ id: 1, is_group_manager: false }] });
     });
 
+    it('answers exactly what GET /api/user/:id answers (one statement against the entities), groups, managers and attributes included', async () => {
+      const u = await makeUser(t, admin);
+      const [g1, g2] = [await newGroup(), await newGroup()];
+      await http().put(`/api/user/${u.id}`).set(auth(admin)).send({
+        first_name: 'Zoë', last_name: null, locale: 'de', login_attributes: { region: 'north', level: 3 },
+        user_group_memberships: [{ id: 1 }, { id: g2, is_group_manager: true }, { id: g1, is_group_manager: false }],
+      }).expect(200);
+      await http().post('/api/session').send({ username: u.email, password: u.password }).expect(200); // sets last_login
+      for (const [session, id] of [[u.session, u.id], [admin, adminId]] as const) {
+        const current = (await http().get('/api/user/current').set(auth(session)).expect(200)).body;
+        const byId = (await http().get(`/api/user/${id}`).set(auth(admin)).expect(200)).body;
+        expect(current).toEqual(byId);
+      }
+      const current = (await http().get('/api/user/current').set(auth(u.session)).expect(200)).body;
+      expect(current).toMatchObject({
+        first_name: 'Zoë', last_name: null, common_name: 'Zoë', locale: 'de', login_attributes: { region: 'north', level: 3 }, last_login: expect.any(String),
+        user_group_memberships: [{ id: 1, is_group_manager: false }, { id: Math.min(g1, g2), is_group_manager: Math.min(g1, g2) === g2 }, { id: Math.max(g1, g2), is_group_manager: Math.max(g1, g2) === g2 }],
+        group_ids: [1, Math.min(g1, g2), Math.max(g1, g2)],
+      });
+    });
+
     it("answers an API key's user", async () => {
       const { userId, key } = await makeApiKey();
       const res = await http().get('/api/user/current').set('X-Api-Key', key).expect(200);

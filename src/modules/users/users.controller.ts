@@ -2,19 +2,26 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res }
 import type { Response } from 'express';
 import { Access } from '../../common/auth/access.decorator';
 import { AuthUser, CurrentUser } from '../../common/auth/current-user';
+import { NotFoundError } from '../../common/errors/api-errors';
 import { IdParam } from '../../common/validation/pipes';
 import { ChangePasswordDto, CreateUserDto, ListUsersQuery, UpdateUserDto } from './users.dto';
+import { UserViewQuery } from './user-view.query';
 import { UsersService } from './users.service';
 
 @Controller('api/user')
 export class UsersController {
-  constructor(private readonly users: UsersService) {}
+  constructor(
+    private readonly users: UsersService,
+    private readonly views: UserViewQuery,
+  ) {}
 
   /** Declared before `:id`, which would otherwise take `current` as an id. */
   @Get('current')
   @Access('user')
   async current(@CurrentUser() caller: AuthUser) {
-    return this.users.view(await this.users.get(caller.id));
+    const view = await this.views.byId(caller.id);
+    if (!view) throw new NotFoundError();
+    return view;
   }
 
   @Get()

@@ -7,12 +7,13 @@ import { Session } from '../sessions/session.entity';
 import { User } from './user.entity';
 import { UsersController } from './users.controller';
 import { UsersRepository } from './users.repository';
+import { UserViewQuery } from './user-view.query';
 import { UsersService } from './users.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([User, PermissionsGroupMembership, Session]), PermissionsModule, CollectionsModule],
   controllers: [UsersController],
-  providers: [UsersRepository, UsersService],
+  providers: [UsersRepository, UsersService, UserViewQuery],
   exports: [UsersRepository, UsersService],
 })
 export class UsersModule {}
