@@ -152,8 +152,30 @@ describe('persisted models on Postgres, MariaDB and DuckDB', () => {
     await t.http().get(`/api/persist/card/${model.id}`).set(auth(admin)).expect(404);
     expect((await total()).sql).not.toContain('analytics_cache_');
     expect(await schemaExists(wh, info.schema_name)).toBe(false);
+
+    // Deleting a persisted model drops its table; deleting the database drops its cache schema, tables and all.
+    await t.http().post(`/api/database/${db}/persist`).set(auth(admin)).expect(204);
+    await t.http().post(`/api/card/${model.id}/persist`).set(auth(admin)).expect(204);
+    expect(await tableExists(wh, info.schema_name, `model_${model.id}`)).toBe(true);
+    await t.http().delete(`/api/card/${model.id}`).set(auth(admin)).expect(204);
+    expect(await tableExists(wh, info.schema_name, `model_${model.id}`)).toBe(false);
+    const kept = await makeModel(t, admin, { database: db, type: 'query', query: { 'source-table': table.id } });
+    await t.http().post(`/api/card/${kept.id}/persist`).set(auth(admin)).expect(204);
+    expect(await tableExists(wh, info.schema_name, `model_${kept.id}`)).toBe(true);
+    await t.http().delete(`/api/database/${db}`).set(auth(admin)).expect(204);
+    expect(await schemaExists(wh, info.schema_name)).toBe(false);
   });
 });
+
+/** Whether a table is in the warehouse (read through the test helper's own connection). */
+async function tableExists(wh: E2eWarehouse, schema: string, table: string): Promise<boolean> {
+  try {
+    await wh.exec([`SELECT 1 FROM ${q(wh.engine, schema)}.${q(wh.engine, table)} WHERE 1 = 0`]);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const q = (engine: Engine, name: string) => (engine === 'mysql' ? `\`${name}\`` : `"${name}"`);
 

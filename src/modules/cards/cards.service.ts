@@ -15,6 +15,7 @@ import { Card, type CardType } from './card.entity';
 import { CardsRepository } from './cards.repository';
 import type { CreateCardDto, UpdateCardDto } from './cards.dto';
 import { ContentRegistry } from '../dataset/content.registry';
+import { DeletionHooks } from '../warehouse/deletion-hooks';
 
 const DATABASE_MSG = 'value must be a map with the key `database`, an integer greater than zero.';
 
@@ -43,6 +44,7 @@ export class CardsService implements OnModuleInit {
     private readonly search: SearchIndexService,
     private readonly bookmarks: BookmarksRepository,
     private readonly content: ContentRegistry,
+    private readonly deletion: DeletionHooks,
   ) {}
 
   onModuleInit(): void {
@@ -123,6 +125,7 @@ export class CardsService implements OnModuleInit {
   /** DELETE: the card, its references, revisions, bookmarks and search terms go for good. */
   async remove(caller: AuthUser, id: number): Promise<void> {
     await this.access.writable(caller, id);
+    await this.deletion.card(id);
     await this.db.transaction(async (tx) => {
       await tx.createQueryBuilder().delete().from('card_reference').where('card_id = :id', { id }).execute();
       await this.revisions.forget(tx, 'card', id);

@@ -18,6 +18,7 @@ import { WarehouseTable } from '../tables/table.entity';
 import { WarehouseDatabase } from './database.entity';
 import { toDatabaseView } from './database.view';
 import { CreateDatabaseDto, UpdateDatabaseDto } from './databases.dto';
+import { DeletionHooks } from '../warehouse/deletion-hooks';
 import { DatabasesRepository } from './databases.repository';
 import { mergedDatabaseSettings } from './database-settings';
 import { privilegedRoleWarnings } from './warehouse-role';
@@ -33,6 +34,7 @@ export class DatabasesService {
     private readonly syncRuns: SyncRepository,
     private readonly secrets: SecretBox,
     @Inject(AppLogger) private readonly logger: AppLogger,
+    private readonly deletion: DeletionHooks,
   ) {}
 
   /** Databases the caller may query (all for admins), optionally with their tables. */
@@ -168,6 +170,7 @@ export class DatabasesService {
 
   async delete(id: number): Promise<void> {
     if (!(await this.repo.findById(id))) throw new NotFoundError();
+    await this.deletion.database(id);
     await this.connections.evict(id);
     await this.repo.delete(id);
   }

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { CardsModule } from '../cards/cards.module';
 import { ContentRegistry } from '../dataset/content.registry';
 import { DatasetModule } from '../dataset/dataset.module';
+import { DeletionHooks } from '../warehouse/deletion-hooks';
 import { WarehouseModule } from '../warehouse/warehouse.module';
 import { PersistedBuilder } from './persisted-builder';
 import { PersistedInfo } from './persisted-info.entity';
@@ -24,10 +25,14 @@ import { PersistenceService } from './persistence.service';
 export class PersistenceModule implements OnModuleInit {
   constructor(
     private readonly registry: ContentRegistry,
+    private readonly deletion: DeletionHooks,
     private readonly persistence: PersistenceService,
   ) {}
 
   onModuleInit(): void {
     this.registry.provide({ persisted: (id) => this.persistence.source(id), queryChanged: (id) => this.persistence.queryChanged(id) });
+    // A deleted model's table, and every table of a deleted database, go from the warehouse first.
+    this.deletion.onCard((id) => this.persistence.cardDeleting(id));
+    this.deletion.onDatabase((id) => this.persistence.databaseDeleting(id));
   }
 }

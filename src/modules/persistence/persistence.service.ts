@@ -161,6 +161,22 @@ export class PersistenceService {
     if (canPersist(db.engine)) await this.builder.dropSchema(db as PersistableDb, await this.schemaOf(db.id)).catch(() => undefined);
   }
 
+  /**
+   * Before the database row is deleted: its persisted tables and cache schema (as unpersisting it does), when it
+   * ever persisted anything; other warehouses are not connected to for nothing.
+   */
+  async databaseDeleting(dbId: number): Promise<void> {
+    const db = await this.repo.database(dbId);
+    if (!db || (db.settings?.[DATABASE_SETTING] !== true && (await this.repo.byDatabase(dbId)).length === 0)) return;
+    await this.disableDatabase(dbId);
+  }
+
+  /** Before the card row is deleted: a persisted model's table (its row would go by cascade, leaving the table). */
+  async cardDeleting(cardId: number): Promise<void> {
+    const row = await this.repo.byCard(cardId);
+    if (row) await this.dropRow(row);
+  }
+
   // ------------------------------------------------------------------------------------------------ the engine
 
   /**
