@@ -13,7 +13,7 @@ jest.setTimeout(180_000);
  * permissions graph, appending to and replacing an uploaded table (and the 400s naming mismatched columns), and
  * deleting it.
  */
-describe.each(availableEngines(['postgres', 'duckdb']).map((e) => [e]))('managing CSV uploads on %s', (engine: Engine) => {
+describe.each(availableEngines(['postgres', 'duckdb', 'mysql']).map((e) => [e]))('managing CSV uploads on %s', (engine: Engine) => {
   let t: TestApp;
   let admin: string;
   let user: MadeUser;
