@@ -92,6 +92,21 @@ describe.each(availableEngines(['duckdb', 'postgres', 'mysql']).map((e) => [e]))
     expect(l.rows.map((r) => r.slice(1))).toEqual([['José', 'München']]);
   });
 
+  it('syncs the new table only: another new table is recorded but neither fingerprinted nor scanned', async () => {
+    await wh.exec(['CREATE TABLE other_new (n INTEGER)', 'INSERT INTO other_new VALUES (1), (2)']);
+    const id = (await upload('scoped.csv', 'k,v\n1,a\n2,b\n').expect(200)).body as number;
+    const card = (await http().get(`/api/card/${id}`).set(auth(admin)).expect(200)).body;
+    const fingerprinted = async (tableId: number) => {
+      const table = (await http().get(`/api/table/${tableId}/query_metadata`).set(auth(admin)).expect(200)).body;
+      return (table.fields as Array<{ name: string; fingerprint: unknown }>).filter((f) => f.name !== '_mb_row_id').map((f) => f.fingerprint !== null);
+    };
+    expect(await fingerprinted(card.table_id)).toEqual([true, true]);
+    const meta = (await http().get(`/api/database/${db}/metadata`).set(auth(admin)).expect(200)).body;
+    const other = meta.tables.find((x: { name: string }) => x.name.toLowerCase() === 'other_new');
+    expect(other).toBeDefined();
+    expect(await fingerprinted(other.id)).toEqual([false]);
+  });
+
   it('refuses broken files with a clear 400 and leaves no table behind', async () => {
     const before = await uploadedTables();
     const cases: Array<[string | Buffer, RegExp]> = [

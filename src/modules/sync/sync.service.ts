@@ -15,6 +15,12 @@ import { applyDescribed } from './metadata-sync';
 import { SyncKind } from './sync-run.entity';
 import { SyncRepository } from './sync.repository';
 
+/** A table by where the warehouse has it (schema null where the engine has none, as sync records it). */
+export interface TableName {
+  schema: string | null;
+  name: string;
+}
+
 /** A statement that failed on one table or field (not a lost connection): skipped, the sync goes on. */
 function skippable(e: unknown): boolean {
   return e instanceof QueryError || e instanceof QueryTimeoutError;
@@ -42,9 +48,9 @@ export class SyncService {
   ) {}
 
   /** Starts a sync without waiting for it; errors end up in the sync log. */
-  inBackground(dbId: number, kind: SyncKind): void {
+  inBackground(dbId: number, kind: SyncKind, only?: TableName): void {
     void requestContext
-      .run({ requestId: `sync-${dbId}-${kind}` }, () => this.run(dbId, kind))
+      .run({ requestId: `sync-${dbId}-${kind}` }, () => this.run(dbId, kind, only))
       .catch((e: unknown) => this.logger.error('Sync could not start', { db_id: dbId, kind, err: e }));
   }
 
@@ -52,24 +58,28 @@ export class SyncService {
    * Runs a sync now; false when another instance (or this one) is already syncing the database. `metadata`
    * also fingerprints and refreshes value lists; `field-values` refreshes value lists only.
    */
-  run(dbId: number, kind: SyncKind): Promise<boolean> {
+  run(dbId: number, kind: SyncKind, only?: TableName): Promise<boolean> {
     // A second sync of one database here would share this instance's lease, and the first to end would release
     // it while the other still runs. A value scan asked for during a metadata sync joins it (that refreshes values too).
     const existing = this.running.get(dbId);
     if (existing) return existing.kind === kind || existing.kind === 'metadata' ? existing.job : Promise.resolve(false);
-    const job = this.runOnce(dbId, kind).finally(() => this.running.delete(dbId));
+    const job = this.runOnce(dbId, kind, only).finally(() => this.running.delete(dbId));
     this.running.set(dbId, { kind, job });
     return job;
   }
 
-  private async runOnce(dbId: number, kind: SyncKind): Promise<boolean> {
+  /**
+   * `only` (a metadata sync for one new table, e.g. an upload's): the database's tables and fields are still read
+   * and recorded (one catalog query), but only that table is fingerprinted and has its values read.
+   */
+  private async runOnce(dbId: number, kind: SyncKind, only?: TableName): Promise<boolean> {
     if (!(await this.repo.claimLease(dbId, this.instanceId, LEASE_MS))) return false;
     const run = await this.repo.startRun(dbId, kind, this.instanceId);
     const started = Date.now();
     try {
       const db = await this.repo.findDatabase(dbId);
       if (!db) return false;
-      const summary = kind === 'metadata' ? await this.syncMetadata(db) : await this.refreshValues(db);
+      const summary = kind === 'metadata' ? await this.syncMetadata(db, only) : await this.refreshValues(db);
       await this.repo.endRun(run, null, summary);
       this.logger.info('Sync finished', { db_id: dbId, kind, ms: Date.now() - started, ...summary });
       this.metrics?.syncRan(kind, 'succeeded', Date.now() - started);
@@ -86,22 +96,22 @@ export class SyncService {
     }
   }
 
-  private async syncMetadata(db: WarehouseDatabase): Promise<Record<string, number>> {
+  private async syncMetadata(db: WarehouseDatabase, only?: TableName): Promise<Record<string, number>> {
     const driver = this.connections.driverFor(db);
     const described = await driver.describe();
     const summary = await this.repo.transaction((tx) => applyDescribed(tx, db.id, described));
-    const analyzed = await this.analyze(db);
-    const values = await this.refreshValues(db);
+    const tables = (await this.repo.tables(db.id)).filter((t) => t.active && (!only || ((t.schema ?? null) === only.schema && t.name === only.name)));
+    const analyzed = await this.analyze(db, tables);
+    const values = only ? await this.refreshValues(db, (await this.repo.fields(tables.map((t) => t.id))).map((f) => f.id)) : await this.refreshValues(db);
     await this.repo.transaction((tx) =>
       tx.update(WarehouseDatabase, { id: db.id }, { initial_sync_status: 'complete', last_metadata_sync_at: new Date(), last_field_values_at: new Date() }),
     );
     return { ...summary, ...analyzed, ...values };
   }
 
-  /** Fingerprints every active table; each table's results are written in one transaction. */
-  private async analyze(db: WarehouseDatabase): Promise<Record<string, number>> {
+  /** Fingerprints the tables (active ones of the database); each table's results are written in one transaction. */
+  private async analyze(db: WarehouseDatabase, tables: WarehouseTable[]): Promise<Record<string, number>> {
     const driver = this.connections.driverFor(db);
-    const tables = (await this.repo.tables(db.id)).filter((t) => t.active);
     const fields = await this.repo.fields(tables.map((t) => t.id));
     let analyzedFields = 0;
     let failedTables = 0;

@@ -90,7 +90,7 @@ export class UploadsService {
     const columns = checkAppendColumns(fields, analysis);
     const loader = await this.loaderFor(db);
     await loadOrExplain(() => loader.append({ schema: table.schema, table: table.name }, columns, csvRows(file.path, analysis), replace, rawCsv(file, analysis)));
-    this.sync.inBackground(db.id, 'metadata');
+    this.sync.inBackground(db.id, 'metadata', { schema: table.schema, name: table.name });
   }
 
   /** Drops a table an upload made and archives the models built on it. */
@@ -146,7 +146,7 @@ export class UploadsService {
   /** Syncs the database until the new table shows (a sync already running may have started before it existed). */
   private async syncUntilFound(dbId: number, target: TableTarget): Promise<UploadTableRow> {
     for (let attempt = 0; attempt < 5; attempt++) {
-      await this.sync.run(dbId, 'metadata');
+      await this.sync.run(dbId, 'metadata', { schema: target.schema, name: target.table });
       const table = await this.repo.findTable(dbId, target.schema, target.table);
       if (table) return table;
       await new Promise((r) => setTimeout(r, 200 * (attempt + 1)));
