@@ -106,8 +106,22 @@ if (!haveChromium && inCI) throw new Error(`Chromium is missing at ${CHROMIUM}; 
   });
 
   let byCategoryId: number;
-  const open = async (method: 'jwt' | 'saml' = 'jwt', view: 'static' | 'interactive' = 'static'): Promise<Page> => {
-    const page = await (await browser.newContext({ viewport: { width: 1200, height: 1000 } })).newPage();
+  const open = async (method: 'jwt' | 'saml' = 'jwt', view: 'static' | 'interactive' = 'static', opts: { popupsOnClickOnly?: boolean } = {}): Promise<Page> => {
+    const context = await browser.newContext({ viewport: { width: 1200, height: 1000 } });
+    if (opts.popupsOnClickOnly) {
+      // A popup blocker as real browsers have (Chromium under Playwright lets every popup open): a popup opens only
+      // from a click's handler.
+      await context.addInitScript(() => {
+        const open = window.open.bind(window);
+        let inClick = false;
+        window.addEventListener('click', () => {
+          inClick = true;
+          setTimeout(() => (inClick = false));
+        }, true);
+        window.open = (...args: Parameters<typeof window.open>) => (inClick ? open(...args) : null);
+      });
+    }
+    const page = await context.newPage();
     await page.goto(`${hostUrl}/?analytics=${encodeURIComponent(analyticsUrl)}&dashboard=${dashboardId}&question=${questionId}&auth=${method}&view=${view}`);
     return page;
   };
@@ -199,6 +213,18 @@ if (!haveChromium && inCI) throw new Error(`Chromium is missing at ${CHROMIUM}; 
     await page.locator('[data-testid="analytics-question"] [data-testid="visualization"][data-state="ready"]').waitFor({ timeout: 30_000 });
     const users = (await s.t.http().get('/api/user').set(auth(s.admin)).expect(200)).body.data as { email: string }[];
     expect(users.map((u) => u.email)).toContain(SAML_EMAIL);
+    await page.context().close();
+  });
+  it('signs in through SAML where popups need a click: the provider offers a sign-in button, and its click opens the popup', async () => {
+    const page = await open('saml', 'static', { popupsOnClickOnly: true });
+    const button = page.getByTestId('analytics-sign-in').getByRole('button', { name: 'Sign in to see the analytics' });
+    await button.waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('auth-status').textContent()).toContain('loading');
+    const popupOpened = page.waitForEvent('popup', { timeout: 30_000 });
+    await button.click();
+    await (await popupOpened).waitForEvent('close', { timeout: 30_000 });
+    await page.getByTestId('auth-status').filter({ hasText: 'success' }).waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('analytics-sign-in').count()).toBe(0);
     await page.context().close();
   });
   it('explores: InteractiveQuestion filters, summarizes, changes the visualization and saves; InteractiveDashboard drills through', async () => {

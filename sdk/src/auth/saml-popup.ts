@@ -6,38 +6,84 @@ import type { SamlLogin } from './sso-login';
 export const SAML_MESSAGE_TYPE = 'analytics-sdk:saml-session';
 
 /**
- * SAML in a popup: opens the identity provider's login page; the assertion consumer page of the analytics server then
- * posts the session to this window (its origin checked against `analyticsInstanceUrl`) and closes. Closing the popup
- * first, or a blocked popup, fails the login.
+ * A SAML login waiting for a click. Browsers block popups not opened by one, and the provider signs in when it
+ * mounts: then the login waits here, the provider shows a sign-in button, and its click opens the popup.
  */
-export function browserSamlLogin(analyticsInstanceUrl: string): SamlLogin {
+export class SamlPrompt {
+  private pending: (() => void) | null = null;
+  private readonly listeners = new Set<() => void>();
+
+  get waiting(): boolean {
+    return this.pending !== null;
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  /** From a click handler (a user gesture: the browser lets the popup open). */
+  open = (): void => {
+    const pending = this.pending;
+    this.set(null);
+    pending?.();
+  };
+
+  ask(openPopup: () => void): void {
+    this.set(openPopup);
+  }
+
+  private set(pending: (() => void) | null): void {
+    this.pending = pending;
+    for (const listener of this.listeners) listener();
+  }
+}
+
+const BLOCKED = 'The SAML login popup was blocked by the browser; allow popups for this site';
+
+/**
+ * SAML in a popup: opens the identity provider's login page; the assertion consumer page of the analytics server then
+ * posts the session to this window (its origin checked against `analyticsInstanceUrl`) and closes. A popup blocked
+ * without a user gesture waits for one through `prompt`; closing the popup first, or a popup blocked even on a
+ * click, fails the login.
+ */
+export function browserSamlLogin(analyticsInstanceUrl: string, prompt?: SamlPrompt): SamlLogin {
   const expectedOrigin = new URL(analyticsInstanceUrl).origin;
+  const openPopup = (url: string) => window.open(url, 'analytics-saml-login', 'popup,width=600,height=700');
   return (url: string) =>
     new Promise<SessionAnswer>((resolve, reject) => {
-      const popup = window.open(url, 'analytics-saml-login', 'popup,width=600,height=700');
-      if (!popup) {
-        reject(new AnalyticsAuthError('The SAML login popup was blocked by the browser; allow popups for this site'));
-        return;
-      }
-      const done = () => {
-        window.removeEventListener('message', onMessage);
-        clearInterval(watch);
-      };
-      const onMessage = (e: MessageEvent) => {
-        if (e.origin !== expectedOrigin || e.source !== popup) return;
-        const data = e.data as { type?: unknown; session?: unknown } | null;
-        if (!data || data.type !== SAML_MESSAGE_TYPE) return;
-        done();
-        if (isSessionAnswer(data.session)) resolve(data.session);
-        else reject(new AnalyticsAuthError('The SAML login handed over no session'));
-      };
-      window.addEventListener('message', onMessage);
-      // The popup's own page cannot tell us it was closed: look.
-      const watch = setInterval(() => {
-        if (popup.closed) {
-          done();
-          reject(new AnalyticsAuthError('The SAML login window was closed before the login finished'));
-        }
-      }, 400);
+      const first = openPopup(url);
+      if (first) follow(first, expectedOrigin, resolve, reject);
+      else if (!prompt) reject(new AnalyticsAuthError(BLOCKED));
+      else
+        prompt.ask(() => {
+          const popup = openPopup(url);
+          if (popup) follow(popup, expectedOrigin, resolve, reject);
+          else reject(new AnalyticsAuthError(BLOCKED));
+        });
     });
+}
+
+/** Waits for the popup's message with the session, or for it to close without one. */
+function follow(popup: Window, expectedOrigin: string, resolve: (s: SessionAnswer) => void, reject: (e: Error) => void): void {
+  const done = () => {
+    window.removeEventListener('message', onMessage);
+    clearInterval(watch);
+  };
+  const onMessage = (e: MessageEvent) => {
+    if (e.origin !== expectedOrigin || e.source !== popup) return;
+    const data = e.data as { type?: unknown; session?: unknown } | null;
+    if (!data || data.type !== SAML_MESSAGE_TYPE) return;
+    done();
+    if (isSessionAnswer(data.session)) resolve(data.session);
+    else reject(new AnalyticsAuthError('The SAML login handed over no session'));
+  };
+  window.addEventListener('message', onMessage);
+  // The popup's own page cannot tell us it was closed: look.
+  const watch = setInterval(() => {
+    if (popup.closed) {
+      done();
+      reject(new AnalyticsAuthError('The SAML login window was closed before the login finished'));
+    }
+  }, 400);
 }

@@ -1,7 +1,7 @@
-import { useEffect, useMemo, type ReactNode } from 'react';
+import { useEffect, useMemo, useSyncExternalStore, type ReactNode } from 'react';
 import { AuthClient } from '../auth/auth-client';
 import type { DefinedAuthConfig } from '../auth/config';
-import { browserSamlLogin } from '../auth/saml-popup';
+import { browserSamlLogin, SamlPrompt } from '../auth/saml-popup';
 import { AnalyticsContext } from './context';
 import { resolveTheme, themeStyle, type AnalyticsTheme, type ThemePreset } from './theme';
 
@@ -20,14 +20,16 @@ export function AnalyticsProvider({ authConfig, className, theme, locale, childr
   if (!authConfig || (authConfig as { __defined?: boolean }).__defined !== true) {
     throw new Error('AnalyticsProvider: pass `authConfig={defineAnalyticsAuthConfig({...})}`');
   }
+  const prompt = useMemo(() => new SamlPrompt(), []);
   const client = useMemo(
     () =>
       new AuthClient(authConfig, {
         locale,
-        samlLogin: typeof window === 'undefined' ? undefined : browserSamlLogin(authConfig.analyticsInstanceUrl),
+        samlLogin: typeof window === 'undefined' ? undefined : browserSamlLogin(authConfig.analyticsInstanceUrl, prompt),
       }),
-    [authConfig, locale],
+    [authConfig, locale, prompt],
   );
+  const waitingForClick = useSyncExternalStore(prompt.subscribe, () => prompt.waiting, () => false);
   useEffect(() => {
     client.ensureSession().catch(() => undefined); // the error state shows it
     return () => client.close();
@@ -37,6 +39,14 @@ export function AnalyticsProvider({ authConfig, className, theme, locale, childr
   return (
     <AnalyticsContext.Provider value={value}>
       <div className={className} lang={locale} data-analytics-theme={resolved.preset} style={themeStyle(resolved)}>
+        {waitingForClick && (
+          // The browser blocked the SAML popup opened on mount: a click may open it.
+          <div data-testid="analytics-sign-in" role="status" style={{ padding: '12px 0' }}>
+            <button type="button" onClick={prompt.open}>
+              Sign in to see the analytics
+            </button>
+          </div>
+        )}
         {children}
       </div>
     </AnalyticsContext.Provider>
