@@ -41,22 +41,54 @@ function buildWebIfNeeded() {
   execSync('npx vite build --config web/vite.config.mts --logLevel warn', { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
 }
 
-buildWebIfNeeded();
-if (process.argv.includes('--web')) process.exit(0);
-
-const clean = process.argv.includes('--clean');
-const srcDir = path.join(root, 'src');
-if (!fs.existsSync(srcDir)) process.exit(0); // a runtime image ships dist/ only
-const sources = [srcDir, path.join(root, 'bench')].filter((d) => fs.existsSync(d));
-if (!clean && fs.existsSync(entry) && fs.statSync(entry).mtimeMs >= Math.max(...sources.map(newest))) process.exit(0);
-if (clean) fs.rmSync(path.join(root, 'dist'), { recursive: true, force: true });
-
-console.log('Building...');
-execSync('npx tsc -p tsconfig.build.json', { cwd: root, stdio: 'inherit' });
-let hash = null;
-try {
-  hash = execSync('git rev-parse --short HEAD', { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
-} catch {
-  /* not a git checkout */
+/**
+ * One build at a time on this checkout: test files that need the built server or pages (run in parallel by jest)
+ * would otherwise compile into the same directories at once. The others wait, then find the build fresh.
+ */
+function withLock(work) {
+  const lock = path.join(root, '.build-lock');
+  const deadline = Date.now() + 10 * 60_000;
+  for (;;) {
+    try {
+      fs.mkdirSync(lock);
+      break;
+    } catch (e) {
+      if (e.code !== 'EEXIST') throw e;
+      // A lock older than the deadline is a crashed build's.
+      const age = Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > 10 * 60_000) fs.rmSync(lock, { recursive: true, force: true });
+      if (Date.now() > deadline) throw new Error(`another build holds ${lock}`);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+    }
+  }
+  try {
+    work();
+  } finally {
+    fs.rmSync(lock, { recursive: true, force: true });
+  }
 }
-fs.writeFileSync(path.join(root, 'dist', 'build-info.json'), JSON.stringify({ date: new Date().toISOString().slice(0, 10), hash }));
+
+withLock(() => {
+  buildWebIfNeeded();
+  if (!process.argv.includes('--web')) buildServerIfNeeded();
+});
+
+/** The server (dist/), when missing or older than its sources; always with --clean. */
+function buildServerIfNeeded() {
+  const clean = process.argv.includes('--clean');
+  const srcDir = path.join(root, 'src');
+  if (!fs.existsSync(srcDir)) return; // a runtime image ships dist/ only
+  const sources = [srcDir, path.join(root, 'bench')].filter((d) => fs.existsSync(d));
+  if (!clean && fs.existsSync(entry) && fs.statSync(entry).mtimeMs >= Math.max(...sources.map(newest))) return;
+  if (clean) fs.rmSync(path.join(root, 'dist'), { recursive: true, force: true });
+
+  console.log('Building...');
+  execSync('npx tsc -p tsconfig.build.json', { cwd: root, stdio: 'inherit' });
+  let hash = null;
+  try {
+    hash = execSync('git rev-parse --short HEAD', { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+  } catch {
+    /* not a git checkout */
+  }
+  fs.writeFileSync(path.join(root, 'dist', 'build-info.json'), JSON.stringify({ date: new Date().toISOString().slice(0, 10), hash }));
+}

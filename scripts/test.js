@@ -33,6 +33,12 @@ async function reachable() {
   } else {
     console.warn(`SKIPPED: the Postgres app-DB tests, because Postgres at ${PG_URL} is not reachable (${pg}). Set TEST_PG_URL to run them.`);
   }
+  // The built server and pages, once, before the test files that spawn or serve them start in parallel.
+  const paths = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+  if (paths.length === 0 || paths.some((p) => /test\/(process|web)/.test(p))) {
+    const built = spawnSync(process.execPath, [require('node:path').join(__dirname, 'build-if-needed.js')], { stdio: 'inherit' });
+    if (built.status !== 0) process.exit(built.status ?? 1);
+  }
   // --selectProjects takes several values, so it goes last or it would swallow test paths.
   const args = ['jest', ...process.argv.slice(2), '--selectProjects', ...projects];
   if (!process.argv.some((a) => a.startsWith('--maxWorkers') || a === '-i' || a === '--runInBand')) args.push('--maxWorkers=2');

@@ -14,6 +14,16 @@ import { auth } from '../support/factories';
 import { createIdp, encode, readAuthnRequest, signedResponse } from '../support/saml-idp';
 import { startSampleApp, type SampleApp } from '../support/sample-app';
 
+/**
+ * A popup blocker as real browsers have (Chromium under Playwright lets every popup open): a popup opens only from a
+ * click's handler. Run in the page (a string: the test code is compiled without the DOM's types).
+ */
+const POPUPS_ON_CLICK_ONLY = `(() => {
+  const open = window.open.bind(window);
+  let inClick = false;
+  window.addEventListener('click', () => { inClick = true; setTimeout(() => (inClick = false)); }, true);
+  window.open = (...args) => (inClick ? open(...args) : null);
+})();`;
 const run = promisify(execFile);
 const ROOT = join(__dirname, '..', '..');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -109,17 +119,7 @@ if (!haveChromium && inCI) throw new Error(`Chromium is missing at ${CHROMIUM}; 
   const open = async (method: 'jwt' | 'saml' = 'jwt', view: 'static' | 'interactive' = 'static', opts: { popupsOnClickOnly?: boolean } = {}): Promise<Page> => {
     const context = await browser.newContext({ viewport: { width: 1200, height: 1000 } });
     if (opts.popupsOnClickOnly) {
-      // A popup blocker as real browsers have (Chromium under Playwright lets every popup open): a popup opens only
-      // from a click's handler.
-      await context.addInitScript(() => {
-        const open = window.open.bind(window);
-        let inClick = false;
-        window.addEventListener('click', () => {
-          inClick = true;
-          setTimeout(() => (inClick = false));
-        }, true);
-        window.open = (...args: Parameters<typeof window.open>) => (inClick ? open(...args) : null);
-      });
+      await context.addInitScript({ content: POPUPS_ON_CLICK_ONLY });
     }
     const page = await context.newPage();
     await page.goto(`${hostUrl}/?analytics=${encodeURIComponent(analyticsUrl)}&dashboard=${dashboardId}&question=${questionId}&auth=${method}&view=${view}`);

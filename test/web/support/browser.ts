@@ -29,28 +29,12 @@ export const describeBrowser: jest.Describe = (() => {
   return describe.skip;
 })();
 
-/** Builds web/dist when missing or older than web/ sources (the same check `npm start` makes). */
+/**
+ * Builds web/dist when missing or older than web/ sources (the same check `npm start` makes; the script builds one
+ * at a time across jest workers and processes).
+ */
 export function ensureWebBuilt(): void {
-  // One build at a time across jest workers and processes (a directory is created atomically); the others then
-  // find web/dist fresh and build nothing.
-  const lock = path.join(ROOT, 'web', '.build-lock');
-  const deadline = Date.now() + 300_000;
-  for (;;) {
-    try {
-      fs.mkdirSync(lock);
-      break;
-    } catch {
-      const age = Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
-      if (age > 300_000) fs.rmSync(lock, { recursive: true, force: true }); // left by a killed run
-      if (Date.now() > deadline) throw new Error(`web/dist build lock ${lock} held too long`);
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
-    }
-  }
-  try {
-    execFileSync(process.execPath, [path.join(ROOT, 'scripts/build-if-needed.js'), '--web'], { cwd: ROOT, stdio: 'inherit' });
-  } finally {
-    fs.rmSync(lock, { recursive: true, force: true });
-  }
+  execFileSync(process.execPath, [path.join(ROOT, 'scripts/build-if-needed.js'), '--web'], { cwd: ROOT, stdio: 'inherit' });
 }
 
 export async function launchBrowser(): Promise<Browser> {
