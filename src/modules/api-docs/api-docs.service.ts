@@ -1,6 +1,6 @@
 import { INestApplication, Injectable } from '@nestjs/common';
 import { ModulesContainer } from '@nestjs/core';
-import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import type { OpenAPIObject } from '@nestjs/swagger';
 import { SESSION_COOKIE } from '../../common/auth/session-cookie';
 import { versionInfo } from '../../common/version';
 import { ACCESS_REFUSALS, ACCESS_SECURITY, ACCESS_TEXT } from './access-levels';
@@ -12,7 +12,8 @@ type Operation = OpenAPIObject['paths'][string]['get'] & object;
 /**
  * The OpenAPI document of the running app: @nestjs/swagger reads the controllers, then each operation gets its
  * @Access level (`x-access`, a line of its description, its credentials) and a tag by resource, and the request
- * DTOs get their schemas from their validation rules. Built once, on first use.
+ * DTOs get their schemas from their validation rules. Built once, on first use; @nestjs/swagger is loaded then too
+ * (it took a fifth of the server's start-up, for a page few open).
  */
 @Injectable()
 export class ApiDocsService {
@@ -27,9 +28,10 @@ export class ApiDocsService {
     this.built = null;
   }
 
-  document(): OpenAPIObject {
+  async document(): Promise<OpenAPIObject> {
     if (this.built) return this.built;
     if (!this.app) throw new Error('ApiDocsService: no app attached');
+    const { DocumentBuilder, SwaggerModule } = await import('@nestjs/swagger');
     const config = new DocumentBuilder()
       .setTitle('analytics-server')
       .setDescription(

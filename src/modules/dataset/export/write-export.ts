@@ -9,14 +9,14 @@ import type { ExportWriter, ExportWriterOptions } from './export-writer';
 import { formatValue } from './format-value';
 import { JsonWriter } from './json-writer';
 import { layoutPivot, PIVOT_GROUPING } from './pivot-layout';
-import { XlsxWriter } from './xlsx-writer';
 
 type FileFormat = Exclude<ExportFormat, 'api'>;
 
-const FILES: Record<FileFormat, { contentType: string; make: (o: ExportWriterOptions) => ExportWriter }> = {
+/** The XLSX writer (and exceljs, a tenth of a second to load) is loaded on the first XLSX download, not at start-up. */
+const FILES: Record<FileFormat, { contentType: string; make: (o: ExportWriterOptions) => ExportWriter | Promise<ExportWriter> }> = {
   csv: { contentType: 'text/csv; charset=utf-8', make: (o) => new CsvWriter(o) },
   json: { contentType: 'application/json; charset=utf-8', make: (o) => new JsonWriter(o) },
-  xlsx: { contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', make: (o) => new XlsxWriter(o) },
+  xlsx: { contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', make: async (o) => new (await import('./xlsx-writer')).XlsxWriter(o) },
 };
 
 /** HTTP status of a query that failed before its first row, for the file formats (see writeExport). */
@@ -76,7 +76,7 @@ export async function writeExport(res: Response, spec: ExportSpec, answer: Datas
   res.status(200);
   res.setHeader('Content-Type', contentType);
   res.setHeader('Content-Disposition', contentDisposition(exportFileName(spec.format, now, spec.name)));
-  const writer = make({ out: res, cols: columns.cols, formatRows: spec.formatRows, settings: columns.settings });
+  const writer = await make({ out: res, cols: columns.cols, formatRows: spec.formatRows, settings: columns.settings });
   let written = 0;
   try {
     let open = await writer.begin(columns.titles);
