@@ -3,7 +3,6 @@ import * as fs from 'node:fs';
 import type { ServerDetails } from '../query-engine/execute/drivers/details';
 import { DEFAULT_ORDERS, DEFAULT_SEED, SampleData, type Row } from './generate';
 import { ORDERS, SAMPLE_TABLES } from './schema';
-import { DuckdbSink } from './writers/duckdb.sink';
 import { MysqlSink } from './writers/mysql.sink';
 import { PostgresSink } from './writers/postgres.sink';
 import type { SampleCounts, SampleSink } from './writers/sink';
@@ -40,7 +39,8 @@ export async function writeSampleDatabase(target: SampleTarget, opts: WriteOptio
   if (fs.existsSync(target.file) && !opts.replace) throw new Error(`${target.file} already exists; pass --replace to overwrite it.`);
   const temp = `${target.file}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
   try {
-    const counts = await fill(target.engine === 'sqlite' ? new SqliteSink(temp) : new DuckdbSink(temp), data, orders, opts);
+    const sink = target.engine === 'sqlite' ? new SqliteSink(temp) : new (await import('./writers/duckdb.sink')).DuckdbSink(temp);
+    const counts = await fill(sink, data, orders, opts);
     fs.renameSync(temp, target.file);
     return counts;
   } finally {

@@ -15,7 +15,6 @@ import { WarehouseConnections } from '../warehouse/warehouse-connections';
 import { analyzeCsv, csvRows, type CsvAnalysis } from './csv-analysis';
 import { checkAppendColumns } from './append-check';
 import { RowRejectedError, type BulkLoader, type RawCsv, type TableTarget } from './loaders/bulk-loader';
-import { DuckDbLoader } from './loaders/duckdb-loader';
 import { MysqlLoader } from './loaders/mysql-loader';
 import { PostgresLoader } from './loaders/postgres-loader';
 import { ROW_ID } from './column-types';
@@ -137,7 +136,8 @@ export class UploadsService {
       case 'duckdb':
         // The server's instance of the file is read-only; it is closed so that this one may write, and reopens on the next query.
         await this.connections.evict(db.id);
-        return new DuckDbLoader(details as FileDetails, { memoryLimit: this.config.duckdbMemoryLimit, threads: this.config.duckdbThreads });
+        // Loaded here: DuckDB's library is not loaded at start-up.
+        return new (await import('./loaders/duckdb-loader')).DuckDbLoader(details as FileDetails, { memoryLimit: this.config.duckdbMemoryLimit, threads: this.config.duckdbThreads });
       default:
         throw new MessageError(`Uploads are not supported on ${db.engine} databases.`);
     }

@@ -14,7 +14,7 @@ import {
   type DuckDBType,
   type DuckDBValue,
 } from '@duckdb/node-api';
-import { DUCKDB_LOCKED_CONFIG } from '../../query-engine/execute/drivers/duckdb.driver';
+import { DUCKDB_LOCKED_CONFIG } from '../../query-engine/execute/drivers/duckdb-config';
 import type { Row } from '../generate';
 import { SAMPLE_TABLES, createTableSql, quoteIdent, type ColumnKind, type SampleTable } from '../schema';
 import type { SampleCounts, SampleSink } from './sink';

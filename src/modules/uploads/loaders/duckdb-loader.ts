@@ -1,6 +1,6 @@
 import { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { FileDetails } from '../../../query-engine/execute/drivers';
-import { DUCKDB_LOCKED_CONFIG } from '../../../query-engine/execute/drivers/duckdb.driver';
+import { DUCKDB_LOCKED_CONFIG } from '../../../query-engine/execute/drivers/duckdb-config';
 import { ROW_ID, type UploadType } from '../column-types';
 import { RowRejectedError, type BulkLoader, type RawCsv, type RowBatches, type TableTarget, type UploadColumn } from './bulk-loader';
 import { offsetsInUtc } from './offset-datetime';

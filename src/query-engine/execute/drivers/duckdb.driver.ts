@@ -11,6 +11,7 @@ import {
 import { baseTypeFor } from './base-types';
 import type { FileDetails } from './details';
 import type { DescribedDatabase, DriverOptions, QueryOptions, QueryResult, RowStream, SqlParam, WarehouseDriver } from './driver';
+import { DUCKDB_LOCKED_CONFIG } from './duckdb-config';
 import { duckFloat, duckValue } from './duckdb-values';
 import { describeDuckdb } from './duckdb-describe';
 import { ConnectionError, QueryError, StatementRejectedError, WarehouseError } from './errors';
@@ -21,18 +22,6 @@ import { collectRows, rowStream } from './row-stream';
 import { poolSettings } from './settings';
 import { checkStatement } from './statement-policy';
 import { paramValue } from './values';
-
-/**
- * Set when the instance is created and locked: no file access beyond the database itself (read_csv, COPY,
- * ATTACH), no extension installs or loads.
- */
-export const DUCKDB_LOCKED_CONFIG: Record<string, string> = {
-  enable_external_access: 'false',
-  autoinstall_known_extensions: 'false',
-  autoload_known_extensions: 'false',
-  allow_community_extensions: 'false',
-  lock_configuration: 'true',
-};
 
 /** Prepared statements kept per connection; the least recently used goes first. */
 export const KEPT_STATEMENTS = 32;

@@ -1,6 +1,6 @@
 import type { FileDetails, ServerDetails } from './details';
 import type { DriverOptions, Engine, WarehouseDriver } from './driver';
-import { DuckDbDriver } from './duckdb.driver';
+import { LazyDriver } from './lazy-driver';
 import { MysqlDriver } from './mysql.driver';
 import { PostgresDriver } from './postgres.driver';
 import { SqliteDriver } from './sqlite.driver';
@@ -20,6 +20,6 @@ export function createDriver(engine: Engine, details: ServerDetails | FileDetail
     case 'sqlite':
       return new SqliteDriver(details as FileDetails, options);
     case 'duckdb':
-      return new DuckDbDriver(details as FileDetails, options);
+      return new LazyDriver('duckdb', async () => new (await import('./duckdb.driver')).DuckDbDriver(details as FileDetails, options));
   }
 }
