@@ -123,8 +123,16 @@ export class CallerCache<T = unknown> implements EntitySubscriberInterface {
   }
 
   private put(key: string, cached: CachedCaller<T>, at: number): void {
+    // Shared by every request with this credential: frozen, so that no request can change it for the others.
+    deepFreeze(cached.value);
     this.entries.delete(key);
     this.entries.set(key, { cached, at });
     if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
   }
+}
+
+function deepFreeze(value: unknown): void {
+  if (!value || typeof value !== 'object' || Object.isFrozen(value)) return;
+  Object.freeze(value);
+  for (const v of Object.values(value)) deepFreeze(v);
 }
