@@ -23,6 +23,9 @@ describe('LazyDriver', () => {
     expect(load).toHaveBeenCalledTimes(1);
     expect(real.query).toHaveBeenCalledWith('SELECT 1', [], { readOnly: true });
     expect(lazy.poolInfo().maxPoolSize).toBe(4);
+    // Loaded: a call reaches the driver at once, not a tick later (a query queues for the pool when called).
+    void lazy.query('SELECT 2');
+    expect(real.query).toHaveBeenLastCalledWith('SELECT 2', undefined, undefined);
     await lazy.close();
     expect(real.close).toHaveBeenCalledTimes(1);
   });

@@ -15,25 +15,27 @@ export class LazyDriver implements WarehouseDriver {
     private readonly load: () => Promise<WarehouseDriver>,
   ) {}
 
-  private driver(): Promise<WarehouseDriver> {
+  /** Once loaded, calls go straight through (no extra tick: a query queues for the pool when it is called). */
+  private use<T>(call: (d: WarehouseDriver) => Promise<T>): Promise<T> {
+    if (this.loaded) return call(this.loaded);
     this.loading ??= this.load().then((d) => (this.loaded = d));
-    return this.loading;
+    return this.loading.then(call);
   }
 
-  async testConnection(): Promise<void> {
-    return (await this.driver()).testConnection();
+  testConnection(): Promise<void> {
+    return this.use((d) => d.testConnection());
   }
 
-  async describe(): Promise<DescribedDatabase> {
-    return (await this.driver()).describe();
+  describe(): Promise<DescribedDatabase> {
+    return this.use((d) => d.describe());
   }
 
-  async query(sql: string, params?: readonly SqlParam[], opts?: QueryOptions): Promise<QueryResult> {
-    return (await this.driver()).query(sql, params, opts);
+  query(sql: string, params?: readonly SqlParam[], opts?: QueryOptions): Promise<QueryResult> {
+    return this.use((d) => d.query(sql, params, opts));
   }
 
-  async stream(sql: string, params?: readonly SqlParam[], opts?: QueryOptions): Promise<RowStream> {
-    return (await this.driver()).stream(sql, params, opts);
+  stream(sql: string, params?: readonly SqlParam[], opts?: QueryOptions): Promise<RowStream> {
+    return this.use((d) => d.stream(sql, params, opts));
   }
 
   poolInfo(): PoolInfo {
