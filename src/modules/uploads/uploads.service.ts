@@ -60,7 +60,7 @@ export class UploadsService {
       table: tableName(settings.table_prefix, file.originalname, new Date()),
     };
     const loader = await this.loaderFor(db);
-    await loadOrExplain(() => loader.create(target, analysis.columns, analysis.pk, csvRows(file.path, analysis), rawCsv(file, analysis)));
+    await loadOrExplain(() => loader.create(target, analysis.columns, analysis.pk, csvRows(file.path, analysis), rawCsv(file, analysis))).finally(() => this.written(db));
     try {
       const table = await this.syncUntilFound(db.id, target);
       await this.repo.markUpload(table.id);
@@ -77,6 +77,7 @@ export class UploadsService {
     } catch (e) {
       // The table without its model would be an orphan nobody asked for.
       await loader.drop(target).catch(() => undefined);
+      await this.written(db);
       throw e;
     }
   }
@@ -88,7 +89,7 @@ export class UploadsService {
     const fields = (await this.repo.fields(table.id)).filter((f) => f.name !== ROW_ID);
     const columns = checkAppendColumns(fields, analysis);
     const loader = await this.loaderFor(db);
-    await loadOrExplain(() => loader.append({ schema: table.schema, table: table.name }, columns, csvRows(file.path, analysis), replace, rawCsv(file, analysis)));
+    await loadOrExplain(() => loader.append({ schema: table.schema, table: table.name }, columns, csvRows(file.path, analysis), replace, rawCsv(file, analysis))).finally(() => this.written(db));
     this.sync.inBackground(db.id, 'metadata', { schema: table.schema, name: table.name });
   }
 
@@ -96,7 +97,7 @@ export class UploadsService {
   async deleteTable(caller: AuthUser, tableId: number, archiveModels: boolean): Promise<void> {
     const { table, db } = await this.uploadTable(caller, tableId);
     const loader = await this.loaderFor(db);
-    await loader.drop({ schema: table.schema, table: table.name });
+    await loader.drop({ schema: table.schema, table: table.name }).finally(() => this.written(db));
     await this.repo.deactivateTable(table.id);
     if (archiveModels) await this.repo.archiveCards(await this.repo.modelIds(table.id));
   }
@@ -124,6 +125,14 @@ export class UploadsService {
   private async assertMayUpload(caller: AuthUser, dbId: number): Promise<void> {
     if (caller.isSuperuser) return;
     if (!(await this.repo.mayUpload(caller.groupIds, dbId))) throw new ForbiddenError();
+  }
+
+  /**
+   * After a write to a DuckDB file: an instance of it opened meanwhile (a background sync's, a query's) read the file
+   * as it was before, and would keep answering from that; closed, so that the next query opens the file afresh.
+   */
+  private async written(db: WarehouseDatabase): Promise<void> {
+    if (db.engine === 'duckdb') await this.connections.evict(db.id);
   }
 
   private async loaderFor(db: WarehouseDatabase): Promise<BulkLoader> {
