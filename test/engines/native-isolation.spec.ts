@@ -30,6 +30,16 @@ describe.each(availableEngines(['postgres', 'mysql']))('%s native statements on 
         const result = await driver.query('SELECT count(*) AS n FROM notes WHERE id > ?', [0], readOnly);
         expect(result.rows).toEqual([[0]]);
         expect(spy).toHaveBeenCalledTimes(1);
+        // Streamed too (POST /api/dataset streams): one pipeline, and the connection comes back idle.
+        spy.mockClear();
+        const stream = await driver.stream('SELECT count(*) AS n FROM notes WHERE id > ?', [0], readOnly);
+        const rows: unknown[][] = [];
+        for await (const batch of stream.batches) rows.push(...batch);
+        await stream.close();
+        expect(rows).toEqual([[0]]);
+        expect(spy).toHaveBeenCalledTimes(1);
+        const after = await driver.query("SELECT current_setting('transaction_read_only'), current_setting('statement_timeout')");
+        expect(after.rows).toEqual([['off', '0']]);
       } finally {
         spy.mockRestore();
       }

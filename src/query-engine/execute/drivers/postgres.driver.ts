@@ -109,43 +109,58 @@ class BoundedQuery extends Query {
 }
 
 /**
- * A BoundedQuery whose rows go to a RowBatcher as they arrive instead of into one result (pg accumulates rows
- * only for a query with a callback or without 'row' listeners). `fields` settles with the row description;
- * `done` once the server is ready for the next statement, whatever happened.
+ * A statement's rows as they arrive: `fields` settles with the row description; `done` with the end or the error;
+ * `completed` is set when the server said it was ready again after a statement that did not fail (after an error
+ * pg hands that message to no query: until it arrives, the transaction's state is not known).
  */
-class StreamingQuery extends BoundedQuery {
-  /** Not `rows`: pg's Query keeps its row limit there. */
-  readonly batches: RowBatcher;
-  readonly fields: Promise<PgField[]>;
-  readonly done: Promise<void>;
-  private described: (fields: PgField[]) => void = () => undefined;
+interface StreamedRows {
+  batches: RowBatcher;
+  fields: Promise<PgField[]>;
+  done: Promise<void>;
+  readonly completed: boolean;
+}
 
-  constructor(socket: { pause(): void; resume(): void }, config: object) {
-    super(config as ConstructorParameters<typeof Query>[0]);
-    this.batches = new RowBatcher(socket);
-    let failed: (e: unknown) => void = () => undefined;
-    this.fields = new Promise((resolve, reject) => ((this.described = resolve), (failed = reject)));
-    // A failure after the fields reaches the consumer through `batches`; it must not also count as unhandled here.
-    this.fields.catch(() => undefined);
-    this.done = new Promise((resolve) => {
-      this.on('row', (row: unknown[]) => this.batches.add(row));
-      this.on('end', (result: { fields?: PgField[] } | undefined) => {
-        this.described(result?.fields ?? []);
-        this.batches.end();
-        resolve();
-      });
-      this.on('error', (e: unknown) => {
-        failed(e);
-        this.batches.fail(e);
-        resolve();
-      });
+/**
+ * Sends `query`'s rows to a RowBatcher as they arrive instead of into one result (pg accumulates rows only for a
+ * query with a callback or without 'row' listeners). Works on the plain statement (BoundedQuery) and on one wrapped
+ * in its transaction (PipelinedQuery, whose own statements describe no rows).
+ */
+function streamRows(query: Query, socket: { pause(): void; resume(): void }): StreamedRows {
+  const batches = new RowBatcher(socket);
+  let described: (fields: PgField[]) => void = () => undefined;
+  let failed: (e: unknown) => void = () => undefined;
+  const fields = new Promise<PgField[]>((resolve, reject) => ((described = resolve), (failed = reject)));
+  // A failure after the fields reaches the consumer through `batches`; it must not also count as unhandled here.
+  fields.catch(() => undefined);
+  const own = query as unknown as { handleRowDescription(msg: { fields: PgField[] }): void };
+  const handleRowDescription = own.handleRowDescription;
+  own.handleRowDescription = (msg) => {
+    handleRowDescription.call(query, msg);
+    described(msg.fields);
+  };
+  let completed = false;
+  const done = new Promise<void>((resolve) => {
+    query.on('row', (row: unknown[]) => batches.add(row));
+    query.on('end', (result: { fields?: PgField[] } | undefined) => {
+      completed = true;
+      described(result?.fields ?? []);
+      batches.end();
+      resolve();
     });
-  }
-
-  handleRowDescription(msg: { fields: PgField[] }): void {
-    (Query.prototype as unknown as { handleRowDescription(m: unknown): void }).handleRowDescription.call(this, msg);
-    this.described(msg.fields);
-  }
+    query.on('error', (e: unknown) => {
+      failed(e);
+      batches.fail(e);
+      resolve();
+    });
+  });
+  return {
+    batches,
+    fields,
+    done,
+    get completed() {
+      return completed;
+    },
+  };
 }
 
 /** 'I' idle, 'T' in a transaction, 'E' in a failed one: from the server's last ReadyForQuery. */
@@ -218,34 +233,38 @@ export class PostgresDriver implements WarehouseDriver {
   }
 
   /**
-   * The statement goes out as query() sends it (one round trip); its rows are taken as they arrive and the
-   * socket is paused while a full batch waits for the consumer, so the server is about one batch ahead. A
-   * stream closed before its end cancels the statement and drops the rows still coming.
+   * The statement goes out as query() sends it, its transaction's statements and all (one round trip); its rows
+   * are taken as they arrive and the socket is paused while a full batch waits for the consumer, so the server is
+   * about one batch ahead. A stream closed before its end cancels the statement and drops the rows still coming;
+   * the transaction then ends with a ROLLBACK of ours (the server skipped the pipelined one).
    */
   async stream(sql: string, params: readonly SqlParam[] = [], opts: QueryOptions = {}): Promise<RowStream> {
     const text = this.statementText(sql, params, opts);
     const client = await this.pool.acquire(opts.signal);
     const guard = this.guard(client, opts);
     const inTransaction = Boolean(opts.readOnly || opts.timeoutMs);
-    let query: StreamingQuery | null = null;
+    let streamed: StreamedRows | null = null;
     const finish = async () => {
-      if (query && !query.batches.ended) {
-        query.batches.discardRest();
+      if (streamed && !streamed.batches.ended) {
+        streamed.batches.discardRest();
         if (!guard.interrupted) await this.cancelBackend(client).catch(() => this.dropConnection(client));
-        await query.done;
+        await streamed.done;
       }
-      if (inTransaction) await client.query('ROLLBACK').catch(() => this.broken.add(client));
+      // Unless the pipelined ROLLBACK is known to have run, ours (queued by pg behind the server's answer).
+      if (inTransaction && !(streamed?.completed && transactionStatus(client) === 'I')) await this.rollBack(client);
       await guard.end();
       this.giveBack(client);
     };
     try {
       guard.begin();
-      if (inTransaction) await this.beginStatement(client, opts);
-      query = new StreamingQuery(socketOf(client), { text, values: params.map(paramValue), rowMode: 'array', types: RESULT_TYPES, queryMode: 'extended', rows: opts.maxRows && opts.maxRows > 0 ? opts.maxRows : undefined });
-      client.query(query as unknown as Query);
-      const columns = await this.describeColumns(await query.fields);
+      const config = { text, values: params.map(paramValue), rowMode: 'array', types: RESULT_TYPES, queryMode: 'extended', rows: opts.maxRows && opts.maxRows > 0 ? opts.maxRows : undefined } as ConstructorParameters<typeof Query>[0];
+      const wrapping = inTransaction ? this.wrapping(opts) : null;
+      const query = wrapping ? new PipelinedQuery(config, wrapping.before, wrapping.after) : new BoundedQuery(config);
+      streamed = streamRows(query, socketOf(client));
+      client.query(query);
+      const columns = await this.describeColumns(await streamed.fields);
       guard.check();
-      const open = query;
+      const open = streamed;
       const next = async () => {
         try {
           const batch = await open.batches.next();
@@ -308,10 +327,6 @@ export class PostgresDriver implements WarehouseDriver {
     const before = [opts.readOnly ? 'BEGIN READ ONLY' : 'BEGIN'];
     if (opts.timeoutMs) before.push(`SET LOCAL statement_timeout = ${Math.max(1, Math.ceil(opts.timeoutMs))}`);
     return { before, after: [opts.readOnly ? 'ROLLBACK' : 'COMMIT'] };
-  }
-
-  private async beginStatement(client: Client, opts: QueryOptions): Promise<void> {
-    for (const text of this.wrapping(opts).before) await client.query(text);
   }
 
   /**
