@@ -42,7 +42,7 @@ async function reachable() {
   // --selectProjects takes several values, so it goes last or it would swallow test paths.
   const args = ['jest', ...process.argv.slice(2), '--selectProjects', ...projects];
   // Three workers on CI's two cores: a test file spends much of its time waiting on Postgres, MariaDB or Chromium,
-  // which a third file fills (jest went from 23 to 18 minutes). TEST_WORKERS overrides.
+  // which a third file fills (a CI run's jest went from 21.8 to 13.8 minutes). TEST_WORKERS overrides.
   const workers = process.env.TEST_WORKERS || '3';
   if (!process.argv.some((a) => a.startsWith('--maxWorkers') || a === '-i' || a === '--runInBand')) args.push(`--maxWorkers=${workers}`);
   const r = spawnSync('npx', args, { stdio: 'inherit', env: process.env });
