@@ -6,6 +6,7 @@ import { ClusterEvent, ClusterOrigin } from './cluster-event';
 import { PgClusterEvents } from './pg-cluster-events';
 
 const URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const inCI = Boolean(process.env.CI) && process.env.CI !== 'false';
 
 async function reachable(): Promise<boolean> {
   const c = new Client({ connectionString: URL, connectionTimeoutMillis: 2_000 });
@@ -37,6 +38,8 @@ describe('PgClusterEvents (LISTEN/NOTIFY)', () => {
 
   beforeAll(async () => {
     ok = await reachable();
+    // Under CI the Postgres tests must run: a missing server fails them instead of skipping.
+    if (!ok && inCI) throw new Error(`Postgres not reachable at ${URL}; CI requires it`);
     if (!ok) console.warn(`Postgres not reachable at ${URL}: LISTEN/NOTIFY tests skipped`);
     else await admin.connect();
   });
@@ -46,16 +49,16 @@ describe('PgClusterEvents (LISTEN/NOTIFY)', () => {
     if (ok) await admin.end();
   });
 
-  it('tells the other instance within 100 ms, and itself only once (locally)', async () => {
+  // How fast is the cluster bench's figure (`npm run test:cluster`: median 5.7 ms); here, that it arrives at all
+  // (a bare bus does not poll: only the notification can bring it).
+  it('tells the other instance, and itself only once (locally)', async () => {
     if (!ok) return;
     const a = await bus();
     const b = await bus();
     expect(a.bus.live && b.bus.live).toBe(true);
-    const sentAt = performance.now();
     await a.bus.publish({ topic: 'metadata', id: 4 });
     await until(() => b.seen.length === 1, 5_000);
     expect(b.seen[0].slice(0, 2)).toEqual([{ topic: 'metadata', id: 4 }, 'remote']);
-    expect(b.seen[0][2] - sentAt).toBeLessThan(100);
     await a.bus.publish({ topic: 'settings' }); // a later event: once it is in, an echo of the first would be too
     await until(() => b.seen.length === 2, 5_000);
     expect(a.seen.map(([e, o]) => [e.topic, o])).toEqual([
