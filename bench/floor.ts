@@ -1,10 +1,11 @@
 /**
- * The floor suite of `npm run bench`: what one request costs when it does almost nothing. Four servers answer
- * the same closed-loop load (BENCH_FLOOR_CLIENTS keep-alive clients for BENCH_FLOOR_SECONDS each, after a warm-up):
+ * The floor suite of `npm run bench`: what one request costs when it does almost nothing. Four servers answer the
+ * same closed-loop load (BENCH_FLOOR_CLIENTS keep-alive clients for BENCH_FLOOR_SECONDS each, after a warm-up):
  * a bare Node HTTP server and a bare Nest-on-Express app (the baselines, in child processes like the server), then
  * the server's `GET /api/health` and an authenticated `GET /api/user/current`, on the SQLite and on the Postgres
- * app DB. Targets are ratios to the bare Nest app of the same run: health at 70% or more, user/current at 50%.
- * BENCH_PROFILE=dir also writes CPU profiles of the servers.
+ * app DB. All four run at once and take turns for BENCH_FLOOR_ROUNDS rounds. Targets are ratios to the bare Nest
+ * app in the same round: health at 70% or more, user/current at 50%. BENCH_PROFILE=dir also writes CPU profiles
+ * of the servers.
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import { Client } from 'pg';
@@ -12,10 +13,11 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ADMIN, ensurePgDatabase, log, login, percentile, ROOT, startServer, stopServer } from './http';
+import { ADMIN, ensurePgDatabase, log, login, median, percentile, ROOT, startServer, stopServer } from './http';
 
 const SECONDS = Number(process.env.BENCH_FLOOR_SECONDS ?? 10);
 const CLIENTS = Number(process.env.BENCH_FLOOR_CLIENTS ?? 50);
+const ROUNDS = Number(process.env.BENCH_FLOOR_ROUNDS ?? 3);
 const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 interface Load {
@@ -23,10 +25,16 @@ interface Load {
   p50: number;
   p99: number;
   errors: number;
+  /** The server's CPU time per answered request (microseconds): unlike requests/s, not moved by the load generator. */
+  cpuPerRequest: number;
 }
 
+/** Linux's USER_HZ, the unit of /proc/<pid>/stat times. */
+const CLOCK_TICKS = 100;
+
 /** Closed loop: each client sends its next request when the last one is answered. */
-async function load(url: string, headers: Record<string, string> = {}, seconds = SECONDS): Promise<Load> {
+async function load(url: string, headers: Record<string, string> = {}, seconds = SECONDS, pid?: number): Promise<Load> {
+  const cpuBefore = pid ? cpuMs(pid) : 0;
   const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
   const latencies: number[] = [];
   let errors = 0;
@@ -55,13 +63,15 @@ async function load(url: string, headers: Record<string, string> = {}, seconds =
   );
   agent.destroy();
   const wall = (Date.now() - started) / 1000;
-  return { rps: latencies.length / wall, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors };
+  const cpuPerRequest = pid ? ((cpuMs(pid) - cpuBefore) * 1000) / latencies.length : NaN;
+  return { rps: latencies.length / wall, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors, cpuPerRequest };
 }
 
-/** Warm-up, then the measured run. */
-async function measure(url: string, headers: Record<string, string> = {}): Promise<Load> {
-  await load(url, headers, Math.max(2, SECONDS / 4));
-  return load(url, headers);
+/** CPU time a process has used (user and system), from /proc: 10 ms steps, fine over seconds of load. */
+function cpuMs(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  // utime and stime are the 14th and 15th fields of the line, the 12th and 13th after the command.
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
 }
 
 /** A baseline server in its own process, like the real one: one of the scripts below, answering on a free port. */
@@ -106,45 +116,73 @@ require('reflect-metadata');
   process.on('SIGTERM', () => process.exit(0));
 })();`;
 
+interface Subject {
+  what: string;
+  appDb: string;
+  url: string;
+  pid: number;
+  headers?: Record<string, string>;
+}
+
 interface Row {
   what: string;
   appDb: string;
-  load: Load;
+  /** One per round, in round order. */
+  loads: Load[];
 }
 
-async function baselines(): Promise<Row[]> {
-  const rows: Row[] = [];
-  for (const [what, script] of [['bare Node HTTP server', BARE_NODE], ['bare Nest-on-Express hello world', BARE_NEST]] as const) {
-    const server = await startBaseline(script);
-    try {
-      log(`floor: ${what}`);
-      rows.push({ what, appDb: '-', load: await measure(`${server.url}/api/health`) });
-    } finally {
-      await stopServer(server.proc);
-    }
-  }
-  return rows;
+/** A server under test and how to stop it. */
+interface Running {
+  subjects: Subject[];
+  stop: () => Promise<void>;
 }
 
-async function serverRows(appDb: 'sqlite' | 'postgres'): Promise<Row[]> {
+async function baseline(what: string, script: string): Promise<Running> {
+  const server = await startBaseline(script);
+  return { subjects: [{ what, appDb: '-', url: `${server.url}/api/health`, pid: server.proc.pid! }], stop: () => stopServer(server.proc) };
+}
+
+async function ours(appDb: 'sqlite' | 'postgres'): Promise<Running> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'analytics-bench-floor-'));
   const env: Record<string, string> = {};
-  const pgName = `bench_floor_${Date.now().toString(36)}`;
+  const pgName = `bench_floor_${appDb}_${Date.now().toString(36)}`;
   if (appDb === 'postgres') env.DATABASE_URL = (await ensurePgDatabase(PG_ADMIN_URL, pgName)).toString();
   const server = await startServer(dataDir, env);
+  const session = await login(server.url, ADMIN);
+  return {
+    subjects: [
+      { what: 'GET /api/health', appDb, url: `${server.url}/api/health`, pid: server.proc.pid! },
+      { what: 'GET /api/user/current (session)', appDb, url: `${server.url}/api/user/current`, pid: server.proc.pid!, headers: { 'X-Metabase-Session': session } },
+    ],
+    stop: async () => {
+      await stopServer(server.proc);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (appDb === 'postgres') await dropPgDatabase(pgName);
+    },
+  };
+}
+
+/**
+ * Every server runs from the start and the subjects take turns, round after round: a ratio compares figures of
+ * the same round, so a change in the machine's load during the run moves both sides of it.
+ */
+async function measureAll(): Promise<Row[]> {
+  const running: Running[] = [];
   try {
-    const session = await login(server.url, ADMIN);
-    log(`floor: ${appDb} app DB`);
-    const health = await measure(`${server.url}/api/health`);
-    const current = await measure(`${server.url}/api/user/current`, { 'X-Metabase-Session': session });
-    return [
-      { what: 'GET /api/health', appDb, load: health },
-      { what: 'GET /api/user/current (session)', appDb, load: current },
-    ];
+    running.push(await baseline('bare Node HTTP server', BARE_NODE), await baseline('bare Nest-on-Express hello world', BARE_NEST));
+    running.push(await ours('sqlite'), await ours('postgres'));
+    const subjects = running.flatMap((r) => r.subjects);
+    const rows: Row[] = subjects.map((s) => ({ what: s.what, appDb: s.appDb, loads: [] }));
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const [i, s] of subjects.entries()) {
+        log(`floor: round ${round}: ${s.what} (${s.appDb})`);
+        await load(s.url, s.headers, Math.max(2, SECONDS / 4)); // warm-up
+        rows[i].loads.push(await load(s.url, s.headers, SECONDS, s.pid));
+      }
+    }
+    return rows;
   } finally {
-    await stopServer(server.proc);
-    fs.rmSync(dataDir, { recursive: true, force: true });
-    if (appDb === 'postgres') await dropPgDatabase(pgName);
+    for (const r of running) await r.stop();
   }
 }
 
@@ -159,23 +197,32 @@ async function dropPgDatabase(name: string): Promise<void> {
 }
 
 export async function floorBench(): Promise<string> {
-  const base = await baselines();
-  const nest = base[1].load.rps;
-  const rows = [...base, ...(await serverRows('sqlite')), ...(await serverRows('postgres'))];
+  const rows = await measureAll();
+  const nest = rows.find((r) => r.what.startsWith('bare Nest'))!;
   const target = (r: Row) => {
     if (r.appDb === '-') return '';
-    const ratio = r.load.rps / nest;
+    const ratio = median(r.loads.map((l, round) => l.rps / nest.loads[round].rps));
     const wanted = r.what.startsWith('GET /api/health') ? 0.7 : 0.5;
     return `${(ratio * 100).toFixed(0)}% of bare Nest: ${ratio >= wanted ? 'met' : 'missed'} (>= ${wanted * 100}%)`;
   };
+  const rps = (r: Row) => r.loads.map((l) => Math.round(l.rps).toLocaleString('en-US')).join(' / ');
   return [
     '## Request floor',
     '',
     `${CLIENTS} keep-alive clients in a closed loop for ${SECONDS} s after a warm-up, from the bench process to a server in its`,
-    `own process on loopback (${os.cpus().length} cores shared by both). Every figure is from the same run.`,
+    `own process on loopback (${os.cpus().length} cores shared by both). All servers run at once and take turns, ${ROUNDS} rounds;`,
+    'requests/s per round, p50 and p99 of the last round; the ratio is the median of the rounds\' ratios to bare Nest',
+    'in the same round. The CPU ratio is bare Nest\'s server CPU time per request over this row\'s: the same comparison',
+    'without the load generator\'s share of the two cores in it.',
     '',
-    '| server | app DB | requests/s | p50 (ms) | p99 (ms) | errors | target |',
-    '|---|---|---|---|---|---|---|',
-    ...rows.map((r) => `| ${r.what} | ${r.appDb} | ${Math.round(r.load.rps).toLocaleString('en-US')} | ${r.load.p50.toFixed(1)} | ${r.load.p99.toFixed(1)} | ${r.load.errors} | ${target(r)} |`),
+    '| server | app DB | requests/s (per round) | p50 (ms) | p99 (ms) | errors | server CPU per request (µs, median) | CPU ratio | target |',
+    '|---|---|---|---|---|---|---:|---:|---|',
+    ...rows.map((r) => {
+      const last = r.loads[r.loads.length - 1];
+      const errors = r.loads.reduce((n, l) => n + l.errors, 0);
+      const cpu = median(r.loads.map((l) => l.cpuPerRequest));
+      const cpuRatio = r.appDb === '-' ? '' : `${((100 * median(nest.loads.map((l) => l.cpuPerRequest))) / cpu).toFixed(0)}%`;
+      return `| ${r.what} | ${r.appDb} | ${rps(r)} | ${last.p50.toFixed(1)} | ${last.p99.toFixed(1)} | ${errors} | ${cpu.toFixed(0)} | ${cpuRatio} | ${target(r)} |`;
+    }),
   ].join('\n');
 }
