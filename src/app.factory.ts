@@ -8,7 +8,8 @@ import type { NextFunction, Request, Response } from 'express';
 import { AppModule } from './app.module';
 import { AppConfig } from './config/app-config';
 import { AppLogger } from './common/logging/app-logger';
-import { requestContext } from './common/logging/request-context';
+import { requestContext, type RequestContext } from './common/logging/request-context';
+import { chain } from './common/http/chain';
 import { loggablePath } from './common/logging/loggable-path';
 import { embeddingHttp } from './common/http/embedding-http';
 import { SETTINGS_READER, type SettingsReader } from './common/settings/settings-reader';
@@ -29,13 +30,18 @@ export async function createApp(config: AppConfig, logger = new AppLogger(config
   // Express would hash every response body for an ETag: megabytes of query results per request, for no use here.
   app.set('etag', false);
   // First, so every request is timed: also those a later middleware answers (preflights, unparsable bodies).
-  app.use(app.get(MetricsService).requestTimer()); // a no-op unless METRICS_PORT is set
+  const timer = app.get(MetricsService).requestTimer(); // only while METRICS_PORT is set
+  if (timer) app.use(timer);
   app.useBodyParser('json', { limit: '10mb' });
   app.useBodyParser('urlencoded', { limit: '10mb', extended: true });
-  app.use(cookieParser());
-  app.use(embeddingHttp(app.get<SettingsReader>(SETTINGS_READER))); // CORS, API keys from embedding clients, frame-ancestors
-  // After the body parsers: they resume on the socket's async context, which would drop the request's.
-  app.use(requestLogging(logger));
+  app.use(
+    chain(
+      cookieParser(),
+      embeddingHttp(app.get<SettingsReader>(SETTINGS_READER)), // CORS, API keys from embedding clients, frame-ancestors
+      // After the body parsers: they resume on the socket's async context, which would drop the request's.
+      requestLogging(logger),
+    ),
+  );
   app.get(ApiDocsService).attach(app); // GET /api/docs documents this app
   return app;
 }
@@ -47,12 +53,11 @@ function requestLogging(logger: AppLogger) {
     const requestId = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     res.setHeader('X-Request-Id', requestId);
     const started = process.hrtime.bigint();
-    requestContext.run({ requestId }, () => {
-      res.on('finish', () => {
-        const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        logger.info('request', { method: req.method, path: loggablePath(req.path), status: res.statusCode, duration_ms: Math.round(ms * 10) / 10 });
-      });
-      next();
+    const context: RequestContext = { requestId };
+    res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      logger.request({ method: req.method, path: loggablePath(req.path), status: res.statusCode, duration_ms: Math.round(ms * 10) / 10 }, context);
     });
+    requestContext.run(context, next);
   };
 }

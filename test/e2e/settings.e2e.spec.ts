@@ -1,6 +1,8 @@
 import { startTestApp, TestApp } from '../support/test-app';
 import { auth, makeUserDirect, setupAdmin } from '../support/factories';
 import { until } from '../support/until';
+import { SettingsService } from '../../src/modules/settings/settings.service';
+import { NOT_AT_HAND } from '../../src/common/settings/settings-reader';
 
 describe('settings', () => {
   let t: TestApp;
@@ -22,6 +24,17 @@ describe('settings', () => {
     expect(siteName).toMatchObject({ value: 'Test Co', default: 'Analytics', is_env_setting: false, env_name: 'MB_SITE_NAME' });
     await t.http().get('/api/setting').set(auth(user)).expect(403);
     await t.http().get('/api/setting').expect(401);
+  });
+
+  it('peeks at a setting without waiting only while the cached settings are fresh, and answers what get answers', async () => {
+    const settings = t.app.get(SettingsService);
+    await t.http().put('/api/setting/site-name').set(auth(admin)).send({ value: 'Peeked Co' }).expect(204);
+    settings.markStale();
+    expect(settings.peek('site-name')).toBe(NOT_AT_HAND);
+    expect(await settings.get('site-name')).toBe('Peeked Co');
+    expect(settings.peek('site-name')).toBe('Peeked Co');
+    expect(settings.peek('enable-embedding-sdk')).toBe(await settings.get('enable-embedding-sdk'));
+    await t.http().put('/api/setting/site-name').set(auth(admin)).send({ value: 'Test Co' }).expect(204);
   });
 
   it('reads one setting as JSON, by visibility', async () => {

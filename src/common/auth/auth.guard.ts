@@ -32,7 +32,7 @@ export class AuthGuard implements CanActivate {
     private readonly callers: CallerCache<AuthUser>,
   ) {}
 
-  async canActivate(ctx: ExecutionContext): Promise<boolean> {
+  canActivate(ctx: ExecutionContext): boolean | Promise<boolean> {
     const level = this.reflector.getAllAndOverride<AccessLevel | undefined>(ACCESS_KEY, [ctx.getHandler(), ctx.getClass()]);
     const req = ctx.switchToHttp().getRequest<AuthedRequest>();
     if (!level) {
@@ -40,11 +40,25 @@ export class AuthGuard implements CanActivate {
       throw new ForbiddenError();
     }
     if (ANONYMOUS.has(level)) return true;
+    const credentials = this.credentials(req);
+    if (!credentials.sessionKey && !credentials.apiKey) {
+      req.user = undefined;
+      return true;
+    }
     // Credentials only add to an open route: if they cannot be checked (app DB down), serve it anonymously,
     // so /api/health can still say the database is unreachable.
-    req.user = OPEN.has(level) ? await this.identify(req).catch(() => undefined) : await this.identify(req);
-    this.tagLogs(req);
-    return true;
+    const identified = OPEN.has(level) ? this.identify(credentials).catch(() => undefined) : this.identify(credentials);
+    return identified.then((user) => {
+      req.user = user;
+      this.tagLogs(req);
+      return true;
+    });
+  }
+
+  /** Cookie, then session header, then API key (COMPAT.md "Credentials"). */
+  private credentials(req: AuthedRequest): { sessionKey?: string; apiKey?: string } {
+    const cookies = (req as { cookies?: Record<string, string> }).cookies ?? {};
+    return { sessionKey: cookies[SESSION_COOKIE] || header(req, 'x-metabase-session'), apiKey: header(req, 'x-api-key') };
   }
 
   private tagLogs(req: AuthedRequest): void {
@@ -52,10 +66,7 @@ export class AuthGuard implements CanActivate {
     if (store && req.user) store.userId = req.user.id;
   }
 
-  /** Cookie, then session header, then API key (COMPAT.md "Credentials"). */
-  private async identify(req: AuthedRequest): Promise<AuthUser | undefined> {
-    const cookies = (req as { cookies?: Record<string, string> }).cookies ?? {};
-    const sessionKey = cookies[SESSION_COOKIE] || header(req, 'x-metabase-session');
+  private async identify({ sessionKey, apiKey }: { sessionKey?: string; apiKey?: string }): Promise<AuthUser | undefined> {
     if (sessionKey) {
       const keyHash = sha256Hex(sessionKey);
       const user = await this.callers.get(`session:${keyHash}`, async () => {
@@ -69,7 +80,6 @@ export class AuthGuard implements CanActivate {
       });
       if (user) return user;
     }
-    const apiKey = header(req, 'x-api-key');
     if (apiKey) {
       const keyHash = sha256Hex(apiKey);
       return this.callers.get(`api-key:${keyHash}`, async () => {

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import type { SettingsReader } from '../settings/settings-reader';
+import { NOT_AT_HAND, type SettingsReader } from '../settings/settings-reader';
 import { isLocalhostOrigin, originMatches, parseOriginPatterns } from './origins';
 
 /** What the embedding SDK and the clients of the API send, answered to preflights. */
@@ -23,15 +23,48 @@ const frameableAnywhere = (path: string) => /^\/(api\/)?(public|embed)(\/|$)/.te
  */
 export function embeddingHttp(settings: SettingsReader) {
   return (req: Request, res: Response, next: NextFunction) => {
-    handle(settings, req, res)
-      .then((done) => (done ? undefined : next()))
+    // Read at once when the settings are at hand (nearly always): a promise per request costs more than the rest.
+    const now = atHand(settings);
+    if (now) return handle(now, req, res) ? undefined : next();
+    load(settings)
+      .then((values) => (handle(values, req, res) ? undefined : next()))
       .catch(next);
   };
 }
 
+interface EmbeddingSettings {
+  sdk: boolean;
+  sdkOrigins: string | null;
+  interactive: boolean;
+  interactiveOrigins: string | null;
+}
+
+const KEYS = {
+  sdk: 'enable-embedding-sdk',
+  sdkOrigins: 'embedding-app-origins-sdk',
+  interactive: 'enable-embedding-interactive',
+  interactiveOrigins: 'embedding-app-origins-interactive',
+} as const;
+
+function atHand(settings: SettingsReader): EmbeddingSettings | undefined {
+  if (!settings.peek) return undefined;
+  const values: Record<string, unknown> = {};
+  for (const [name, key] of Object.entries(KEYS)) {
+    const value = settings.peek(key);
+    if (value === NOT_AT_HAND) return undefined;
+    values[name] = value;
+  }
+  return values as unknown as EmbeddingSettings;
+}
+
+async function load(settings: SettingsReader): Promise<EmbeddingSettings> {
+  const entries = await Promise.all(Object.entries(KEYS).map(async ([name, key]) => [name, await settings.get(key)] as const));
+  return Object.fromEntries(entries) as unknown as EmbeddingSettings;
+}
+
 /** True when the answer is already sent (a preflight, a refusal). */
-async function handle(settings: SettingsReader, req: Request, res: Response): Promise<boolean> {
-  await frameAncestors(settings, req, res);
+function handle(settings: EmbeddingSettings, req: Request, res: Response): boolean {
+  res.setHeader('Content-Security-Policy', `frame-ancestors ${frameAncestors(settings, req.path)}`);
   if (!corsPath(req.path)) return false;
   const origin = typeof req.headers.origin === 'string' ? req.headers.origin : undefined;
   const embeddingClient = typeof req.headers['x-metabase-client'] === 'string';
@@ -41,7 +74,7 @@ async function handle(settings: SettingsReader, req: Request, res: Response): Pr
   }
   if (!origin) return false;
   res.vary('Origin');
-  if (!(await approved(settings, origin))) return false;
+  if (!approved(settings, origin)) return false;
   res.setHeader('Access-Control-Allow-Origin', origin);
   res.setHeader('Access-Control-Allow-Credentials', 'true');
   if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
@@ -54,18 +87,15 @@ async function handle(settings: SettingsReader, req: Request, res: Response): Pr
   return false;
 }
 
-async function approved(settings: SettingsReader, origin: string): Promise<boolean> {
-  if (!(await settings.get<boolean>('enable-embedding-sdk'))) return false;
+function approved(settings: EmbeddingSettings, origin: string): boolean {
+  if (!settings.sdk) return false;
   if (isLocalhostOrigin(origin)) return true;
-  return originMatches(origin, parseOriginPatterns(await settings.get<string | null>('embedding-app-origins-sdk')));
+  return originMatches(origin, parseOriginPatterns(settings.sdkOrigins));
 }
 
-async function frameAncestors(settings: SettingsReader, req: Request, res: Response): Promise<void> {
-  let sources = "'none'";
-  if (frameableAnywhere(req.path)) sources = '*';
-  else if (await settings.get<boolean>('enable-embedding-interactive')) {
-    const origins = ((await settings.get<string | null>('embedding-app-origins-interactive')) ?? '').split(/\s+/).filter(Boolean);
-    if (origins.length > 0) sources = origins.join(' ');
-  }
-  res.setHeader('Content-Security-Policy', `frame-ancestors ${sources}`);
+function frameAncestors(settings: EmbeddingSettings, path: string): string {
+  if (frameableAnywhere(path)) return '*';
+  if (!settings.interactive) return "'none'";
+  const origins = (settings.interactiveOrigins ?? '').split(/\s+/).filter(Boolean);
+  return origins.length > 0 ? origins.join(' ') : "'none'";
 }

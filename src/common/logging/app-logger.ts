@@ -15,6 +15,13 @@ const REDACT = [
 
 const PROCESS_UUID = randomUUID();
 
+export interface RequestLine {
+  method: string;
+  path: string;
+  status: number;
+  duration_ms: number;
+}
+
 /**
  * Structured JSON logs with the request id of the current request, written to stdout (or only to memory in
  * tests) and kept in a ring buffer for the admin log viewer. Also serves as Nest's logger.
@@ -22,6 +29,8 @@ const PROCESS_UUID = randomUUID();
 export class AppLogger implements LoggerService {
   readonly buffer = new LogRingBuffer();
   private readonly pino: pino.Logger;
+  /** For request lines only: see request(). */
+  private readonly plain: pino.Logger;
   private readonly stdout: ReturnType<typeof pino.destination> | null;
 
   /**
@@ -33,22 +42,33 @@ export class AppLogger implements LoggerService {
     // every request here. flush() empties the buffer at once (start-up, shutdown).
     const batch = format === 'json' ? { minLength: 4096, periodicFlush: 1000 } : {};
     this.stdout = target === 'stdout' ? pino.destination({ dest: 1, sync: false, ...batch }) : null;
-    const streams: pino.StreamEntry[] = this.stdout ? [{ level: 'trace', stream: format === 'pretty' ? prettyStream(this.stdout) : this.stdout }] : [];
+    // One stream is written to directly: a multistream costs a level check and a copy per line.
+    const stream = this.stdout ? (format === 'pretty' ? prettyStream(this.stdout) : this.stdout) : pino.multistream([]);
+    const common = { level, base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: (label: string) => ({ level: label }) } };
     this.pino = pino(
       {
-        level,
-        base: { pid: process.pid },
+        ...common,
         redact: { paths: REDACT, censor: '[redacted]' },
-        timestamp: pino.stdTimeFunctions.isoTime,
-        formatters: { level: (label) => ({ level: label }) },
         mixin: () => {
           const ctx = requestContext.getStore();
           return ctx ? { request_id: ctx.requestId, user_id: ctx.userId } : {};
         },
         serializers: { err: pino.stdSerializers.err },
       },
-      pino.multistream(streams),
+      stream,
     );
+    this.plain = pino(common, stream);
+  }
+
+  /**
+   * The line every request ends with. Its fields are the server's own (method, a loggable path, status, duration),
+   * so it skips the redaction and the context look-up the other lines pay: on the cheapest requests those were a
+   * tenth of the time.
+   */
+  request(fields: RequestLine, context: { requestId: string; userId?: number }): void {
+    if (!this.plain.isLevelEnabled('info')) return;
+    this.plain.info({ request_id: context.requestId, user_id: context.userId, ...fields }, 'request');
+    this.buffer.push({ timestamp: new Date().toISOString(), level: 'INFO', fqns: 'app', msg: 'request', exception: null, process_uuid: PROCESS_UUID, request_id: context.requestId });
   }
 
   /**

@@ -29,11 +29,14 @@ export class MetricsService implements OnApplicationBootstrap, OnApplicationShut
     return this.metrics !== null;
   }
 
-  /** Express middleware timing each request under its route pattern (`/api/card/:id`), known once it was routed. */
-  requestTimer() {
+  /**
+   * Express middleware timing each request under its route pattern (`/api/card/:id`), known once it was routed;
+   * none while metrics are off, so that requests do not pass through a no-op.
+   */
+  requestTimer(): ((req: Request, res: Response, next: NextFunction) => void) | undefined {
     const metrics = this.metrics;
+    if (!metrics) return undefined;
     return (req: Request, res: Response, next: NextFunction) => {
-      if (!metrics) return next();
       const end = metrics.httpDuration.startTimer();
       res.on('finish', () => end({ method: req.method, route: routePattern(req), status: String(res.statusCode) }));
       next();

@@ -6,6 +6,7 @@ import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { ClusterEvents } from '../../common/cluster/cluster-events';
 import { SecretBox } from '../../common/crypto/secret-box';
 import { ForbiddenError, MessageError, NotFoundError, ValidationError } from '../../common/errors/api-errors';
+import { NOT_AT_HAND } from '../../common/settings/settings-reader';
 import { SettingDefinition } from './setting-definition';
 import { EMBEDDING_TOGGLES, SETTINGS } from './setting-registry';
 import { Setting } from './setting.entity';
@@ -34,6 +35,8 @@ export interface SettingView {
 export class SettingsService {
   private readonly defs = new Map(SETTINGS.map((d) => [d.key, d]));
   private cache = new Map<string, string>();
+  /** Built once per key: middleware reads settings on every request. */
+  private readonly envNames = new Map<string, string>();
   private cacheStamp: string | null = null;
   private checkedAt = 0;
   private refreshing?: Promise<void>;
@@ -62,7 +65,9 @@ export class SettingsService {
   }
 
   envName(def: SettingDefinition): string {
-    return def.envVar ?? `MB_${def.key.replace(/\?$/, '').replace(/-/g, '_').toUpperCase()}`;
+    let name = this.envNames.get(def.key);
+    if (name === undefined) this.envNames.set(def.key, (name = def.envVar ?? `MB_${def.key.replace(/\?$/, '').replace(/-/g, '_').toUpperCase()}`));
+    return name;
   }
 
   /** The value in force: environment, then stored, then default. */
@@ -74,8 +79,22 @@ export class SettingsService {
     if (env !== undefined && env !== '') return this.parse(def, env) as T;
     if (key === 'site-url' && this.config.siteUrl) return this.config.siteUrl as T;
     await this.ensureFresh();
-    const raw = this.cache.get(key);
-    return (raw === undefined ? (def.default ?? null) : this.parse(def, this.secrets.open(raw))) as T;
+    return this.stored(def) as T;
+  }
+
+  /** get's answer without waiting, when it needs no read of the app DB; otherwise NOT_AT_HAND. */
+  peek<T>(key: string): T | typeof NOT_AT_HAND {
+    const def = this.defs.get(key);
+    if (!def || def.getter) return NOT_AT_HAND;
+    const env = process.env[this.envName(def)];
+    if (env !== undefined && env !== '') return this.parse(def, env) as T;
+    if (key === 'site-url' && this.config.siteUrl) return this.config.siteUrl as T;
+    return this.isFresh() ? (this.stored(def) as T) : NOT_AT_HAND;
+  }
+
+  private stored(def: SettingDefinition): unknown {
+    const raw = this.cache.get(def.key);
+    return raw === undefined ? (def.default ?? null) : this.parse(def, this.secrets.open(raw));
   }
 
   isEnvSet(def: SettingDefinition): boolean {
@@ -184,9 +203,13 @@ export class SettingsService {
     await this.events.publish({ topic: 'settings' });
   }
 
-  private async ensureFresh(): Promise<void> {
+  private isFresh(): boolean {
     const maxAgeMs = this.events.live ? Math.max(LIVE_MAX_AGE_MS, this.config.settingsRefreshSeconds * 1000) : this.config.settingsRefreshSeconds * 1000;
-    if (Date.now() - this.checkedAt < maxAgeMs) return;
+    return Date.now() - this.checkedAt < maxAgeMs;
+  }
+
+  private async ensureFresh(): Promise<void> {
+    if (this.isFresh()) return;
     this.refreshing ??= this.refresh().finally(() => (this.refreshing = undefined));
     await this.refreshing;
   }
