@@ -70,6 +70,16 @@ describe('changes seen by another instance on the same app DB', () => {
     await seenWithin(refused(other.session), pg ? 1_000 : 30_000);
   });
 
+  it('shows a user changed through one instance in the other’s GET /api/user/current within a second (Postgres)', async () => {
+    const user = await makeUser(a, admin);
+    const current = () => b.http().get('/api/user/current').set(auth(user.session));
+    expect((await current().expect(200)).body.first_name).toBe('Uma'); // now kept by B
+    await a.http().put(`/api/user/${user.id}`).set(auth(admin)).send({ first_name: 'Renamed' }).expect(200);
+    await seenWithin(async () => (await current()).body.first_name === 'Renamed', pg ? 1_000 : 30_000);
+    await a.http().post('/api/permissions/membership').set(auth(admin)).send({ group_id: 2, user_id: user.id }).expect(200);
+    await seenWithin(async () => (await current()).body.group_ids?.includes(2) === true, pg ? 1_000 : 30_000);
+  });
+
   it('hands a job lease to the other instance once the holder’s runs out, never to both', async () => {
     const onA = a.app.get(JobLeases);
     const onB = b.app.get(JobLeases);

@@ -71,6 +71,22 @@ describe('users API', () => {
       });
     });
 
+    it('shows every change at once, though the answer is kept between requests', async () => {
+      const u = await makeUser(t, admin);
+      const current = async () => (await http().get('/api/user/current').set(auth(u.session)).expect(200)).body;
+      const first = await current();
+      expect(await current()).toEqual(first);
+      await http().put(`/api/user/${u.id}`).set(auth(admin)).send({ first_name: 'Changed', locale: 'fr' }).expect(200);
+      expect(await current()).toMatchObject({ first_name: 'Changed', common_name: 'Changed User', locale: 'fr' });
+      const group = await newGroup();
+      await http().post('/api/permissions/membership').set(auth(admin)).send({ group_id: group, user_id: u.id }).expect(200);
+      expect((await current()).group_ids).toEqual([1, group]);
+      await http().post('/api/session').send({ username: u.email, password: u.password }).expect(200);
+      expect((await current()).last_login).not.toBe(first.last_login);
+      await http().put(`/api/user/${u.id}`).set(auth(admin)).send({ is_superuser: true }).expect(200);
+      expect(await current()).toMatchObject({ is_superuser: true });
+    });
+
     it("answers an API key's user", async () => {
       const { userId, key } = await makeApiKey();
       const res = await http().get('/api/user/current').set('X-Api-Key', key).expect(200);

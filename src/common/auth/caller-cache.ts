@@ -1,138 +1,32 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { DataSource, EntitySubscriberInterface, InsertEvent, RemoveEvent, TransactionCommitEvent, UpdateEvent } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { ClusterEvents } from '../cluster/cluster-events';
-import type { ClusterTopic } from '../cluster/cluster-event';
+import { WATCHED_CACHE_MAX_AGE_MS, WatchedCache, type Kept, type Watch } from '../cache/watched-cache';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 
-/** Sessions and API keys in use at once, and more; past it, the oldest entries go first. */
-const MAX_ENTRIES = 10_000;
-/** Entries expire this late even while every change is announced, in case an event was missed. */
-export const CALLER_CACHE_MAX_AGE_MS = 60_000;
+export const CALLER_CACHE_MAX_AGE_MS = WATCHED_CACHE_MAX_AGE_MS;
+export type CachedCaller<T> = Kept<T>;
 
 /**
  * What a write to each table changes about a caller, and so which event it raises. A new session or API key
  * changes no cached caller (only found callers are kept), and a user's other columns (name, last login) do not
  * make one either.
  */
-const WATCHED: Record<string, { topic: ClusterTopic; inserts: boolean; columns?: readonly string[] }> = {
+const WATCHED: Record<string, Watch> = {
   core_session: { topic: 'session', inserts: false },
   api_key: { topic: 'session', inserts: false },
   core_user: { topic: 'user', inserts: false, columns: ['is_active', 'is_superuser'] },
   permissions_group_membership: { topic: 'permissions', inserts: true },
 };
-const CLEARING_TOPICS = new Set<ClusterTopic>(['session', 'user', 'permissions', 'all']);
-
-/** Set on a query runner whose open transaction wrote a watched table: the topics its commit announces. */
-const WROTE = 'callerCache.wrote';
-
-export interface CachedCaller<T> {
-  value: T;
-  /** Epoch ms after which the credential is no longer valid (a session's age limit), if it has one. */
-  validUntil?: number;
-}
 
 /**
- * Who a session or API key belongs to, kept in memory so that an authenticated request makes no app-DB round trip.
- * Only as good as its invalidation, so every way a cached answer can change clears it:
- * - a write through this instance's ORM to sessions, API keys, a user's active or superuser flag, or group
- *   memberships clears it at once and again at its commit (so nothing read in between outlives the change), and is
- *   then announced to the other instances, which clear theirs when the event arrives;
- * - the announcements the services make (logout, deactivation, permission changes) and `all` after the bus
- *   reconnected clear it too;
- * - a load that started before a clear is not stored (it may have read the old rows);
- * - on a shared app DB whose bus is down nothing is served from memory, since other instances' changes would go
- *   unseen; entries also expire after a minute, and a session at its age limit.
- * On SQLite (one instance: its own writes are all there is) entries live SETTINGS_REFRESH_SECONDS, as settings do.
+ * Who a session or API key belongs to, kept in memory so that an authenticated request makes no app-DB round trip
+ * (see WatchedCache for how it is kept true). Logout, deactivation and permission changes are announced as
+ * `session`, `user` and `permissions` events; a session is also dropped at its age limit.
  */
 @Injectable()
-export class CallerCache<T = unknown> implements EntitySubscriberInterface {
-  private entries = new Map<string, { cached: CachedCaller<T>; at: number }>();
-  private generation = 0;
-
-  private readonly localMaxAgeMs: number;
-
-  constructor(
-    db: DataSource,
-    @Inject(APP_CONFIG) config: Pick<AppConfig, 'settingsRefreshSeconds'>,
-    @Optional() private readonly events: ClusterEvents = new ClusterEvents(),
-  ) {
-    this.localMaxAgeMs = config.settingsRefreshSeconds * 1000;
-    db.subscribers.push(this);
-    this.events.subscribe((event) => {
-      if (CLEARING_TOPICS.has(event.topic)) this.clear();
-    });
+export class CallerCache<T = unknown> extends WatchedCache<T> {
+  constructor(db: DataSource, @Inject(APP_CONFIG) config: Pick<AppConfig, 'settingsRefreshSeconds'>, @Optional() events: ClusterEvents = new ClusterEvents()) {
+    super(db, config, events, WATCHED, ['session', 'user', 'permissions']);
   }
-
-  /** The cached caller under `key`, or `load()`'s (kept when found); undefined when the credential is unknown. */
-  async get(key: string, load: () => Promise<CachedCaller<T> | undefined>): Promise<T | undefined> {
-    const now = Date.now();
-    const maxAge = this.maxAgeMs;
-    const usable = maxAge > 0;
-    const hit = usable ? this.entries.get(key) : undefined;
-    if (hit && now - hit.at < maxAge && (hit.cached.validUntil === undefined || now < hit.cached.validUntil)) return hit.cached.value;
-    const generation = this.generation;
-    const loaded = await load();
-    const keep = loaded && (loaded.validUntil === undefined || loaded.validUntil > now);
-    if (keep && usable && generation === this.generation) this.put(key, loaded, now);
-    return loaded?.value;
-  }
-
-  private get maxAgeMs(): number {
-    if (this.events.live) return CALLER_CACHE_MAX_AGE_MS;
-    return this.events.distributed ? 0 : Math.min(this.localMaxAgeMs, CALLER_CACHE_MAX_AGE_MS);
-  }
-
-  clear(): void {
-    this.generation++;
-    this.entries = new Map();
-  }
-
-  afterInsert(event: InsertEvent<unknown>): void {
-    if (WATCHED[event.metadata.tableName]?.inserts) this.changed(event);
-  }
-
-  afterUpdate(event: UpdateEvent<unknown>): void {
-    const watched = WATCHED[event.metadata.tableName];
-    if (!watched) return;
-    // A query-builder update hands over the values it set; a saved entity all of its columns.
-    const set = event.entity as Record<string, unknown> | undefined;
-    if (watched.columns && set && !watched.columns.some((c) => c in set)) return;
-    this.changed(event);
-  }
-
-  afterRemove(event: RemoveEvent<unknown>): void {
-    if (WATCHED[event.metadata.tableName]) this.changed(event);
-  }
-
-  afterTransactionCommit(event: TransactionCommitEvent): void {
-    const data = event.queryRunner.data as Record<string, unknown> | undefined;
-    const topics = data?.[WROTE] as Set<ClusterTopic> | undefined;
-    if (!topics) return;
-    delete data![WROTE];
-    this.clear();
-    for (const topic of topics) void this.events.publish({ topic });
-  }
-
-  private changed(event: InsertEvent<unknown> | UpdateEvent<unknown> | RemoveEvent<unknown>): void {
-    this.clear();
-    const topic = WATCHED[event.metadata.tableName].topic;
-    if (!event.queryRunner.isTransactionActive) return void this.events.publish({ topic });
-    // Told to the others only once committed: told earlier, they could reload what is about to change.
-    const data = event.queryRunner.data as Record<string, unknown>;
-    ((data[WROTE] as Set<ClusterTopic> | undefined) ?? (data[WROTE] = new Set<ClusterTopic>()) as Set<ClusterTopic>).add(topic);
-  }
-
-  private put(key: string, cached: CachedCaller<T>, at: number): void {
-    // Shared by every request with this credential: frozen, so that no request can change it for the others.
-    deepFreeze(cached.value);
-    this.entries.delete(key);
-    this.entries.set(key, { cached, at });
-    if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
-  }
-}
-
-function deepFreeze(value: unknown): void {
-  if (!value || typeof value !== 'object' || Object.isFrozen(value)) return;
-  Object.freeze(value);
-  for (const v of Object.values(value)) deepFreeze(v);
 }

@@ -7,9 +7,10 @@
  * - `metadata`: a warehouse database, table or field row changed (`id`: the database, when known).
  * - `session`: a session ended (logout); `id` is a prefix of the session key's hash, never the key.
  * - `user`: a user's sessions ended (deactivated, password changed); `id` is the user's id.
+ * - `profile`: a user row changed (name, locale, last login, ...): what GET /api/user/current shows.
  * - `all`: drop everything; raised locally after the connection to the bus was lost, since events were missed.
  */
-export type ClusterTopic = 'settings' | 'permissions' | 'metadata' | 'session' | 'user' | 'all';
+export type ClusterTopic = 'settings' | 'permissions' | 'metadata' | 'session' | 'user' | 'profile' | 'all';
 
 export interface ClusterEvent {
   topic: ClusterTopic;
@@ -21,7 +22,7 @@ export type ClusterOrigin = 'local' | 'remote';
 
 export type ClusterHandler = (event: ClusterEvent, origin: ClusterOrigin) => void;
 
-const TOPICS = new Set<string>(['settings', 'permissions', 'metadata', 'session', 'user', 'all']);
+const TOPICS = new Set<string>(['settings', 'permissions', 'metadata', 'session', 'user', 'profile', 'all']);
 
 /** The wire form: the event plus the sending instance, so an instance can skip its own notifications. */
 export function encodeEvent(event: ClusterEvent, from: string): string {

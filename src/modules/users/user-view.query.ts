@@ -4,6 +4,7 @@ import { AppSql } from '../../common/database/app-sql';
 import { parseJson } from '../../common/database/stored-json';
 import { isoTime } from '../cards/card-view';
 import { commonName, type UserView } from './user.view';
+import { UserViewCache } from './user-view.cache';
 
 interface UserViewRow {
   id: number;
@@ -33,8 +34,19 @@ interface UserViewRow {
 export class UserViewQuery {
   private readonly sql: AppSql;
 
-  constructor(db: DataSource) {
+  constructor(
+    db: DataSource,
+    private readonly kept: UserViewCache,
+  ) {
     this.sql = new AppSql(db);
+  }
+
+  /** byId's answer, kept until anything it shows changes. Frozen: shared by every request for this user. */
+  current(id: number): Promise<UserView | undefined> {
+    return this.kept.get(String(id), async () => {
+      const view = await this.byId(id);
+      return view && { value: view };
+    });
   }
 
   async byId(id: number): Promise<UserView | undefined> {

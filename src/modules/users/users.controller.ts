@@ -19,7 +19,7 @@ export class UsersController {
   @Get('current')
   @Access('user')
   async current(@CurrentUser() caller: AuthUser) {
-    const view = await this.views.byId(caller.id);
+    const view = await this.views.current(caller.id);
     if (!view) throw new NotFoundError();
     return view;
   }

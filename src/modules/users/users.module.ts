@@ -7,13 +7,14 @@ import { Session } from '../sessions/session.entity';
 import { User } from './user.entity';
 import { UsersController } from './users.controller';
 import { UsersRepository } from './users.repository';
+import { UserViewCache } from './user-view.cache';
 import { UserViewQuery } from './user-view.query';
 import { UsersService } from './users.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([User, PermissionsGroupMembership, Session]), PermissionsModule, CollectionsModule],
   controllers: [UsersController],
-  providers: [UsersRepository, UsersService, UserViewQuery],
+  providers: [UsersRepository, UsersService, UserViewQuery, UserViewCache],
   exports: [UsersRepository, UsersService],
 })
 export class UsersModule {}
