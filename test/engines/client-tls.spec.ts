@@ -1,5 +1,5 @@
 import { validateDetails } from '../../src/query-engine/execute/drivers';
-import { mysqlConnectionOptions } from '../../src/query-engine/execute/drivers/mysql.driver';
+import { mysqlConnectionOptions } from '../../src/query-engine/execute/drivers/mysql-options';
 import { postgresClientConfig } from '../../src/query-engine/execute/drivers/postgres.driver';
 
 const CA = '-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUQ2Fub3RBUmVhbENlcnRpZmljYXRl\nZm9yVGVzdHM=\n-----END CERTIFICATE-----\n';

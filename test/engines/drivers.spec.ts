@@ -6,7 +6,7 @@ import {
 } from '../../src/query-engine/execute/drivers';
 import { createConnection } from 'mysql2/promise';
 import type { ServerDetails } from '../../src/query-engine/execute/drivers/details';
-import { mysqlConnectionOptions } from '../../src/query-engine/execute/drivers/mysql.driver';
+import { mysqlConnectionOptions } from '../../src/query-engine/execute/drivers/mysql-options';
 import { availableEngines, freshWarehouse, runAll, type TestWarehouse } from '../support/warehouses';
 import { SCHEMA, expectedEventColumns, expectedEventRows, fixtureStatements } from './fixture';
 

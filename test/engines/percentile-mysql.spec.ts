@@ -2,7 +2,7 @@ import { createConnection } from 'mysql2/promise';
 import { MysqlDialect } from '../../src/query-engine/compile/dialects/mysql';
 import type { WarehouseDriver } from '../../src/query-engine/execute/drivers';
 import type { ServerDetails } from '../../src/query-engine/execute/drivers/details';
-import { mysqlConnectionOptions } from '../../src/query-engine/execute/drivers/mysql.driver';
+import { mysqlConnectionOptions } from '../../src/query-engine/execute/drivers/mysql-options';
 import { availableEngines, freshWarehouse, runAll, type TestWarehouse } from '../support/warehouses';
 
 /** 1..N: their sorted list is some 1.6 MB of GROUP_CONCAT text, more than MariaDB's default 1 MB. */

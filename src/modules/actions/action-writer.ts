@@ -1,8 +1,8 @@
-import { createConnection } from 'mysql2/promise';
+import type { Connection } from 'mysql2/promise';
 import { Client } from 'pg';
 import type { FileDetails, ServerDetails } from '../../query-engine/execute/drivers/details';
 import type { Engine } from '../../query-engine/execute/drivers/driver';
-import { mysqlConnectionOptions } from '../../query-engine/execute/drivers/mysql.driver';
+import { connectMysql } from '../../query-engine/execute/drivers/mysql-options';
 import { postgresClientConfig } from '../../query-engine/execute/drivers/postgres.driver';
 import { questionMarksToDollars } from '../../query-engine/execute/drivers/sql-scan';
 import { checkStatement } from '../../query-engine/execute/drivers/statement-policy';
@@ -78,9 +78,9 @@ async function postgresWrite(details: ServerDetails, statements: WriteStatement[
 }
 
 async function mysqlWrite(details: ServerDetails, statements: WriteStatement[]): Promise<WriteOutcome[]> {
-  let conn: Awaited<ReturnType<typeof createConnection>>;
+  let conn: Connection;
   try {
-    conn = await createConnection(mysqlConnectionOptions(details));
+    conn = await connectMysql(details);
   } catch (e) {
     throw new WriteFailedError((e as Error).message);
   }

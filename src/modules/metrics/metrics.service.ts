@@ -5,7 +5,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { ConnectionPoolRegistry } from '../../common/database/connection-pools';
 import { AppLogger } from '../../common/logging/app-logger';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import { createMetrics, Metrics } from './metrics.registry';
+import type { Metrics } from './metrics.registry';
 
 /**
  * Prometheus metrics, served on their own port (METRICS_PORT) so they never go through the load balancer or the
@@ -22,7 +22,7 @@ export class MetricsService implements OnApplicationBootstrap, OnApplicationShut
     pools: ConnectionPoolRegistry,
     @Inject(AppLogger) private readonly logger: AppLogger,
   ) {
-    this.metrics = config.metricsPort === undefined ? null : createMetrics(pools);
+    this.metrics = config.metricsPort === undefined ? null : loadRegistry().createMetrics(pools);
   }
 
   get enabled(): boolean {
@@ -101,4 +101,10 @@ export class MetricsService implements OnApplicationBootstrap, OnApplicationShut
 export function routePattern(req: Request): string {
   const route = (req as Request & { route?: { path?: unknown } }).route;
   return typeof route?.path === 'string' ? `${req.baseUrl ?? ''}${route.path}` || '/' : 'unmatched';
+}
+
+/** prom-client is loaded only when metrics are on: 1.5 MB of heap otherwise spent on nothing. */
+function loadRegistry(): typeof import('./metrics.registry') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a constructor cannot await; loaded only when used
+  return require('./metrics.registry') as typeof import('./metrics.registry');
 }

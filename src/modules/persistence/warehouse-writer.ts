@@ -1,7 +1,7 @@
-import { createConnection } from 'mysql2/promise';
+import type { Connection } from 'mysql2/promise';
 import { Client } from 'pg';
 import type { FileDetails, ServerDetails } from '../../query-engine/execute/drivers/details';
-import { mysqlConnectionOptions } from '../../query-engine/execute/drivers/mysql.driver';
+import { connectMysql } from '../../query-engine/execute/drivers/mysql-options';
 import { postgresClientConfig } from '../../query-engine/execute/drivers/postgres.driver';
 import type { PersistEngine } from './persisted-ddl';
 
@@ -75,9 +75,9 @@ export async function postgresWriter(details: ServerDetails): Promise<WarehouseW
 }
 
 export async function mysqlWriter(details: ServerDetails): Promise<WarehouseWriter> {
-  let conn: Awaited<ReturnType<typeof createConnection>>;
+  let conn: Connection;
   try {
-    conn = await createConnection(mysqlConnectionOptions(details));
+    conn = await connectMysql(details);
   } catch (e) {
     throw wrap(e);
   }

@@ -1,4 +1,3 @@
-import { dictionary } from '@zxcvbn-ts/language-common';
 import { ValidationError } from '../../common/errors/api-errors';
 import { MSG } from '../../common/validation/messages';
 
@@ -19,8 +18,13 @@ const RULES: Record<PasswordComplexity, Rules> = {
 };
 
 let common: Set<string> | undefined;
-/** ~50,000 most common passwords from the zxcvbn-ts dictionary, loaded on first use. */
+/**
+ * ~50,000 most common passwords from the zxcvbn-ts dictionary, loaded on first use: the dictionary held 3 MB of the
+ * idle server's heap, for the few requests that set a password.
+ */
 function commonPasswords(): Set<string> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a synchronous check, loaded on first use
+  const { dictionary } = require('@zxcvbn-ts/language-common') as typeof import('@zxcvbn-ts/language-common');
   common ??= new Set((dictionary as Record<string, string[]>)['passwords-common']);
   return common;
 }

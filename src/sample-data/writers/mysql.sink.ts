@@ -1,6 +1,6 @@
-import { createConnection, type Connection, type RowDataPacket } from 'mysql2/promise';
+import type { Connection, RowDataPacket } from 'mysql2/promise';
 import type { ServerDetails } from '../../query-engine/execute/drivers/details';
-import { mysqlConnectionOptions } from '../../query-engine/execute/drivers/mysql.driver';
+import { connectMysql } from '../../query-engine/execute/drivers/mysql-options';
 import type { Row } from '../generate';
 import { SAMPLE_TABLES, createTableSql, dateText, quoteIdent, timestampText, type SampleTable } from '../schema';
 import { SampleTablesExistError, type SampleCounts, type SampleSink } from './sink';
@@ -16,7 +16,7 @@ export class MysqlSink implements SampleSink {
   constructor(private readonly details: ServerDetails) {}
 
   async begin(replace: boolean): Promise<void> {
-    this.conn = await createConnection(mysqlConnectionOptions(this.details));
+    this.conn = await connectMysql(this.details);
     const names = SAMPLE_TABLES.map((t) => t.name);
     const [existing] = await this.conn.execute<RowDataPacket[]>(
       `SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME IN (${names.map(() => '?').join(', ')})`,

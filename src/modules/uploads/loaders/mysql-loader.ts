@@ -1,6 +1,6 @@
-import { Connection, createConnection } from 'mysql2/promise';
+import type { Connection } from 'mysql2/promise';
 import type { ServerDetails } from '../../../query-engine/execute/drivers';
-import { mysqlConnectionOptions } from '../../../query-engine/execute/drivers/mysql.driver';
+import { connectMysql } from '../../../query-engine/execute/drivers/mysql-options';
 import { ROW_ID, type UploadType } from '../column-types';
 import type { BulkLoader, RowBatches, TableTarget, UploadColumn } from './bulk-loader';
 
@@ -58,7 +58,7 @@ export class MysqlLoader implements BulkLoader {
   async close(): Promise<void> {}
 
   private async withConnection<T>(work: (conn: Connection) => Promise<T>): Promise<T> {
-    const conn = await createConnection(mysqlConnectionOptions(this.details));
+    const conn = await connectMysql(this.details);
     conn.on('error', () => undefined);
     try {
       await conn.query("SET time_zone = '+00:00'");

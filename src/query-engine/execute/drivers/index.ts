@@ -1,7 +1,6 @@
 import type { FileDetails, ServerDetails } from './details';
 import type { DriverOptions, Engine, WarehouseDriver } from './driver';
 import { LazyDriver } from './lazy-driver';
-import { MysqlDriver } from './mysql.driver';
 import { PostgresDriver } from './postgres.driver';
 import { SqliteDriver } from './sqlite.driver';
 
@@ -16,7 +15,7 @@ export function createDriver(engine: Engine, details: ServerDetails | FileDetail
     case 'postgres':
       return new PostgresDriver(details as ServerDetails, options);
     case 'mysql':
-      return new MysqlDriver(details as ServerDetails, options);
+      return new LazyDriver('mysql', async () => new (await import('./mysql.driver')).MysqlDriver(details as ServerDetails, options));
     case 'sqlite':
       return new SqliteDriver(details as FileDetails, options);
     case 'duckdb':

@@ -3,8 +3,8 @@ import type { DescribedDatabase, Engine, PoolInfo, QueryOptions, QueryResult, Ro
 const NOT_STARTED: PoolInfo = { numConnections: 0, numIdleConnections: 0, numBusyConnections: 0, numWaiting: 0, maxPoolSize: 0 };
 
 /**
- * A driver whose engine library is loaded on first use: DuckDB's took 65 ms of start-up and 11 MB of memory in a
- * server that may never open a DuckDB file.
+ * A driver whose engine library is loaded on first use: DuckDB's took 65 ms of start-up and 11 MB of memory, and
+ * mysql2 2.5 MB of heap, in a server that may never open a DuckDB file or reach a MySQL server.
  */
 export class LazyDriver implements WarehouseDriver {
   private loading: Promise<WarehouseDriver> | null = null;

@@ -1,7 +1,8 @@
-import { createConnection, type Connection, type ConnectionOptions, type FieldPacket, type RowDataPacket } from 'mysql2/promise';
-import { tlsOptions, type ServerDetails } from './details';
+import { createConnection, type Connection, type FieldPacket, type RowDataPacket } from 'mysql2/promise';
+import type { ServerDetails } from './details';
 import type { DescribedDatabase, DriverOptions, QueryOptions, QueryResult, RowStream, SqlParam, WarehouseDriver } from './driver';
 import { QueryError, QueryTimeoutError } from './errors';
+import { mysqlConnectionOptions } from './mysql-options';
 import { mysqlConverter, mysqlResultColumn, type MysqlField } from './mysql-columns';
 import { describeMysql } from './mysql-describe';
 import { QueryGuard } from './query-guard';
@@ -40,28 +41,6 @@ export function convertsToNamedZone(sql: string): boolean {
 export const MISSING_ZONE_TABLES =
   'The report time zone needs the MySQL time zone tables (mysql_tzinfo_to_sql), which this server has not loaded: ' +
   'load them, or clear the report time zone.';
-
-/** No LOCAL INFILE, no multiple statements; dates, big integers and JSON arrive as text for exact conversion. */
-export function mysqlConnectionOptions(d: ServerDetails, connectTimeoutMs = 10_000): ConnectionOptions {
-  return {
-    host: d.host,
-    port: d.port,
-    database: d.dbname,
-    user: d.user,
-    password: d.password ?? '',
-    ssl: tlsOptions(d),
-    connectTimeout: connectTimeoutMs,
-    flags: ['-LOCAL_FILES', '-MULTI_STATEMENTS'],
-    multipleStatements: false,
-    dateStrings: true,
-    supportBigNumbers: true,
-    bigNumberStrings: true,
-    jsonStrings: true,
-    timezone: 'Z',
-    charset: 'utf8mb4_unicode_ci',
-    maxPreparedStatements: 256,
-  };
-}
 
 /**
  * MySQL and MariaDB. Statements go through server-side prepared statements (`execute`), so parameters are
