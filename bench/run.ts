@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: every benchmark suite, or those named in BENCH_SUITE (comma-separated: `query`, `content`, `dashboard`, `download`, `embed`, `floor`, `upload`, `xray`, `rss`; `soak`: 10 minutes, only when named).
+ * `npm run bench`: every benchmark suite, or those named in BENCH_SUITE (comma-separated: `query`, `content`, `dashboard`, `download`, `embed`, `floor`, `upload`, `xray`, `rss`, `start`; `soak`: 10 minutes, only when named).
  * Each suite rewrites its own section of bench/results.md and leaves the others' figures as they were.
  */
 import * as fs from 'node:fs';
@@ -14,10 +14,11 @@ import { queryOverheadBench } from './query-overhead';
 import { rssSeriesBench } from './rss-series';
 import { webBench } from './web';
 import { soakBench } from './soak';
+import { startBench } from './start';
 import { uploadBench } from './upload';
 import { xrayBench } from './xray';
 
-const SUITES: Record<string, () => Promise<string>> = { query: queryOverheadBench, content: contentBench, dashboard: dashboardBench, download: downloadBench, embed: embedBench, floor: floorBench, upload: uploadBench, xray: xrayBench, rss: rssSeriesBench, soak: soakBench, web: webBench };
+const SUITES: Record<string, () => Promise<string>> = { query: queryOverheadBench, content: contentBench, dashboard: dashboardBench, download: downloadBench, embed: embedBench, floor: floorBench, upload: uploadBench, xray: xrayBench, rss: rssSeriesBench, start: startBench, soak: soakBench, web: webBench };
 const RESULTS = path.join(ROOT, 'bench', 'results.md');
 
 async function main(): Promise<void> {
