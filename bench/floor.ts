@@ -203,7 +203,7 @@ export async function floorBench(): Promise<string> {
     if (r.appDb === '-') return '';
     const ratio = median(r.loads.map((l, round) => l.rps / nest.loads[round].rps));
     const wanted = r.what.startsWith('GET /api/health') ? 0.7 : 0.5;
-    return `${(ratio * 100).toFixed(0)}% of bare Nest: ${ratio >= wanted ? 'met' : 'missed'} (>= ${wanted * 100}%)`;
+    return `${(ratio * 100).toFixed(1)}% of bare Nest: ${ratio >= wanted ? 'met' : 'missed'} (>= ${wanted * 100}%)`;
   };
   const rps = (r: Row) => r.loads.map((l) => Math.round(l.rps).toLocaleString('en-US')).join(' / ');
   return [
