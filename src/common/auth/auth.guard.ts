@@ -8,7 +8,8 @@ import { loggablePath } from '../logging/loggable-path';
 import { requestContext } from '../logging/request-context';
 import { ACCESS_KEY, AccessLevel } from './access.decorator';
 import { AuthRepository } from './auth.repository';
-import { CALLER_CACHE_MAX_AGE_MS, CallerCache } from './caller-cache';
+import { WATCHED_CACHE_MAX_AGE_MS } from '../cache/watched-cache';
+import { CallerCache } from './caller-cache';
 import { AuthedRequest, AuthUser } from './current-user';
 import { SESSION_COOKIE } from './session-cookie';
 
@@ -72,7 +73,7 @@ export class AuthGuard implements CanActivate {
       const user = await this.callers.get(`session:${keyHash}`, async () => {
         const now = Date.now();
         const notBefore = new Date(now - this.config.maxSessionAgeMinutes * 60_000);
-        const row = await this.auth.userBySession(keyHash, notBefore, new Date(notBefore.getTime() + CALLER_CACHE_MAX_AGE_MS));
+        const row = await this.auth.userBySession(keyHash, notBefore, new Date(notBefore.getTime() + WATCHED_CACHE_MAX_AGE_MS));
         if (!row) return undefined;
         // A session near its age limit is answered but not kept: kept, it could outlive the limit.
         const lasts = row.lasts === true || Number(row.lasts) === 1;

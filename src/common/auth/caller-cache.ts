@@ -1,11 +1,8 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ClusterEvents } from '../cluster/cluster-events';
-import { WATCHED_CACHE_MAX_AGE_MS, WatchedCache, type Kept, type Watch } from '../cache/watched-cache';
+import { WatchedCache, type Watch } from '../cache/watched-cache';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
-
-export const CALLER_CACHE_MAX_AGE_MS = WATCHED_CACHE_MAX_AGE_MS;
-export type CachedCaller<T> = Kept<T>;
 
 /**
  * What a write to each table changes about a caller, and so which event it raises. A new session or API key

@@ -68,14 +68,14 @@ export class AppLogger implements LoggerService {
   request(fields: RequestLine, context: { requestId: string; userId?: number }): void {
     if (!this.plain.isLevelEnabled('info')) return;
     this.plain.info({ request_id: context.requestId, user_id: context.userId, ...fields }, 'request');
-    this.buffer.push({ timestamp: new Date().toISOString(), level: 'INFO', fqns: 'app', msg: 'request', exception: null, process_uuid: PROCESS_UUID, request_id: context.requestId });
+    this.remember('info', 'request', {}, context.requestId);
   }
 
   /**
    * The ring buffer keeps the message, not the fields, so nothing a redaction would hide can reach it; it is fed
    * directly rather than by parsing pino's output again (that cost more than the logging itself).
    */
-  private remember(level: pino.Level, msg: string, fields: Record<string, unknown>): void {
+  private remember(level: pino.Level, msg: string, fields: Record<string, unknown>, requestId = requestContext.getStore()?.requestId): void {
     if (!this.pino.isLevelEnabled(level)) return;
     const err = fields.err as { stack?: string; message?: string } | undefined;
     const stack = typeof fields.stack === 'string' ? fields.stack : undefined;
@@ -86,7 +86,7 @@ export class AppLogger implements LoggerService {
       msg,
       exception: err ? String(err.stack ?? err.message) : (stack ?? null),
       process_uuid: PROCESS_UUID,
-      request_id: requestContext.getStore()?.requestId,
+      request_id: requestId,
     });
   }
 

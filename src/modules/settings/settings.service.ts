@@ -11,6 +11,9 @@ import { SettingDefinition } from './setting-definition';
 import { EMBEDDING_TOGGLES, SETTINGS } from './setting-registry';
 import { Setting } from './setting.entity';
 
+/** overridden()'s answer when nothing overrides the stored value (null is a value a setting can have). */
+const NOT_SET = Symbol('NOT_SET');
+
 const LAST_UPDATED = 'settings-last-updated';
 const MASK = '**********';
 /** While the cluster bus delivers changes, the stamp is still checked this often, in case one was missed. */
@@ -75,9 +78,8 @@ export class SettingsService {
     const def = this.defs.get(key);
     if (!def) throw new Error(`Unknown setting ${key}`);
     if (def.getter) return (await def.getter()) as T;
-    const env = process.env[this.envName(def)];
-    if (env !== undefined && env !== '') return this.parse(def, env) as T;
-    if (key === 'site-url' && this.config.siteUrl) return this.config.siteUrl as T;
+    const overridden = this.overridden(def);
+    if (overridden !== NOT_SET) return overridden as T;
     await this.ensureFresh();
     return this.stored(def) as T;
   }
@@ -86,10 +88,17 @@ export class SettingsService {
   peek<T>(key: string): T | typeof NOT_AT_HAND {
     const def = this.defs.get(key);
     if (!def || def.getter) return NOT_AT_HAND;
-    const env = process.env[this.envName(def)];
-    if (env !== undefined && env !== '') return this.parse(def, env) as T;
-    if (key === 'site-url' && this.config.siteUrl) return this.config.siteUrl as T;
+    const overridden = this.overridden(def);
+    if (overridden !== NOT_SET) return overridden as T;
     return this.isFresh() ? (this.stored(def) as T) : NOT_AT_HAND;
+  }
+
+  /** The value the environment (or the server's configured site URL) puts in force over the stored one, if any. */
+  private overridden(def: SettingDefinition): unknown {
+    const env = process.env[this.envName(def)];
+    if (env !== undefined && env !== '') return this.parse(def, env);
+    if (def.key === 'site-url' && this.config.siteUrl) return this.config.siteUrl;
+    return NOT_SET;
   }
 
   private stored(def: SettingDefinition): unknown {

@@ -23,10 +23,13 @@ let common: Set<string> | undefined;
  * idle server's heap, for the few requests that set a password.
  */
 function commonPasswords(): Set<string> {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a synchronous check, loaded on first use
-  const { dictionary } = require('@zxcvbn-ts/language-common') as typeof import('@zxcvbn-ts/language-common');
-  common ??= new Set((dictionary as Record<string, string[]>)['passwords-common']);
+  common ??= new Set((loadDictionary().dictionary as Record<string, string[]>)['passwords-common']);
   return common;
+}
+
+function loadDictionary(): typeof import('@zxcvbn-ts/language-common') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a synchronous check, loaded on first use
+  return require('@zxcvbn-ts/language-common') as typeof import('@zxcvbn-ts/language-common');
 }
 
 export function describeRules(complexity: PasswordComplexity): string {

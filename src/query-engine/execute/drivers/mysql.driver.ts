@@ -1,8 +1,8 @@
-import { createConnection, type Connection, type FieldPacket, type RowDataPacket } from 'mysql2/promise';
+import type { Connection, FieldPacket, RowDataPacket } from 'mysql2/promise';
 import type { ServerDetails } from './details';
 import type { DescribedDatabase, DriverOptions, QueryOptions, QueryResult, RowStream, SqlParam, WarehouseDriver } from './driver';
 import { QueryError, QueryTimeoutError } from './errors';
-import { mysqlConnectionOptions } from './mysql-options';
+import { connectMysql } from './mysql-options';
 import { mysqlConverter, mysqlResultColumn, type MysqlField } from './mysql-columns';
 import { describeMysql } from './mysql-describe';
 import { QueryGuard } from './query-guard';
@@ -278,7 +278,7 @@ export class MysqlDriver implements WarehouseDriver {
   private async connect(): Promise<Connection> {
     let conn: Connection;
     try {
-      conn = await createConnection(mysqlConnectionOptions(this.details, this.options.connectTimeoutMs));
+      conn = await connectMysql(this.details, this.options.connectTimeoutMs);
     } catch (e) {
       throw connectionFailure(e, this.details);
     }
