@@ -130,7 +130,13 @@ if (!haveChromium && inCI) throw new Error(`Chromium is missing at ${CHROMIUM}; 
     await page.getByLabel('Email').fill(user.email);
     await page.getByLabel('Password').fill(user.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByTestId('auth-status').filter({ hasText: 'success' }).waitFor({ timeout: 30_000 });
+    await signedIn(page);
+  };
+  /** Waits for the sign-in to end; one that ends in an error fails with the error the page shows. */
+  const signedIn = async (page: Page) => {
+    const status = page.getByTestId('auth-status');
+    await status.filter({ hasText: /^(success|error)$/ }).waitFor({ timeout: 30_000 });
+    if ((await status.textContent()) !== 'success') throw new Error(`sign-in failed: ${await page.getByTestId('auth-error').textContent()}`);
   };
 
   it('signs in through JWT: the status hook reports success, the dashboard draws its charts and the question its rows', async () => {
@@ -207,7 +213,7 @@ if (!haveChromium && inCI) throw new Error(`Chromium is missing at ${CHROMIUM}; 
     const page = await open('saml');
     const popup = await page.waitForEvent('popup', { timeout: 30_000 });
     await popup.waitForEvent('close', { timeout: 30_000 });
-    await page.getByTestId('auth-status').filter({ hasText: 'success' }).waitFor({ timeout: 30_000 });
+    await signedIn(page);
     const dashboard = page.locator(`[data-testid="analytics-dashboard"][data-dashboard-id="${dashboardId}"]`);
     await dashboard.locator('[data-testid="visualization"][data-state="ready"]').nth(1).waitFor({ timeout: 30_000 });
     await page.locator('[data-testid="analytics-question"] [data-testid="visualization"][data-state="ready"]').waitFor({ timeout: 30_000 });
@@ -223,7 +229,7 @@ if (!haveChromium && inCI) throw new Error(`Chromium is missing at ${CHROMIUM}; 
     const popupOpened = page.waitForEvent('popup', { timeout: 30_000 });
     await button.click();
     await (await popupOpened).waitForEvent('close', { timeout: 30_000 });
-    await page.getByTestId('auth-status').filter({ hasText: 'success' }).waitFor({ timeout: 30_000 });
+    await signedIn(page);
     expect(await page.getByTestId('analytics-sign-in').count()).toBe(0);
     await page.context().close();
   });

@@ -58,4 +58,27 @@ describe('browserSamlLogin', () => {
     prompt.open();
     await expect(login).rejects.toThrow(/blocked by the browser/);
   });
+
+  it('takes a message that arrives just after the popup shows closed, and fails a popup closed without one', async () => {
+    jest.useFakeTimers();
+    try {
+      const popup = { closed: false };
+      const w = fakeWindow([popup, popup]);
+      const late = browserSamlLogin(ORIGIN)('https://idp.example.com/sso');
+      popup.closed = true;
+      jest.advanceTimersByTime(800);
+      w.post(popup, { type: SAML_MESSAGE_TYPE, session: SESSION });
+      await expect(late).resolves.toEqual(SESSION);
+
+      popup.closed = false;
+      const abandoned = browserSamlLogin(ORIGIN)('https://idp.example.com/sso');
+      popup.closed = true;
+      const failed = expect(abandoned).rejects.toThrow(/closed before the login finished/);
+      jest.advanceTimersByTime(3_000);
+      await failed;
+      expect(w.listeners.size).toBe(0);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
 });

@@ -64,8 +64,17 @@ export function browserSamlLogin(analyticsInstanceUrl: string, prompt?: SamlProm
     });
 }
 
+/** How often to look whether the popup was closed. */
+const CLOSED_POLL_MS = 400;
+/**
+ * How long a closed popup may still deliver its message. The page posts, then closes: the opener can see `closed`
+ * before the posted message's task runs (timer and message tasks have no order between them), most on a busy machine.
+ */
+const CLOSED_GRACE_MS = 2_000;
+
 /** Waits for the popup's message with the session, or for it to close without one. */
 function follow(popup: Window, expectedOrigin: string, resolve: (s: SessionAnswer) => void, reject: (e: Error) => void): void {
+  let closedAt: number | undefined;
   const done = () => {
     window.removeEventListener('message', onMessage);
     clearInterval(watch);
@@ -81,9 +90,10 @@ function follow(popup: Window, expectedOrigin: string, resolve: (s: SessionAnswe
   window.addEventListener('message', onMessage);
   // The popup's own page cannot tell us it was closed: look.
   const watch = setInterval(() => {
-    if (popup.closed) {
-      done();
-      reject(new AnalyticsAuthError('The SAML login window was closed before the login finished'));
-    }
-  }, 400);
+    if (!popup.closed) return;
+    closedAt ??= Date.now();
+    if (Date.now() - closedAt < CLOSED_GRACE_MS) return;
+    done();
+    reject(new AnalyticsAuthError('The SAML login window was closed before the login finished'));
+  }, CLOSED_POLL_MS);
 }
