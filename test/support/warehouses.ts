@@ -8,6 +8,7 @@ import { Client } from 'pg';
 import { createConnection } from 'mysql2/promise';
 import { createDriver, validateDetails, type DriverOptions, type Engine, type WarehouseDriver } from '../../src/query-engine/execute/drivers';
 import type { FileDetails, ServerDetails } from '../../src/query-engine/execute/drivers/details';
+import { inCI } from './ci';
 
 /**
  * Warehouses for the engine tests. SQLite and DuckDB always run (temp files). Postgres and MariaDB run when
@@ -16,7 +17,6 @@ import type { FileDetails, ServerDetails } from '../../src/query-engine/execute/
 export const PG_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 export const MYSQL_URL = process.env.TEST_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/test';
 
-const inCI = Boolean(process.env.CI) && process.env.CI !== 'false';
 
 /** Checked synchronously (jest collects tests synchronously), in a child process with a short timeout. */
 function probeServers(): Record<'postgres' | 'mysql', true | string> {

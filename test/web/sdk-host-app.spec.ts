@@ -13,6 +13,7 @@ import { makeDashboard, newDashcard } from '../support/dashboard-factories';
 import { auth } from '../support/factories';
 import { createIdp, encode, readAuthnRequest, signedResponse } from '../support/saml-idp';
 import { startSampleApp, type SampleApp } from '../support/sample-app';
+import { inCI } from '../support/ci';
 
 /**
  * A popup blocker as real browsers have (Chromium under Playwright lets every popup open): a popup opens only from a
@@ -27,7 +28,6 @@ const POPUPS_ON_CLICK_ONLY = `(() => {
 const run = promisify(execFile);
 const ROOT = join(__dirname, '..', '..');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const inCI = Boolean(process.env.CI) && process.env.CI !== 'false';
 const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium && inCI) throw new Error(`Chromium is missing at ${CHROMIUM}; CI requires it (set CHROMIUM_PATH).`);
 

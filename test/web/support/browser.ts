@@ -2,6 +2,7 @@ import { execFileSync, execSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { inCI } from '../../support/ci';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
@@ -24,7 +25,7 @@ const CHROMIUM = chromiumPath();
  * run and fail: CI must have it, .ci/run installs it).
  */
 export const describeBrowser: jest.Describe = (() => {
-  if (CHROMIUM || process.env.CI) return describe;
+  if (CHROMIUM || inCI) return describe;
   console.warn('test/web: Chromium not found (apt-get install chromium, or set CHROMIUM_PATH); the browser tests are skipped.');
   return describe.skip;
 })();
