@@ -4,7 +4,7 @@ import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import cookieParser from 'cookie-parser';
-import type { NextFunction, Request, Response } from 'express';
+import { json, urlencoded, type NextFunction, type Request, type Response } from 'express';
 import { AppModule } from './app.module';
 import { AppConfig } from './config/app-config';
 import { AppLogger } from './common/logging/app-logger';
@@ -32,10 +32,10 @@ export async function createApp(config: AppConfig, logger = new AppLogger(config
   // First, so every request is timed: also those a later middleware answers (preflights, unparsable bodies).
   const timer = app.get(MetricsService).requestTimer(); // only while METRICS_PORT is set
   if (timer) app.use(timer);
-  app.useBodyParser('json', { limit: '10mb' });
-  app.useBodyParser('urlencoded', { limit: '10mb', extended: true });
   app.use(
     chain(
+      json({ limit: '10mb' }),
+      urlencoded({ limit: '10mb', extended: true }),
       cookieParser(),
       embeddingHttp(app.get<SettingsReader>(SETTINGS_READER)), // CORS, API keys from embedding clients, frame-ancestors
       // After the body parsers: they resume on the socket's async context, which would drop the request's.

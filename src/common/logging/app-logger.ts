@@ -104,6 +104,10 @@ export class AppLogger implements LoggerService {
     this.pino.error(obj, String(msg));
     this.remember('error', String(msg), obj);
   }
+  /** Whether debug lines are written: callers that build one at a cost can skip it. */
+  debugEnabled(): boolean {
+    return this.pino.isLevelEnabled('debug');
+  }
   debug(msg: string, fields: Record<string, unknown> = {}): void {
     this.pino.debug(fields, msg);
     this.remember('debug', msg, fields);
