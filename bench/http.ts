@@ -1,5 +1,6 @@
 /** What every benchmark suite shares: the built server as its own process, and a keep-alive HTTP client. */
 import { ChildProcess, spawn } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as http from 'node:http';
 import { Client } from 'pg';
 import * as path from 'node:path';
@@ -8,13 +9,19 @@ export const ROOT = path.resolve(__dirname, '..', '..');
 export const DATA = path.join(ROOT, 'bench', 'data');
 export const ADMIN = { email: 'bench@example.com', password: 'Bench-mark-2026!' };
 
-export function startServer(dataDir: string, extraEnv: Record<string, string> = {}): Promise<{ proc: ChildProcess; url: string }> {
+/** The node flags `npm start` runs the server with (and the Dockerfile's CMD, test/process/dockerfile.spec.ts): the bench measures that server. */
+export const SERVER_NODE_FLAGS: string[] = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start
+  .split(/\s+/)
+  .filter((arg) => arg.startsWith('--'));
+
+/** The built server as its own process; `flags` are node's (by default `npm start`'s). */
+export function startServer(dataDir: string, extraEnv: Record<string, string> = {}, flags = SERVER_NODE_FLAGS): Promise<{ proc: ChildProcess; url: string }> {
   return new Promise((resolve, reject) => {
     // BENCH_PROFILE=dir writes a CPU profile of the server there when it stops.
     const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
     // BENCH_SERVER_MAIN: a server built elsewhere than dist/ (a suite measured without rebuilding dist).
     const main = process.env.BENCH_SERVER_MAIN ?? path.join(ROOT, 'dist', 'src', 'main.js');
-    const proc = spawn(process.execPath, [...profile, main], {
+    const proc = spawn(process.execPath, [...profile, ...flags, main], {
       env: {
         PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, ALLOWED_FILE_DIRS: DATA, LOG_LEVEL: 'info',
         LOAD_SAMPLE_DATABASE: 'false', SYNC_CHECK_SECONDS: '0', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password,

@@ -75,8 +75,9 @@ describe('Dockerfile', () => {
     expect(runtime.filter((i) => i.getKeyword() === 'RUN' && i.getRange().start.line > userLine)).toEqual([]);
     expect(runs('runtime').join('\n')).toContain('chown node:node /data');
     const cmd = runtime.find((i) => i.getKeyword() === 'CMD') as JSONInstruction;
-    expect(cmd.getJSONStrings().map((s) => s.getJSONValue())).toEqual(['node', 'dist/src/main.js']);
-    expect(pkg.scripts.start).toBe('node dist/src/main.js');
+    // The image runs the server as `npm start` does, V8 flags included.
+    expect(cmd.getJSONStrings().map((s) => s.getJSONValue())).toEqual(['node', '--max-semi-space-size=4', 'dist/src/main.js']);
+    expect(pkg.scripts.start).toBe('node --max-semi-space-size=4 dist/src/main.js');
     expect(runtime.find((i) => i.getKeyword() === 'EXPOSE')?.getArgumentsContent()).toMatch(/\b3000\b/);
   });
 
