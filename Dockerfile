@@ -38,7 +38,6 @@ EXPOSE 3000 9464
 # Metabase's health answer: 200 {"status":"ok"} while the app database answers, else 503.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/api/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-# node itself, not npm: it receives SIGTERM directly and drains in-flight requests before exiting. The flags are
-# `npm start`'s: a 4 MB young generation (V8's default is 16) gives freed memory back after a burst of work
-# (bench/results.md, memory after a series of workloads).
-CMD ["node", "--max-semi-space-size=4", "dist/src/main.js"]
+# node itself, not npm: it receives SIGTERM directly and drains in-flight requests before exiting. Its flags are
+# `npm start`'s (none by default; see the README's note on memory for --max-semi-space-size).
+CMD ["node", "dist/src/main.js"]

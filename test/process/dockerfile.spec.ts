@@ -76,8 +76,8 @@ describe('Dockerfile', () => {
     expect(runs('runtime').join('\n')).toContain('chown node:node /data');
     const cmd = runtime.find((i) => i.getKeyword() === 'CMD') as JSONInstruction;
     // The image runs the server as `npm start` does, V8 flags included.
-    expect(cmd.getJSONStrings().map((s) => s.getJSONValue())).toEqual(['node', '--max-semi-space-size=4', 'dist/src/main.js']);
-    expect(pkg.scripts.start).toBe('node --max-semi-space-size=4 dist/src/main.js');
+    expect(cmd.getJSONStrings().map((s) => s.getJSONValue())).toEqual(['node', 'dist/src/main.js']);
+    expect(pkg.scripts.start).toBe('node dist/src/main.js');
     expect(runtime.find((i) => i.getKeyword() === 'EXPOSE')?.getArgumentsContent()).toMatch(/\b3000\b/);
   });
 
