@@ -10,9 +10,9 @@
  * The warehouse is the query suite's Sample Database (BENCH_ORDERS orders; the downloads repeat ORDERS to reach
  * their row count). Each variant (BENCH_RSS_VARIANTS, `;`-separated: an engine, then KEY=VALUE settings for the
  * server's environment, and NODE_FLAGS=<comma-separated node flags> in place of `npm start`'s) gets a fresh server,
- * so allocator and V8 settings can be compared: e.g. `postgres;postgres NODE_FLAGS=;postgres MALLOC_ARENA_MAX=2`. BENCH_RSS_SNAPSHOT=1 also takes a heap snapshot at idle and
- * after settling and reports which constructors grew (the snapshots cost memory themselves: the RSS of such a run
- * is not comparable).
+ * so allocator and V8 settings can be compared: e.g. `postgres;postgres NODE_FLAGS=--max-semi-space-size=4;postgres
+ * MALLOC_ARENA_MAX=2`. BENCH_RSS_SNAPSHOT=1 also takes a heap snapshot at idle and after settling and reports which
+ * constructors grew (the snapshots cost memory themselves: the RSS of such a run is not comparable).
  */
 import * as fs from 'node:fs';
 import * as http from 'node:http';

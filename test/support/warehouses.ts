@@ -17,7 +17,6 @@ import { inCI } from './ci';
 export const PG_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 export const MYSQL_URL = process.env.TEST_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/test';
 
-
 /** Checked synchronously (jest collects tests synchronously), in a child process with a short timeout. */
 function probeServers(): Record<'postgres' | 'mysql', true | string> {
   const script = `

@@ -263,23 +263,15 @@ export class QueryProcessor {
   /** Runs one step of the pipeline: timed in a debug line (when there is a log), and an error raised in it marked with its name. */
   private async timed<T>(id: string, stage: StageName, step: () => Promise<T> | T): Promise<T> {
     const log = this.deps.log;
-    if (!log) {
-      try {
-        return await step();
-      } catch (e) {
-        markStage(e, stage);
-        throw e;
-      }
-    }
-    const started = process.hrtime.bigint();
+    const started = log ? process.hrtime.bigint() : 0n;
     const ms = () => Number(process.hrtime.bigint() - started) / 1e6;
     try {
       const out = await step();
-      log(`Query ${id}: ${stage} took ${ms().toFixed(1)} ms`, { query_id: id, stage, ms: ms() });
+      log?.(`Query ${id}: ${stage} took ${ms().toFixed(1)} ms`, { query_id: id, stage, ms: ms() });
       return out;
     } catch (e) {
       markStage(e, stage);
-      log(`Query ${id}: ${stage} failed`, { query_id: id, stage: failedStage(e), ms: ms(), error: errorName(e) });
+      log?.(`Query ${id}: ${stage} failed`, { query_id: id, stage: failedStage(e), ms: ms(), error: errorName(e) });
       throw e;
     }
   }
