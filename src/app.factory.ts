@@ -1,29 +1,42 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import { INestApplication } from '@nestjs/common';
+import { INestApplication, NestApplicationOptions } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import cookieParser from 'cookie-parser';
-import { json, urlencoded, type NextFunction, type Request, type Response } from 'express';
+import type { NextFunction, Request, Response } from 'express';
 import { AppModule } from './app.module';
 import { AppConfig } from './config/app-config';
 import { AppLogger } from './common/logging/app-logger';
 import { requestContext, type RequestContext } from './common/logging/request-context';
 import { chain } from './common/http/chain';
+import { formBody, jsonBody } from './common/http/request-body';
+import { urlWithoutNul } from './common/http/request-url';
 import { loggablePath } from './common/logging/loggable-path';
 import { embeddingHttp } from './common/http/embedding-http';
 import { SETTINGS_READER, type SettingsReader } from './common/settings/settings-reader';
-import { MetricsService } from './modules/metrics/metrics.service';
-import { ApiDocsService } from './modules/api-docs/api-docs.service';
+import { MetricsService } from './modules/observability';
+import { ApiDocsService } from './modules/api-docs';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
+/**
+ * How a request finds its route: a literal path segment wins over a parameter (`/api/card/public` over
+ * `/api/card/:id`), whatever the order in which modules and controllers declare them. src/app-routes.spec.ts keeps
+ * every other overlap out of the route table.
+ */
+export const ROUTING = { routeResolutionStrategy: 'specificity' } as const satisfies NestApplicationOptions;
+
 /** Builds the whole app; main.ts listens on it, tests drive it with supertest. */
-export async function createApp(config: AppConfig, logger = new AppLogger(config.logLevel, config.logTarget, config.logFormat)): Promise<INestApplication> {
+export async function createApp(
+  config: AppConfig,
+  logger = new AppLogger(config.logLevel, config.logTarget, config.logFormat),
+): Promise<INestApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, logger), {
     logger,
     bodyParser: false,
     abortOnError: false,
+    ...ROUTING,
   });
   app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');
@@ -34,8 +47,9 @@ export async function createApp(config: AppConfig, logger = new AppLogger(config
   if (timer) app.use(timer);
   app.use(
     chain(
-      json({ limit: '10mb' }),
-      urlencoded({ limit: '10mb', extended: true }),
+      urlWithoutNul(), // `%00` anywhere in the URL: 400, before it reaches a query of the app database
+      jsonBody(), // `null` is no body; too large, too deep or not JSON: a 4xx naming the limit
+      formBody(),
       cookieParser(),
       embeddingHttp(app.get<SettingsReader>(SETTINGS_READER)), // CORS, API keys from embedding clients, frame-ancestors
       // After the body parsers: they resume on the socket's async context, which would drop the request's.
@@ -56,7 +70,10 @@ function requestLogging(logger: AppLogger) {
     const context: RequestContext = { requestId };
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      logger.request({ method: req.method, path: loggablePath(req.path), status: res.statusCode, duration_ms: Math.round(ms * 10) / 10 }, context);
+      logger.request(
+        { method: req.method, path: loggablePath(req.path), status: res.statusCode, duration_ms: Math.round(ms * 10) / 10 },
+        context,
+      );
     });
     requestContext.run(context, next);
   };

@@ -4,50 +4,47 @@ import { ClusterModule } from './common/cluster/cluster.module';
 import { CoreModule } from './common/core.module';
 import { DatabaseModule } from './common/database/database.module';
 import { AppLogger } from './common/logging/app-logger';
-import { ActionsModule } from './modules/actions/actions.module';
-import { AutomagicModule } from './modules/automagic/automagic.module';
-import { ApiKeysModule } from './modules/api-keys/api-keys.module';
-import { BookmarksApiModule } from './modules/bookmarks/bookmarks-api.module';
-import { BookmarksModule } from './modules/bookmarks/bookmarks.module';
-import { CardsModule } from './modules/cards/cards.module';
-import { CollectionsModule } from './modules/collections/collections.module';
-import { DashboardsModule } from './modules/dashboards/dashboards.module';
-import { ContentModule } from './modules/content/content.module';
-import { DashboardQueriesModule } from './modules/dashboard-queries/dashboard-queries.module';
-import { DatasetModule } from './modules/dataset/dataset.module';
-import { DatabasesModule } from './modules/databases/databases.module';
-import { EmbeddingModule } from './modules/embedding/embedding.module';
-import { FieldsModule } from './modules/fields/fields.module';
-import { LegacyMetricsModule } from './modules/legacy-metrics/legacy-metrics.module';
-import { HealthModule } from './modules/health/health.module';
-import { LandingModule } from './modules/landing/landing.module';
-import { MetricsModule } from './modules/metrics/metrics.module';
-import { ApiDocsModule } from './modules/api-docs/api-docs.module';
-import { RevisionsModule } from './modules/revisions/revisions.module';
-import { SearchApiModule } from './modules/search/search-api.module';
-import { SearchModule } from './modules/search/search.module';
-import { QueryCacheModule } from './modules/query-cache/query-cache.module';
-import { QueryLogModule } from './modules/query-log/query-log.module';
-import { PermissionsModule } from './modules/permissions/permissions.module';
-import { PersistenceModule } from './modules/persistence/persistence.module';
-import { PublicSharingModule } from './modules/public-sharing/public-sharing.module';
-import { SessionsModule } from './modules/sessions/sessions.module';
-import { SnippetsModule } from './modules/snippets/snippets.module';
-import { SsoModule } from './modules/sso/sso.module';
-import { SettingsModule } from './modules/settings/settings.module';
-import { SetupModule } from './modules/setup/setup.module';
-import { TablesModule } from './modules/tables/tables.module';
-import { TimelinesModule } from './modules/timelines/timelines.module';
-import { UploadsModule } from './modules/uploads/uploads.module';
-import { UsersModule } from './modules/users/users.module';
-import { UtilModule } from './modules/util/util.module';
-import { WebPagesModule } from './modules/web-pages/web-pages.module';
+import { ActionsModule } from './modules/actions';
+import { AutomagicModule } from './modules/automagic';
+import { ApiKeysModule } from './modules/api-keys';
+import { BookmarksModule } from './modules/bookmarks';
+import { CardsModule } from './modules/cards';
+import { CollectionsModule } from './modules/collections';
+import { DashboardsModule } from './modules/dashboards';
+import { DashboardQueriesModule } from './modules/dashboard-queries';
+import { DatasetModule } from './modules/dataset';
+import { DatabasesModule } from './modules/databases';
+import { EmbeddingModule } from './modules/embedding';
+import { FieldsModule } from './modules/fields';
+import { SegmentsAndMetricsModule } from './modules/segments-and-metrics';
+import { HealthModule } from './modules/health';
+import { LandingModule } from './modules/landing';
+import { ObservabilityModule } from './modules/observability';
+import { ApiDocsModule } from './modules/api-docs';
+import { RevisionsModule } from './modules/revisions';
+import { SearchModule } from './modules/search';
+import { QueryCacheModule } from './modules/query-cache';
+import { QueryLogModule } from './modules/query-log';
+import { PermissionsModule } from './modules/permissions';
+import { PersistenceModule } from './modules/persistence';
+import { PublicSharingModule } from './modules/public-sharing';
+import { PulseModule } from './modules/pulse';
+import { SessionsModule } from './modules/sessions';
+import { SnippetsModule } from './modules/snippets';
+import { SsoModule } from './modules/sso';
+import { SettingsModule } from './modules/settings';
+import { SetupModule } from './modules/setup';
+import { TablesModule } from './modules/tables';
+import { TimelinesModule } from './modules/timelines';
+import { UploadsModule } from './modules/uploads';
+import { UsersModule } from './modules/users';
+import { UtilModule } from './modules/util';
+import { WebPagesModule } from './modules/web-pages';
 
-/** Feature modules, in no particular order; each owns its routes, services and entities. */
+/** Feature modules, in no particular order; each owns its routes, services and repositories (entities are in src/schema). */
 export const FEATURE_MODULES = [
   TimelinesModule,
   SettingsModule,
-  ContentModule,
   UsersModule,
   PermissionsModule,
   SessionsModule,
@@ -65,23 +62,22 @@ export const FEATURE_MODULES = [
   CollectionsModule,
   RevisionsModule,
   BookmarksModule,
-  BookmarksApiModule,
   SearchModule,
-  SearchApiModule,
   CardsModule,
   UploadsModule,
   DashboardQueriesModule,
   DashboardsModule,
   EmbeddingModule,
-  LegacyMetricsModule,
+  SegmentsAndMetricsModule,
   PublicSharingModule,
   SsoModule,
   ActionsModule,
+  PulseModule,
   PersistenceModule,
   AutomagicModule,
   LandingModule,
   WebPagesModule,
-  MetricsModule,
+  ObservabilityModule,
   ApiDocsModule,
 ];
 

@@ -1,5 +1,7 @@
 import { ConfigError, loadConfig } from './config/app-config';
 import { createApp } from './app.factory';
+import { applyKeepAlive } from './common/http/keep-alive';
+import { copyListener, LISTENER_COPIES } from './common/http/listener-copies';
 import { shutdownState } from './common/http/shutdown-state';
 import { AppLogger } from './common/logging/app-logger';
 
@@ -22,8 +24,15 @@ async function main(): Promise<void> {
   }
   const app = await createApp(config, logger);
   const server = app.getHttpServer() as import('node:http').Server;
-  server.keepAliveTimeout = 65_000; // longer than common load-balancer idle timeouts
-  await app.listen(config.port, config.host);
+  applyKeepAlive(server, config.keepAliveTimeoutSeconds);
+  // A burst of connections waits in the kernel's queue instead of being dropped. Nest hands its arguments on to
+  // Node's listen(port, host, backlog), which its typings do not list.
+  const listen = app.listen.bind(app) as unknown as (port: number, host: string, backlog: number) => Promise<unknown>;
+  await listen(config.port, config.host, config.listenBacklog);
+  const copies = copyListener(server, LISTENER_COPIES, config.listenBacklog);
+  void copies.done.then((ok) => {
+    if (!ok) logger.warning('The listener could not be copied: one new connection is accepted per turn of the event loop');
+  });
   const { port } = server.address() as import('node:net').AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const drainMs = config.shutdownDrainSeconds * 1000;
@@ -31,15 +40,22 @@ async function main(): Promise<void> {
   shutdownOn(['SIGTERM', 'SIGINT'], delayMs + drainMs + CLOSE_TIMEOUT_MS + 5_000, async () => {
     shutdownState.draining = true;
     if (delayMs > 0) {
-      logger.info('Shutting down: health checks fail from now; still serving until the load balancer stops sending', { delay_s: config.shutdownDelaySeconds });
+      logger.info('Shutting down: health checks fail from now; still serving until the load balancer stops sending', {
+        delay_s: config.shutdownDelaySeconds,
+      });
       await new Promise((r) => setTimeout(r, delayMs));
     }
     logger.info('Shutting down: finishing in-flight requests', { drain_timeout_s: config.shutdownDrainSeconds });
-    const cut = await drainHttp(server, drainMs);
+    copies.stop();
+    const cut = await drainHttp(server, copies.servers, drainMs);
     if (cut > 0) logger.warning('Shutting down: cut connections whose requests did not finish in time', { connections: cut });
     // Shutdown hooks: warehouse pools, the cluster bus, the app database. A pool waiting for a client that a cut
     // download left busy must not hold the exit.
-    const closed = await bounded(app.close().then(() => true), CLOSE_TIMEOUT_MS, false);
+    const closed = await bounded(
+      app.close().then(() => true),
+      CLOSE_TIMEOUT_MS,
+      false,
+    );
     if (!closed) logger.warning('Shutting down: closing pools took too long; exiting anyway', { timeout_ms: CLOSE_TIMEOUT_MS });
     logger.info('Stopped');
     logger.flush();
@@ -52,31 +68,36 @@ async function main(): Promise<void> {
 const CLOSE_TIMEOUT_MS = 5_000;
 
 /**
- * Stops accepting connections and resolves once the requests in flight have been answered. Keep-alive
- * connections are closed as soon as they are idle (a load balancer's would otherwise hold the process until
- * their timeout); Nest's own close() would run the shutdown hooks, closing the pools and the app database,
- * while those requests still need them. After `timeoutMs` the remaining connections are destroyed: a download
- * whose client stopped reading would otherwise hold the process (and its warehouse connection) forever.
+ * Stops accepting connections (on the server's listener and its copies) and resolves once the requests in flight have
+ * been answered. Keep-alive connections are closed as soon as they are idle (a load balancer's would otherwise hold
+ * the process until their timeout); Nest's own close() would run the shutdown hooks, closing the pools and the app
+ * database, while those requests still need them. After `timeoutMs` the remaining connections are destroyed: a
+ * download whose client stopped reading would otherwise hold the process (and its warehouse connection) forever.
  * Answers how many connections were cut.
  */
-function drainHttp(server: import('node:http').Server, timeoutMs: number): Promise<number> {
+function drainHttp(server: import('node:http').Server, copies: import('node:net').Server[], timeoutMs: number): Promise<number> {
+  const listeners = [server, ...copies];
   return new Promise((resolve) => {
     let cut = 0;
+    let open = listeners.length;
     const idle = setInterval(() => server.closeIdleConnections(), 100);
     const deadline = setTimeout(() => {
-      cut = countOpen(server);
+      cut = listeners.reduce((n, l) => n + countOpen(l), 0);
       server.closeAllConnections();
     }, timeoutMs);
-    server.close(() => {
-      clearInterval(idle);
-      clearTimeout(deadline);
-      resolve(cut);
-    });
+    // Each listener's close callback waits for the connections it accepted (those of a copy are the server's too).
+    for (const listener of listeners)
+      listener.close(() => {
+        if (--open > 0) return;
+        clearInterval(idle);
+        clearTimeout(deadline);
+        resolve(cut);
+      });
     server.closeIdleConnections();
   });
 }
 
-function countOpen(server: import('node:http').Server): number {
+function countOpen(server: import('node:net').Server): number {
   const conns = (server as unknown as { _connections?: number })._connections;
   return typeof conns === 'number' ? conns : 0;
 }

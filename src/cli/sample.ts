@@ -74,7 +74,8 @@ const grouped = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
-  const where = 'file' in args.target ? args.target.file : `${args.target.details.host}:${args.target.details.port}/${args.target.details.dbname}`;
+  const where =
+    'file' in args.target ? args.target.file : `${args.target.details.host}:${args.target.details.port}/${args.target.details.dbname}`;
   console.log(`Writing the Sample Database (${grouped(args.orders)} orders, seed ${args.seed}) to ${args.engine} ${where}`);
   const started = Date.now();
   let lastReport = 0;

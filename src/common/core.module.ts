@@ -6,11 +6,13 @@ import { AuthRepository } from './auth/auth.repository';
 import { CallerCache } from './auth/caller-cache';
 import { SecretBox } from './crypto/secret-box';
 import { ApiExceptionFilter } from './errors/api-exception.filter';
+import { EventBus } from './events/event-bus';
 import { FormBodyGuard } from './http/accepts-form';
+import { CrossSiteGuard } from './http/cross-site.guard';
 import { AppLogger } from './logging/app-logger';
 import { validationExceptionFactory } from './validation/validation-exception.factory';
 
-/** Cross-cutting providers wired once: config, logger, secrets, the global guard, pipe and filter. */
+/** Cross-cutting providers wired once: config, logger, secrets, the event bus, the global guard, pipe and filter. */
 @Global()
 @Module({})
 export class CoreModule {
@@ -21,11 +23,14 @@ export class CoreModule {
         { provide: APP_CONFIG, useValue: config },
         { provide: AppLogger, useValue: logger },
         { provide: SecretBox, useValue: new SecretBox(config.encryptionKey) },
+        EventBus,
         AuthRepository,
         CallerCache,
         { provide: APP_GUARD, useClass: AuthGuard },
         // After AuthGuard: form posts are refused except on routes marked @AcceptsForm().
         { provide: APP_GUARD, useClass: FormBodyGuard },
+        // Then writes that another site makes with the visitor's cookie are refused (cross-site.guard.ts).
+        { provide: APP_GUARD, useClass: CrossSiteGuard },
         { provide: APP_FILTER, useClass: ApiExceptionFilter },
         {
           provide: APP_PIPE,
@@ -39,7 +44,7 @@ export class CoreModule {
           }),
         },
       ],
-      exports: [APP_CONFIG, AppLogger, SecretBox, AuthRepository, CallerCache],
+      exports: [APP_CONFIG, AppLogger, SecretBox, EventBus, AuthRepository, CallerCache],
     };
   }
 }

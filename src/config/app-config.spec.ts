@@ -8,7 +8,7 @@ describe('loadConfig', () => {
     expect(c.databaseUrl).toBeUndefined();
     expect(c.sqlitePath).toBe(path.resolve('data', 'app.db'));
     expect(c.maxSessionAgeMinutes).toBe(20160);
-    expect(c).toMatchObject({ maxQueriesPerUser: 10, duckdbMemoryLimit: '2GB' });
+    expect(c).toMatchObject({ maxQueriesPerUser: 10, queryQueueTimeoutSeconds: 30, duckdbMemoryLimit: '2GB' });
     expect(c.duckdbThreads).toBeGreaterThanOrEqual(1);
     expect(c.duckdbThreads).toBeLessThanOrEqual(4);
   });
@@ -27,6 +27,9 @@ describe('loadConfig', () => {
     [{ DUCKDB_MEMORY_LIMIT: "1GB'; SET x" }, `DUCKDB_MEMORY_LIMIT must be a size such as 512MB or 2GB (got "1GB'; SET x")`],
     [{ DUCKDB_THREADS: '0' }, 'DUCKDB_THREADS must be an integer between 1 and 1024 (got "0")'],
     [{ MAX_QUERIES_PER_USER: '0' }, 'MAX_QUERIES_PER_USER must be an integer between 1 and 10000 (got "0")'],
+    [{ QUERY_QUEUE_TIMEOUT_SECONDS: '0.5' }, 'QUERY_QUEUE_TIMEOUT_SECONDS must be an integer between 1 and 3600 (got "0.5")'],
+    [{ LISTEN_BACKLOG: '0' }, 'LISTEN_BACKLOG must be an integer between 1 and 65535 (got "0")'],
+    [{ KEEP_ALIVE_TIMEOUT_SECONDS: '1h' }, 'KEEP_ALIVE_TIMEOUT_SECONDS must be an integer between 1 and 3600 (got "1h")'],
   ])('refuses %j with one clear line', (env, message) => {
     expect(() => loadConfig(env)).toThrow(new ConfigError(message));
   });
@@ -39,6 +42,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ LOG_FORMAT: 'xml' })).toThrow(new ConfigError('LOG_FORMAT must be json or pretty (got "xml")'));
   });
 
+  it('listens with a backlog of 4096 and keeps idle connections 65 s (above a load balancer’s 60 s), both configurable', () => {
+    expect(loadConfig({})).toMatchObject({ listenBacklog: 4096, keepAliveTimeoutSeconds: 65 });
+    expect(loadConfig({ LISTEN_BACKLOG: '16384', KEEP_ALIVE_TIMEOUT_SECONDS: '620' })).toMatchObject({
+      listenBacklog: 16384,
+      keepAliveTimeoutSeconds: 620,
+    });
+  });
+
   it('takes a Postgres URL and normalizes the site URL', () => {
     const c = loadConfig({ DATABASE_URL: 'postgresql://u@h/db', SITE_URL: 'https://bi.example.com/' });
     expect(c.databaseUrl).toBe('postgresql://u@h/db');
@@ -49,7 +60,12 @@ describe('loadConfig', () => {
 describe('query and sync timing', () => {
   it('defaults to a 20-minute query timeout and a one-minute sync check, both configurable', () => {
     expect(loadConfig({})).toMatchObject({ queryTimeoutSeconds: 1200, syncCheckSeconds: 60 });
-    expect(loadConfig({ QUERY_TIMEOUT_SECONDS: '30', SYNC_CHECK_SECONDS: '0' })).toMatchObject({ queryTimeoutSeconds: 30, syncCheckSeconds: 0 });
-    expect(() => loadConfig({ QUERY_TIMEOUT_SECONDS: '0' })).toThrow('QUERY_TIMEOUT_SECONDS must be an integer between 1 and 86400 (got "0")');
+    expect(loadConfig({ QUERY_TIMEOUT_SECONDS: '30', SYNC_CHECK_SECONDS: '0' })).toMatchObject({
+      queryTimeoutSeconds: 30,
+      syncCheckSeconds: 0,
+    });
+    expect(() => loadConfig({ QUERY_TIMEOUT_SECONDS: '0' })).toThrow(
+      'QUERY_TIMEOUT_SECONDS must be an integer between 1 and 86400 (got "0")',
+    );
   });
 });

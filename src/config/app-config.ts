@@ -7,6 +7,16 @@ const LOG_LEVELS: LogLevel[] = ['trace', 'debug', 'info', 'warn', 'error', 'fata
 export interface AppConfig {
   port: number;
   host: string;
+  /**
+   * Connections the kernel may hold for the server while it is busy, before it drops new ones (Node's default is 511;
+   * a crowd opening a browser's 6 connections each overflows that). Linux caps it at net.core.somaxconn.
+   */
+  listenBacklog: number;
+  /**
+   * How long an idle keep-alive connection stays open. Behind a load balancer that pools connections this must be
+   * longer than the balancer's idle timeout, or the balancer sends requests onto connections being closed (502s).
+   */
+  keepAliveTimeoutSeconds: number;
   dataDir: string;
   /** Postgres URL of the app database; undefined means SQLite at `dataDir/app.db`. */
   databaseUrl?: string;
@@ -37,12 +47,17 @@ export interface AppConfig {
   syncCheckSeconds: number;
   /** On SIGTERM, requests in flight get this long to finish; then their connections are cut and the process exits. */
   shutdownDrainSeconds: number;
-  /** On SIGTERM, GET /api/health answers 503 this long before the listener closes (behind a load balancer: longer than it takes to mark the instance down). */
+  /**
+   * On SIGTERM, GET /api/health answers 503 this long before the listener closes (behind a load balancer: longer than
+   * it takes to mark the instance down).
+   */
   shutdownDelaySeconds: number;
   /** Warehouse queries are cancelled after this long. */
   queryTimeoutSeconds: number;
-  /** Warehouse queries one user may have running at once on this instance; more answer 429. */
+  /** Warehouse queries one user may have running at once on one database of this instance; more wait their turn. */
   maxQueriesPerUser: number;
+  /** How long a query waits for its turn (a query slot) before it is answered 503. */
+  queryQueueTimeoutSeconds: number;
   /** DuckDB warehouses: memory_limit of each database's instance (DuckDB's size syntax, e.g. `2GB`). */
   duckdbMemoryLimit: string;
   /** DuckDB warehouses: worker threads of each database's instance. */
@@ -122,6 +137,8 @@ export function loadConfig(env: Env = process.env, stdoutIsTty = Boolean(process
   return {
     port: int(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '0.0.0.0',
+    listenBacklog: int(env, 'LISTEN_BACKLOG', 4096, 1, 65535),
+    keepAliveTimeoutSeconds: int(env, 'KEEP_ALIVE_TIMEOUT_SECONDS', 65, 1, 3600),
     dataDir,
     databaseUrl,
     sqlitePath: path.join(dataDir, 'app.db'),
@@ -135,13 +152,17 @@ export function loadConfig(env: Env = process.env, stdoutIsTty = Boolean(process
     maxSessionAgeMinutes: int(env, 'MAX_SESSION_AGE', 20160, 1, 5_256_000),
     settingsRefreshSeconds: int(env, 'SETTINGS_REFRESH_SECONDS', 3, 1, 3600),
     trustProxy: env.TRUST_PROXY || 'loopback',
-    allowedFileDirs: (env.ALLOWED_FILE_DIRS || '').split(':').filter(Boolean).map((d) => path.resolve(d)),
+    allowedFileDirs: (env.ALLOWED_FILE_DIRS || '')
+      .split(':')
+      .filter(Boolean)
+      .map((d) => path.resolve(d)),
     loadSampleDatabase: bool(env, 'LOAD_SAMPLE_DATABASE', true),
     syncCheckSeconds: int(env, 'SYNC_CHECK_SECONDS', 60, 0, 86_400),
     shutdownDrainSeconds: int(env, 'SHUTDOWN_DRAIN_SECONDS', 20, 0, 3600),
     shutdownDelaySeconds: int(env, 'SHUTDOWN_DELAY_SECONDS', 0, 0, 600),
     queryTimeoutSeconds: int(env, 'QUERY_TIMEOUT_SECONDS', 1200, 1, 86_400),
     maxQueriesPerUser: int(env, 'MAX_QUERIES_PER_USER', 10, 1, 10_000),
+    queryQueueTimeoutSeconds: int(env, 'QUERY_QUEUE_TIMEOUT_SECONDS', 30, 1, 3600),
     duckdbMemoryLimit: memorySize(env, 'DUCKDB_MEMORY_LIMIT', '2GB'),
     duckdbThreads: int(env, 'DUCKDB_THREADS', Math.min(4, os.availableParallelism()), 1, 1024),
     metricsPort: env.METRICS_PORT ? int(env, 'METRICS_PORT', 0, 0, 65535) : undefined,

@@ -1,5 +1,5 @@
 import { MigrationInterface, QueryRunner, Table, TableIndex } from 'typeorm';
-import { col, fk } from '../common/database/migration-columns';
+import { col, fk } from './columns';
 
 /** Accounts, groups, sessions, API keys, settings and login throttling. */
 export class Foundation1763683200000 implements MigrationInterface {
@@ -41,7 +41,12 @@ export class Foundation1763683200000 implements MigrationInterface {
     await qr.createTable(
       new Table({
         name: 'permissions_group_membership',
-        columns: [col.id(), col.int('user_id', { isNullable: false }), col.int('group_id', { isNullable: false }), col.bool('is_group_manager', false)],
+        columns: [
+          col.id(),
+          col.int('user_id', { isNullable: false }),
+          col.int('group_id', { isNullable: false }),
+          col.bool('is_group_manager', false),
+        ],
         foreignKeys: [fk('user_id', 'core_user'), fk('group_id', 'permissions_group')],
         uniques: [{ name: 'uq_membership_user_group', columnNames: ['user_id', 'group_id'] }],
         indices: [{ name: 'idx_membership_group', columnNames: ['group_id'] }],
@@ -62,7 +67,12 @@ export class Foundation1763683200000 implements MigrationInterface {
     await qr.createTable(
       new Table({
         name: 'login_failure',
-        columns: [col.id(), col.varchar('username', 254, { isNullable: false }), col.varchar('ip', 64, { isNullable: false }), col.timestamp(qr, 'created_at', { now: true })],
+        columns: [
+          col.id(),
+          col.varchar('username', 254, { isNullable: false }),
+          col.varchar('ip', 64, { isNullable: false }),
+          col.timestamp(qr, 'created_at', { now: true }),
+        ],
       }),
     );
     await qr.createIndex('login_failure', new TableIndex({ name: 'idx_login_failure_username', columnNames: ['username', 'created_at'] }));
@@ -102,14 +112,26 @@ export class Foundation1763683200000 implements MigrationInterface {
       }),
     );
     // The built-in groups keep ids 1 and 2, as clients of Metabase's API expect.
-    await qr.query(`INSERT INTO permissions_group (id, name, magic_group_type) VALUES (1, 'All Users', 'all-internal-users'), (2, 'Administrators', 'admin')`);
+    await qr.query(
+      `INSERT INTO permissions_group (id, name, magic_group_type) VALUES ` +
+        `(1, 'All Users', 'all-internal-users'), (2, 'Administrators', 'admin')`,
+    );
     if (qr.connection.options.type === 'postgres') {
       await qr.query(`SELECT setval(pg_get_serial_sequence('permissions_group', 'id'), 2)`);
     }
   }
 
   async down(qr: QueryRunner): Promise<void> {
-    for (const t of ['product_feedback', 'setting', 'api_key', 'login_failure', 'core_session', 'permissions_group_membership', 'permissions_group', 'core_user']) {
+    for (const t of [
+      'product_feedback',
+      'setting',
+      'api_key',
+      'login_failure',
+      'core_session',
+      'permissions_group_membership',
+      'permissions_group',
+      'core_user',
+    ]) {
       await qr.dropTable(t);
     }
   }

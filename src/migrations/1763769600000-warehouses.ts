@@ -1,5 +1,5 @@
 import { MigrationInterface, QueryRunner, Table } from 'typeorm';
-import { col, fk } from '../common/database/migration-columns';
+import { col, fk } from './columns';
 
 /** Warehouses and their metadata: databases, tables, fields, field values, dimensions, permissions, sync runs. */
 export class Warehouses1763769600000 implements MigrationInterface {
@@ -165,7 +165,15 @@ export class Warehouses1763769600000 implements MigrationInterface {
   }
 
   async down(qr: QueryRunner): Promise<void> {
-    for (const t of ['sync_run', 'dimension', 'metabase_fieldvalues', 'metabase_field', 'metabase_table', 'database_permission', 'metabase_database']) {
+    for (const t of [
+      'sync_run',
+      'dimension',
+      'metabase_fieldvalues',
+      'metabase_field',
+      'metabase_table',
+      'database_permission',
+      'metabase_database',
+    ]) {
       await qr.dropTable(t);
     }
   }

@@ -1,5 +1,5 @@
 import { MigrationInterface, QueryRunner, Table } from 'typeorm';
-import { col, fk } from '../common/database/migration-columns';
+import { col, fk } from './columns';
 
 /** Native query snippets, and the log of query executions (timings, row counts, errors). */
 export class Queries1763856000000 implements MigrationInterface {

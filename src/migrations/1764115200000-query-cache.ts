@@ -1,5 +1,5 @@
 import { MigrationInterface, QueryRunner, Table } from 'typeorm';
-import { col } from '../common/database/migration-columns';
+import { col } from './columns';
 
 /** Cached query results, shared by every instance on the app DB: one row per cache key, until it expires. */
 export class QueryCache1764115200000 implements MigrationInterface {

@@ -1,5 +1,5 @@
 import { MigrationInterface, QueryRunner, Table, TableColumnOptions } from 'typeorm';
-import { col, fk, isPostgres } from '../common/database/migration-columns';
+import { col, fk, isPostgres } from './columns';
 
 /**
  * Collections (with their permission grants), cards, revisions, bookmarks and the search index.
@@ -12,7 +12,10 @@ export class Content1764288000000 implements MigrationInterface {
   name = 'Content1764288000000';
 
   async up(qr: QueryRunner): Promise<void> {
-    const location: TableColumnOptions = { ...col.varchar('location', 1024, { isNullable: false, default: "'/'" }), ...(isPostgres(qr) ? { collation: 'C' } : {}) };
+    const location: TableColumnOptions = {
+      ...col.varchar('location', 1024, { isNullable: false, default: "'/'" }),
+      ...(isPostgres(qr) ? { collation: 'C' } : {}),
+    };
     await qr.createTable(
       new Table({
         name: 'collection',
@@ -177,7 +180,10 @@ export class Content1764288000000 implements MigrationInterface {
     );
 
     // Metabase's defaults on a fresh instance: All Users curate the Root collection and the snippet Root.
-    await qr.query(`INSERT INTO collection_permission (group_id, collection_id, namespace, perm) VALUES (1, NULL, NULL, 'write'), (1, NULL, 'snippet', 'write')`);
+    await qr.query(
+      `INSERT INTO collection_permission (group_id, collection_id, namespace, perm) ` +
+        `VALUES (1, NULL, NULL, 'write'), (1, NULL, 'snippet', 'write')`,
+    );
     // Existing users get their personal collection.
     const users: Array<{ id: number; email: string; first_name: string | null; last_name: string | null }> = await qr.query(
       'SELECT id, email, first_name, last_name FROM core_user ORDER BY id',
@@ -193,7 +199,16 @@ export class Content1764288000000 implements MigrationInterface {
   }
 
   async down(qr: QueryRunner): Promise<void> {
-    for (const t of ['search_term', 'bookmark', 'revision', 'card_reference', 'report_card', 'collection_permission_revision', 'collection_permission', 'collection']) {
+    for (const t of [
+      'search_term',
+      'bookmark',
+      'revision',
+      'card_reference',
+      'report_card',
+      'collection_permission_revision',
+      'collection_permission',
+      'collection',
+    ]) {
       await qr.dropTable(t);
     }
   }

@@ -1,5 +1,5 @@
 import { MigrationInterface, QueryRunner, TableColumn } from 'typeorm';
-import { col } from '../common/database/migration-columns';
+import { col } from './columns';
 
 /**
  * Cards remember whether they were archived on their own: unarchiving a collection then restores only the cards
@@ -14,7 +14,8 @@ export class CardArchivedDirectly1764374400000 implements MigrationInterface {
     await qr.query(
       `UPDATE report_card SET archived_directly = ${qr.connection.options.type === 'postgres' ? 'true' : '1'}
        WHERE archived = ${qr.connection.options.type === 'postgres' ? 'true' : '1'}
-         AND (collection_id IS NULL OR collection_id NOT IN (SELECT id FROM collection WHERE archived = ${qr.connection.options.type === 'postgres' ? 'true' : '1'}))`,
+         AND (collection_id IS NULL OR collection_id NOT IN (
+           SELECT id FROM collection WHERE archived = ${qr.connection.options.type === 'postgres' ? 'true' : '1'}))`,
     );
   }
 

@@ -1,5 +1,5 @@
 import { MigrationInterface, QueryRunner, Table, TableColumn, TableForeignKey } from 'typeorm';
-import { col, fk } from '../common/database/migration-columns';
+import { col, fk } from './columns';
 
 /** Dashboards, their tabs, their cards (dashcards) and each dashcard's extra series; cards saved into a dashboard. */
 export class Dashboards1764460800000 implements MigrationInterface {

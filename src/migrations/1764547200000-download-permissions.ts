@@ -1,5 +1,5 @@
 import { MigrationInterface, QueryRunner, TableColumn } from 'typeorm';
-import { col } from '../common/database/migration-columns';
+import { col } from './columns';
 
 /**
  * Download permissions per group and database (`full`, `limited`, `none`), beside the data and native ones. Until

@@ -1,5 +1,5 @@
 import { MigrationInterface, QueryRunner, TableColumn } from 'typeorm';
-import { col } from '../common/database/migration-columns';
+import { col } from './columns';
 
 /**
  * The dashboard columns that PUT /api/dashboard/:id takes and GET answers but that had no place yet: the documentation

@@ -1,5 +1,5 @@
 import { MigrationInterface, QueryRunner, Table } from 'typeorm';
-import { col, fk } from '../common/database/migration-columns';
+import { col, fk } from './columns';
 
 /**
  * Timelines and their events, as Metabase names them (`timeline`, `timeline_event`). A timeline lives in a collection

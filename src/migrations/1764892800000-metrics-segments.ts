@@ -1,5 +1,5 @@
 import { MigrationInterface, QueryRunner, Table, TableColumnOptions } from 'typeorm';
-import { col, fk } from '../common/database/migration-columns';
+import { col, fk } from './columns';
 
 /**
  * Legacy metrics and segments (Metabase's `metric` and `segment`): named aggregation and filter definitions (MBQL
@@ -10,7 +10,10 @@ export class MetricsSegments1764892800000 implements MigrationInterface {
   name = 'MetricsSegments1764892800000';
 
   async up(qr: QueryRunner): Promise<void> {
-    for (const [name, extra] of [['segment', []], ['metric', [col.text('how_is_this_calculated')]]] as const) {
+    for (const [name, extra] of [
+      ['segment', []],
+      ['metric', [col.text('how_is_this_calculated')]],
+    ] as const) {
       await qr.createTable(
         new Table({
           name,

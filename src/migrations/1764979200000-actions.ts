@@ -1,5 +1,5 @@
 import { MigrationInterface, QueryRunner, Table, TableForeignKey } from 'typeorm';
-import { col, fk } from '../common/database/migration-columns';
+import { col, fk } from './columns';
 
 /**
  * Actions, as Metabase names them: `action` (one per action, on a model: a card of type `model`), with the row of its
@@ -31,7 +31,11 @@ export class Actions1764979200000 implements MigrationInterface {
           col.timestamp(qr, 'created_at', { now: true }),
           col.timestamp(qr, 'updated_at', { now: true }),
         ],
-        foreignKeys: [fk('model_id', 'report_card'), fk('made_public_by_id', 'core_user', 'SET NULL'), fk('creator_id', 'core_user', 'RESTRICT')],
+        foreignKeys: [
+          fk('model_id', 'report_card'),
+          fk('made_public_by_id', 'core_user', 'SET NULL'),
+          fk('creator_id', 'core_user', 'RESTRICT'),
+        ],
         indices: [
           { name: 'idx_action_model', columnNames: ['model_id'] },
           { name: 'idx_action_public_uuid', columnNames: ['public_uuid'], isUnique: true },

@@ -1,5 +1,5 @@
 import { MigrationInterface, QueryRunner, Table } from 'typeorm';
-import { col, fk } from '../common/database/migration-columns';
+import { col, fk } from './columns';
 
 /**
  * Persisted models (Metabase's `persisted_info`): one row per model whose result is stored as a table in its

@@ -1,5 +1,5 @@
 import { MigrationInterface, QueryRunner, TableColumn } from 'typeorm';
-import { col } from '../common/database/migration-columns';
+import { col } from './columns';
 
 /**
  * CSV uploads: a per-group, per-database `upload` permission (`yes`/`no`; nobody but admins may upload until an

@@ -1,5 +1,5 @@
 import { MigrationInterface, QueryRunner, Table } from 'typeorm';
-import { col, fk } from '../common/database/migration-columns';
+import { col, fk } from './columns';
 
 /**
  * Model indexes (v0.50): a model's rows indexed by primary key (`pk_ref`) with a name column (`value_ref`), both field
@@ -32,7 +32,11 @@ export class ModelIndex1765411200000 implements MigrationInterface {
     await qr.createTable(
       new Table({
         name: 'model_index_value',
-        columns: [col.int('model_index_id', { isNullable: false, isPrimary: true }), col.bigint('model_pk', { isNullable: false, isPrimary: true }), col.text('name')],
+        columns: [
+          col.int('model_index_id', { isNullable: false, isPrimary: true }),
+          col.bigint('model_pk', { isNullable: false, isPrimary: true }),
+          col.text('name'),
+        ],
         foreignKeys: [fk('model_index_id', 'model_index')],
       }),
     );

@@ -1,5 +1,5 @@
 import { MigrationInterface, QueryRunner, Table } from 'typeorm';
-import { col } from '../common/database/migration-columns';
+import { col } from './columns';
 
 /**
  * Leases for jobs that must run on one instance at a time (see JobLeases): the job's name, the instance holding
@@ -12,7 +12,11 @@ export class JobLease1765497600000 implements MigrationInterface {
     await qr.createTable(
       new Table({
         name: 'job_lease',
-        columns: [col.varchar('name', 128, { isPrimary: true, isNullable: false }), col.varchar('holder', 128, { isNullable: false }), col.bigint('expires_at', { isNullable: false })],
+        columns: [
+          col.varchar('name', 128, { isPrimary: true, isNullable: false }),
+          col.varchar('holder', 128, { isNullable: false }),
+          col.bigint('expires_at', { isNullable: false }),
+        ],
       }),
     );
   }

@@ -18,4 +18,23 @@ import { ModelIndex1765411200000 } from './1765411200000-model-index';
 import { JobLease1765497600000 } from './1765497600000-job-lease';
 
 /** Every migration, in order. Append new ones; never edit one that has landed. */
-export const MIGRATIONS = [Foundation1763683200000, Warehouses1763769600000, Queries1763856000000, QueryCache1764115200000, SnippetDatabases1764201600000, Content1764288000000, CardArchivedDirectly1764374400000, Dashboards1764460800000, DownloadPermissions1764547200000, DashboardDetails1764633600000, Timelines1764806400000, MetricsSegments1764892800000, Actions1764979200000, SamlReplay1765152000000, PersistedModels1765238400000, Uploads1765324800000, ModelIndex1765411200000, JobLease1765497600000];
+export const MIGRATIONS = [
+  Foundation1763683200000,
+  Warehouses1763769600000,
+  Queries1763856000000,
+  QueryCache1764115200000,
+  SnippetDatabases1764201600000,
+  Content1764288000000,
+  CardArchivedDirectly1764374400000,
+  Dashboards1764460800000,
+  DownloadPermissions1764547200000,
+  DashboardDetails1764633600000,
+  Timelines1764806400000,
+  MetricsSegments1764892800000,
+  Actions1764979200000,
+  SamlReplay1765152000000,
+  PersistedModels1765238400000,
+  Uploads1765324800000,
+  ModelIndex1765411200000,
+  JobLease1765497600000,
+];

@@ -150,7 +150,8 @@ export class SampleData {
       const product = this.productList[p];
       const start = product.created + 3 * DAY;
       const created = start + Math.floor(rng.float() * (ORDERS_END - start));
-      const rating = product.rating === 0 ? rng.int(1, 5) : Math.min(5, Math.max(1, Math.round(product.rating + (rng.float() + rng.float() - 1) * 2)));
+      const rating =
+        product.rating === 0 ? rng.int(1, 5) : Math.min(5, Math.max(1, Math.round(product.rating + (rng.float() + rng.float() - 1) * 2)));
       const first = rng.pick(FIRST_NAMES).toLowerCase();
       const suffix = rng.chance(0.5) ? rng.pick(LAST_NAMES).toLowerCase().slice(0, rng.int(1, 4)) : '';
       const reviewer = `${first}${suffix}${rng.chance(0.3) ? rng.int(1, 99) : ''}`;

@@ -85,7 +85,15 @@ export const REVIEWS: SampleTable = {
 export const SAMPLE_TABLES: readonly SampleTable[] = [PRODUCTS, PEOPLE, ORDERS, REVIEWS];
 
 const SQL_TYPES: Record<Engine, Record<ColumnKind, string>> = {
-  postgres: { int: 'INTEGER', bigint: 'BIGINT', float: 'DOUBLE PRECISION', text: 'TEXT', longtext: 'TEXT', timestamp: 'TIMESTAMP', date: 'DATE' },
+  postgres: {
+    int: 'INTEGER',
+    bigint: 'BIGINT',
+    float: 'DOUBLE PRECISION',
+    text: 'TEXT',
+    longtext: 'TEXT',
+    timestamp: 'TIMESTAMP',
+    date: 'DATE',
+  },
   mysql: { int: 'INT', bigint: 'BIGINT', float: 'DOUBLE', text: 'VARCHAR(255)', longtext: 'TEXT', timestamp: 'DATETIME', date: 'DATE' },
   sqlite: { int: 'INTEGER', bigint: 'BIGINT', float: 'DOUBLE', text: 'TEXT', longtext: 'TEXT', timestamp: 'TIMESTAMP', date: 'DATE' },
   duckdb: { int: 'INTEGER', bigint: 'BIGINT', float: 'DOUBLE', text: 'VARCHAR', longtext: 'VARCHAR', timestamp: 'TIMESTAMP', date: 'DATE' },

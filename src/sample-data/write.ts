@@ -8,9 +8,7 @@ import { PostgresSink } from './writers/postgres.sink';
 import type { SampleCounts, SampleSink } from './writers/sink';
 import { SqliteSink } from './writers/sqlite.sink';
 
-export type SampleTarget =
-  | { engine: 'sqlite' | 'duckdb'; file: string }
-  | { engine: 'postgres' | 'mysql'; details: ServerDetails };
+export type SampleTarget = { engine: 'sqlite' | 'duckdb'; file: string } | { engine: 'postgres' | 'mysql'; details: ServerDetails };
 
 export interface WriteOptions {
   orders?: number;

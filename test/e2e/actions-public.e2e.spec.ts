@@ -11,7 +11,8 @@ jest.setTimeout(120_000);
 
 type Json = Record<string, unknown>;
 
-const failed = (res: { status: number; text: string }) => expect({ status: res.status, text: res.text }).toEqual({ status: 400, text: 'An error occurred.' });
+const failed = (res: { status: number; text: string }) =>
+  expect({ status: res.status, text: res.text }).toEqual({ status: 400, text: 'An error occurred.' });
 
 /**
  * Public actions without a login: GET and POST /api/public/action/:uuid(/execute), and the action buttons of a public
@@ -38,14 +39,30 @@ describe.each(availableEngines(['sqlite', 'postgres', 'mysql']).map((e) => [e]))
     admin = await setupAdmin(t);
     w = await actionWarehouse(t, admin, engine as 'sqlite' | 'postgres' | 'mysql', await makeCollection(t, 'Shared'));
     await sharing(true);
-    insert = await create(queryActionBody(w.model, w.db, 'INSERT INTO items (id, name, qty) VALUES ({{id}}, {{name}}, {{qty}})', { id: 'number', name: 'text', qty: 'number' }, { name: 'Add item' }));
+    insert = await create(
+      queryActionBody(
+        w.model,
+        w.db,
+        'INSERT INTO items (id, name, qty) VALUES ({{id}}, {{name}}, {{qty}})',
+        { id: 'number', name: 'text', qty: 'number' },
+        { name: 'Add item' },
+      ),
+    );
     actionUuid = (await http().post(`/api/action/${insert.id}/public_link`).set(auth(admin)).expect(200)).body.uuid;
     updater = await create({ name: 'Update item', type: 'implicit', kind: 'row/update', model_id: w.model });
     const d = await makeDashboard(t, admin, { parameters: [{ id: 'item', slug: 'item', name: 'Item', type: 'id' }] });
     const put = await http()
       .put(`/api/dashboard/${d.id}`)
       .set(auth(admin))
-      .send({ dashcards: [newDashcard(-1, null, { action_id: updater.id, parameter_mappings: [{ parameter_id: 'item', target: ['variable', ['template-tag', 'id']] }] }), newDashcard(-2, w.model, { row: 4 })] })
+      .send({
+        dashcards: [
+          newDashcard(-1, null, {
+            action_id: updater.id,
+            parameter_mappings: [{ parameter_id: 'item', target: ['variable', ['template-tag', 'id']] }],
+          }),
+          newDashcard(-2, w.model, { row: 4 }),
+        ],
+      })
       .expect(200);
     updateCard = (put.body.dashcards as Json[]).find((c) => c.action_id === updater.id)!.id as number;
     plainCard = (put.body.dashcards as Json[]).find((c) => c.card_id === w.model)!.id as number;
@@ -58,7 +75,14 @@ describe.each(availableEngines(['sqlite', 'postgres', 'mysql']).map((e) => [e]))
 
   it('shows a public action without its SQL, owner or collection', async () => {
     const got = (await http().get(`/api/public/action/${actionUuid}`).expect(200)).body;
-    expect(got).toEqual({ id: insert.id, name: 'Add item', type: 'query', database_id: w.db, parameters: insert.parameters, visualization_settings: {} });
+    expect(got).toEqual({
+      id: insert.id,
+      name: 'Add item',
+      type: 'query',
+      database_id: w.db,
+      parameters: insert.parameters,
+      visualization_settings: {},
+    });
     expect404(await http().get(`/api/public/action/${randomUUID()}`));
     expect((await http().get('/api/public/action/not-a-uuid')).status).toBe(400);
   });
@@ -66,30 +90,73 @@ describe.each(availableEngines(['sqlite', 'postgres', 'mysql']).map((e) => [e]))
   it("shows a public dashboard's action buttons with their action, without owner or SQL", async () => {
     const dash = (await http().get(`/api/public/dashboard/${dashUuid}`).expect(200)).body;
     const button = (dash.dashcards as Json[]).find((c) => c.id === updateCard)!;
-    expect(button).toMatchObject({ action_id: updater.id, action: { id: updater.id, name: 'Update item', type: 'implicit', database_id: w.db, parameters: updater.parameters } });
-    expect(Object.keys(button.action as Json).sort()).toEqual(['database_id', 'id', 'name', 'parameters', 'type', 'visualization_settings']);
+    expect(button).toMatchObject({
+      action_id: updater.id,
+      action: { id: updater.id, name: 'Update item', type: 'implicit', database_id: w.db, parameters: updater.parameters },
+    });
+    expect(Object.keys(button.action as Json).sort()).toEqual([
+      'database_id',
+      'id',
+      'name',
+      'parameters',
+      'type',
+      'visualization_settings',
+    ]);
     expect((dash.dashcards as Json[]).find((c) => c.id === plainCard)).not.toHaveProperty('action');
   });
 
   it('runs a public action without a login; failures are terse and change nothing', async () => {
-    expect((await http().post(`/api/public/action/${actionUuid}/execute`).send({ parameters: { 'p-id': 50, 'p-name': 'fig', 'p-qty': 2 } }).expect(200)).body).toEqual({ 'rows-affected': 1 });
+    expect(
+      (
+        await http()
+          .post(`/api/public/action/${actionUuid}/execute`)
+          .send({ parameters: { 'p-id': 50, 'p-name': 'fig', 'p-qty': 2 } })
+          .expect(200)
+      ).body,
+    ).toEqual({ 'rows-affected': 1 });
     expect(await w.rows('SELECT name, qty FROM items WHERE id = 50')).toEqual([['fig', 2]]);
     const before = await w.rows('SELECT id, name, qty FROM items ORDER BY id');
-    failed(await http().post(`/api/public/action/${actionUuid}/execute`).send({ parameters: { 'p-id': 51, 'p-name': 'bad', 'p-qty': -1 } }));
-    failed(await http().post(`/api/public/action/${actionUuid}/execute`).send({ parameters: { 'p-id': 50, 'p-name': 'dup', 'p-qty': 1 } }));
-    failed(await http().post(`/api/public/action/${actionUuid}/execute`).send({ parameters: { nope: 1 } }));
+    failed(
+      await http()
+        .post(`/api/public/action/${actionUuid}/execute`)
+        .send({ parameters: { 'p-id': 51, 'p-name': 'bad', 'p-qty': -1 } }),
+    );
+    failed(
+      await http()
+        .post(`/api/public/action/${actionUuid}/execute`)
+        .send({ parameters: { 'p-id': 50, 'p-name': 'dup', 'p-qty': 1 } }),
+    );
+    failed(
+      await http()
+        .post(`/api/public/action/${actionUuid}/execute`)
+        .send({ parameters: { nope: 1 } }),
+    );
     failed(await http().post(`/api/public/action/${actionUuid}/execute`).send({ parameters: 'x' }));
     expect(await w.rows('SELECT id, name, qty FROM items ORDER BY id')).toEqual(before);
     expect404(await http().post(`/api/public/action/${randomUUID()}/execute`).send({ parameters: {} }));
   });
 
   it("runs and prefills a public dashboard's action buttons", async () => {
-    expect((await http().get(`/api/public/dashboard/${dashUuid}/dashcard/${updateCard}/execute`).query({ parameters: '{"id": 1}' }).expect(200)).body).toEqual({ id: 1, name: 'apple', qty: 5 });
-    expect((await http().post(`/api/public/dashboard/${dashUuid}/dashcard/${updateCard}/execute`).send({ parameters: { item: 1 }, extra_parameters: { qty: 12 } }).expect(200)).body).toEqual({ 'rows-updated': [1] });
+    expect(
+      (await http().get(`/api/public/dashboard/${dashUuid}/dashcard/${updateCard}/execute`).query({ parameters: '{"id": 1}' }).expect(200))
+        .body,
+    ).toEqual({ id: 1, name: 'apple', qty: 5 });
+    expect(
+      (
+        await http()
+          .post(`/api/public/dashboard/${dashUuid}/dashcard/${updateCard}/execute`)
+          .send({ parameters: { item: 1 }, extra_parameters: { qty: 12 } })
+          .expect(200)
+      ).body,
+    ).toEqual({ 'rows-updated': [1] });
     expect(await w.rows('SELECT qty FROM items WHERE id = 1')).toEqual([[12]]);
     failed(await http().get(`/api/public/dashboard/${dashUuid}/dashcard/${updateCard}/execute`));
     failed(await http().get(`/api/public/dashboard/${dashUuid}/dashcard/${updateCard}/execute`).query({ parameters: 'nope' }));
-    failed(await http().post(`/api/public/dashboard/${dashUuid}/dashcard/${updateCard}/execute`).send({ parameters: { other: 1 } }));
+    failed(
+      await http()
+        .post(`/api/public/dashboard/${dashUuid}/dashcard/${updateCard}/execute`)
+        .send({ parameters: { other: 1 } }),
+    );
     failed(await http().post(`/api/public/dashboard/${dashUuid}/dashcard/0/execute`).send({}));
     expect404(await http().post(`/api/public/dashboard/${dashUuid}/dashcard/${plainCard}/execute`).send({}));
     expect404(await http().post(`/api/public/dashboard/${randomUUID()}/dashcard/${updateCard}/execute`).send({}));
@@ -109,7 +176,11 @@ describe.each(availableEngines(['sqlite', 'postgres', 'mysql']).map((e) => [e]))
     }
     await w.enableActions(false);
     try {
-      failed(await http().post(`/api/public/action/${actionUuid}/execute`).send({ parameters: { 'p-id': 60, 'p-name': 'x', 'p-qty': 1 } }));
+      failed(
+        await http()
+          .post(`/api/public/action/${actionUuid}/execute`)
+          .send({ parameters: { 'p-id': 60, 'p-name': 'x', 'p-qty': 1 } }),
+      );
     } finally {
       await w.enableActions(true);
     }

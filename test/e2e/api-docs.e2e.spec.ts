@@ -19,7 +19,12 @@ interface Op {
 /** GET /api/docs: the OpenAPI document of every route with its access level, and the page rendering it. */
 describe('API docs', () => {
   let t: TestApp;
-  let doc: { openapi: string; info: { title: string; version: string }; paths: Record<string, Record<string, Op>>; components: { schemas: Record<string, Record<string, unknown>>; securitySchemes: Record<string, unknown> } };
+  let doc: {
+    openapi: string;
+    info: { title: string; version: string };
+    paths: Record<string, Record<string, Op>>;
+    components: { schemas: Record<string, Record<string, unknown>>; securitySchemes: Record<string, unknown> };
+  };
   beforeAll(async () => {
     t = await startTestApp();
     doc = (await t.http().get('/api/docs/openapi.json').expect(200)).body;
@@ -41,9 +46,9 @@ describe('API docs', () => {
         const method = RequestMethod[Reflect.getMetadata('method', handler)].toLowerCase();
         const access = reflector.getAllAndOverride<AccessLevel>(ACCESS_KEY, [handler, ctor]);
         return [sub].flat().map((p) => {
-          // Express syntax to OpenAPI's: `:id` -> `{id}`, an optional group `{/:x}` -> `/{x}`.
+          // Express syntax to OpenAPI's: `:id` -> `{id}`, an optional group `{/:x}` -> `/{x}`, a wildcard `*rest` -> `{rest}`.
           const raw = `/${Reflect.getMetadata('path', ctor)}/${p}`.replace(/\/+/g, '/').replace(/(.)\/$/, '$1');
-          const path = raw.replace(/\{(\/[^}]*)\}/g, '$1').replace(/:(\w+)/g, '{$1}');
+          const path = raw.replace(/\{(\/[^}]*)\}/g, '$1').replace(/[:*](\w+)/g, '{$1}');
           return { id: `${ctor.name}_${name}`, label: `${method.toUpperCase()} ${raw}`, method, path, access };
         });
       });
@@ -88,7 +93,11 @@ describe('API docs', () => {
     expect(doc.paths['/api/setup'].post.requestBody?.content['application/json'].schema.$ref).toBe('#/components/schemas/SetupDto');
     expect(doc.components.schemas.SetupDto).toEqual({
       type: 'object',
-      properties: { token: { type: 'string', pattern: '\\S' }, user: { $ref: '#/components/schemas/SetupUserDto' }, prefs: { $ref: '#/components/schemas/SetupPrefsDto' } },
+      properties: {
+        token: { type: 'string', pattern: '\\S' },
+        user: { $ref: '#/components/schemas/SetupUserDto' },
+        prefs: { $ref: '#/components/schemas/SetupPrefsDto' },
+      },
       required: ['token', 'user'],
     });
     expect(doc.components.schemas.SetupUserDto).toMatchObject({
@@ -96,11 +105,15 @@ describe('API docs', () => {
       required: ['email', 'password'],
     });
     const search = doc.paths['/api/search'].get.parameters ?? [];
-    expect(search.find((p) => p.name === 'models')).toMatchObject({ in: 'query', required: false, schema: { type: 'array', items: { type: 'string', enum: expect.arrayContaining(['card', 'dashboard']) } } });
+    expect(search.find((p) => p.name === 'models')).toMatchObject({
+      in: 'query',
+      required: false,
+      schema: { type: 'array', items: { type: 'string', enum: expect.arrayContaining(['card', 'dashboard']) } },
+    });
     expect(search.find((p) => p.name === 'limit')).toMatchObject({ in: 'query', schema: { type: 'integer', minimum: 1 } });
   });
 
-  it('is public like Metabase\'s, with or without a session, and the same document each time', async () => {
+  it("is public like Metabase's, with or without a session, and the same document each time", async () => {
     const admin = await setupAdmin(t);
     const again = await t.http().get('/api/docs/openapi.json').set(auth(admin)).expect(200);
     expect(again.headers['content-type']).toMatch(/^application\/json/);

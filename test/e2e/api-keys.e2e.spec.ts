@@ -1,9 +1,9 @@
 import { DataSource } from 'typeorm';
 import { sha256Hex } from '../../src/common/crypto/hashing';
-import { ApiKey } from '../../src/modules/api-keys/api-key.entity';
-import { PermissionsGroupMembership } from '../../src/modules/permissions/permissions-group-membership.entity';
-import { PermissionsGroup } from '../../src/modules/permissions/permissions-group.entity';
-import { User } from '../../src/modules/users/user.entity';
+import { ApiKey } from '../../src/schema/api-key.entity';
+import { PermissionsGroupMembership } from '../../src/schema/permissions-group-membership.entity';
+import { PermissionsGroup } from '../../src/schema/permissions-group.entity';
+import { User } from '../../src/schema/user.entity';
 import { ADMIN, auth, makeUserDirect, MadeUser, setupAdmin } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -57,7 +57,11 @@ describe('API keys', () => {
       });
       expect(new Date(body.created_at).getTime()).toBeGreaterThan(Date.now() - 60_000);
 
-      const row = await db.manager.createQueryBuilder(ApiKey, 'k').addSelect('k.key_hash').where('k.id = :id', { id: body.id }).getOneOrFail();
+      const row = await db.manager
+        .createQueryBuilder(ApiKey, 'k')
+        .addSelect('k.key_hash')
+        .where('k.id = :id', { id: body.id })
+        .getOneOrFail();
       expect(row.key_hash).toBe(sha256Hex(body.unmasked_key));
       expect(row.key_prefix).toBe(body.unmasked_key.slice(0, 7));
 
@@ -165,7 +169,9 @@ describe('API keys', () => {
       expect((await put(k.id, { name: 7 }).expect(400)).body.errors).toEqual({ name: MSG_NON_BLANK });
       expect((await put(k.id, { name: 'n'.repeat(255) }).expect(400)).body.errors.name).toMatch(/at most 254/);
       expect((await put(k.id, { group_id: -1 }).expect(400)).body.errors).toEqual({ group_id: MSG_POSITIVE_INT });
-      expect((await put(k.id, { group_id: 9999 }).expect(400)).body.errors).toEqual({ group_id: 'value must be the id of an existing group.' });
+      expect((await put(k.id, { group_id: 9999 }).expect(400)).body.errors).toEqual({
+        group_id: 'value must be the id of an existing group.',
+      });
       expect((await put('abc', { name: 'x' }).expect(400)).body.errors).toEqual({ id: MSG_POSITIVE_INT });
       expect((await put(0, { name: 'x' }).expect(400)).body.errors).toEqual({ id: MSG_POSITIVE_INT });
       expect((await put(99999, { name: 'x' }).expect(404)).text).toBe('Not found.');
@@ -219,7 +225,12 @@ describe('API keys', () => {
       const analystKey = await create(analysts.id);
       await t.http().get('/api/setting').set(apiKey(adminKey.unmasked_key)).expect(200);
       // An admin key may manage keys itself, and is recorded as the editor.
-      const made = await t.http().post('/api/api-key').set(apiKey(adminKey.unmasked_key)).send({ name: uniqueName('by key'), group_id: 1 }).expect(200);
+      const made = await t
+        .http()
+        .post('/api/api-key')
+        .set(apiKey(adminKey.unmasked_key))
+        .send({ name: uniqueName('by key'), group_id: 1 })
+        .expect(200);
       expect(made.body.creator_id).toBe((await keyRow(adminKey.id)).user_id);
       expect(made.body.updated_by.common_name).toBe(adminKey.name);
 
@@ -235,7 +246,11 @@ describe('API keys', () => {
     });
 
     it('refuses an unknown key', async () => {
-      const res = await t.http().get('/api/util/random_token').set(apiKey(`mb_${'A'.repeat(43)}=`)).expect(401);
+      const res = await t
+        .http()
+        .get('/api/util/random_token')
+        .set(apiKey(`mb_${'A'.repeat(43)}=`))
+        .expect(401);
       expect(res.text).toBe('Unauthenticated');
     });
   });
@@ -254,7 +269,9 @@ describe('API keys', () => {
     it.each(routes)('%s %s needs a signed-in admin', async (method, path, body) => {
       const k = await create(1);
       const call = () => {
-        const req = (t.http() as unknown as Record<string, (p: string) => import('supertest').Test>)[method](path.replace(':id', String(k.id)));
+        const req = (t.http() as unknown as Record<string, (p: string) => import('supertest').Test>)[method](
+          path.replace(':id', String(k.id)),
+        );
         return body ? req.send(body) : req;
       };
       const anonymous = await call().expect(401);

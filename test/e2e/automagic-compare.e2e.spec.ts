@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { ALL_USERS_GROUP_ID } from '../../src/modules/users/users.repository';
+import { ALL_USERS_GROUP_ID } from '../../src/schema/permissions-group.entity';
 import { makeModel, tableQuery } from '../support/card-factories';
 import { expect403, expect404 } from '../support/expect-wire';
 import { auth } from '../support/factories';
@@ -18,18 +18,29 @@ describe('automagic dashboards: comparisons, candidates, metadata, model indexes
   let segmentId: number;
   let cell: unknown[];
   const http = () => s.t.http();
-  const get = async (path: string, who = s.admin) => (await http().get(`/api/automagic-dashboards/${path}`).set(auth(who)).expect(200)).body as XrayDashboard;
+  const get = async (path: string, who = s.admin) =>
+    (await http().get(`/api/automagic-dashboards/${path}`).set(auth(who)).expect(200)).body as XrayDashboard;
   const queryCards = (d: XrayDashboard) => d.dashcards.filter((dc) => dc.card);
   const setAccess = async (data: string, native: string) => {
     const graph = (await http().get('/api/permissions/graph').set(auth(s.admin)).expect(200)).body;
-    await http().put('/api/permissions/graph').set(auth(s.admin)).send({ revision: graph.revision, groups: { [ALL_USERS_GROUP_ID]: { [s.db]: { data, native } } } }).expect(200);
+    await http()
+      .put('/api/permissions/graph')
+      .set(auth(s.admin))
+      .send({ revision: graph.revision, groups: { [ALL_USERS_GROUP_ID]: { [s.db]: { data, native } } } })
+      .expect(200);
   };
 
   beforeAll(async () => {
     s = await startSampleApp();
     orders = s.table('ORDERS').id;
     total = s.field('ORDERS', 'TOTAL');
-    segmentId = (await http().post('/api/segment').set(auth(s.admin)).send({ name: 'Big orders', table_id: orders, definition: { 'source-table': orders, filter: ['>', ['field', total, null], 100] } }).expect(200)).body.id;
+    segmentId = (
+      await http()
+        .post('/api/segment')
+        .set(auth(s.admin))
+        .send({ name: 'Big orders', table_id: orders, definition: { 'source-table': orders, filter: ['>', ['field', total, null], 100] } })
+        .expect(200)
+    ).body.id;
     cell = ['=', ['field', s.field('PRODUCTS', 'CATEGORY'), { 'source-field': s.field('ORDERS', 'PRODUCT_ID') }], 'Widget'];
   });
   afterAll(() => s.t.close());
@@ -64,7 +75,9 @@ describe('automagic dashboards: comparisons, candidates, metadata, model indexes
     expectPairs(d, cell, undefined);
     await runXrayCards(s.t, s.admin, d);
     const adhocFilter = ['<', ['field', total, null], 60];
-    const ruled = await get(`table/${orders}/rule/table/GenericTable/compare/adhoc/${b64(tableQuery(s.db, orders, { filter: adhocFilter }))}`);
+    const ruled = await get(
+      `table/${orders}/rule/table/GenericTable/compare/adhoc/${b64(tableQuery(s.db, orders, { filter: adhocFilter }))}`,
+    );
     expect(ruled.description).toMatch(/Orders compares/);
     expectPairs(ruled, undefined, adhocFilter);
     await runXrayCards(s.t, s.admin, ruled);
@@ -81,7 +94,11 @@ describe('automagic dashboards: comparisons, candidates, metadata, model indexes
       const scores = sc.tables.map((t: { score: number }) => t.score);
       expect(scores).toEqual([...scores].sort((a, b) => b - a));
     }
-    expect(tables.find((t: { table: { name: string } }) => t.table.name === 'ORDERS')).toMatchObject({ url: `/auto/dashboard/table/${orders}`, rule: 'table/TransactionTable', title: 'Orders' });
+    expect(tables.find((t: { table: { name: string } }) => t.table.name === 'ORDERS')).toMatchObject({
+      url: `/auto/dashboard/table/${orders}`,
+      rule: 'table/TransactionTable',
+      title: 'Orders',
+    });
     expect(tables[0].score).toBeGreaterThan(tables.find((t: { table: { name: string } }) => t.table.name === 'PRODUCTS').score);
   });
 
@@ -98,15 +115,34 @@ describe('automagic dashboards: comparisons, candidates, metadata, model indexes
     const model = await makeModel(s.t, s.admin, tableQuery(s.db, people), { name: 'Customers' });
     const pkRef = ['field', 'ID', { 'base-type': 'type/BigInteger' }];
     const ds = s.t.app.get(DataSource);
-    const inserted = await ds.createQueryBuilder().insert().into('model_index').values({ model_id: model.id, pk_ref: JSON.stringify(pkRef), value_ref: JSON.stringify(['field', 'NAME', { 'base-type': 'type/Text' }]), state: 'indexed' }).execute();
+    const inserted = await ds
+      .createQueryBuilder()
+      .insert()
+      .into('model_index')
+      .values({
+        model_id: model.id,
+        pk_ref: JSON.stringify(pkRef),
+        value_ref: JSON.stringify(['field', 'NAME', { 'base-type': 'type/Text' }]),
+        state: 'indexed',
+      })
+      .execute();
     const indexId = Number(inserted.identifiers[0]?.id ?? (await ds.query('SELECT MAX(id) AS id FROM model_index'))[0].id);
-    await ds.createQueryBuilder().insert().into('model_index_value').values({ model_index_id: indexId, model_pk: 1, name: 'Hudson Borer' }).execute();
+    await ds
+      .createQueryBuilder()
+      .insert()
+      .into('model_index_value')
+      .values({ model_index_id: indexId, model_pk: 1, name: 'Hudson Borer' })
+      .execute();
     const d = await get(`model_index/${indexId}/primary_key/1`);
     expect(d.name).toBe('A look at Hudson Borer');
     for (const dc of queryCards(d)) expect(JSON.stringify(dc.card!.dataset_query.query.filter)).toContain(JSON.stringify(['=', pkRef, 1]));
     await runXrayCards(s.t, s.admin, d);
     expect((await get(`model_index/${indexId}/primary_key/2`)).name).toBe('A look at Customers 2');
-    expect404(await http().get(`/api/automagic-dashboards/model_index/${indexId + 100}/primary_key/1`).set(auth(s.admin)));
+    expect404(
+      await http()
+        .get(`/api/automagic-dashboards/model_index/${indexId + 100}/primary_key/1`)
+        .set(auth(s.admin)),
+    );
   });
 
   it.each([
@@ -138,12 +174,26 @@ describe('automagic dashboards: comparisons, candidates, metadata, model indexes
     expect(res.body.errors).toEqual({ prefix: 'invalid value for prefix' });
   });
 
-  it.each(['table/999999', 'field/999999', 'segment/999999', 'metric/999999', 'question/999999', 'model/999999', 'table/999999/query_metadata', 'database/999999/candidates', 'model_index/999999/primary_key/1'])('GET %s: 404', async (path) => {
+  it.each([
+    'table/999999',
+    'field/999999',
+    'segment/999999',
+    'metric/999999',
+    'question/999999',
+    'model/999999',
+    'table/999999/query_metadata',
+    'database/999999/candidates',
+    'model_index/999999/primary_key/1',
+  ])('GET %s: 404', async (path) => {
     expect404(await http().get(`/api/automagic-dashboards/${path}`).set(auth(s.admin)));
   });
 
   it('404 for a cell on a field that does not exist and for a comparison with a missing table', async () => {
-    expect404(await http().get(`/api/automagic-dashboards/table/${orders}/cell/${b64(['=', ['field', 999999, null], 1])}`).set(auth(s.admin)));
+    expect404(
+      await http()
+        .get(`/api/automagic-dashboards/table/${orders}/cell/${b64(['=', ['field', 999999, null], 1])}`)
+        .set(auth(s.admin)),
+    );
     expect404(await http().get(`/api/automagic-dashboards/table/${orders}/compare/table/999999`).set(auth(s.admin)));
   });
 
@@ -158,7 +208,14 @@ describe('automagic dashboards: comparisons, candidates, metadata, model indexes
     await runXrayCards(s.t, s.user.session, mine);
     await setAccess('no', 'none');
     try {
-      for (const path of [`table/${orders}`, `field/${total}`, `segment/${segmentId}`, `table/${orders}/query_metadata`, `database/${s.db}/candidates`, `table/${orders}/cell/${b64(cell)}`]) {
+      for (const path of [
+        `table/${orders}`,
+        `field/${total}`,
+        `segment/${segmentId}`,
+        `table/${orders}/query_metadata`,
+        `database/${s.db}/candidates`,
+        `table/${orders}/cell/${b64(cell)}`,
+      ]) {
         expect403(await http().get(`/api/automagic-dashboards/${path}`).set(auth(s.user.session)));
       }
     } finally {

@@ -32,14 +32,25 @@ describe('automagic dashboards on every engine', () => {
   it.each(availableEngines(['duckdb', 'postgres', 'mysql']).map((e) => [e]))('%s', async (engine: Engine) => {
     const wh = await e2eWarehouse(engine, t.config.dataDir);
     warehouses.push(wh);
-    const target = engine === 'duckdb' ? { engine, file: wh.file as string } : { engine: engine as 'postgres' | 'mysql', details: wh.details as unknown as ServerDetails };
+    const target =
+      engine === 'duckdb'
+        ? { engine, file: wh.file as string }
+        : { engine: engine as 'postgres' | 'mysql', details: wh.details as unknown as ServerDetails };
     await writeSampleDatabase(target as Parameters<typeof writeSampleDatabase>[0], { orders: 2000, replace: true });
-    const db = (await t.http().post('/api/database').set(auth(admin)).send({ engine, name: `Sample ${engine}`, details: wh.details }).expect(200)).body.id as number;
+    const db = (
+      await t
+        .http()
+        .post('/api/database')
+        .set(auth(admin))
+        .send({ engine, name: `Sample ${engine}`, details: wh.details })
+        .expect(200)
+    ).body.id as number;
     await waitForSync(t, admin, db);
     const meta = (await t.http().get(`/api/database/${db}/metadata`).set(auth(admin)).expect(200)).body;
     for (const name of ['ORDERS', 'PEOPLE', 'PRODUCTS']) {
       const table = meta.tables.find((x: { name: string }) => x.name.toUpperCase() === name);
-      const d = (await t.http().get(`/api/automagic-dashboards/table/${table.id}?show=all`).set(auth(admin)).expect(200)).body as XrayDashboard;
+      const d = (await t.http().get(`/api/automagic-dashboards/table/${table.id}?show=all`).set(auth(admin)).expect(200))
+        .body as XrayDashboard;
       expect({ engine, name, cards: d.dashcards.filter((dc) => dc.card).length > 2 }).toEqual({ engine, name, cards: true });
       await runXrayCards(t, admin, d);
     }

@@ -11,7 +11,8 @@ const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64');
 describe('automagic dashboards: entities', () => {
   let s: SampleApp;
   const http = () => s.t.http();
-  const get = async (path: string, who = s.admin) => (await http().get(`/api/automagic-dashboards/${path}`).set(auth(who)).expect(200)).body as XrayDashboard;
+  const get = async (path: string, who = s.admin) =>
+    (await http().get(`/api/automagic-dashboards/${path}`).set(auth(who)).expect(200)).body as XrayDashboard;
   const queryCards = (d: XrayDashboard) => d.dashcards.filter((dc) => dc.card);
   let orders: number;
   let total: number;
@@ -40,7 +41,13 @@ describe('automagic dashboards: entities', () => {
 
   it('x-rays a segment: the table template with the segment filter on every card, and a link to compare with the table', async () => {
     const filter = ['>', ['field', total, null], 100];
-    const seg = (await http().post('/api/segment').set(auth(s.admin)).send({ name: 'Big orders', table_id: orders, definition: { 'source-table': orders, filter } }).expect(200)).body;
+    const seg = (
+      await http()
+        .post('/api/segment')
+        .set(auth(s.admin))
+        .send({ name: 'Big orders', table_id: orders, definition: { 'source-table': orders, filter } })
+        .expect(200)
+    ).body;
     const d = await get(`segment/${seg.id}`);
     expect(d.name).toBe('A look at Big orders');
     for (const dc of queryCards(d)) expect(JSON.stringify(dc.card!.dataset_query.query.filter)).toContain(JSON.stringify(filter));
@@ -51,10 +58,18 @@ describe('automagic dashboards: entities', () => {
   });
 
   it('x-rays a legacy metric and a metric card: the metric over time and across categories', async () => {
-    const metric = (await http().post('/api/metric').set(auth(s.admin)).send({ name: 'Revenue', table_id: orders, definition: { 'source-table': orders, aggregation: [['sum', ['field', total, null]]] } }).expect(200)).body;
+    const metric = (
+      await http()
+        .post('/api/metric')
+        .set(auth(s.admin))
+        .send({ name: 'Revenue', table_id: orders, definition: { 'source-table': orders, aggregation: [['sum', ['field', total, null]]] } })
+        .expect(200)
+    ).body;
     const d = await get(`metric/${metric.id}?show=all`);
     expect(d.name).toBe('A look at Revenue');
-    expect(queryCards(d).map((dc) => dc.card!.name)).toEqual(expect.arrayContaining(['Revenue', 'Revenue per month', 'Revenue by Category']));
+    expect(queryCards(d).map((dc) => dc.card!.name)).toEqual(
+      expect.arrayContaining(['Revenue', 'Revenue per month', 'Revenue by Category']),
+    );
     await runXrayCards(s.t, s.admin, d);
     const card = await makeMetric(s.t, s.admin, tableQuery(s.db, orders, { aggregation: [['count']] }), { name: 'Order count' });
     const m = await get(`question/${card.id}?show=all`);
@@ -63,13 +78,20 @@ describe('automagic dashboards: entities', () => {
   });
 
   it('x-rays a saved question on a table (filtered table) and one with a summary (its result as the source)', async () => {
-    const q = await makeCard(s.t, s.admin, tableQuery(s.db, orders, { filter: ['>', ['field', total, null], 50] }), { name: 'Orders over 50' });
+    const q = await makeCard(s.t, s.admin, tableQuery(s.db, orders, { filter: ['>', ['field', total, null], 50] }), {
+      name: 'Orders over 50',
+    });
     const d = await get(`question/${q.id}`);
     expect(d.name).toBe('A look at Orders over 50');
     for (const dc of queryCards(d)) expect(dc.card!.dataset_query.query['source-table']).toBe(orders);
     await runXrayCards(s.t, s.admin, d);
     const category = s.field('PRODUCTS', 'CATEGORY');
-    const summary = await makeCard(s.t, s.admin, tableQuery(s.db, s.table('PRODUCTS').id, { aggregation: [['count']], breakout: [['field', category, null]] }), { name: 'Products per category' });
+    const summary = await makeCard(
+      s.t,
+      s.admin,
+      tableQuery(s.db, s.table('PRODUCTS').id, { aggregation: [['count']], breakout: [['field', category, null]] }),
+      { name: 'Products per category' },
+    );
     const sd = await get(`question/${summary.id}?show=all`);
     expect(queryCards(sd).length).toBeGreaterThan(0);
     for (const dc of queryCards(sd)) expect(dc.card!.dataset_query.query['source-table']).toBe(`card__${summary.id}`);
@@ -81,7 +103,9 @@ describe('automagic dashboards: entities', () => {
     const d = await get(`model/${model.id}?show=all`);
     expect(d.name).toBe('A look at Customers');
     await runXrayCards(s.t, s.admin, d);
-    const native = await makeCard(s.t, s.admin, nativeQuery(s.db, 'SELECT CATEGORY, PRICE, CREATED_AT FROM PRODUCTS'), { name: 'Native products' });
+    const native = await makeCard(s.t, s.admin, nativeQuery(s.db, 'SELECT CATEGORY, PRICE, CREATED_AT FROM PRODUCTS'), {
+      name: 'Native products',
+    });
     const n = await get(`question/${native.id}?show=all`);
     expect(n.name).toBe('A look at Native products');
     expect(queryCards(n).length).toBeGreaterThan(0);

@@ -9,7 +9,8 @@ jest.setTimeout(180_000);
 describe('automagic dashboards: tables', () => {
   let s: SampleApp;
   const http = () => s.t.http();
-  const get = async (path: string, who = s.admin) => (await http().get(`/api/automagic-dashboards/${path}`).set(auth(who)).expect(200)).body as XrayDashboard;
+  const get = async (path: string, who = s.admin) =>
+    (await http().get(`/api/automagic-dashboards/${path}`).set(auth(who)).expect(200)).body as XrayDashboard;
 
   beforeAll(async () => {
     s = await startSampleApp();
@@ -19,7 +20,15 @@ describe('automagic dashboards: tables', () => {
   it('answers the ORDERS x-ray as an unsaved dashboard with sections, filters and related links', async () => {
     const orders = s.table('ORDERS').id;
     const d = await get(`table/${orders}`);
-    expect(d).toMatchObject({ id: null, name: 'A look at Orders', description: expect.any(String), archived: false, tabs: [], collection_id: null, transient_name: 'A look at Orders' });
+    expect(d).toMatchObject({
+      id: null,
+      name: 'A look at Orders',
+      description: expect.any(String),
+      archived: false,
+      tabs: [],
+      collection_id: null,
+      transient_name: 'A look at Orders',
+    });
     const queryCards = d.dashcards.filter((dc) => dc.card);
     const texts = d.dashcards.filter((dc) => !dc.card);
     expect(queryCards.length).toBeGreaterThan(4);
@@ -33,18 +42,23 @@ describe('automagic dashboards: tables', () => {
       expect(dc.parameter_mappings).toHaveLength(d.parameters.length);
       expect(dc.card!.dataset_query).toMatchObject({ database: s.db, type: 'query', query: { 'source-table': orders } });
     }
-    expect(d.related['linking-to'].map((l) => l.url).sort()).toEqual([`/auto/dashboard/table/${s.table('PEOPLE').id}`, `/auto/dashboard/table/${s.table('PRODUCTS').id}`].sort());
+    expect(d.related['linking-to'].map((l) => l.url).sort()).toEqual(
+      [`/auto/dashboard/table/${s.table('PEOPLE').id}`, `/auto/dashboard/table/${s.table('PRODUCTS').id}`].sort(),
+    );
     expect(d.related['zoom-in'].length).toBeGreaterThan(0);
     expect(d.more).toBeNull();
     expect((await get(`table/${orders}?show=2`)).more).toBe(`/auto/dashboard/table/${orders}?show=all`);
   });
 
-  it.each(['ORDERS', 'PEOPLE', 'PRODUCTS', 'REVIEWS'])('runs every card of the %s x-ray through POST /api/dataset with rows', async (name) => {
-    const d = await get(`table/${s.table(name).id}?show=all`);
-    const cards = d.dashcards.filter((dc) => dc.card);
-    expect(cards.length).toBeGreaterThan(2);
-    await runXrayCards(s.t, s.admin, d);
-  });
+  it.each(['ORDERS', 'PEOPLE', 'PRODUCTS', 'REVIEWS'])(
+    'runs every card of the %s x-ray through POST /api/dataset with rows',
+    async (name) => {
+      const d = await get(`table/${s.table(name).id}?show=all`);
+      const cards = d.dashcards.filter((dc) => dc.card);
+      expect(cards.length).toBeGreaterThan(2);
+      await runXrayCards(s.t, s.admin, d);
+    },
+  );
 
   it('picks the table kind from the fields: transactions, users, events, generic', async () => {
     const descr = async (name: string) => (await get(`table/${s.table(name).id}`)).description;
@@ -81,7 +95,13 @@ describe('automagic dashboards: tables', () => {
     const withCards = saved.dashcards.filter((dc: { card_id: number | null }) => dc.card_id !== null);
     expect(withCards.length).toBe(d.dashcards.filter((dc) => dc.card).length);
     expect(withCards[0].parameter_mappings[0]).toMatchObject({ card_id: withCards[0].card_id });
-    const q = (await http().post(`/api/dashboard/${saved.id}/dashcard/${withCards[0].id}/card/${withCards[0].card_id}/query`).set(auth(s.admin)).send({}).expect(202)).body;
+    const q = (
+      await http()
+        .post(`/api/dashboard/${saved.id}/dashcard/${withCards[0].id}/card/${withCards[0].card_id}/query`)
+        .set(auth(s.admin))
+        .send({})
+        .expect(202)
+    ).body;
     expect(q.status).toBe('completed');
   });
 

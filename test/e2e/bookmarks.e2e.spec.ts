@@ -19,13 +19,22 @@ describe('bookmarks', () => {
   afterAll(() => s.t.close());
 
   const insertCollection = async (name: string, extra: Record<string, unknown> = {}) =>
-    (await t.http().post('/api/collection').set(auth(admin)).send({ name, ...extra }).expect(200)).body.id as number;
-  const insertCard = async (name: string, extra: Record<string, unknown> = {}) => (await makeCard(t, admin, tableQuery(s.db, s.table('ORDERS').id), { name, ...extra })).id;
+    (
+      await t
+        .http()
+        .post('/api/collection')
+        .set(auth(admin))
+        .send({ name, ...extra })
+        .expect(200)
+    ).body.id as number;
+  const insertCard = async (name: string, extra: Record<string, unknown> = {}) =>
+    (await makeCard(t, admin, tableQuery(s.db, s.table('ORDERS').id), { name, ...extra })).id;
   const archive = (card: number, archived: boolean) => t.http().put(`/api/card/${card}`).set(auth(admin)).send({ archived }).expect(200);
 
-  const list = async (key: string) => (await t.http().get('/api/bookmark').set(auth(key)).expect(200)).body as Array<Record<string, unknown>>;
+  const list = async (key: string) =>
+    (await t.http().get('/api/bookmark').set(auth(key)).expect(200)).body as Array<Record<string, unknown>>;
 
-  it('bookmarks cards and collections, lists them in the caller\'s order, and removes them', async () => {
+  it("bookmarks cards and collections, lists them in the caller's order, and removes them", async () => {
     const coll = await insertCollection('Bookmarked things', { description: 'a folder', authority_level: 'official' });
     const q = await insertCard('Orders by month', { description: 'monthly', collection_id: coll });
     const model = await insertCard('Orders model', { type: 'model' });
@@ -34,16 +43,44 @@ describe('bookmarks', () => {
     expect(made.body).toMatchObject({ user_id: adminId, card_id: q });
     expect(typeof made.body.id).toBe('number');
     await t.http().post(`/api/bookmark/card/${model}`).set(auth(admin)).expect(200);
-    expect((await t.http().post(`/api/bookmark/collection/${coll}`).set(auth(admin)).expect(200)).body).toMatchObject({ collection_id: coll });
+    expect((await t.http().post(`/api/bookmark/collection/${coll}`).set(auth(admin)).expect(200)).body).toMatchObject({
+      collection_id: coll,
+    });
 
     // Newest first while no order is set.
     let items = await list(admin);
     expect(items.map((i) => i.id)).toEqual([`collection-${coll}`, `card-${model}`, `card-${q}`]);
-    expect(items[2]).toMatchObject({ type: 'card', item_id: q, name: 'Orders by month', description: 'monthly', display: 'table', card_type: 'question', dataset: false, collection_id: coll, authority_level: 'official' });
+    expect(items[2]).toMatchObject({
+      type: 'card',
+      item_id: q,
+      name: 'Orders by month',
+      description: 'monthly',
+      display: 'table',
+      card_type: 'question',
+      dataset: false,
+      collection_id: coll,
+      authority_level: 'official',
+    });
     expect(items[1]).toMatchObject({ card_type: 'model', dataset: true, collection_id: null });
-    expect(items[0]).toMatchObject({ type: 'collection', item_id: coll, name: 'Bookmarked things', description: 'a folder', authority_level: 'official' });
+    expect(items[0]).toMatchObject({
+      type: 'collection',
+      item_id: coll,
+      name: 'Bookmarked things',
+      description: 'a folder',
+      authority_level: 'official',
+    });
 
-    await t.http().put('/api/bookmark/ordering').set(auth(admin)).send({ orderings: [{ type: 'card', item_id: q }, { type: 'collection', item_id: coll }] }).expect(204);
+    await t
+      .http()
+      .put('/api/bookmark/ordering')
+      .set(auth(admin))
+      .send({
+        orderings: [
+          { type: 'card', item_id: q },
+          { type: 'collection', item_id: coll },
+        ],
+      })
+      .expect(204);
     items = await list(admin);
     expect(items.map((i) => i.id)).toEqual([`card-${q}`, `collection-${coll}`, `card-${model}`]);
 
@@ -101,9 +138,19 @@ describe('bookmarks', () => {
     const id = await t.http().post('/api/bookmark/card/abc').set(auth(admin)).expect(400);
     expect(id.body.errors).toEqual({ id: 'value must be an integer greater than zero.' });
     await t.http().delete('/api/bookmark/card/0').set(auth(admin)).expect(400);
-    const ordering = await t.http().put('/api/bookmark/ordering').set(auth(admin)).send({ orderings: [{ type: 'table', item_id: 1 }] }).expect(400);
+    const ordering = await t
+      .http()
+      .put('/api/bookmark/ordering')
+      .set(auth(admin))
+      .send({ orderings: [{ type: 'table', item_id: 1 }] })
+      .expect(400);
     expect(Object.keys(ordering.body.errors)).toEqual(['orderings']);
-    await t.http().put('/api/bookmark/ordering').set(auth(admin)).send({ orderings: [{ type: 'card', item_id: -1 }] }).expect(400);
+    await t
+      .http()
+      .put('/api/bookmark/ordering')
+      .set(auth(admin))
+      .send({ orderings: [{ type: 'card', item_id: -1 }] })
+      .expect(400);
     await t.http().put('/api/bookmark/ordering').set(auth(admin)).send({}).expect(400);
     expect((await t.http().get('/api/bookmark').expect(401)).text).toBe('Unauthenticated');
   });

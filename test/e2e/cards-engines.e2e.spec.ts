@@ -21,7 +21,11 @@ describe('cards as query sources on every engine', () => {
     'CREATE TABLE sales (id INTEGER PRIMARY KEY, region VARCHAR(20), amount INTEGER)',
     "INSERT INTO sales VALUES (1, 'north', 10), (2, 'north', 5), (3, 'south', 7), (4, 'east', 3), (5, NULL, 8), (6, 'south', 4)",
   ];
-  const expected = [['east', 3], ['north', 15], ['south', 11]];
+  const expected = [
+    ['east', 3],
+    ['north', 15],
+    ['south', 11],
+  ];
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -35,12 +39,30 @@ describe('cards as query sources on every engine', () => {
   it.each(availableEngines().map((e) => [e]))('%s', async (engine: Engine) => {
     const wh = await e2eWarehouse(engine, t.config.dataDir, { statements });
     warehouses.push(wh);
-    const db = (await t.http().post('/api/database').set(auth(admin)).send({ engine, name: `Sales ${engine}`, details: wh.details }).expect(200)).body.id as number;
+    const db = (
+      await t
+        .http()
+        .post('/api/database')
+        .set(auth(admin))
+        .send({ engine, name: `Sales ${engine}`, details: wh.details })
+        .expect(200)
+    ).body.id as number;
     await waitForSync(t, admin, db);
     const meta = (await t.http().get(`/api/database/${db}/metadata`).set(auth(admin)).expect(200)).body;
     const table = meta.tables.find((x: { name: string }) => x.name.toLowerCase() === 'sales');
     const field = (name: string) => table.fields.find((f: { name: string }) => f.name.toLowerCase() === name).id as number;
-    const rowsQuery = { database: db, type: 'query', query: { 'source-table': table.id, fields: [['field', field('id'), null], ['field', field('region'), null], ['field', field('amount'), null]] } };
+    const rowsQuery = {
+      database: db,
+      type: 'query',
+      query: {
+        'source-table': table.id,
+        fields: [
+          ['field', field('id'), null],
+          ['field', field('region'), null],
+          ['field', field('amount'), null],
+        ],
+      },
+    };
 
     const cards = [
       await makeCard(t, admin, rowsQuery),
@@ -48,16 +70,28 @@ describe('cards as query sources on every engine', () => {
       await makeCard(t, admin, nativeQuery(db, 'SELECT id, region, amount FROM sales')),
     ];
     for (const card of cards) {
-      const name = (n: string) => ((card.result_metadata as Array<{ name: string }>).find((c) => c.name.toLowerCase() === n) ?? { name: n }).name;
+      const name = (n: string) =>
+        ((card.result_metadata as Array<{ name: string }>).find((c) => c.name.toLowerCase() === n) ?? { name: n }).name;
       const region = ['field', name('region'), { 'base-type': 'type/Text' }];
       const outer = {
         database: db,
         type: 'query',
-        query: { 'source-table': `card__${card.id}`, aggregation: [['sum', ['field', name('amount'), { 'base-type': 'type/Integer' }]]], breakout: [region], filter: ['not-null', region], 'order-by': [['asc', region]] },
+        query: {
+          'source-table': `card__${card.id}`,
+          aggregation: [['sum', ['field', name('amount'), { 'base-type': 'type/Integer' }]]],
+          breakout: [region],
+          filter: ['not-null', region],
+          'order-by': [['asc', region]],
+        },
       };
       for (const sent of [outer, toMbql5(outer)]) {
         const res = (await t.http().post('/api/dataset').set(auth(admin)).send(sent).expect(202)).body;
-        expect({ engine, card: card.id, status: res.status, error: res.error }).toEqual({ engine, card: card.id, status: 'completed', error: undefined });
+        expect({ engine, card: card.id, status: res.status, error: res.error }).toEqual({
+          engine,
+          card: card.id,
+          status: 'completed',
+          error: undefined,
+        });
         expect(res.data.rows.map((r: unknown[]) => [r[0], Number(r[1])])).toEqual(expected);
       }
     }

@@ -27,7 +27,10 @@ describe('cards: collection permissions', () => {
     const group = await makeGroup(s.t, s.admin, reader.id);
     coll = await makeCollection(s.t, 'Finance');
     await grant(s.t, group, coll, 'read');
-    card = await makeCard(s.t, s.admin, tableQuery(s.db, orders, { aggregation: [['count']] }), { collection_id: coll, parameters: [{ id: 'p', type: 'category', values_source_type: 'static-list', values_source_config: { values: ['a', 'b'] } }] });
+    card = await makeCard(s.t, s.admin, tableQuery(s.db, orders, { aggregation: [['count']] }), {
+      collection_id: coll,
+      parameters: [{ id: 'p', type: 'category', values_source_type: 'static-list', values_source_config: { values: ['a', 'b'] } }],
+    });
   });
   afterAll(() => s.t.close());
 
@@ -37,7 +40,10 @@ describe('cards: collection permissions', () => {
     expect(ids(await http().get('/api/card').set(auth(reader.session)).expect(200))).toContain(card.id);
     const ran = await http().post(`/api/card/${card.id}/query`).set(auth(reader.session)).send({}).expect(202);
     expect(ran.body.status).toBe('completed');
-    expect((await http().get(`/api/card/${card.id}/params/p/values`).set(auth(reader.session)).expect(200)).body).toEqual({ values: [['a'], ['b']], has_more_values: false });
+    expect((await http().get(`/api/card/${card.id}/params/p/values`).set(auth(reader.session)).expect(200)).body).toEqual({
+      values: [['a'], ['b']],
+      has_more_values: false,
+    });
     await http().get(`/api/card/${card.id}/query_metadata`).set(auth(reader.session)).expect(200);
     await http().get(`/api/card/${card.id}/related`).set(auth(reader.session)).expect(200);
     await http().get(`/api/card/${card.id}/timelines`).set(auth(reader.session)).expect(200);
@@ -46,12 +52,30 @@ describe('cards: collection permissions', () => {
     expect403(await http().put(`/api/card/${card.id}`).set(auth(reader.session)).send({ name: 'Mine now' }));
     expect403(await http().put(`/api/card/${card.id}`).set(auth(reader.session)).send({ archived: true }));
     expect403(await http().delete(`/api/card/${card.id}`).set(auth(reader.session)));
-    expect403(await http().post('/api/card/collections').set(auth(reader.session)).send({ card_ids: [card.id], collection_id: null }));
-    expect403(await http().post('/api/card').set(auth(reader.session)).send({ name: 'x', display: 'table', visualization_settings: {}, dataset_query: tableQuery(s.db, orders), collection_id: coll }));
+    expect403(
+      await http()
+        .post('/api/card/collections')
+        .set(auth(reader.session))
+        .send({ card_ids: [card.id], collection_id: null }),
+    );
+    expect403(
+      await http()
+        .post('/api/card')
+        .set(auth(reader.session))
+        .send({ name: 'x', display: 'table', visualization_settings: {}, dataset_query: tableQuery(s.db, orders), collection_id: coll }),
+    );
   });
 
   it('hides the card from a user without a grant on its collection, everywhere', async () => {
-    for (const path of [`/api/card/${card.id}`, `/api/card/${card.id}/query_metadata`, `/api/card/${card.id}/related`, `/api/card/${card.id}/series`, `/api/card/${card.id}/timelines`, `/api/card/${card.id}/params/p/values`, `/api/card/${card.id}/params/p/search/a`]) {
+    for (const path of [
+      `/api/card/${card.id}`,
+      `/api/card/${card.id}/query_metadata`,
+      `/api/card/${card.id}/related`,
+      `/api/card/${card.id}/series`,
+      `/api/card/${card.id}/timelines`,
+      `/api/card/${card.id}/params/p/values`,
+      `/api/card/${card.id}/params/p/search/a`,
+    ]) {
       expect403(await http().get(path).set(auth(outsider.session)));
     }
     expect403(await http().post(`/api/card/${card.id}/query`).set(auth(outsider.session)).send({}));
@@ -62,7 +86,10 @@ describe('cards: collection permissions', () => {
     }
     expect(ids(await http().get(`/api/card?f=table&model_id=${orders}`).set(auth(outsider.session)).expect(200))).not.toContain(card.id);
     // As a query source: the card's rows never reach someone who may not read it.
-    const viaSource = await http().post('/api/dataset').set(auth(outsider.session)).send({ database: s.db, type: 'query', query: { 'source-table': `card__${card.id}` } });
+    const viaSource = await http()
+      .post('/api/dataset')
+      .set(auth(outsider.session))
+      .send({ database: s.db, type: 'query', query: { 'source-table': `card__${card.id}` } });
     expect403(viaSource);
     expect403(await http().get(`/api/table/card__${card.id}/query_metadata`).set(auth(outsider.session)));
   });
@@ -74,24 +101,49 @@ describe('cards: collection permissions', () => {
     expect(ids(await http().get('/api/card?f=mine').set(auth(outsider.session)).expect(200))).toEqual([mine.id]);
     expect(ids(await http().get('/api/card').set(auth(s.admin)).expect(200))).toEqual(expect.arrayContaining([mine.id, card.id]));
     // Moving into a collection the user may only read is refused; into their personal collection it is not.
-    expect403(await http().post('/api/card/collections').set(auth(reader.session)).send({ card_ids: [mine.id], collection_id: coll }));
+    expect403(
+      await http()
+        .post('/api/card/collections')
+        .set(auth(reader.session))
+        .send({ card_ids: [mine.id], collection_id: coll }),
+    );
   });
 
   it('refuses a card whose query the user may not run', async () => {
     const graph = (await http().get('/api/permissions/graph').set(auth(s.admin)).expect(200)).body;
     const group = await makeGroup(s.t, s.admin, (await makeUserDirect(s.t)).id);
-    await http().put('/api/permissions/graph').set(auth(s.admin)).send({ revision: graph.revision, groups: { 1: { [s.db]: { data: 'unrestricted', native: 'none' } }, [group]: { [s.db]: { data: 'unrestricted', native: 'none' } } } }).expect(200);
+    await http()
+      .put('/api/permissions/graph')
+      .set(auth(s.admin))
+      .send({
+        revision: graph.revision,
+        groups: { 1: { [s.db]: { data: 'unrestricted', native: 'none' } }, [group]: { [s.db]: { data: 'unrestricted', native: 'none' } } },
+      })
+      .expect(200);
     const native = { database: s.db, type: 'native', native: { query: 'SELECT 1' } };
-    expect403(await http().post('/api/card').set(auth(outsider.session)).send({ name: 'sql', display: 'table', visualization_settings: {}, dataset_query: native }));
+    expect403(
+      await http()
+        .post('/api/card')
+        .set(auth(outsider.session))
+        .send({ name: 'sql', display: 'table', visualization_settings: {}, dataset_query: native }),
+    );
   });
 
   it("never runs or describes a card's data for a reader without data access to its database", async () => {
     const graph = (await http().get('/api/permissions/graph').set(auth(s.admin)).expect(200)).body;
-    await http().put('/api/permissions/graph').set(auth(s.admin)).send({ revision: graph.revision, groups: { 1: { [s.db]: { data: 'no', native: 'none' } } } }).expect(200);
+    await http()
+      .put('/api/permissions/graph')
+      .set(auth(s.admin))
+      .send({ revision: graph.revision, groups: { 1: { [s.db]: { data: 'no', native: 'none' } } } })
+      .expect(200);
     expect((await http().get(`/api/card/${card.id}`).set(auth(reader.session)).expect(200)).body.id).toBe(card.id);
     expect403(await http().post(`/api/card/${card.id}/query`).set(auth(reader.session)).send({}));
     expect403(await http().get(`/api/table/card__${card.id}/query_metadata`).set(auth(reader.session)));
-    expect((await http().get(`/api/card/${card.id}/query_metadata`).set(auth(reader.session)).expect(200)).body).toEqual({ databases: [], tables: [], fields: [] });
+    expect((await http().get(`/api/card/${card.id}/query_metadata`).set(auth(reader.session)).expect(200)).body).toEqual({
+      databases: [],
+      tables: [],
+      fields: [],
+    });
     await http().get(`/api/table/card__${card.id}/query_metadata`).set(auth(s.admin)).expect(200);
   });
 

@@ -54,12 +54,19 @@ describe('cards: queries', () => {
   it('applies parameters, and the card parameter defaults the request does not set', async () => {
     const tags = { cat: { id: 'c1', name: 'cat', 'display-name': 'Cat', type: 'text' } };
     const parameters = [{ id: 'c1', type: 'category', slug: 'cat', target: ['variable', ['template-tag', 'cat']], default: 'Gizmo' }];
-    const card = await makeCard(s.t, s.admin, nativeQuery(s.db, 'SELECT COUNT(*) AS N FROM PRODUCTS WHERE CATEGORY = {{cat}}', tags), { parameters });
+    const card = await makeCard(s.t, s.admin, nativeQuery(s.db, 'SELECT COUNT(*) AS N FROM PRODUCTS WHERE CATEGORY = {{cat}}', tags), {
+      parameters,
+    });
     const byDefault = (await run(card.id).expect(202)).body;
     const gizmos = (await dataset({ ...nativeQuery(s.db, "SELECT COUNT(*) AS N FROM PRODUCTS WHERE CATEGORY = 'Gizmo'") })).body.data.rows;
     expect(byDefault.data.rows).toEqual(gizmos);
-    const widgets = (await run(card.id, { parameters: [{ id: 'c1', type: 'category', target: ['variable', ['template-tag', 'cat']], value: 'Widget' }] }).expect(202)).body;
-    const expected = (await dataset({ ...nativeQuery(s.db, "SELECT COUNT(*) AS N FROM PRODUCTS WHERE CATEGORY = 'Widget'") })).body.data.rows;
+    const widgets = (
+      await run(card.id, {
+        parameters: [{ id: 'c1', type: 'category', target: ['variable', ['template-tag', 'cat']], value: 'Widget' }],
+      }).expect(202)
+    ).body;
+    const expected = (await dataset({ ...nativeQuery(s.db, "SELECT COUNT(*) AS N FROM PRODUCTS WHERE CATEGORY = 'Widget'") })).body.data
+      .rows;
     expect(widgets.data.rows).toEqual(expected);
   });
 
@@ -68,7 +75,12 @@ describe('cards: queries', () => {
     // Metabase stores only runs longer than a minute by default: every run here is quicker.
     await http().put('/api/setting/query-caching-min-ttl').set(auth(s.admin)).send({ value: 0 }).expect(204);
     try {
-      const card = await makeCard(s.t, s.admin, tableQuery(s.db, products, { aggregation: [['count']], filter: ['>', ['field', s.field('PRODUCTS', 'PRICE'), null], 1] }), { cache_ttl: 1 });
+      const card = await makeCard(
+        s.t,
+        s.admin,
+        tableQuery(s.db, products, { aggregation: [['count']], filter: ['>', ['field', s.field('PRODUCTS', 'PRICE'), null], 1] }),
+        { cache_ttl: 1 },
+      );
       const first = (await run(card.id).expect(202)).body;
       expect(first.cached).toBeUndefined();
       await s.t.app.get(QueryCacheService).flush();
@@ -78,7 +90,11 @@ describe('cards: queries', () => {
       const fresh = (await run(card.id, { ignore_cache: true }).expect(202)).body;
       expect(fresh.cached).toBeUndefined();
       // Without a TTL on the card and no history, nothing is cached.
-      const plain = await makeCard(s.t, s.admin, tableQuery(s.db, products, { aggregation: [['count']], filter: ['>', ['field', s.field('PRODUCTS', 'PRICE'), null], 2] }));
+      const plain = await makeCard(
+        s.t,
+        s.admin,
+        tableQuery(s.db, products, { aggregation: [['count']], filter: ['>', ['field', s.field('PRODUCTS', 'PRICE'), null], 2] }),
+      );
       await run(plain.id).expect(202);
       await s.t.app.get(QueryCacheService).flush();
       expect((await run(plain.id).expect(202)).body.cached).toBeUndefined();
@@ -90,24 +106,48 @@ describe('cards: queries', () => {
   it('runs the pivot of a card', async () => {
     const query = tableQuery(s.db, orders, {
       aggregation: [['count']],
-      breakout: [['field', s.field('PRODUCTS', 'CATEGORY'), { 'source-field': s.field('ORDERS', 'PRODUCT_ID') }], ['field', s.field('ORDERS', 'CREATED_AT'), { 'temporal-unit': 'year' }]],
+      breakout: [
+        ['field', s.field('PRODUCTS', 'CATEGORY'), { 'source-field': s.field('ORDERS', 'PRODUCT_ID') }],
+        ['field', s.field('ORDERS', 'CREATED_AT'), { 'temporal-unit': 'year' }],
+      ],
     });
-    const card = await makeCard(s.t, s.admin, query, { display: 'pivot', visualization_settings: { 'pivot_table.column_split': { rows: [['field', s.field('PRODUCTS', 'CATEGORY'), { 'source-field': s.field('ORDERS', 'PRODUCT_ID') }]], columns: [['field', s.field('ORDERS', 'CREATED_AT'), { 'temporal-unit': 'year' }]], values: [['aggregation', 0]] } } });
+    const card = await makeCard(s.t, s.admin, query, {
+      display: 'pivot',
+      visualization_settings: {
+        'pivot_table.column_split': {
+          rows: [['field', s.field('PRODUCTS', 'CATEGORY'), { 'source-field': s.field('ORDERS', 'PRODUCT_ID') }]],
+          columns: [['field', s.field('ORDERS', 'CREATED_AT'), { 'temporal-unit': 'year' }]],
+          values: [['aggregation', 0]],
+        },
+      },
+    });
     const res = await http().post(`/api/card/pivot/${card.id}/query`).set(auth(s.admin)).send({}).expect(202);
     expect(res.body.status).toBe('completed');
     expect(res.body.data.cols.map((c: { name: string }) => c.name)).toContain('pivot-grouping');
-    const direct = await http().post('/api/dataset/pivot').set(auth(s.admin)).send({ ...query, pivot_rows: [0], pivot_cols: [1] }).expect(202);
+    const direct = await http()
+      .post('/api/dataset/pivot')
+      .set(auth(s.admin))
+      .send({ ...query, pivot_rows: [0], pivot_cols: [1] })
+      .expect(202);
     expect(res.body.row_count).toBe(direct.body.row_count);
   });
 
-  it('serves saved questions as sources: card__<id> and MBQL 5 source-card give the same rows, whatever form the card was saved in', async () => {
+  it('serves saved questions as sources: card__<id> and MBQL 5 source-card give the same rows, whatever form it was saved in', async () => {
     const inner = tableQuery(s.db, products, { aggregation: [['count']], breakout: [['field', s.field('PRODUCTS', 'CATEGORY'), null]] });
     const legacyCard = await makeCard(s.t, s.admin, inner);
     const mbql5Card = await makeModel(s.t, s.admin, toMbql5(inner));
-    const nativeCard = await makeCard(s.t, s.admin, nativeQuery(s.db, 'SELECT CATEGORY, COUNT(*) AS N FROM PRODUCTS GROUP BY CATEGORY ORDER BY CATEGORY'));
+    const nativeCard = await makeCard(
+      s.t,
+      s.admin,
+      nativeQuery(s.db, 'SELECT CATEGORY, COUNT(*) AS N FROM PRODUCTS GROUP BY CATEGORY ORDER BY CATEGORY'),
+    );
     const expected = (await dataset(inner)).body.data.rows;
     for (const c of [legacyCard, mbql5Card]) {
-      const outer = { database: s.db, type: 'query', query: { 'source-table': `card__${c.id}`, 'order-by': [['asc', ['field', 'CATEGORY', { 'base-type': 'type/Text' }]]] } };
+      const outer = {
+        database: s.db,
+        type: 'query',
+        query: { 'source-table': `card__${c.id}`, 'order-by': [['asc', ['field', 'CATEGORY', { 'base-type': 'type/Text' }]]] },
+      };
       const viaLegacy = (await dataset(outer)).body;
       expect(viaLegacy.status).toBe('completed');
       expect(viaLegacy.data.rows).toEqual(expected);

@@ -2,6 +2,7 @@ import { DataSource } from 'typeorm';
 import { ClusterEvents } from '../../src/common/cluster/cluster-events';
 import { JobLeases } from '../../src/common/cluster/job-leases';
 import { APP_DB } from '../support/app-db';
+import { makeDashboard, newDashcard } from '../support/dashboard-factories';
 import { auth, makeUser, setupAdmin } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
 import { until } from '../support/until';
@@ -44,7 +45,10 @@ describe('changes seen by another instance on the same app DB', () => {
   it('puts a setting changed through one instance in force on the other within a second (Postgres)', async () => {
     expect((await b.http().get('/api/setting/site-name').set(auth(admin)).expect(200)).body).toBe('Test Co');
     await a.http().put('/api/setting/site-name').set(auth(admin)).send({ value: 'Renamed on A' }).expect(204);
-    const ms = await seenWithin(async () => (await b.http().get('/api/setting/site-name').set(auth(admin))).body === 'Renamed on A', pg ? 1_000 : 30_000);
+    const ms = await seenWithin(
+      async () => (await b.http().get('/api/setting/site-name').set(auth(admin))).body === 'Renamed on A',
+      pg ? 1_000 : 30_000,
+    );
     if (pg) console.log(`setting seen on the other instance after ${ms.toFixed(1)} ms (includes one request)`);
   });
 
@@ -52,7 +56,10 @@ describe('changes seen by another instance on the same app DB', () => {
     const user = await makeUser(a, admin);
     await b.http().get('/api/permissions/group').set(auth(user.session)).expect(403);
     await a.http().post('/api/permissions/membership').set(auth(admin)).send({ group_id: 2, user_id: user.id }).expect(200);
-    await seenWithin(async () => (await b.http().get('/api/permissions/group').set(auth(user.session))).status === 200, pg ? 1_000 : 30_000);
+    await seenWithin(
+      async () => (await b.http().get('/api/permissions/group').set(auth(user.session))).status === 200,
+      pg ? 1_000 : 30_000,
+    );
   });
 
   it('ends a session logged out through one instance on the other within a second (Postgres), and a deactivated user’s too', async () => {
@@ -78,6 +85,27 @@ describe('changes seen by another instance on the same app DB', () => {
     await seenWithin(async () => (await current()).body.first_name === 'Renamed', pg ? 1_000 : 30_000);
     await a.http().post('/api/permissions/membership').set(auth(admin)).send({ group_id: 2, user_id: user.id }).expect(200);
     await seenWithin(async () => (await current()).body.group_ids?.includes(2) === true, pg ? 1_000 : 30_000);
+  });
+
+  it('shows a dashboard’s tabs and dashcards changed through one instance in the other’s views within a second (Postgres)', async () => {
+    const d = await makeDashboard(a, admin);
+    // The layout (no tabs, no dashcards) is now in B's cache.
+    expect((await b.http().get(`/api/dashboard/${d.id}`).set(auth(admin)).expect(200)).body).toMatchObject({ tabs: [], dashcards: [] });
+    const text = { virtual_card: { display: 'text' }, text: 'Hello' };
+    await a
+      .http()
+      .put(`/api/dashboard/${d.id}`)
+      .set(auth(admin))
+      .send({
+        tabs: [{ id: -1, name: 'First' }],
+        dashcards: [newDashcard(-1, null, { dashboard_tab_id: -1, visualization_settings: text })],
+      })
+      .expect(200);
+    const changed = async () => {
+      const got = (await b.http().get(`/api/dashboard/${d.id}`).set(auth(admin))).body as { tabs: unknown[]; dashcards: unknown[] };
+      return got.tabs.length === 1 && got.dashcards.length === 1;
+    };
+    await seenWithin(changed, pg ? 1_000 : 30_000);
   });
 
   it('hands a job lease to the other instance once the holder’s runs out, never to both', async () => {

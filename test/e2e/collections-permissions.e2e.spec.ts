@@ -52,12 +52,26 @@ describe('collection permissions', () => {
     const ds = t.app.get(DataSource);
     const before = (await t.http().get('/api/collection/graph').set(auth(admin)).expect(200)).body;
     const rows = Number((await ds.query('SELECT COUNT(*) AS n FROM collection_permission_revision'))[0].n);
-    const stale = await t.http().put('/api/collection/graph').set(auth(admin)).send({ revision: before.revision - 1, groups: { [readers]: { [secret.id]: 'read' } } });
-    expect([stale.status, stale.body.message]).toEqual([409, 'Looks like someone else edited the permissions and your data is out of date. Please fetch new data and try again.']);
+    const stale = await t
+      .http()
+      .put('/api/collection/graph')
+      .set(auth(admin))
+      .send({ revision: before.revision - 1, groups: { [readers]: { [secret.id]: 'read' } } });
+    expect([stale.status, stale.body.message]).toEqual([
+      409,
+      'Looks like someone else edited the permissions and your data is out of date. Please fetch new data and try again.',
+    ]);
     const missing = await t.http().put('/api/collection/graph').set(auth(admin)).send({ groups: {} });
     expect(missing.status).toBe(409);
 
-    const after = (await t.http().put('/api/collection/graph').set(auth(admin)).send({ revision: before.revision, groups: { [readers]: { [secret.id]: 'read' } } }).expect(200)).body;
+    const after = (
+      await t
+        .http()
+        .put('/api/collection/graph')
+        .set(auth(admin))
+        .send({ revision: before.revision, groups: { [readers]: { [secret.id]: 'read' } } })
+        .expect(200)
+    ).body;
     expect(after.revision).toBe(before.revision + 1);
     expect(after.groups[readers][secret.id]).toBe('read');
     // Everything not sent is as it was.
@@ -65,10 +79,18 @@ describe('collection permissions', () => {
     expect(after.groups[writers]).toEqual(before.groups[writers]);
     expect(Number((await ds.query('SELECT COUNT(*) AS n FROM collection_permission_revision'))[0].n)).toBe(rows + 1);
 
-    const back = (await t.http().put('/api/collection/graph?skip_graph=true').set(auth(admin)).send({ revision: after.revision, groups: { [readers]: { [secret.id]: 'none' } } }).expect(200)).body;
+    const back = (
+      await t
+        .http()
+        .put('/api/collection/graph?skip_graph=true')
+        .set(auth(admin))
+        .send({ revision: after.revision, groups: { [readers]: { [secret.id]: 'none' } } })
+        .expect(200)
+    ).body;
     expect(back).toEqual({ revision: after.revision + 1 });
     // `force` takes a graph whatever its revision.
-    const forced = (await t.http().put('/api/collection/graph?force=true').set(auth(admin)).send({ revision: 0, groups: {} }).expect(200)).body;
+    const forced = (await t.http().put('/api/collection/graph?force=true').set(auth(admin)).send({ revision: 0, groups: {} }).expect(200))
+      .body;
     expect(forced.revision).toBe(after.revision + 2);
   });
 
@@ -77,7 +99,11 @@ describe('collection permissions', () => {
     const personal = (await t.http().get('/api/user/current').set(auth(reader.session)).expect(200)).body.personal_collection_id;
     const inside = await makeCollection(t, reader.session, { name: 'In my personal', parent_id: personal });
     for (const target of [personal, inside.id, 999999]) {
-      const res = await t.http().put('/api/collection/graph').set(auth(admin)).send({ revision, groups: { [readers]: { [target]: 'write' } } });
+      const res = await t
+        .http()
+        .put('/api/collection/graph')
+        .set(auth(admin))
+        .send({ revision, groups: { [readers]: { [target]: 'write' } } });
       expect([res.status, Object.keys(res.body.errors ?? {})]).toEqual([400, ['groups']]);
     }
     for (const groups of [{ [readers]: { root: 'owner' } }, { x: { root: 'read' } }, { [readers]: 'read' }, { 2: { root: 'read' } }]) {
@@ -142,10 +168,16 @@ describe('collection permissions', () => {
   });
 
   it('lets a writer create children that inherit the parent grants, and move only between places they may write', async () => {
-    const child = (await t.http().post('/api/collection').set(auth(writer.session)).send({ name: 'By writer', parent_id: shared.id }).expect(200)).body;
+    const child = (
+      await t.http().post('/api/collection').set(auth(writer.session)).send({ name: 'By writer', parent_id: shared.id }).expect(200)
+    ).body;
     expect(child.can_write).toBe(true);
     const graph = (await t.http().get('/api/collection/graph').set(auth(admin)).expect(200)).body;
-    expect([graph.groups[readers][child.id], graph.groups[writers][child.id], graph.groups['1'][child.id]]).toEqual(['read', 'write', 'none']);
+    expect([graph.groups[readers][child.id], graph.groups[writers][child.id], graph.groups['1'][child.id]]).toEqual([
+      'read',
+      'write',
+      'none',
+    ]);
     await t.http().put(`/api/collection/${child.id}`).set(auth(writer.session)).send({ name: 'Renamed by writer' }).expect(200);
     expect403(await t.http().put(`/api/collection/${child.id}`).set(auth(writer.session)).send({ parent_id: secret.id }));
     expect403(await t.http().put(`/api/collection/${child.id}`).set(auth(writer.session)).send({ parent_id: null }));
@@ -187,7 +219,7 @@ describe('collection permissions', () => {
     expect([move.status, move.body]).toEqual([400, { message: 'You cannot move a Personal Collection.' }]);
   });
 
-  it('drops grants of a subtree moved into a personal collection and gives it the new parent\'s when moved out', async () => {
+  it("drops grants of a subtree moved into a personal collection and gives it the new parent's when moved out", async () => {
     const adminPersonal = (await t.http().get('/api/user/current').set(auth(admin)).expect(200)).body.personal_collection_id;
     const box = await makeCollection(t, admin, { name: 'Box', parent_id: shared.id });
     const inner = await makeCollection(t, admin, { name: 'Box inner', parent_id: box.id });
@@ -198,11 +230,15 @@ describe('collection permissions', () => {
 
     await t.http().put(`/api/collection/${box.id}`).set(auth(admin)).send({ parent_id: shared.id }).expect(200);
     graph = (await t.http().get('/api/collection/graph').set(auth(admin)).expect(200)).body;
-    expect([graph.groups[readers][box.id], graph.groups[readers][inner.id], graph.groups[writers][inner.id]]).toEqual(['read', 'read', 'write']);
+    expect([graph.groups[readers][box.id], graph.groups[readers][inner.id], graph.groups[writers][inner.id]]).toEqual([
+      'read',
+      'read',
+      'write',
+    ]);
     expect((await t.http().get(`/api/collection/${inner.id}`).set(auth(reader.session)).expect(200)).body.can_write).toBe(false);
   });
 
-  it('keeps the snippet namespace\'s grants apart, new snippet folders copying the snippet Root\'s', async () => {
+  it("keeps the snippet namespace's grants apart, new snippet folders copying the snippet Root's", async () => {
     await grant(t, admin, readers, 'root', 'read', 'snippet');
     const snippetGraph = (await t.http().get('/api/collection/graph?namespace=snippet').set(auth(admin)).expect(200)).body;
     expect(snippetGraph.groups[readers].root).toBe('read');
@@ -220,8 +256,12 @@ describe('collection permissions', () => {
     const list = (await t.http().get('/api/user').set(auth(admin)).expect(200)).body.data;
     expect(list.every((u: { personal_collection_id: unknown }) => typeof u.personal_collection_id === 'number')).toBe(true);
     expect(list.find((u: { id: number }) => u.id === writer.id).personal_collection_id).toBe(current.personal_collection_id);
-    expect((await t.http().get(`/api/user/${writer.id}`).set(auth(admin)).expect(200)).body.personal_collection_id).toBe(current.personal_collection_id);
+    expect((await t.http().get(`/api/user/${writer.id}`).set(auth(admin)).expect(200)).body.personal_collection_id).toBe(
+      current.personal_collection_id,
+    );
     await t.http().put(`/api/user/${writer.id}`).set(auth(admin)).send({ first_name: 'Wanda', last_name: 'Writer' }).expect(200);
-    expect((await t.http().get(`/api/collection/${current.personal_collection_id}`).set(auth(writer.session)).expect(200)).body.name).toBe("Wanda Writer's Personal Collection");
+    expect((await t.http().get(`/api/collection/${current.personal_collection_id}`).set(auth(writer.session)).expect(200)).body.name).toBe(
+      "Wanda Writer's Personal Collection",
+    );
   });
 });

@@ -1,7 +1,8 @@
 import { DataSource } from 'typeorm';
 import { AppSql } from '../../src/common/database/app-sql';
-import type { CollectionItem, CollectionItemSource, ItemsQuery } from '../../src/modules/collections/collection-items.registry';
-import { CollectionItemsRegistry } from '../../src/modules/collections/collection-items.registry';
+import type { CollectionItem, CollectionItemSource, ItemsQuery } from '../../src/modules/collections/collection-item-source';
+import { subscribeItemSource } from '../../src/modules/collections/collection-item-source';
+import { EventBus } from '../../src/common/events/event-bus';
 import { grant, makeCollection, makeGroup } from '../support/collection-factories';
 import { auth, makeUser, MadeUser, setupAdmin } from '../support/factories';
 import { countQueries, STEADY_SETTINGS } from '../support/query-counter';
@@ -16,9 +17,12 @@ class MemorySource implements CollectionItemSource {
   }
   async modelsIn(ids: number[]): Promise<Map<number, Set<string>>> {
     const wanted = new Set(ids);
-    return new Map(this.rows.filter((r) => wanted.has(r.collection_id as number)).map((r) => [r.collection_id as number, new Set(['dashboard'])]));
+    return new Map(
+      this.rows.filter((r) => wanted.has(r.collection_id as number)).map((r) => [r.collection_id as number, new Set(['dashboard'])]),
+    );
   }
   async archiveIn(): Promise<void> {}
+  async deleteIn(): Promise<void> {}
 }
 
 /**
@@ -42,7 +46,7 @@ describe('collection listings make a bounded number of app-DB queries', () => {
     home = (await makeCollection(t, admin, { name: 'Home' })).id;
     await grant(t, admin, group, home, 'read');
     sql = new AppSql(t.app.get(DataSource));
-    t.app.get(CollectionItemsRegistry).register(source);
+    subscribeItemSource(t.app.get(EventBus), source);
   });
   afterAll(() => t.close());
 
@@ -53,7 +57,14 @@ describe('collection listings make a bounded number of app-DB queries', () => {
       await sql.execute('INSERT INTO collection (name, location, slug) VALUES ($1, $2, $3)', [`Sub ${i}`, `/${home}/`, `sub_${i}`]);
       const [{ id }] = await sql.query<{ id: number }>('SELECT MAX(id) AS id FROM collection', []);
       await sql.execute("INSERT INTO collection_permission (group_id, collection_id, perm) VALUES ($1, $2, 'read')", [group, Number(id)]);
-      source.rows.push({ id: source.rows.length + 1, model: 'dashboard', name: `Dash ${i}`, collection_id: i % 2 ? home : Number(id), last_edited_at: null, last_edited_by: null });
+      source.rows.push({
+        id: source.rows.length + 1,
+        model: 'dashboard',
+        name: `Dash ${i}`,
+        collection_id: i % 2 ? home : Number(id),
+        last_edited_at: null,
+        last_edited_by: null,
+      });
     }
   }
 
@@ -61,7 +72,13 @@ describe('collection listings make a bounded number of app-DB queries', () => {
     const counter = countQueries();
     const out: Record<string, number> = {};
     try {
-      for (const route of ['/api/collection/tree', `/api/collection/${home}/items`, '/api/collection/', '/api/collection/root/items', `/api/collection/${home}/items?limit=20&offset=5`]) {
+      for (const route of [
+        '/api/collection/tree',
+        `/api/collection/${home}/items`,
+        '/api/collection/',
+        '/api/collection/root/items',
+        `/api/collection/${home}/items?limit=20&offset=5`,
+      ]) {
         counter.reset();
         await t.http().get(route).set(auth(session)).expect(200);
         out[route] = counter.count;
@@ -78,7 +95,9 @@ describe('collection listings make a bounded number of app-DB queries', () => {
     await grow(1000);
     const large = { admin: await counts(admin), reader: await counts(reader.session) };
     const grew = (['admin', 'reader'] as const).flatMap((who) =>
-      Object.keys(small[who]).filter((r) => large[who][r] > small[who][r]).map((r) => `${who} ${r}: ${small[who][r]} -> ${large[who][r]}`),
+      Object.keys(small[who])
+        .filter((r) => large[who][r] > small[who][r])
+        .map((r) => `${who} ${r}: ${small[who][r]} -> ${large[who][r]}`),
     );
     expect(grew).toEqual([]);
     const items = (await t.http().get(`/api/collection/${home}/items`).set(auth(reader.session)).expect(200)).body;

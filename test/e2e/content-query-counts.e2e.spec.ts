@@ -47,13 +47,23 @@ describe('content listings make a bounded number of app-DB queries', () => {
         await grant(collection);
       }
       await sql.execute(
-        `INSERT INTO report_card (name, display, dataset_query, visualization_settings, result_metadata, parameters, parameter_mappings, type, collection_id, creator_id)
+        `INSERT INTO report_card (name, display, dataset_query, visualization_settings, result_metadata, parameters, parameter_mappings,
+           type, collection_id, creator_id)
          VALUES ($1, 'table', $2, '{}', '[]', '[]', '[]', $3, $4, $5)`,
-        [`Card ${i}`, JSON.stringify({ database: 1, type: 'native', native: { query: 'SELECT 1' } }), i % 7 === 0 ? 'model' : 'question', collection, adminId],
+        [
+          `Card ${i}`,
+          JSON.stringify({ database: 1, type: 'native', native: { query: 'SELECT 1' } }),
+          i % 7 === 0 ? 'model' : 'question',
+          collection,
+          adminId,
+        ],
       );
       const [{ id }] = await sql.query<{ id: number }>('SELECT MAX(id) AS id FROM report_card', []);
       someCard = Number(id);
-      await sql.execute("INSERT INTO revision (model, model_id, user_id, object, is_creation, most_recent) VALUES ('card', $1, $2, '{}', $3, $4)", [someCard, adminId, true, true]);
+      await sql.execute(
+        "INSERT INTO revision (model, model_id, user_id, object, is_creation, most_recent) VALUES ('card', $1, $2, '{}', $3, $4)",
+        [someCard, adminId, true, true],
+      );
     }
   }
 
@@ -80,7 +90,9 @@ describe('content listings make a bounded number of app-DB queries', () => {
     const listed = await t.http().get('/api/card/?f=all').set(auth(reader.session)).expect(200);
     expect(listed.body.length).toBeGreaterThanOrEqual(1000);
     const grew = (['admin', 'reader'] as const).flatMap((who) =>
-      Object.keys(small[who]).filter((route) => large[who][route] > small[who][route]).map((route) => `${who} ${route}: ${small[who][route]} -> ${large[who][route]}`),
+      Object.keys(small[who])
+        .filter((route) => large[who][route] > small[who][route])
+        .map((route) => `${who} ${route}: ${small[who][route]} -> ${large[who][route]}`),
     );
     expect(grew).toEqual([]);
     // The counter saw the work (a listing cannot be answered without asking the app DB).

@@ -29,7 +29,10 @@ describe('content endpoints answer with a JSON content type', () => {
       ['GET /api/bookmark', () => s.t.http().get('/api/bookmark').set(auth(s.admin))],
       ['GET /api/revision', () => s.t.http().get(`/api/revision?entity=card&id=${card.id}`).set(auth(s.admin))],
       ['GET /api/card/:id (not int+)', () => s.t.http().get('/api/card/abc').set(auth(s.admin))],
-      ['GET /api/collection/:id/items (bad sort)', () => s.t.http().get(`/api/collection/${collection}/items?sort_column=size`).set(auth(s.admin))],
+      [
+        'GET /api/collection/:id/items (bad sort)',
+        () => s.t.http().get(`/api/collection/${collection}/items?sort_column=size`).set(auth(s.admin)),
+      ],
     ];
     const types: Record<string, string> = {};
     for (const [name, send] of answers) {

@@ -10,7 +10,12 @@ describe('CORS, API keys from embedding clients, cookies and framing', () => {
   let admin: string;
   const settings = (values: Record<string, unknown>) => t.http().put('/api/setting').set(auth(admin)).send(values).expect(204);
   const preflight = (path: string, origin: string, on = t) =>
-    on.http().options(path).set('Origin', origin).set('Access-Control-Request-Method', 'GET').set('Access-Control-Request-Headers', 'x-metabase-session, content-type');
+    on
+      .http()
+      .options(path)
+      .set('Origin', origin)
+      .set('Access-Control-Request-Method', 'GET')
+      .set('Access-Control-Request-Headers', 'x-metabase-session, content-type');
 
   beforeAll(async () => {
     t = await startTestApp({ SETTINGS_REFRESH_SECONDS: '1' });
@@ -21,7 +26,14 @@ describe('CORS, API keys from embedding clients, cookies and framing', () => {
 
   describe('CORS', () => {
     it('answers preflights of approved origins with the methods and headers clients send', async () => {
-      for (const origin of [APP, 'https://eu.partner.io', 'http://a.b.partner.io', 'https://staging.customer.com:8443', 'http://localhost:3100', 'http://127.0.0.1:5173']) {
+      for (const origin of [
+        APP,
+        'https://eu.partner.io',
+        'http://a.b.partner.io',
+        'https://staging.customer.com:8443',
+        'http://localhost:3100',
+        'http://127.0.0.1:5173',
+      ]) {
         const res = await preflight('/api/user/current', origin).expect(204);
         expect(res.headers['access-control-allow-origin']).toBe(origin);
         expect(res.headers['access-control-allow-credentials']).toBe('true');
@@ -43,7 +55,14 @@ describe('CORS, API keys from embedding clients, cookies and framing', () => {
     });
 
     it('gives other origins no CORS header, preflight or plain', async () => {
-      for (const origin of ['https://evil.com', 'https://app.customer.com.evil.com', 'https://partner.io', 'https://staging.customer.com', 'http://app.customer.com:8080', 'null']) {
+      for (const origin of [
+        'https://evil.com',
+        'https://app.customer.com.evil.com',
+        'https://partner.io',
+        'https://staging.customer.com',
+        'http://app.customer.com:8080',
+        'null',
+      ]) {
         const pre = await preflight('/api/user/current', origin);
         expect(pre.headers['access-control-allow-origin']).toBeUndefined();
         expect(pre.headers['access-control-allow-credentials']).toBeUndefined();

@@ -21,13 +21,17 @@ describe('dashboards: in collections, bookmarks and search', () => {
   });
   afterAll(() => s.t.close());
 
-  const items = async (coll: number | 'root', query = '') => (await http().get(`/api/collection/${coll}/items${query}`).set(auth(s.admin)).expect(200)).body.data as Item[];
+  const items = async (coll: number | 'root', query = '') =>
+    (await http().get(`/api/collection/${coll}/items${query}`).set(auth(s.admin)).expect(200)).body.data as Item[];
 
   it('lists dashboards as collection items and in the tree, and archives them with their collection', async () => {
     const coll = (await http().post('/api/collection').set(auth(s.admin)).send({ name: 'Boards' }).expect(200)).body.id as number;
     const keep = await makeDashboard(s.t, s.admin, { name: 'Kept board', collection_id: coll });
     const own = await makeDashboard(s.t, s.admin, { name: 'Own archive', collection_id: coll });
-    expect((await items(coll, '?models=dashboard')).map((i) => [i.model, i.name]).sort()).toEqual([['dashboard', 'Kept board'], ['dashboard', 'Own archive']]);
+    expect((await items(coll, '?models=dashboard')).map((i) => [i.model, i.name]).sort()).toEqual([
+      ['dashboard', 'Kept board'],
+      ['dashboard', 'Own archive'],
+    ]);
     const tree = (await http().get('/api/collection/tree').set(auth(s.admin)).expect(200)).body as Array<{ id: number; here?: string[] }>;
     expect(tree.find((c) => c.id === coll)?.here).toContain('dashboard');
 
@@ -41,7 +45,9 @@ describe('dashboards: in collections, bookmarks and search', () => {
 
   it('bookmarks a dashboard and forgets the bookmark when the dashboard is deleted', async () => {
     const d = await makeDashboard(s.t, s.admin, { name: 'Marked' });
-    expect((await http().post(`/api/bookmark/dashboard/${d.id}`).set(auth(s.admin)).expect(200)).body).toMatchObject({ dashboard_id: d.id });
+    expect((await http().post(`/api/bookmark/dashboard/${d.id}`).set(auth(s.admin)).expect(200)).body).toMatchObject({
+      dashboard_id: d.id,
+    });
     const listed = (await http().get('/api/bookmark').set(auth(s.admin)).expect(200)).body as Array<Record<string, unknown>>;
     expect(listed).toContainEqual(expect.objectContaining({ type: 'dashboard', item_id: d.id, name: 'Marked' }));
     await http().delete(`/api/dashboard/${d.id}`).set(auth(s.admin)).expect(204);
@@ -51,7 +57,11 @@ describe('dashboards: in collections, bookmarks and search', () => {
 
   it('finds dashboards by the words of their name and description, renamed ones by the new name only', async () => {
     const d = await makeDashboard(s.t, s.admin, { name: 'Quarterly zebra board', description: 'giraffe numbers' });
-    const search = async (q: string) => ((await http().get(`/api/search?q=${q}&models=dashboard`).set(auth(s.admin)).expect(200)).body.data as Item[]).map((i) => [i.model, i.id]);
+    const search = async (q: string) =>
+      ((await http().get(`/api/search?q=${q}&models=dashboard`).set(auth(s.admin)).expect(200)).body.data as Item[]).map((i) => [
+        i.model,
+        i.id,
+      ]);
     expect(await search('zebra')).toEqual([['dashboard', d.id]]);
     expect(await search('giraffe')).toEqual([['dashboard', d.id]]);
     await http().put(`/api/dashboard/${d.id}`).set(auth(s.admin)).send({ name: 'Quarterly okapi board' }).expect(200);

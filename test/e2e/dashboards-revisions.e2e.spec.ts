@@ -30,11 +30,24 @@ describe('dashboards: revisions', () => {
     const a = await makeCard(s.t, s.admin, tableQuery(s.db, orders));
     const d = await makeDashboard(s.t, s.admin, { name: 'First' });
     await http().put(`/api/dashboard/${d.id}`).set(auth(s.admin)).send({ name: 'Second' }).expect(200);
-    await http().put(`/api/dashboard/${d.id}`).set(auth(s.admin)).send({ dashcards: [newDashcard(-1, a.id)] }).expect(200);
-    await http().put(`/api/dashboard/${d.id}`).set(auth(s.admin)).send({ tabs: [{ id: -1, name: 'T' }] }).expect(200);
+    await http()
+      .put(`/api/dashboard/${d.id}`)
+      .set(auth(s.admin))
+      .send({ dashcards: [newDashcard(-1, a.id)] })
+      .expect(200);
+    await http()
+      .put(`/api/dashboard/${d.id}`)
+      .set(auth(s.admin))
+      .send({ tabs: [{ id: -1, name: 'T' }] })
+      .expect(200);
     const list = await http().get(`/api/dashboard/${d.id}/revisions`).set(auth(s.admin)).expect(200);
     const revs = list.body as Rev[];
-    expect(revs.map((r) => r.description)).toEqual(['added a tab.', 'added a card.', 'renamed this Dashboard from "First" to "Second".', 'created this.']);
+    expect(revs.map((r) => r.description)).toEqual([
+      'added a tab.',
+      'added a card.',
+      'renamed this Dashboard from "First" to "Second".',
+      'created this.',
+    ]);
     expect(revs[0]).toMatchObject({ most_recent: true, is_creation: false, user: expect.objectContaining({ common_name: 'Ada Admin' }) });
     expect(revs[3].is_creation).toBe(true);
     const same = await http().get(`/api/revision?entity=dashboard&id=${d.id}`).set(auth(s.admin)).expect(200);
@@ -45,14 +58,28 @@ describe('dashboards: revisions', () => {
     const a = await makeCard(s.t, s.admin, tableQuery(s.db, orders));
     const b = await makeCard(s.t, s.admin, tableQuery(s.db, orders));
     const d = await makeDashboard(s.t, s.admin, { name: 'Layout' });
-    const laid = await http().put(`/api/dashboard/${d.id}`).set(auth(s.admin)).send({
-      tabs: [{ id: -1, name: 'Alpha' }, { id: -2, name: 'Beta' }],
-      dashcards: [newDashcard(-1, a.id, { dashboard_tab_id: -1, series: [{ id: b.id }], size_x: 7 }), newDashcard(-2, b.id, { dashboard_tab_id: -2, row: 3 })],
-    }).expect(200);
+    const laid = await http()
+      .put(`/api/dashboard/${d.id}`)
+      .set(auth(s.admin))
+      .send({
+        tabs: [
+          { id: -1, name: 'Alpha' },
+          { id: -2, name: 'Beta' },
+        ],
+        dashcards: [
+          newDashcard(-1, a.id, { dashboard_tab_id: -1, series: [{ id: b.id }], size_x: 7 }),
+          newDashcard(-2, b.id, { dashboard_tab_id: -2, row: 3 }),
+        ],
+      })
+      .expect(200);
     const wanted = (await http().get(`/api/dashboard/${d.id}/revisions`).set(auth(s.admin)).expect(200)).body[0] as Rev;
     // Everything changes: one tab removed (with its dashcard), a dashcard resized, the name changed.
     const dcA = laid.body.dashcards.find((x: { card_id: number }) => x.card_id === a.id);
-    await http().put(`/api/dashboard/${d.id}`).set(auth(s.admin)).send({ name: 'Changed', tabs: [{ id: laid.body.tabs[0].id, name: 'Alpha' }], dashcards: [{ ...dcA, size_x: 2, series: [] }] }).expect(200);
+    await http()
+      .put(`/api/dashboard/${d.id}`)
+      .set(auth(s.admin))
+      .send({ name: 'Changed', tabs: [{ id: laid.body.tabs[0].id, name: 'Alpha' }], dashcards: [{ ...dcA, size_x: 2, series: [] }] })
+      .expect(200);
     const changed = await http().get(`/api/dashboard/${d.id}`).set(auth(s.admin)).expect(200);
     expect(changed.body.tabs).toHaveLength(1);
     expect(changed.body.dashcards).toHaveLength(1);
@@ -64,7 +91,12 @@ describe('dashboards: revisions', () => {
     expect(back.body.tabs.map((t: { name: string }) => t.name)).toEqual(['Alpha', 'Beta']);
     expect(back.body.tabs[0].id).toBe(laid.body.tabs[0].id);
     const byCard = (id: number) => back.body.dashcards.find((x: { card_id: number }) => x.card_id === id);
-    expect(byCard(a.id)).toMatchObject({ id: dcA.id, size_x: 7, dashboard_tab_id: laid.body.tabs[0].id, series: [expect.objectContaining({ id: b.id })] });
+    expect(byCard(a.id)).toMatchObject({
+      id: dcA.id,
+      size_x: 7,
+      dashboard_tab_id: laid.body.tabs[0].id,
+      series: [expect.objectContaining({ id: b.id })],
+    });
     expect(byCard(b.id)).toMatchObject({ row: 3, dashboard_tab_id: back.body.tabs[1].id });
     const revs = (await http().get(`/api/dashboard/${d.id}/revisions`).set(auth(s.admin)).expect(200)).body as Rev[];
     expect(revs[0]).toMatchObject({ is_reversion: true });
@@ -74,13 +106,27 @@ describe('dashboards: revisions', () => {
   it('reverts the documentation columns, and a layout that took a foreign positive dashcard id', async () => {
     const a = await makeCard(s.t, s.admin, tableQuery(s.db, orders));
     const other = await makeDashboard(s.t, s.admin);
-    const foreign = (await http().put(`/api/dashboard/${other.id}`).set(auth(s.admin)).send({ dashcards: [newDashcard(-1, a.id)] }).expect(200)).body.dashcards[0];
+    const foreign = (
+      await http()
+        .put(`/api/dashboard/${other.id}`)
+        .set(auth(s.admin))
+        .send({ dashcards: [newDashcard(-1, a.id)] })
+        .expect(200)
+    ).body.dashcards[0];
     const d = await makeDashboard(s.t, s.admin);
     const created = (await http().get(`/api/dashboard/${d.id}/revisions`).set(auth(s.admin)).expect(200)).body[0] as Rev;
-    await http().put(`/api/dashboard/${d.id}`).set(auth(s.admin)).send({ caveats: 'Draft', points_of_interest: 'Totals', position: 2 }).expect(200);
+    await http()
+      .put(`/api/dashboard/${d.id}`)
+      .set(auth(s.admin))
+      .send({ caveats: 'Draft', points_of_interest: 'Totals', position: 2 })
+      .expect(200);
     const documented = (await http().get(`/api/dashboard/${d.id}/revisions`).set(auth(s.admin)).expect(200)).body[0] as Rev;
     // A dashcard sent with another dashboard's id lands here under a fresh id.
-    const put = await http().put(`/api/dashboard/${d.id}`).set(auth(s.admin)).send({ caveats: 'Final', dashcards: [{ ...foreign, row: 5 }] }).expect(200);
+    const put = await http()
+      .put(`/api/dashboard/${d.id}`)
+      .set(auth(s.admin))
+      .send({ caveats: 'Final', dashcards: [{ ...foreign, row: 5 }] })
+      .expect(200);
     const mine = put.body.dashcards[0];
     expect(mine.id).not.toBe(foreign.id);
     const laid = (await http().get(`/api/dashboard/${d.id}/revisions`).set(auth(s.admin)).expect(200)).body[0] as Rev;
@@ -95,14 +141,20 @@ describe('dashboards: revisions', () => {
     back = (await http().get(`/api/dashboard/${d.id}`).set(auth(s.admin)).expect(200)).body;
     expect(back).toMatchObject({ caveats: null, points_of_interest: null, position: null, dashcards: [] });
     // The other dashboard never moved.
-    expect((await http().get(`/api/dashboard/${other.id}`).set(auth(s.admin)).expect(200)).body.dashcards).toEqual([expect.objectContaining({ id: foreign.id, row: 0 })]);
+    expect((await http().get(`/api/dashboard/${other.id}`).set(auth(s.admin)).expect(200)).body.dashcards).toEqual([
+      expect.objectContaining({ id: foreign.id, row: 0 }),
+    ]);
   });
 
-  it('refuses a revert without a revision, with another object\'s revision, or for a reader', async () => {
+  it("refuses a revert without a revision, with another object's revision, or for a reader", async () => {
     const d = await makeDashboard(s.t, s.admin);
     const other = await makeDashboard(s.t, s.admin);
     const otherRev = (await http().get(`/api/dashboard/${other.id}/revisions`).set(auth(s.admin)).expect(200)).body[0] as Rev;
-    expect400(await http().post(`/api/dashboard/${d.id}/revert`).set(auth(s.admin)).send({}), 'revision_id', 'value must be an integer greater than zero.');
+    expect400(
+      await http().post(`/api/dashboard/${d.id}/revert`).set(auth(s.admin)).send({}),
+      'revision_id',
+      'value must be an integer greater than zero.',
+    );
     expect404(await http().post(`/api/dashboard/${d.id}/revert`).set(auth(s.admin)).send({ revision_id: otherRev.id }));
     expect404(await http().get('/api/dashboard/999999/revisions').set(auth(s.admin)));
     const coll = await makeCollection(s.t, 'Locked');

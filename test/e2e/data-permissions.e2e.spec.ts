@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Response } from 'supertest';
-import { ADMIN_GROUP_ID, ALL_USERS_GROUP_ID } from '../../src/modules/users/users.repository';
+import { ADMIN_GROUP_ID, ALL_USERS_GROUP_ID } from '../../src/schema/permissions-group.entity';
 import { e2eWarehouse, type E2eWarehouse } from '../support/e2e-warehouses';
 import { auth, makeUserDirect, MadeUser, setupAdmin } from '../support/factories';
 import { waitForIdle } from '../support/sync-runs';
@@ -37,16 +37,29 @@ describe('data permissions graph', () => {
   const warehouses: E2eWarehouse[] = [];
   const http = () => t.http();
   const read = async (): Promise<Graph> => (await http().get('/api/permissions/graph').set(auth(admin)).expect(200)).body;
-  const put = (body: unknown, session = admin, app = t) => app.http().put('/api/permissions/graph').set(auth(session)).send(body as object);
+  const put = (body: unknown, session = admin, app = t) =>
+    app
+      .http()
+      .put('/api/permissions/graph')
+      .set(auth(session))
+      .send(body as object);
 
   async function connect(name: string): Promise<number> {
     const wh = await e2eWarehouse('sqlite', t.config.dataDir, { statements: ['CREATE TABLE t (id INTEGER PRIMARY KEY)'] });
     warehouses.push(wh);
-    const id = (await http().post('/api/database').set(auth(admin)).send({ engine: 'sqlite', name, details: wh.details }).expect(200)).body.id;
+    const id = (await http().post('/api/database').set(auth(admin)).send({ engine: 'sqlite', name, details: wh.details }).expect(200)).body
+      .id;
     await waitForIdle(t, id);
     return id;
   }
-  const newGroup = async () => (await http().post('/api/permissions/group').set(auth(admin)).send({ name: `G ${randomBytes(3).toString('hex')}` }).expect(200)).body.id as number;
+  const newGroup = async () =>
+    (
+      await http()
+        .post('/api/permissions/group')
+        .set(auth(admin))
+        .send({ name: `G ${randomBytes(3).toString('hex')}` })
+        .expect(200)
+    ).body.id as number;
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -75,7 +88,11 @@ describe('data permissions graph', () => {
     expect(g.groups[ALL_USERS_GROUP_ID]).toEqual({ [dbX]: FULL, [dbY]: FULL });
     expect(g.groups[ADMIN_GROUP_ID]).toEqual({ [dbX]: FULL, [dbY]: FULL });
     expect(g.groups[groupA]).toEqual({ [dbX]: NONE, [dbY]: NONE });
-    expect(Object.keys(g.groups).map(Number).sort((a, b) => a - b)).toEqual([ALL_USERS_GROUP_ID, ADMIN_GROUP_ID, groupA, groupB].sort((a, b) => a - b));
+    expect(
+      Object.keys(g.groups)
+        .map(Number)
+        .sort((a, b) => a - b),
+    ).toEqual([ALL_USERS_GROUP_ID, ADMIN_GROUP_ID, groupA, groupB].sort((a, b) => a - b));
   });
 
   it('overwrites the parts sent, keeps the rest, and bumps the revision', async () => {
@@ -148,8 +165,16 @@ describe('data permissions graph', () => {
 
   it('refuses unknown groups and databases, and applies nothing of a refused edit', async () => {
     const g = await read();
-    expectValidation(await put({ revision: g.revision, groups: { [groupA]: { [dbX]: NONE }, 99999: { [dbX]: NONE } } }), 'groups', 'group 99999 does not exist.');
-    expectValidation(await put({ revision: g.revision, groups: { [groupA]: { [dbX]: NONE, 99999: NONE } } }), 'groups', 'database 99999 does not exist.');
+    expectValidation(
+      await put({ revision: g.revision, groups: { [groupA]: { [dbX]: NONE }, 99999: { [dbX]: NONE } } }),
+      'groups',
+      'group 99999 does not exist.',
+    );
+    expectValidation(
+      await put({ revision: g.revision, groups: { [groupA]: { [dbX]: NONE, 99999: NONE } } }),
+      'groups',
+      'database 99999 does not exist.',
+    );
     expect(await read()).toEqual(g);
   });
 
@@ -174,7 +199,11 @@ describe('data permissions graph', () => {
     const g = await read();
     await put({
       revision: g.revision,
-      groups: { [ALL_USERS_GROUP_ID]: { [dbX]: NONE, [dbY]: NONE }, [groupA]: { [dbX]: QUERY_ONLY, [dbY]: NONE }, [groupB]: { [dbX]: NONE, [dbY]: NONE } },
+      groups: {
+        [ALL_USERS_GROUP_ID]: { [dbX]: NONE, [dbY]: NONE },
+        [groupA]: { [dbX]: QUERY_ONLY, [dbY]: NONE },
+        [groupB]: { [dbX]: NONE, [dbY]: NONE },
+      },
     }).expect(200);
     const list = async () => (await http().get('/api/database').set(auth(user.session)).expect(200)).body;
     let seen = await list();
@@ -186,10 +215,15 @@ describe('data permissions graph', () => {
     // The best grant among the user's groups counts.
     await put({ revision: g.revision + 1, groups: { [groupB]: { [dbX]: FULL, [dbY]: QUERY_ONLY } } }).expect(200);
     seen = await list();
-    expect(seen.data.map((d: { id: number; native_permissions: string }) => [d.id, d.native_permissions])).toEqual([[dbX, 'write'], [dbY, 'none']]);
+    expect(seen.data.map((d: { id: number; native_permissions: string }) => [d.id, d.native_permissions])).toEqual([
+      [dbX, 'write'],
+      [dbY, 'none'],
+    ]);
 
     // Admins see every database with native SQL whatever the graph says.
     const asAdmin = (await http().get('/api/database').set(auth(admin)).expect(200)).body.data;
-    expect(asAdmin.filter((d: { id: number }) => [dbX, dbY].includes(d.id)).map((d: { native_permissions: string }) => d.native_permissions)).toEqual(['write', 'write']);
+    expect(
+      asAdmin.filter((d: { id: number }) => [dbX, dbY].includes(d.id)).map((d: { native_permissions: string }) => d.native_permissions),
+    ).toEqual(['write', 'write']);
   });
 });

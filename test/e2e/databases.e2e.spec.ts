@@ -10,7 +10,7 @@ import { MSG } from '../../src/common/validation/messages';
 import { DatabasesRepository } from '../../src/modules/databases/databases.repository';
 import { SyncService } from '../../src/modules/sync/sync.service';
 import { WarehouseConnections } from '../../src/modules/warehouse/warehouse-connections';
-import { ALL_USERS_GROUP_ID } from '../../src/modules/users/users.repository';
+import { ALL_USERS_GROUP_ID } from '../../src/schema/permissions-group.entity';
 import { SCHEMA } from '../engines/fixture';
 import { e2eWarehouse, type E2eWarehouse } from '../support/e2e-warehouses';
 import { auth, makeUserDirect, MadeUser, setupAdmin } from '../support/factories';
@@ -27,7 +27,10 @@ const ENCRYPTION_KEY = `test-key-${randomBytes(12).toString('hex')}`;
 const engines = availableEngines();
 const isServer = (e: Engine): e is 'postgres' | 'mysql' => e === 'postgres' || e === 'mysql';
 
-const ITEMS = ['CREATE TABLE items (id INTEGER PRIMARY KEY, name VARCHAR(50), category VARCHAR(20))', "INSERT INTO items VALUES (1, 'a', 'x'), (2, 'b', 'x'), (3, 'c', 'y')"];
+const ITEMS = [
+  'CREATE TABLE items (id INTEGER PRIMARY KEY, name VARCHAR(50), category VARCHAR(20))',
+  "INSERT INTO items VALUES (1, 'a', 'x'), (2, 'b', 'x'), (3, 'c', 'y')",
+];
 
 /** A failed request says what failed, as `{message}` (plus `errors` for details), never with a stack. */
 function expectMessage(res: Response, status: number, message: string | RegExp) {
@@ -46,7 +49,8 @@ describe('databases API', () => {
   const http = () => t.http();
   const ds = () => t.app.get(DataSource);
   const storedDetails = async (id: number): Promise<string> =>
-    (await ds().createQueryBuilder().select('d.details', 'details').from('metabase_database', 'd').where('d.id = :id', { id }).getRawOne()).details;
+    (await ds().createQueryBuilder().select('d.details', 'details').from('metabase_database', 'd').where('d.id = :id', { id }).getRawOne())
+      .details;
   const countWhere = async (table: string, where: string, params: Record<string, unknown>): Promise<number> =>
     Number((await ds().createQueryBuilder().select('COUNT(*)', 'n').from(table, 'x').where(where, params).getRawOne()).n);
   const warehouses: E2eWarehouse[] = [];
@@ -80,7 +84,10 @@ describe('databases API', () => {
     beforeAll(async () => {
       wh = await e2eWarehouse(engine, t.config.dataDir, { statements: ITEMS, password: isServer(engine) ? password : undefined });
       warehouses.push(wh);
-      created = await http().post('/api/database').set(auth(admin)).send({ engine, name: `My ${engine}`, details: wh.details, metadata_sync_interval_minutes: 120 });
+      created = await http()
+        .post('/api/database')
+        .set(auth(admin))
+        .send({ engine, name: `My ${engine}`, details: wh.details, metadata_sync_interval_minutes: 120 });
       id = created.body.id;
       if (created.status === 200) {
         await waitForSync(t, admin, id);
@@ -92,8 +99,15 @@ describe('databases API', () => {
       expect(created.status).toBe(200);
       const expectedDetails = isServer(engine) ? { ...wh.details, password: MASK } : wh.details;
       expect(created.body).toMatchObject({
-        name: `My ${engine}`, engine, details: expectedDetails, is_sample: false, is_full_sync: true, auto_run_queries: true,
-        native_permissions: 'write', metadata_sync_interval_minutes: 120, field_values_interval_minutes: 1440,
+        name: `My ${engine}`,
+        engine,
+        details: expectedDetails,
+        is_sample: false,
+        is_full_sync: true,
+        auto_run_queries: true,
+        native_permissions: 'write',
+        metadata_sync_interval_minutes: 120,
+        field_values_interval_minutes: 1440,
       });
       expect(created.body.features).toContain('basic-aggregations');
       expect(JSON.stringify(created.body)).not.toContain(password);
@@ -117,7 +131,9 @@ describe('databases API', () => {
       const asUser = await http().get(`/api/database/${id}`).set(auth(user.session)).expect(200);
       expect(asUser.body).toMatchObject({ id, name: `My ${engine}`, native_permissions: 'write' });
       expect(asUser.body).not.toHaveProperty('details');
-      const userList = (await http().get('/api/database').set(auth(user.session)).expect(200)).body.data.find((d: { id: number }) => d.id === id);
+      const userList = (await http().get('/api/database').set(auth(user.session)).expect(200)).body.data.find(
+        (d: { id: number }) => d.id === id,
+      );
       expect(userList).not.toHaveProperty('details');
       expect(asUser.text + JSON.stringify(userList)).not.toContain(password);
     });
@@ -126,11 +142,15 @@ describe('databases API', () => {
       const meta = (await http().get(`/api/database/${id}/metadata`).set(auth(admin)).expect(200)).body;
       expect(meta.tables.map((x: { name: string }) => x.name)).toEqual(['items']);
       expect(meta.tables[0].fields.map((f: { name: string; semantic_type: string | null }) => [f.name, f.semantic_type])).toEqual([
-        ['id', 'type/PK'], ['name', 'type/Name'], ['category', 'type/Category'],
+        ['id', 'type/PK'],
+        ['name', 'type/Name'],
+        ['category', 'type/Category'],
       ]);
       const fields = (await http().get(`/api/database/${id}/fields`).set(auth(user.session)).expect(200)).body;
       expect(fields.map((f: { name: string; table_name: string; schema: string | null }) => [f.table_name, f.schema, f.name])).toEqual([
-        ['items', SCHEMA[engine], 'id'], ['items', SCHEMA[engine], 'name'], ['items', SCHEMA[engine], 'category'],
+        ['items', SCHEMA[engine], 'id'],
+        ['items', SCHEMA[engine], 'name'],
+        ['items', SCHEMA[engine], 'category'],
       ]);
       const schema = SCHEMA[engine] ?? '';
       expect((await http().get(`/api/database/${id}/schemas`).set(auth(user.session)).expect(200)).body).toEqual([schema]);
@@ -142,7 +162,10 @@ describe('databases API', () => {
 
     it('keeps the secret when an update sends the mask back', async () => {
       const current = (await http().get(`/api/database/${id}`).set(auth(admin)).expect(200)).body;
-      const res = await http().put(`/api/database/${id}`).set(auth(admin)).send({ name: `Renamed ${engine}`, details: current.details });
+      const res = await http()
+        .put(`/api/database/${id}`)
+        .set(auth(admin))
+        .send({ name: `Renamed ${engine}`, details: current.details });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ name: `Renamed ${engine}`, details: current.details });
       const stored = await storedDetails(id);
@@ -162,9 +185,14 @@ describe('databases API', () => {
       ])('refuses to keep the masked password when the %s change(s), and changes nothing', async (_what, change, named) => {
         const current = (await http().get(`/api/database/${id}`).set(auth(admin)).expect(200)).body;
         const before = await storedDetails(id);
-        const res = await http().put(`/api/database/${id}`).set(auth(admin)).send({ name: 'Moved', details: { ...current.details, ...change } });
+        const res = await http()
+          .put(`/api/database/${id}`)
+          .set(auth(admin))
+          .send({ name: 'Moved', details: { ...current.details, ...change } });
         expect(res.status).toBe(400);
-        expect(res.body.errors).toEqual({ password: `the password must be given again when ${named} change${named.includes(' and ') ? '' : 's'}.` });
+        expect(res.body.errors).toEqual({
+          password: `the password must be given again when ${named} change${named.includes(' and ') ? '' : 's'}.`,
+        });
         expect(res.body['specific-errors'].password[0]).toContain(`received: "${MASK}"`);
         expect(await storedDetails(id)).toBe(before);
         expect((await http().get(`/api/database/${id}`).set(auth(admin)).expect(200)).body.name).toBe(current.name);
@@ -174,7 +202,10 @@ describe('databases API', () => {
         const current = (await http().get(`/api/database/${id}`).set(auth(admin)).expect(200)).body;
         // The same server under another name: what matters is that the password came with the request.
         const host = current.details.host === 'localhost' ? '127.0.0.1' : 'localhost';
-        const res = await http().put(`/api/database/${id}`).set(auth(admin)).send({ details: { ...current.details, host, password } });
+        const res = await http()
+          .put(`/api/database/${id}`)
+          .set(auth(admin))
+          .send({ details: { ...current.details, host, password } });
         expect([res.status, res.body.details?.host]).toEqual([200, host]);
         expect(res.body.warnings).toEqual([]);
       });
@@ -183,7 +214,10 @@ describe('databases API', () => {
     if (engine === 'mysql') {
       it('refuses an update with a wrong password and keeps the stored one', async () => {
         const before = await storedDetails(id);
-        const res = await http().put(`/api/database/${id}`).set(auth(admin)).send({ details: { ...wh.details, password: 'wrong' } });
+        const res = await http()
+          .put(`/api/database/${id}`)
+          .set(auth(admin))
+          .send({ details: { ...wh.details, password: 'wrong' } });
         expectMessage(res, 400, `Password authentication failed for user "${wh.details.user}".`);
         expect(await storedDetails(id)).toBe(before);
         expect(await syncThroughApi(t, admin, id)).toMatchObject({ status: 'succeeded' });
@@ -196,16 +230,29 @@ describe('databases API', () => {
       // The test servers' admin accounts: Postgres' superuser, MariaDB's root with ALL PRIVILEGES ON *.*.
       const wh = await e2eWarehouse(engine, t.config.dataDir);
       warehouses.push(wh);
-      const res = await http().post('/api/database').set(auth(admin)).send({ engine, name: `Privileged ${engine}`, details: wh.details }).expect(200);
+      const res = await http()
+        .post('/api/database')
+        .set(auth(admin))
+        .send({ engine, name: `Privileged ${engine}`, details: wh.details })
+        .expect(200);
       expect(res.body.warnings).toEqual([
         engine === 'postgres'
-          ? expect.stringMatching(/^The connection's role is a Postgres superuser: .*Connect with a role that can only read the data it needs\.$/)
+          ? expect.stringMatching(
+              /^The connection's role is a Postgres superuser: .*Connect with a role that can only read the data it needs\.$/,
+            )
           : expect.stringMatching(/^The connection's account has the global FILE and SUPER privileges: /),
       ]);
-      const logged = t.app.get(AppLogger).buffer.recent().filter((e) => e.msg === 'Warehouse connection has more privileges than it needs');
+      const logged = t.app
+        .get(AppLogger)
+        .buffer.recent()
+        .filter((e) => e.msg === 'Warehouse connection has more privileges than it needs');
       expect(logged.length).toBeGreaterThan(0);
       // A change of details checks again.
-      const again = await http().put(`/api/database/${res.body.id}`).set(auth(admin)).send({ details: { ...wh.details } }).expect(200);
+      const again = await http()
+        .put(`/api/database/${res.body.id}`)
+        .set(auth(admin))
+        .send({ details: { ...wh.details } })
+        .expect(200);
       expect(again.body.warnings).toEqual(res.body.warnings);
       await waitForSync(t, admin, res.body.id);
       await waitForIdle(t, res.body.id);
@@ -214,14 +261,49 @@ describe('databases API', () => {
 
   describe('connection failures are 400s that name what failed', () => {
     const cases: Array<[string, Engine, () => Record<string, unknown>, RegExp]> = [
-      ['a missing SQLite file', 'sqlite', () => ({ db: path.join(t.config.dataDir, 'missing.db') }), /^File .*missing\.db does not exist\.$/],
-      ['a file that is not a SQLite database', 'sqlite', () => ({ db: notADatabase() }), /^File .*not-a-db\.txt is not a SQLite database\.$/],
+      [
+        'a missing SQLite file',
+        'sqlite',
+        () => ({ db: path.join(t.config.dataDir, 'missing.db') }),
+        /^File .*missing\.db does not exist\.$/,
+      ],
+      [
+        'a file that is not a SQLite database',
+        'sqlite',
+        () => ({ db: notADatabase() }),
+        /^File .*not-a-db\.txt is not a SQLite database\.$/,
+      ],
       ['a missing DuckDB file', 'duckdb', () => ({ db: 'missing.duckdb' }), /^File .*missing\.duckdb does not exist\.$/],
-      ['a Postgres port nobody listens on', 'postgres', () => ({ host: '127.0.0.1', port: 1, dbname: 'x', user: 'postgres' }), /^Could not connect to host 127\.0\.0\.1:1: connection refused\.$/],
-      ['an unknown Postgres host', 'postgres', () => ({ host: 'no-such-host.invalid', dbname: 'x', user: 'postgres' }), /^Could not connect to host no-such-host\.invalid:5432: unknown host\.$/],
-      ['an unknown Postgres database', 'postgres', () => ({ ...serverDetails('postgres'), dbname: 'no_such_db_x' }), /^Database "no_such_db_x" does not exist\.$/],
-      ['a MariaDB port nobody listens on', 'mysql', () => ({ host: '127.0.0.1', port: 1, dbname: 'x', user: 'root' }), /^Could not connect to host 127\.0\.0\.1:1: connection refused\.$/],
-      ['a wrong MariaDB password', 'mysql', () => ({ ...serverDetails('mysql'), password: 'not-the-password' }), /^Password authentication failed for user ".+"\.$/],
+      [
+        'a Postgres port nobody listens on',
+        'postgres',
+        () => ({ host: '127.0.0.1', port: 1, dbname: 'x', user: 'postgres' }),
+        /^Could not connect to host 127\.0\.0\.1:1: connection refused\.$/,
+      ],
+      [
+        'an unknown Postgres host',
+        'postgres',
+        () => ({ host: 'no-such-host.invalid', dbname: 'x', user: 'postgres' }),
+        /^Could not connect to host no-such-host\.invalid:5432: unknown host\.$/,
+      ],
+      [
+        'an unknown Postgres database',
+        'postgres',
+        () => ({ ...serverDetails('postgres'), dbname: 'no_such_db_x' }),
+        /^Database "no_such_db_x" does not exist\.$/,
+      ],
+      [
+        'a MariaDB port nobody listens on',
+        'mysql',
+        () => ({ host: '127.0.0.1', port: 1, dbname: 'x', user: 'root' }),
+        /^Could not connect to host 127\.0\.0\.1:1: connection refused\.$/,
+      ],
+      [
+        'a wrong MariaDB password',
+        'mysql',
+        () => ({ ...serverDetails('mysql'), password: 'not-the-password' }),
+        /^Password authentication failed for user ".+"\.$/,
+      ],
     ];
     const runnable = cases.filter(([, engine]) => engines.includes(engine) || engine === 'sqlite' || engine === 'duckdb');
     const serverInfo = new Map<Engine, Record<string, unknown>>();
@@ -257,24 +339,66 @@ describe('databases API', () => {
     const cases: Array<[string, Engine, () => unknown, string, string | RegExp]> = [
       ['a missing host', 'postgres', () => ({ dbname: 'x', user: 'u' }), 'host', 'host is required and must be a non-blank string.'],
       ['a blank host', 'mysql', () => ({ ...server, host: '  ' }), 'host', 'host is required and must be a non-blank string.'],
-      ['a host with options in it', 'postgres', () => ({ ...server, host: 'h?sslmode=disable' }), 'host', 'host must be a host name or an IP address.'],
+      [
+        'a host with options in it',
+        'postgres',
+        () => ({ ...server, host: 'h?sslmode=disable' }),
+        'host',
+        'host must be a host name or an IP address.',
+      ],
       ['a port out of range', 'postgres', () => ({ ...server, port: 70000 }), 'port', 'port must be an integer between 1 and 65535.'],
       ['a port that is not a number', 'mysql', () => ({ ...server, port: '33a' }), 'port', 'port must be an integer between 1 and 65535.'],
       ['a missing user', 'mysql', () => ({ host: 'h', dbname: 'x' }), 'user', 'user is required and must be a non-blank string.'],
-      ['an unknown key', 'postgres', () => ({ ...server, sslfactory: 'x' }), 'sslfactory', 'sslfactory is not a supported connection setting for postgres.'],
-      ['JDBC-style additional options', 'mysql', () => ({ ...server, 'additional-options': 'allowLoadLocalInfile=true' }), 'additional-options', 'Additional connection options are not supported.'],
+      [
+        'an unknown key',
+        'postgres',
+        () => ({ ...server, sslfactory: 'x' }),
+        'sslfactory',
+        'sslfactory is not a supported connection setting for postgres.',
+      ],
+      [
+        'JDBC-style additional options',
+        'mysql',
+        () => ({ ...server, 'additional-options': 'allowLoadLocalInfile=true' }),
+        'additional-options',
+        'Additional connection options are not supported.',
+      ],
       ['an SSH tunnel', 'postgres', () => ({ ...server, 'tunnel-enabled': true }), 'tunnel-enabled', 'SSH tunnels are not supported.'],
       ['a non-boolean ssl', 'postgres', () => ({ ...server, ssl: 'yes' }), 'ssl', 'ssl must be true or false.'],
-      ['a server key on SQLite', 'sqlite', () => ({ db: 'x.db', host: 'h' }), 'host', 'host is not a supported connection setting for sqlite.'],
+      [
+        'a server key on SQLite',
+        'sqlite',
+        () => ({ db: 'x.db', host: 'h' }),
+        'host',
+        'host is not a supported connection setting for sqlite.',
+      ],
       ['a missing db', 'sqlite', () => ({}), 'db', 'db is required and must be a non-blank string.'],
       ['a SQLite path outside DATA_DIR', 'sqlite', () => ({ db: '/etc/passwd' }), 'db', insideDataDir],
       ['a `..` traversal', 'sqlite', () => ({ db: '../outside.db' }), 'db', insideDataDir],
-      ['a `..` traversal in the middle', 'duckdb', () => ({ db: `warehouses/../../x-${randomBytes(2).toString('hex')}.duckdb` }), 'db', insideDataDir],
+      [
+        'a `..` traversal in the middle',
+        'duckdb',
+        () => ({ db: `warehouses/../../x-${randomBytes(2).toString('hex')}.duckdb` }),
+        'db',
+        insideDataDir,
+      ],
       ['DATA_DIR itself', 'sqlite', () => ({ db: '.' }), 'db', insideDataDir],
       // Whoever may query a warehouse would read the password hashes and secrets of the server itself.
       ['the app database', 'sqlite', () => ({ db: 'app.db' }), 'db', 'db cannot be the app database of this server.'],
-      ['the app database by another path', 'duckdb', () => ({ db: path.join(t.config.dataDir, 'warehouses', '..', 'app.db') }), 'db', 'db cannot be the app database of this server.'],
-      ['the write-ahead log of the app database', 'sqlite', () => ({ db: 'app.db-wal' }), 'db', 'db cannot be the app database of this server.'],
+      [
+        'the app database by another path',
+        'duckdb',
+        () => ({ db: path.join(t.config.dataDir, 'warehouses', '..', 'app.db') }),
+        'db',
+        'db cannot be the app database of this server.',
+      ],
+      [
+        'the write-ahead log of the app database',
+        'sqlite',
+        () => ({ db: 'app.db-wal' }),
+        'db',
+        'db cannot be the app database of this server.',
+      ],
       ['a symlink out of DATA_DIR', 'sqlite', () => ({ db: symlinkOut() }), 'db', insideDataDir],
       [':memory:', 'sqlite', () => ({ db: ':memory:' }), 'db', 'db must be a file path, not an in-memory database or a URI.'],
       ['a file: URI', 'sqlite', () => ({ db: 'file:x.db?mode=rwc' }), 'db', 'db must be a file path, not an in-memory database or a URI.'],
@@ -302,7 +426,10 @@ describe('databases API', () => {
     });
 
     it('refuses an engine that is not one of the four', async () => {
-      const res = await http().post('/api/database').set(auth(admin)).send({ engine: 'h2', name: 'H2', details: { db: 'x' } });
+      const res = await http()
+        .post('/api/database')
+        .set(auth(admin))
+        .send({ engine: 'h2', name: 'H2', details: { db: 'x' } });
       expect(res.status).toBe(400);
       expect(res.body.errors).toEqual({ engine: MSG.oneOf(ENGINES) });
       expect(res.body['specific-errors'].engine[0]).toContain('received: "h2"');
@@ -311,7 +438,10 @@ describe('databases API', () => {
     it('refuses a missing name and out-of-range sync intervals', async () => {
       const base = { engine: 'sqlite', name: 'x', details: { db: 'x.db' } };
       const bad = async (body: object, param: string) => {
-        const res = await http().post('/api/database').set(auth(admin)).send({ ...base, ...body });
+        const res = await http()
+          .post('/api/database')
+          .set(auth(admin))
+          .send({ ...base, ...body });
         expect([res.status, Object.keys(res.body.errors ?? {})]).toEqual([400, [param]]);
       };
       await bad({ name: undefined }, 'name');
@@ -331,10 +461,16 @@ describe('databases API', () => {
     it('lets only admins create, change, delete and sync databases', async () => {
       const s = auth(user.session);
       const forbidden = (res: Response) => expect([res.status, res.text]).toEqual([403, FORBIDDEN]);
-      forbidden(await http().post('/api/database').set(s).send({ engine: 'sqlite', name: 'x', details: { db: 'x.db' } }));
+      forbidden(
+        await http()
+          .post('/api/database')
+          .set(s)
+          .send({ engine: 'sqlite', name: 'x', details: { db: 'x.db' } }),
+      );
       forbidden(await http().put(`/api/database/${id}`).set(s).send({ name: 'mine' }));
       forbidden(await http().delete(`/api/database/${id}`).set(s));
-      for (const action of ['sync_schema', 'rescan_values', 'discard_values']) forbidden(await http().post(`/api/database/${id}/${action}`).set(s));
+      for (const action of ['sync_schema', 'rescan_values', 'discard_values'])
+        forbidden(await http().post(`/api/database/${id}/${action}`).set(s));
       forbidden(await http().get(`/api/database/${id}/sync_log`).set(s));
       await http().get(`/api/database/${id}`).expect(401);
       expect((await http().get(`/api/database/${id}`).set(auth(admin)).expect(200)).body.name).not.toBe('mine');
@@ -342,9 +478,12 @@ describe('databases API', () => {
 
     it('shows users the databases their groups may read, and hides the others once revoked', async () => {
       const s = auth(user.session);
-      const listIds = async (session: string, query = '') => (await http().get(`/api/database${query}`).set(auth(session)).expect(200)).body.data.map((d: { id: number }) => d.id);
+      const listIds = async (session: string, query = '') =>
+        (await http().get(`/api/database${query}`).set(auth(session)).expect(200)).body.data.map((d: { id: number }) => d.id);
       expect(await listIds(user.session)).toContain(id);
-      const withTables = (await http().get('/api/database?include=tables').set(s).expect(200)).body.data.find((d: { id: number }) => d.id === id);
+      const withTables = (await http().get('/api/database?include=tables').set(s).expect(200)).body.data.find(
+        (d: { id: number }) => d.id === id,
+      );
       expect(withTables.tables.map((x: { name: string }) => x.name)).toEqual(['items']);
       await http().get('/api/database?include=fields').set(s).expect(400);
       for (const p of ['', '/metadata', '/fields', '/schemas', '/schema/']) await http().get(`/api/database/${id}${p}`).set(s).expect(200);
@@ -353,7 +492,9 @@ describe('databases API', () => {
       expect(meta.tables[0].fields).toHaveLength(3);
 
       const graph = (await http().get('/api/permissions/graph').set(auth(admin)).expect(200)).body;
-      await http().put('/api/permissions/graph').set(auth(admin))
+      await http()
+        .put('/api/permissions/graph')
+        .set(auth(admin))
         .send({ revision: graph.revision, groups: { [ALL_USERS_GROUP_ID]: { [id]: { data: 'no', native: 'none' } } } })
         .expect(200);
       expect(await listIds(user.session)).not.toContain(id);
@@ -363,7 +504,8 @@ describe('databases API', () => {
       }
       // Admins still see everything; a database that does not exist is 404 for everyone.
       expect(await listIds(admin)).toContain(id);
-      for (const p of ['/metadata', '/fields', '/schemas', '/schema/']) await http().get(`/api/database/${id}${p}`).set(auth(admin)).expect(200);
+      for (const p of ['/metadata', '/fields', '/schemas', '/schema/'])
+        await http().get(`/api/database/${id}${p}`).set(auth(admin)).expect(200);
       await http().get('/api/database/999999').set(s).expect(404);
       await http().get('/api/database/999999/metadata').set(auth(admin)).expect(404);
       await http().get('/api/database/abc').set(auth(admin)).expect(400);
@@ -379,10 +521,14 @@ describe('databases API', () => {
       await http().put(`/api/field/${fieldId}`).set(auth(admin)).send({ visibility_type: 'sensitive' }).expect(200);
       const forUser = (await http().get(`/api/database/${id}/metadata`).set(auth(user.session)).expect(200)).body;
       expect(forUser.tables[0].fields.map((f: { id: number }) => f.id)).not.toContain(fieldId);
-      expect((await http().get(`/api/database/${id}/fields`).set(auth(user.session)).expect(200)).body.map((f: { id: number }) => f.id)).not.toContain(fieldId);
+      expect(
+        (await http().get(`/api/database/${id}/fields`).set(auth(user.session)).expect(200)).body.map((f: { id: number }) => f.id),
+      ).not.toContain(fieldId);
       await http().put(`/api/table/${tableId}`).set(auth(admin)).send({ visibility_type: 'hidden' }).expect(200);
       expect((await http().get(`/api/database/${id}/metadata`).set(auth(user.session)).expect(200)).body.tables).toEqual([]);
-      expect((await http().get(`/api/database/${id}/metadata?include_hidden=true`).set(auth(user.session)).expect(200)).body.tables).toEqual([]);
+      expect(
+        (await http().get(`/api/database/${id}/metadata?include_hidden=true`).set(auth(user.session)).expect(200)).body.tables,
+      ).toEqual([]);
       const forAdmin = (await http().get(`/api/database/${id}/metadata?include_hidden=true`).set(auth(admin)).expect(200)).body;
       expect(forAdmin.tables[0].fields.map((f: { id: number }) => f.id)).toContain(fieldId);
       await http().get(`/api/database/${id}/metadata?include_hidden=maybe`).set(auth(admin)).expect(400);
@@ -396,12 +542,33 @@ describe('databases API', () => {
     });
 
     it('changes the name, description and sync intervals', async () => {
-      const res = await http().put(`/api/database/${id}`).set(auth(admin))
-        .send({ name: 'After', description: 'The shop', metadata_sync_interval_minutes: 30, field_values_interval_minutes: 120, cache_ttl: 5 })
+      const res = await http()
+        .put(`/api/database/${id}`)
+        .set(auth(admin))
+        .send({
+          name: 'After',
+          description: 'The shop',
+          metadata_sync_interval_minutes: 30,
+          field_values_interval_minutes: 120,
+          cache_ttl: 5,
+        })
         .expect(200);
-      expect(res.body).toMatchObject({ id, name: 'After', description: 'The shop', metadata_sync_interval_minutes: 30, field_values_interval_minutes: 120, cache_ttl: 5 });
+      expect(res.body).toMatchObject({
+        id,
+        name: 'After',
+        description: 'The shop',
+        metadata_sync_interval_minutes: 30,
+        field_values_interval_minutes: 120,
+        cache_ttl: 5,
+      });
       const got = (await http().get(`/api/database/${id}`).set(auth(admin)).expect(200)).body;
-      expect(got).toMatchObject({ name: 'After', description: 'The shop', metadata_sync_interval_minutes: 30, field_values_interval_minutes: 120, initial_sync_status: 'complete' });
+      expect(got).toMatchObject({
+        name: 'After',
+        description: 'The shop',
+        metadata_sync_interval_minutes: 30,
+        field_values_interval_minutes: 120,
+        initial_sync_status: 'complete',
+      });
       await http().put(`/api/database/${id}`).set(auth(admin)).send({ description: null }).expect(200);
       expect((await http().get(`/api/database/${id}`).set(auth(admin)).expect(200)).body.description).toBeNull();
     });
@@ -410,7 +577,12 @@ describe('databases API', () => {
       const connections = t.app.get(WarehouseConnections);
       const load = async () => (await t.app.get(DatabasesRepository).findById(id))!;
       // Last changed a while ago (timestamps may have whole seconds only).
-      await ds().createQueryBuilder().update('metabase_database').set({ updated_at: new Date('2024-01-01T00:00:00Z') }).where('id = :id', { id }).execute();
+      await ds()
+        .createQueryBuilder()
+        .update('metabase_database')
+        .set({ updated_at: new Date('2024-01-01T00:00:00Z') })
+        .where('id = :id', { id })
+        .execute();
       const driver = connections.driverFor(await load());
       await http().put(`/api/database/${id}`).set(auth(admin)).send({ name: 'Renamed while in use', cache_ttl: 10 }).expect(200);
       expect(connections.driverFor(await load())).toBe(driver);
@@ -423,12 +595,18 @@ describe('databases API', () => {
       await expect(driver.query('SELECT 1')).rejects.toThrow('The connection pool is closed.');
     });
 
-    it('merges database-local settings (database-enable-actions), removes one set to null, and refuses unknown ones or bad values', async () => {
+    it('merges database-local settings (database-enable-actions), drops one set to null, refuses unknown ones or bad values', async () => {
       const put = (settings: unknown) => http().put(`/api/database/${id}`).set(auth(admin)).send({ settings });
       expect((await put({ 'database-enable-actions': true }).expect(200)).body.settings).toEqual({ 'database-enable-actions': true });
-      expect((await http().get(`/api/database/${id}`).set(auth(admin)).expect(200)).body.settings).toEqual({ 'database-enable-actions': true });
-      expect((await put({ 'no-such-setting': 1 }).expect(400)).body.errors).toEqual({ settings: 'no-such-setting is not a database setting.' });
-      expect((await put({ 'database-enable-actions': 'yes' }).expect(400)).body.errors).toEqual({ settings: 'database-enable-actions: value must be a boolean.' });
+      expect((await http().get(`/api/database/${id}`).set(auth(admin)).expect(200)).body.settings).toEqual({
+        'database-enable-actions': true,
+      });
+      expect((await put({ 'no-such-setting': 1 }).expect(400)).body.errors).toEqual({
+        settings: 'no-such-setting is not a database setting.',
+      });
+      expect((await put({ 'database-enable-actions': 'yes' }).expect(400)).body.errors).toEqual({
+        settings: 'database-enable-actions: value must be a boolean.',
+      });
       expect((await put({ 'database-enable-actions': null }).expect(200)).body.settings).toEqual({});
     });
 
@@ -440,14 +618,19 @@ describe('databases API', () => {
       expectMessage(await put({ details: { db: 'missing.db' } }), 400, /does not exist/);
       expectDetailsError(await put({ engine: 'postgres' }), 'db', 'db is not a supported connection setting for postgres.');
       await put({ name: 'x' }, 999999).expect(404);
-      expect((await http().get(`/api/database/${id}`).set(auth(admin)).expect(200)).body).toMatchObject({ engine: 'sqlite', name: 'After' });
+      expect((await http().get(`/api/database/${id}`).set(auth(admin)).expect(200)).body).toMatchObject({
+        engine: 'sqlite',
+        name: 'After',
+      });
     });
   });
 
   describe('deleting', () => {
     it('removes the database with its tables, fields, value lists, grants and sync log', async () => {
       const { id } = await connectSqlite();
-      const tableIds = (await http().get(`/api/database/${id}/metadata`).set(auth(admin)).expect(200)).body.tables.map((x: { id: number }) => x.id);
+      const tableIds = (await http().get(`/api/database/${id}/metadata`).set(auth(admin)).expect(200)).body.tables.map(
+        (x: { id: number }) => x.id,
+      );
       expect(await countWhere('metabase_field', 'x.table_id IN (:...ids)', { ids: tableIds })).toBe(3);
       await http().delete(`/api/database/${id}`).set(auth(admin)).expect(204);
       await http().get(`/api/database/${id}`).set(auth(admin)).expect(404);
@@ -471,7 +654,13 @@ describe('databases API', () => {
       const held = jest.spyOn(sync, 'inBackground').mockImplementation(() => undefined);
       let id: number;
       try {
-        id = (await http().post('/api/database').set(auth(admin)).send({ engine: 'sqlite', name: 'Short-lived', details: wh.details }).expect(200)).body.id;
+        id = (
+          await http()
+            .post('/api/database')
+            .set(auth(admin))
+            .send({ engine: 'sqlite', name: 'Short-lived', details: wh.details })
+            .expect(200)
+        ).body.id;
       } finally {
         held.mockRestore();
       }
@@ -480,8 +669,13 @@ describe('databases API', () => {
       await running;
       expect(await countWhere('metabase_table', 'x.db_id = :id', { id })).toBe(0);
       expect(await countWhere('sync_run', 'x.db_id = :id', { id })).toBe(0);
-      const orphans = await ds().createQueryBuilder().select('COUNT(*)', 'n').from('metabase_field', 'f')
-        .leftJoin('metabase_table', 'x', 'x.id = f.table_id').where('x.id IS NULL').getRawOne();
+      const orphans = await ds()
+        .createQueryBuilder()
+        .select('COUNT(*)', 'n')
+        .from('metabase_field', 'f')
+        .leftJoin('metabase_table', 'x', 'x.id = f.table_id')
+        .where('x.id IS NULL')
+        .getRawOne();
       expect(Number(orphans.n)).toBe(0);
     });
   });
@@ -490,16 +684,24 @@ describe('databases API', () => {
     let id: number;
     let wh: E2eWarehouse;
     const valueLists = async () => {
-      const tableIds = (await http().get(`/api/database/${id}/metadata`).set(auth(admin)).expect(200)).body.tables.map((x: { id: number }) => x.id);
-      return ds().createQueryBuilder().select('v.field_id', 'field_id').from('metabase_fieldvalues', 'v').innerJoin('metabase_field', 'f', 'f.id = v.field_id')
-        .where('f.table_id IN (:...ids)', { ids: tableIds }).getRawMany();
+      const tableIds = (await http().get(`/api/database/${id}/metadata`).set(auth(admin)).expect(200)).body.tables.map(
+        (x: { id: number }) => x.id,
+      );
+      return ds()
+        .createQueryBuilder()
+        .select('v.field_id', 'field_id')
+        .from('metabase_fieldvalues', 'v')
+        .innerJoin('metabase_field', 'f', 'f.id = v.field_id')
+        .where('f.table_id IN (:...ids)', { ids: tableIds })
+        .getRawMany();
     };
     beforeAll(async () => {
       ({ id, wh } = await connectSqlite());
     });
 
     it('are 404 for a database that does not exist', async () => {
-      for (const action of ['sync_schema', 'rescan_values', 'discard_values']) await http().post(`/api/database/999999/${action}`).set(auth(admin)).expect(404);
+      for (const action of ['sync_schema', 'rescan_values', 'discard_values'])
+        await http().post(`/api/database/999999/${action}`).set(auth(admin)).expect(404);
       await http().get('/api/database/999999/sync_log').set(auth(admin)).expect(404);
     });
 
@@ -507,13 +709,20 @@ describe('databases API', () => {
       expect(await valueLists()).toHaveLength(1); // items.category
       await http().post(`/api/database/${id}/discard_values`).set(auth(admin)).expect(200, { status: 'ok' });
       expect(await valueLists()).toHaveLength(0);
-      expect(await syncThroughApi(t, admin, id, 'rescan_values')).toMatchObject({ kind: 'field-values', status: 'succeeded', summary: { field_values_scanned: 1 } });
+      expect(await syncThroughApi(t, admin, id, 'rescan_values')).toMatchObject({
+        kind: 'field-values',
+        status: 'succeeded',
+        summary: { field_values_scanned: 1 },
+      });
       expect(await valueLists()).toHaveLength(1);
     });
 
     it('logs every run with its kind, status and instance', async () => {
       const log = await syncLog(t, admin, id);
-      expect(log.map((r) => [r.kind, r.status])).toEqual([['field-values', 'succeeded'], ['metadata', 'succeeded']]);
+      expect(log.map((r) => [r.kind, r.status])).toEqual([
+        ['field-values', 'succeeded'],
+        ['metadata', 'succeeded'],
+      ]);
       expect(log[1].summary).toMatchObject({ tables_added: 1, fields_added: 3, fks: 0 });
       for (const r of log) expect(Date.parse(r.ended_at!)).toBeGreaterThanOrEqual(Date.parse(r.started_at));
     });
@@ -536,7 +745,13 @@ describe('databases API', () => {
       const held = jest.spyOn(sync, 'inBackground').mockImplementation(() => undefined);
       let dbId: number;
       try {
-        dbId = (await http().post('/api/database').set(auth(admin)).send({ engine: 'sqlite', name: 'Vanishing', details: wh2.details }).expect(200)).body.id;
+        dbId = (
+          await http()
+            .post('/api/database')
+            .set(auth(admin))
+            .send({ engine: 'sqlite', name: 'Vanishing', details: wh2.details })
+            .expect(200)
+        ).body.id;
       } finally {
         held.mockRestore();
       }
@@ -544,7 +759,9 @@ describe('databases API', () => {
       const run = await syncThroughApi(t, admin, dbId);
       expect(run).toMatchObject({ status: 'failed', error: `File ${wh2.file} does not exist.` });
       expect((await http().get(`/api/database/${dbId}/metadata`).set(auth(admin)).expect(200)).body).toMatchObject({
-        initial_sync_status: 'aborted', last_metadata_sync_at: null, tables: [],
+        initial_sync_status: 'aborted',
+        last_metadata_sync_at: null,
+        tables: [],
       });
       // Back in place, the next sync completes.
       fs.renameSync(`${wh2.file}.away`, wh2.file!);
@@ -558,7 +775,13 @@ describe('databases API', () => {
         statements: [...ITEMS, 'CREATE VIEW broken AS SELECT abs(-9223372036854775808) AS overflow'],
       });
       warehouses.push(wh2);
-      const dbId = (await http().post('/api/database').set(auth(admin)).send({ engine: 'sqlite', name: 'Broken view', details: wh2.details }).expect(200)).body.id;
+      const dbId = (
+        await http()
+          .post('/api/database')
+          .set(auth(admin))
+          .send({ engine: 'sqlite', name: 'Broken view', details: wh2.details })
+          .expect(200)
+      ).body.id;
       expect(await waitForSync(t, admin, dbId)).toMatchObject({ initial_sync_status: 'complete' });
       await waitForIdle(t, dbId);
       const [run] = await syncLog(t, admin, dbId);

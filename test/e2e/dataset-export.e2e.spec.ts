@@ -6,7 +6,8 @@ import { auth } from '../support/factories';
 import { expect400, expect403 } from '../support/expect-wire';
 import { SampleApp, startSampleApp } from '../support/sample-app';
 
-const DATE_TIME = /^(January|February|March|April|May|June|July|August|September|October|November|December) \d{1,2}, \d{4}, \d{1,2}:\d\d (AM|PM)$/;
+const DATE_TIME =
+  /^(January|February|March|April|May|June|July|August|September|October|November|December) \d{1,2}, \d{4}, \d{1,2}:\d\d (AM|PM)$/;
 
 describe('POST /api/dataset/:export-format on the Sample Database', () => {
   let s: SampleApp;
@@ -21,7 +22,11 @@ describe('POST /api/dataset/:export-format on the Sample Database', () => {
       type: 'query',
       query: {
         'source-table': s.table('ORDERS').id,
-        fields: [['field', s.field('ORDERS', 'ID'), null], ['field', s.field('ORDERS', 'TOTAL'), null], ['field', s.field('ORDERS', 'CREATED_AT'), null]],
+        fields: [
+          ['field', s.field('ORDERS', 'ID'), null],
+          ['field', s.field('ORDERS', 'TOTAL'), null],
+          ['field', s.field('ORDERS', 'CREATED_AT'), null],
+        ],
         'order-by': [['asc', ['field', s.field('ORDERS', 'ID'), null]]],
         limit,
         ...extra,
@@ -43,11 +48,27 @@ describe('POST /api/dataset/:export-format on the Sample Database', () => {
   });
 
   it("writes raw values without format_rows (Metabase's default) or with false, from a JSON body too", async () => {
-    const res = await post('csv').send({ query: JSON.stringify(orders(2)), format_rows: 'false' }).expect(200);
+    const res = await post('csv')
+      .send({ query: JSON.stringify(orders(2)), format_rows: 'false' })
+      .expect(200);
     const rows = parseCsv(res.text).slice(1);
     expect(rows[0][2]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/);
-    expect(parseCsv((await post('csv').send({ query: JSON.stringify(orders(2)) }).expect(200)).text).slice(1)).toEqual(rows);
-    const formatted = parseCsv((await post('csv').send({ query: JSON.stringify(orders(2)), format_rows: 'true' }).expect(200)).text).slice(1);
+    expect(
+      parseCsv(
+        (
+          await post('csv')
+            .send({ query: JSON.stringify(orders(2)) })
+            .expect(200)
+        ).text,
+      ).slice(1),
+    ).toEqual(rows);
+    const formatted = parseCsv(
+      (
+        await post('csv')
+          .send({ query: JSON.stringify(orders(2)), format_rows: 'true' })
+          .expect(200)
+      ).text,
+    ).slice(1);
     expect(formatted.map((r) => r.slice(0, 2))).toEqual(rows.map((r) => r.slice(0, 2)));
   });
 
@@ -55,7 +76,12 @@ describe('POST /api/dataset/:export-format on the Sample Database', () => {
     const byMonth = {
       database: s.db,
       type: 'query',
-      query: { 'source-table': s.table('ORDERS').id, aggregation: [['count']], breakout: [['field', s.field('ORDERS', 'CREATED_AT'), { 'temporal-unit': 'month' }]], limit: 3 },
+      query: {
+        'source-table': s.table('ORDERS').id,
+        aggregation: [['count']],
+        breakout: [['field', s.field('ORDERS', 'CREATED_AT'), { 'temporal-unit': 'month' }]],
+        limit: 3,
+      },
     };
     const rows = parseCsv((await form('csv', { query: JSON.stringify(byMonth), format_rows: 'true' }).expect(200)).text);
     expect(rows[0]).toEqual(['Created At: Month', 'Count']);
@@ -77,7 +103,10 @@ describe('POST /api/dataset/:export-format on the Sample Database', () => {
     const sql = `SELECT '=cmd|''/C calc''!A0' AS "@evil", '-2+3' AS t, -5 AS n, 'fine' AS ok`;
     const query = JSON.stringify({ database: s.db, type: 'native', native: { query: sql } });
     const rows = parseCsv((await form('csv', { query }).expect(200)).text);
-    expect(rows).toEqual([["'@evil", 't', 'n', 'ok'], ["'=cmd|'/C calc'!A0", "'-2+3", '-5', 'fine']]);
+    expect(rows).toEqual([
+      ["'@evil", 't', 'n', 'ok'],
+      ["'=cmd|'/C calc'!A0", "'-2+3", '-5', 'fine'],
+    ]);
     const sheet = await readXlsx((await form('xlsx', { query }).buffer(true).parse(binary).expect(200)).body);
     expect(sheet.getCell('A2').value).toBe("=cmd|'/C calc'!A0");
     expect(sheet.getCell('A2').formula).toBeUndefined();
@@ -97,7 +126,10 @@ describe('POST /api/dataset/:export-format on the Sample Database', () => {
   });
 
   it('downloads XLSX: a bold header and real dates', async () => {
-    const res = await form('xlsx', { query: JSON.stringify(orders(3)), format_rows: 'true' }).buffer(true).parse(binary).expect(200);
+    const res = await form('xlsx', { query: JSON.stringify(orders(3)), format_rows: 'true' })
+      .buffer(true)
+      .parse(binary)
+      .expect(200);
     expect(res.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
     expect(res.headers['content-disposition']).toMatch(/filename="query_result_.*\.xlsx"/);
     const sheet = await readXlsx(res.body);
@@ -124,9 +156,18 @@ describe('POST /api/dataset/:export-format on the Sample Database', () => {
     const csv = parseCsv((await form('csv', { query: JSON.stringify(query) }).expect(200)).text);
     expect(csv).toHaveLength(5001);
     expect(csv[5000][0]).toBe('5000');
-    const json = await post('json').send({ query: JSON.stringify(orders(5000)) }).expect(200);
+    const json = await post('json')
+      .send({ query: JSON.stringify(orders(5000)) })
+      .expect(200);
     expect(json.body).toHaveLength(5000);
-    const sheet = await readXlsx((await form('xlsx', { query: JSON.stringify(orders(5000)) }).buffer(true).parse(binary).expect(200)).body);
+    const sheet = await readXlsx(
+      (
+        await form('xlsx', { query: JSON.stringify(orders(5000)) })
+          .buffer(true)
+          .parse(binary)
+          .expect(200)
+      ).body,
+    );
     expect(sheet.rowCount).toBe(5001);
     expect(sheet.getCell('A5001').value).toBe(5000);
     const api = await form('api', { query: JSON.stringify(orders(5000)) }).expect(200);
@@ -136,10 +177,15 @@ describe('POST /api/dataset/:export-format on the Sample Database', () => {
   it('logs each run with its download context', async () => {
     const ds = s.t.app.get(DataSource);
     const log = s.t.app.get(QueryLogService);
-    const contexts = async () => (await ds.query('SELECT context FROM query_execution ORDER BY id')).map((r: { context: string }) => r.context);
+    const contexts = async () =>
+      (await ds.query('SELECT context FROM query_execution ORDER BY id')).map((r: { context: string }) => r.context);
     await log.flush();
     const before = (await contexts()).length;
-    for (const f of ['csv', 'json', 'xlsx', 'api']) await form(f, { query: JSON.stringify(orders(1)) }).buffer(true).parse(binary).expect(200);
+    for (const f of ['csv', 'json', 'xlsx', 'api'])
+      await form(f, { query: JSON.stringify(orders(1)) })
+        .buffer(true)
+        .parse(binary)
+        .expect(200);
     await log.flush();
     expect((await contexts()).slice(before)).toEqual(['csv-download', 'json-download', 'xlsx-download', 'ad-hoc']);
   });
@@ -164,13 +210,20 @@ describe('POST /api/dataset/:export-format on the Sample Database', () => {
       query: {
         'source-table': s.table('PRODUCTS').id,
         aggregation: [['count']],
-        breakout: [['field', s.field('PRODUCTS', 'CATEGORY'), null], ['field', s.field('PRODUCTS', 'CREATED_AT'), { 'temporal-unit': 'year' }]],
+        breakout: [
+          ['field', s.field('PRODUCTS', 'CATEGORY'), null],
+          ['field', s.field('PRODUCTS', 'CREATED_AT'), { 'temporal-unit': 'year' }],
+        ],
       },
     };
     const viz = { 'pivot_table.column_split': { rows: ['CATEGORY'], columns: ['CREATED_AT'], values: ['count'] } };
     const plain = parseCsv((await form('csv', { query: JSON.stringify(byCategoryAndYear) }).expect(200)).text);
     expect(plain[0]).toEqual(['Category', 'Created At: Year', 'Count']);
-    const res = await form('csv', { query: JSON.stringify(byCategoryAndYear), visualization_settings: JSON.stringify(viz), pivot_results: 'true' }).expect(200);
+    const res = await form('csv', {
+      query: JSON.stringify(byCategoryAndYear),
+      visualization_settings: JSON.stringify(viz),
+      pivot_results: 'true',
+    }).expect(200);
     const [header, ...rows] = parseCsv(res.text);
     const years = [...new Set(plain.slice(1).map((r) => r[1].slice(0, 4)))].sort();
     expect(header).toEqual(['Category', ...years, 'Row totals']);
@@ -186,7 +239,14 @@ describe('POST /api/dataset/:export-format on the Sample Database', () => {
     const grand = rows[rows.length - 1];
     years.forEach((_, i) => expect(Number(grand[i + 1])).toBe(sum(rows.slice(0, -1).map((r) => r[i + 1]))));
     expect(Number(grand[grand.length - 1])).toBe(200);
-    const sheet = await readXlsx((await form('xlsx', { query: JSON.stringify(byCategoryAndYear), visualization_settings: JSON.stringify(viz), pivot_results: 'true' }).buffer(true).parse(binary).expect(200)).body);
+    const sheet = await readXlsx(
+      (
+        await form('xlsx', { query: JSON.stringify(byCategoryAndYear), visualization_settings: JSON.stringify(viz), pivot_results: 'true' })
+          .buffer(true)
+          .parse(binary)
+          .expect(200)
+      ).body,
+    );
     expect(sheet.getCell(`A${rows.length + 1}`).value).toBe('Grand totals');
     expect(sheet.getCell(sheet.getRow(rows.length + 1).getCell(header.length).address).value).toBe(200);
   });
@@ -216,18 +276,30 @@ describe('POST /api/dataset/:export-format on the Sample Database', () => {
       expect(res.body.error).toMatch(/NO_SUCH_TABLE/);
       expect(res.headers['content-disposition']).toBeUndefined();
     }
-    const invalid = await form('csv', { query: JSON.stringify({ database: s.db, type: 'query', query: { 'source-table': s.table('ORDERS').id, aggregation: [['frobnicate']] } }) });
+    const invalid = await form('csv', {
+      query: JSON.stringify({
+        database: s.db,
+        type: 'query',
+        query: { 'source-table': s.table('ORDERS').id, aggregation: [['frobnicate']] },
+      }),
+    });
     expect([invalid.status, invalid.body.error_type]).toEqual([400, 'invalid-query']);
     const api = await form('api', { query: bad }).expect(202);
     expect(api.body).toMatchObject({ status: 'failed', error_type: 'db', row_count: 0 });
   });
 
   it('leaves the literal /api/dataset routes to their own handlers', async () => {
-    const native = await post('native').send({ database: s.db, query: { 'source-table': s.table('PRODUCTS').id } }).expect(200);
+    const native = await post('native')
+      .send({ database: s.db, query: { 'source-table': s.table('PRODUCTS').id } })
+      .expect(200);
     expect(native.body.query).toMatch(/SELECT/);
-    const duration = await post('duration').send({ database: s.db, type: 'query', query: { 'source-table': s.table('PRODUCTS').id } }).expect(200);
+    const duration = await post('duration')
+      .send({ database: s.db, type: 'query', query: { 'source-table': s.table('PRODUCTS').id } })
+      .expect(200);
     expect(typeof duration.body.average).toBe('number');
-    const pivot = await post('pivot').send({ database: s.db, type: 'query', query: { 'source-table': s.table('PRODUCTS').id, aggregation: [['count']] } }).expect(202);
+    const pivot = await post('pivot')
+      .send({ database: s.db, type: 'query', query: { 'source-table': s.table('PRODUCTS').id, aggregation: [['count']] } })
+      .expect(202);
     expect(pivot.body.status).toBe('completed');
   });
 });

@@ -17,7 +17,12 @@ const GOOD = 45;
  */
 describe('malformed saved questions used as sources', () => {
   let s: SampleApp;
-  const post = (path: string, body: unknown) => s.t.http().post(path).set(auth(s.admin)).send(body as object);
+  const post = (path: string, body: unknown) =>
+    s.t
+      .http()
+      .post(path)
+      .set(auth(s.admin))
+      .send(body as object);
   const structured = (query: Record<string, unknown>) => ({ database: s.db, type: 'query', query });
   const expectInvalid = (res: Response, error: string) => {
     expect([res.status, res.body.status, res.body.error_type, res.body.error]).toEqual([202, 'failed', 'invalid-query', error]);
@@ -26,7 +31,11 @@ describe('malformed saved questions used as sources', () => {
   beforeAll(async () => {
     s = await startSampleApp();
     const products = s.table('PRODUCTS').id;
-    const card = (id: number, query: Record<string, unknown>): CardSource => ({ id, databaseId: s.db, query: { database: s.db, type: 'query', query } as CardSource['query'] });
+    const card = (id: number, query: Record<string, unknown>): CardSource => ({
+      id,
+      databaseId: s.db,
+      query: { database: s.db, type: 'query', query } as CardSource['query'],
+    });
     serveCards(s.t.app, {
       [BAD_AGGREGATION]: card(BAD_AGGREGATION, { 'source-table': products, aggregation: 'count' }),
       [BAD_FILTER]: card(BAD_FILTER, { 'source-table': products, filter: ['between', ['field', s.field('PRODUCTS', 'PRICE'), null], 10] }),
@@ -38,7 +47,10 @@ describe('malformed saved questions used as sources', () => {
   afterAll(() => s.t.close());
 
   it('refuses a malformed card as the source table, naming it', async () => {
-    expectInvalid(await post('/api/dataset', structured({ 'source-table': `card__${BAD_AGGREGATION}` })), `Invalid query: card ${BAD_AGGREGATION}: query.aggregation: must be a list.`);
+    expectInvalid(
+      await post('/api/dataset', structured({ 'source-table': `card__${BAD_AGGREGATION}` })),
+      `Invalid query: card ${BAD_AGGREGATION}: query.aggregation: must be a list.`,
+    );
     expectInvalid(
       await post('/api/dataset', structured({ 'source-table': `card__${BAD_FILTER}` })),
       `Invalid query: card ${BAD_FILTER}: query.filter: wrong number of arguments to "between" (2; it takes 3).`,
@@ -46,8 +58,15 @@ describe('malformed saved questions used as sources', () => {
   });
 
   it('names the malformed card however deep it is, and in joins', async () => {
-    expectInvalid(await post('/api/dataset', structured({ 'source-table': `card__${OVER_BAD}` })), `Invalid query: card ${BAD_AGGREGATION}: query.aggregation: must be a list.`);
-    const join = { alias: 'j', 'source-table': `card__${BAD_FILTER}`, condition: ['=', ['field', s.field('PRODUCTS', 'ID'), null], ['field', 'ID', { 'base-type': 'type/Integer', 'join-alias': 'j' }]] };
+    expectInvalid(
+      await post('/api/dataset', structured({ 'source-table': `card__${OVER_BAD}` })),
+      `Invalid query: card ${BAD_AGGREGATION}: query.aggregation: must be a list.`,
+    );
+    const join = {
+      alias: 'j',
+      'source-table': `card__${BAD_FILTER}`,
+      condition: ['=', ['field', s.field('PRODUCTS', 'ID'), null], ['field', 'ID', { 'base-type': 'type/Integer', 'join-alias': 'j' }]],
+    };
     expectInvalid(
       await post('/api/dataset', structured({ 'source-table': s.table('PRODUCTS').id, joins: [join] })),
       `Invalid query: card ${BAD_FILTER}: query.filter: wrong number of arguments to "between" (2; it takes 3).`,
@@ -65,7 +84,10 @@ describe('malformed saved questions used as sources', () => {
     const res = await post('/api/dataset', {
       database: s.db,
       type: 'native',
-      native: { query: `SELECT COUNT(*) FROM {{${tag}}} c`, 'template-tags': { [tag]: { id: 't1', name: tag, 'display-name': tag, type: 'card', 'card-id': BAD_AGGREGATION } } },
+      native: {
+        query: `SELECT COUNT(*) FROM {{${tag}}} c`,
+        'template-tags': { [tag]: { id: 't1', name: tag, 'display-name': tag, type: 'card', 'card-id': BAD_AGGREGATION } },
+      },
     });
     expectInvalid(res, `Invalid query: card ${BAD_AGGREGATION}: query.aggregation: must be a list.`);
   });

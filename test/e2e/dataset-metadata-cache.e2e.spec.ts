@@ -20,7 +20,12 @@ describe('query metadata as it changes', () => {
   let table: number;
   const fields: Record<string, number> = {};
   const columns = async (on: TestApp) => {
-    const res = await on.http().post('/api/dataset').set(auth(admin)).send({ database: db, type: 'query', query: { 'source-table': table } }).expect(202);
+    const res = await on
+      .http()
+      .post('/api/dataset')
+      .set(auth(admin))
+      .send({ database: db, type: 'query', query: { 'source-table': table } })
+      .expect(202);
     expect(res.body.status).toBe('completed');
     return (res.body.data.cols as Array<{ name: string; display_name: string }>).map((c) => `${c.name}:${c.display_name}`);
   };
@@ -29,11 +34,18 @@ describe('query metadata as it changes', () => {
     a = await startTestApp({ SETTINGS_REFRESH_SECONDS: '1' });
     b = await startTestApp({ SETTINGS_REFRESH_SECONDS: '1' }, a);
     admin = await setupAdmin(a);
-    wh = await e2eWarehouse('sqlite', a.config.dataDir, { statements: ['CREATE TABLE things (id INTEGER PRIMARY KEY, label TEXT, size INTEGER)', "INSERT INTO things VALUES (1, 'x', 2)"] });
-    db = (await a.http().post('/api/database').set(auth(admin)).send({ engine: 'sqlite', name: 'Changing', details: wh.details }).expect(200)).body.id;
+    wh = await e2eWarehouse('sqlite', a.config.dataDir, {
+      statements: ['CREATE TABLE things (id INTEGER PRIMARY KEY, label TEXT, size INTEGER)', "INSERT INTO things VALUES (1, 'x', 2)"],
+    });
+    db = (
+      await a.http().post('/api/database').set(auth(admin)).send({ engine: 'sqlite', name: 'Changing', details: wh.details }).expect(200)
+    ).body.id;
     await waitForSync(a, admin, db);
     await waitForIdle(a, db);
-    const tables = (await a.http().get(`/api/database/${db}/metadata`).set(auth(admin)).expect(200)).body.tables as Array<{ id: number; name: string }>;
+    const tables = (await a.http().get(`/api/database/${db}/metadata`).set(auth(admin)).expect(200)).body.tables as Array<{
+      id: number;
+      name: string;
+    }>;
     table = tables.find((t) => t.name === 'things')!.id;
     const meta = (await a.http().get(`/api/table/${table}/query_metadata`).set(auth(admin)).expect(200)).body;
     for (const f of meta.fields as Array<{ id: number; name: string }>) fields[f.name] = f.id;
@@ -67,7 +79,11 @@ describe('query metadata as it changes', () => {
 
   it('answers 404 for a table of a deleted database at once', async () => {
     await a.http().delete(`/api/database/${db}`).set(auth(admin)).expect(204);
-    const res = await a.http().post('/api/dataset').set(auth(admin)).send({ database: db, type: 'query', query: { 'source-table': table } });
+    const res = await a
+      .http()
+      .post('/api/dataset')
+      .set(auth(admin))
+      .send({ database: db, type: 'query', query: { 'source-table': table } });
     expect(res.status).toBe(404);
   });
 });

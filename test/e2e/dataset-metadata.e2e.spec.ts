@@ -18,7 +18,12 @@ describe('POST /api/dataset/query_metadata on the Sample Database', () => {
   let db: number;
   let table: SampleApp['table'];
   let field: SampleApp['field'];
-  const post = (body: unknown, session = admin) => t.http().post('/api/dataset/query_metadata').set(auth(session)).send(body as object);
+  const post = (body: unknown, session = admin) =>
+    t
+      .http()
+      .post('/api/dataset/query_metadata')
+      .set(auth(session))
+      .send(body as object);
   const names = (tables: TableView[]) => tables.map((x) => x.name).sort();
 
   beforeAll(async () => {
@@ -27,7 +32,9 @@ describe('POST /api/dataset/query_metadata on the Sample Database', () => {
   afterAll(() => t.close());
 
   it('answers the database and the source table with the tables its foreign keys reach', async () => {
-    const res = await post({ database: db, type: 'query', query: { 'source-table': table('ORDERS').id, aggregation: [['count']] } }).expect(200);
+    const res = await post({ database: db, type: 'query', query: { 'source-table': table('ORDERS').id, aggregation: [['count']] } }).expect(
+      200,
+    );
     expect(Object.keys(res.body).sort()).toEqual(['databases', 'fields', 'tables']);
     expect(res.body.databases).toHaveLength(1);
     expect(res.body.databases[0]).toMatchObject({ id: db, name: 'Sample Database' });
@@ -35,7 +42,11 @@ describe('POST /api/dataset/query_metadata on the Sample Database', () => {
     expect(names(tables)).toEqual(['ORDERS', 'PEOPLE', 'PRODUCTS']);
     const orders = tables.find((x) => x.name === 'ORDERS')!;
     expect(orders).toMatchObject({ id: table('ORDERS').id, db_id: db, db: { id: db } });
-    expect(orders.fields.map((f) => f.id).sort((a, b) => a - b)).toEqual(table('ORDERS').fields.map((f) => f.id).sort((a, b) => a - b));
+    expect(orders.fields.map((f) => f.id).sort((a, b) => a - b)).toEqual(
+      table('ORDERS')
+        .fields.map((f) => f.id)
+        .sort((a, b) => a - b),
+    );
     expect(orders.fields.every((f) => f.table_id === orders.id && Array.isArray(f.dimension_options))).toBe(true);
     expect(tables.map((x) => x.id)).toEqual([...tables.map((x) => x.id)].sort((a, b) => a - b));
     const productId = orders.fields.find((f) => f.name === 'PRODUCT_ID')! as unknown as { target: { id: number } };
@@ -46,12 +57,21 @@ describe('POST /api/dataset/query_metadata on the Sample Database', () => {
   it('follows joins, nested queries and the `{database, query}` form', async () => {
     const joined = {
       'source-query': { 'source-table': table('REVIEWS').id },
-      joins: [{ alias: 'A', 'source-table': table('PEOPLE').id, condition: ['=', ['field', 'ID', { 'base-type': 'type/Integer' }], ['field', field('PEOPLE', 'ID'), { 'join-alias': 'A' }]] }],
+      joins: [
+        {
+          alias: 'A',
+          'source-table': table('PEOPLE').id,
+          condition: ['=', ['field', 'ID', { 'base-type': 'type/Integer' }], ['field', field('PEOPLE', 'ID'), { 'join-alias': 'A' }]],
+        },
+      ],
     };
     const res = await post({ database: db, query: joined }).expect(200);
     expect(names(res.body.tables)).toEqual(['PEOPLE', 'PRODUCTS', 'REVIEWS']);
     expect(names(res.body.tables)).not.toContain('ORDERS');
-    const whole = await post({ database: db, query: { database: db, type: 'query', query: { 'source-table': table('PRODUCTS').id } } }).expect(200);
+    const whole = await post({
+      database: db,
+      query: { database: db, type: 'query', query: { 'source-table': table('PRODUCTS').id } },
+    }).expect(200);
     expect(names(whole.body.tables)).toEqual(['PRODUCTS']);
   });
 
@@ -59,7 +79,18 @@ describe('POST /api/dataset/query_metadata on the Sample Database', () => {
     const res = await post({
       database: db,
       type: 'native',
-      native: { query: 'SELECT * FROM PRODUCTS WHERE {{cat}}', 'template-tags': { cat: { name: 'cat', 'display-name': 'Cat', type: 'dimension', dimension: ['field', field('PRODUCTS', 'CATEGORY'), null], 'widget-type': 'category' } } },
+      native: {
+        query: 'SELECT * FROM PRODUCTS WHERE {{cat}}',
+        'template-tags': {
+          cat: {
+            name: 'cat',
+            'display-name': 'Cat',
+            type: 'dimension',
+            dimension: ['field', field('PRODUCTS', 'CATEGORY'), null],
+            'widget-type': 'category',
+          },
+        },
+      },
     }).expect(200);
     expect(res.body.tables).toEqual([]);
     expect(res.body.fields.map((f: { id: number }) => f.id)).toEqual([field('PRODUCTS', 'CATEGORY')]);

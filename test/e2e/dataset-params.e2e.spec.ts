@@ -12,9 +12,20 @@ describe('POST /api/dataset/parameter/values and /search on the Sample Database'
   let db: number;
   let table: SampleApp['table'];
   let field: SampleApp['field'];
-  const values = (body: unknown, session = admin) => t.http().post('/api/dataset/parameter/values').set(auth(session)).send(body as object);
-  const search = (q: string, body: unknown, session = admin) => t.http().post(`/api/dataset/parameter/search/${encodeURIComponent(q)}`).set(auth(session)).send(body as object);
-  const dataset = (query: unknown) => t.http().post('/api/dataset').set(auth(admin)).send({ database: db, type: 'query', query }).expect(202);
+  const values = (body: unknown, session = admin) =>
+    t
+      .http()
+      .post('/api/dataset/parameter/values')
+      .set(auth(session))
+      .send(body as object);
+  const search = (q: string, body: unknown, session = admin) =>
+    t
+      .http()
+      .post(`/api/dataset/parameter/search/${encodeURIComponent(q)}`)
+      .set(auth(session))
+      .send(body as object);
+  const dataset = (query: unknown) =>
+    t.http().post('/api/dataset').set(auth(admin)).send({ database: db, type: 'query', query }).expect(202);
 
   beforeAll(async () => {
     ({ t, admin, user, db, table, field } = await startSampleApp());
@@ -38,7 +49,8 @@ describe('POST /api/dataset/parameter/values and /search on the Sample Database'
 
   it('reads distinct values live for fields without a value list, bounded to 1000', async () => {
     const vendor = field('PRODUCTS', 'VENDOR');
-    const distinct = (await dataset({ 'source-table': table('PRODUCTS').id, aggregation: [['distinct', ['field', vendor, null]]] })).body.data.rows[0][0];
+    const distinct = (await dataset({ 'source-table': table('PRODUCTS').id, aggregation: [['distinct', ['field', vendor, null]]] })).body
+      .data.rows[0][0];
     const res = await values({ parameter: PARAM, field_ids: [vendor] }).expect(200);
     expect(res.body.values).toHaveLength(distinct);
     expect(res.body.has_more_values).toBe(false);
@@ -53,18 +65,29 @@ describe('POST /api/dataset/parameter/values and /search on the Sample Database'
 
   it('searches values containing the text, any case', async () => {
     const category = field('PRODUCTS', 'CATEGORY');
-    expect((await search('gi', { parameter: PARAM, field_ids: [category] }).expect(200)).body).toEqual({ values: [['Gizmo']], has_more_values: false });
+    expect((await search('gi', { parameter: PARAM, field_ids: [category] }).expect(200)).body).toEqual({
+      values: [['Gizmo']],
+      has_more_values: false,
+    });
     expect((await search('GAD', { parameter: PARAM, field_ids: [category] }).expect(200)).body.values).toEqual([['Gadget']]);
     expect((await search('zzz', { parameter: PARAM, field_ids: [category] }).expect(200)).body.values).toEqual([]);
-    const byQueryString = await t.http().post('/api/dataset/parameter/search').query({ query: 'wid' }).set(auth(admin)).send({ parameter: PARAM, field_ids: [category] }).expect(200);
+    const byQueryString = await t
+      .http()
+      .post('/api/dataset/parameter/search')
+      .query({ query: 'wid' })
+      .set(auth(admin))
+      .send({ parameter: PARAM, field_ids: [category] })
+      .expect(200);
     expect(byQueryString.body.values).toEqual([['Widget']]);
 
     const title = field('PRODUCTS', 'TITLE');
-    const expected = (await dataset({
-      'source-table': table('PRODUCTS').id,
-      aggregation: [['distinct', ['field', title, null]]],
-      filter: ['contains', ['field', title, null], 'CHAIR', { 'case-sensitive': false }],
-    })).body.data.rows[0][0];
+    const expected = (
+      await dataset({
+        'source-table': table('PRODUCTS').id,
+        aggregation: [['distinct', ['field', title, null]]],
+        filter: ['contains', ['field', title, null], 'CHAIR', { 'case-sensitive': false }],
+      })
+    ).body.data.rows[0][0];
     expect(expected).toBeGreaterThan(0);
     const live = await search('CHAIR', { parameter: PARAM, field_ids: [title] }).expect(200);
     expect(live.body.values).toHaveLength(expected);
@@ -74,15 +97,27 @@ describe('POST /api/dataset/parameter/values and /search on the Sample Database'
   });
 
   it('answers a static list parameter from its own values', async () => {
-    const parameter = { ...PARAM, values_source_type: 'static-list', values_source_config: { values: ['Apple', 'Banana', ['Cherry', 'Red cherry']] } };
-    expect((await values({ parameter }).expect(200)).body).toEqual({ values: [['Apple'], ['Banana'], ['Cherry', 'Red cherry']], has_more_values: false });
+    const parameter = {
+      ...PARAM,
+      values_source_type: 'static-list',
+      values_source_config: { values: ['Apple', 'Banana', ['Cherry', 'Red cherry']] },
+    };
+    expect((await values({ parameter }).expect(200)).body).toEqual({
+      values: [['Apple'], ['Banana'], ['Cherry', 'Red cherry']],
+      has_more_values: false,
+    });
     expect((await search('red', { parameter }).expect(200)).body.values).toEqual([['Cherry', 'Red cherry']]);
   });
 
   it('keeps human-readable remappings and searches them', async () => {
     const category = field('PRODUCTS', 'CATEGORY');
     const plain = [['Doohickey'], ['Gadget'], ['Gizmo'], ['Widget']];
-    await t.http().post(`/api/field/${category}/values`).set(auth(admin)).send({ values: plain.map(([v]) => [v, `${v} (cat)`]) }).expect(200);
+    await t
+      .http()
+      .post(`/api/field/${category}/values`)
+      .set(auth(admin))
+      .send({ values: plain.map(([v]) => [v, `${v} (cat)`]) })
+      .expect(200);
     try {
       const res = await values({ parameter: PARAM, field_ids: [category] }).expect(200);
       expect(res.body.values).toEqual(plain.map(([v]) => [v, `${v} (cat)`]));
@@ -114,19 +149,44 @@ describe('POST /api/dataset/parameter/values and /search on the Sample Database'
     }
     expect((await search('gi', { parameter: { id: 'a' } }).expect(400)).body.errors.parameter).toBe(message);
     for (const ids of [[0], ['x'], 5, [-1]]) {
-      expect((await values({ parameter: PARAM, field_ids: ids }).expect(400)).body.errors.field_ids).toMatch(/value must be (an integer greater than zero|an array)\./);
+      expect((await values({ parameter: PARAM, field_ids: ids }).expect(400)).body.errors.field_ids).toMatch(
+        /value must be (an integer greater than zero|an array)\./,
+      );
     }
     expect((await values({ parameter: PARAM }).expect(400)).body.message).toBe('Missing field-ids for parameter');
-    expect((await search(' ', { parameter: PARAM, field_ids: [field('PRODUCTS', 'CATEGORY')] }).expect(400)).body.errors.query).toBe('value must be a non-blank string.');
-    const noQuery = await t.http().post('/api/dataset/parameter/search').set(auth(admin)).send({ parameter: PARAM, field_ids: [field('PRODUCTS', 'CATEGORY')] }).expect(400);
+    expect((await search(' ', { parameter: PARAM, field_ids: [field('PRODUCTS', 'CATEGORY')] }).expect(400)).body.errors.query).toBe(
+      'value must be a non-blank string.',
+    );
+    const noQuery = await t
+      .http()
+      .post('/api/dataset/parameter/search')
+      .set(auth(admin))
+      .send({ parameter: PARAM, field_ids: [field('PRODUCTS', 'CATEGORY')] })
+      .expect(400);
     expect(noQuery.body.errors.query).toBe('value must be a non-blank string.');
   });
 
   it('answers 404 for an unknown field and 401 without a session', async () => {
     expect((await values({ parameter: PARAM, field_ids: [field('PRODUCTS', 'CATEGORY'), 999999] }).expect(404)).text).toBe('Not found.');
     expect((await search('a', { parameter: PARAM, field_ids: [999999] }).expect(404)).text).toBe('Not found.');
-    expect((await t.http().post('/api/dataset/parameter/values').send({ parameter: PARAM, field_ids: [1] }).expect(401)).text).toBe('Unauthenticated');
-    expect((await t.http().post('/api/dataset/parameter/search/a').send({ parameter: PARAM, field_ids: [1] }).expect(401)).text).toBe('Unauthenticated');
+    expect(
+      (
+        await t
+          .http()
+          .post('/api/dataset/parameter/values')
+          .send({ parameter: PARAM, field_ids: [1] })
+          .expect(401)
+      ).text,
+    ).toBe('Unauthenticated');
+    expect(
+      (
+        await t
+          .http()
+          .post('/api/dataset/parameter/search/a')
+          .send({ parameter: PARAM, field_ids: [1] })
+          .expect(401)
+      ).text,
+    ).toBe('Unauthenticated');
   });
 
   it('needs data access to the database of every field', async () => {

@@ -19,7 +19,12 @@ describe('POST /api/dataset/pivot on the Sample Database', () => {
   let orderCount: number;
   let table: SampleApp['table'];
   let field: SampleApp['field'];
-  const pivot = (body: unknown, session = admin) => t.http().post('/api/dataset/pivot').set(auth(session)).send(body as object);
+  const pivot = (body: unknown, session = admin) =>
+    t
+      .http()
+      .post('/api/dataset/pivot')
+      .set(auth(session))
+      .send(body as object);
   /** ORDERS count by PRODUCTS.CATEGORY (implicit join through ORDERS.PRODUCT_ID) and CREATED_AT by year. */
   const byCategoryAndYear = (extra: Record<string, unknown> = {}) => ({
     database: db,
@@ -40,7 +45,12 @@ describe('POST /api/dataset/pivot on the Sample Database', () => {
 
   beforeAll(async () => {
     ({ t, admin, user, db, table, field } = await startSampleApp());
-    const count = await t.http().post('/api/dataset').set(auth(admin)).send({ database: db, type: 'query', query: { 'source-table': table('ORDERS').id, aggregation: [['count']] } }).expect(202);
+    const count = await t
+      .http()
+      .post('/api/dataset')
+      .set(auth(admin))
+      .send({ database: db, type: 'query', query: { 'source-table': table('ORDERS').id, aggregation: [['count']] } })
+      .expect(202);
     orderCount = count.body.data.rows[0][0];
   });
   afterAll(() => t.close());
@@ -49,10 +59,26 @@ describe('POST /api/dataset/pivot on the Sample Database', () => {
     const res = await pivot(byCategoryAndYear({ pivot_rows: [0, 1] })).expect(202);
     expect(res.body).toMatchObject({ status: 'completed', context: 'ad-hoc', database_id: db });
     const cols = res.body.data.cols;
-    expect(cols.map((c: { name: string }) => c.name)).toEqual([expect.stringMatching(/CATEGORY$/), 'CREATED_AT', 'pivot-grouping', 'count']);
-    expect(cols[2]).toMatchObject({ name: 'pivot-grouping', display_name: 'pivot-grouping', base_type: 'type/Integer', source: 'breakout', field_ref: ['expression', 'pivot-grouping'] });
+    expect(cols.map((c: { name: string }) => c.name)).toEqual([
+      expect.stringMatching(/CATEGORY$/),
+      'CREATED_AT',
+      'pivot-grouping',
+      'count',
+    ]);
+    expect(cols[2]).toMatchObject({
+      name: 'pivot-grouping',
+      display_name: 'pivot-grouping',
+      base_type: 'type/Integer',
+      source: 'breakout',
+      field_ref: ['expression', 'pivot-grouping'],
+    });
     expect(cols[3]).toMatchObject({ name: 'count', source: 'aggregation', field_ref: ['aggregation', 0] });
-    expect(res.body.data.results_metadata.columns.map((c: { name: string }) => c.name)).toEqual([expect.stringMatching(/CATEGORY$/), 'CREATED_AT', 'pivot-grouping', 'count']);
+    expect(res.body.data.results_metadata.columns.map((c: { name: string }) => c.name)).toEqual([
+      expect.stringMatching(/CATEGORY$/),
+      'CREATED_AT',
+      'pivot-grouping',
+      'count',
+    ]);
     const rows: Row[] = res.body.data.rows;
     expect(res.body.row_count).toBe(rows.length);
     expect(masks(rows)).toEqual([0, 2, 3]);
@@ -115,17 +141,27 @@ describe('POST /api/dataset/pivot on the Sample Database', () => {
     expect(masks(rows)).toEqual([0, 1, 2, 3]);
     expect(group(rows, 1).every((r) => r[0] === null && r[1] !== null)).toBe(true);
     // Column names work too (the current form of the setting).
-    const byName = await pivot({ ...body, visualization_settings: { 'pivot_table.column_split': { rows: ['CREATED_AT'], columns: [] } } }).expect(202);
+    const byName = await pivot({
+      ...body,
+      visualization_settings: { 'pivot_table.column_split': { rows: ['CREATED_AT'], columns: [] } },
+    }).expect(202);
     expect(masks(byName.body.data.rows)).toEqual([0, 1, 3]);
   });
 
   it('answers a single grand total for a query without breakouts, and keeps aggregation ordering', async () => {
-    const res = await pivot({ database: db, type: 'query', query: { 'source-table': table('ORDERS').id, aggregation: [['count'], ['sum', ['field', field('ORDERS', 'QUANTITY'), null]]] } }).expect(202);
+    const res = await pivot({
+      database: db,
+      type: 'query',
+      query: { 'source-table': table('ORDERS').id, aggregation: [['count'], ['sum', ['field', field('ORDERS', 'QUANTITY'), null]]] },
+    }).expect(202);
     expect(res.body.data.rows).toHaveLength(1);
     expect(res.body.data.rows[0][0]).toBe(0);
     expect(res.body.data.rows[0][1]).toBe(orderCount);
     const query = byCategoryAndYear().query;
-    const orderBy = [['asc', query.breakout[1]], ['desc', ['aggregation', 0]]];
+    const orderBy = [
+      ['asc', query.breakout[1]],
+      ['desc', ['aggregation', 0]],
+    ];
     const ordered = await pivot(byCategoryAndYear({ pivot_rows: [0, 1], query: { ...query, 'order-by': orderBy } })).expect(202);
     expect(ordered.body.status).toBe('completed');
     for (const mask of [0, 2]) {
@@ -144,12 +180,21 @@ describe('POST /api/dataset/pivot on the Sample Database', () => {
     const runs = jest.spyOn(t.app.get(DatasetService), 'run');
     try {
       const breakout = Array.from({ length: 9 }, () => ['field', field('PRODUCTS', 'CATEGORY'), null]);
-      const res = await pivot({ database: db, type: 'query', query: { 'source-table': table('PRODUCTS').id, aggregation: [['count']], breakout } }).expect(400);
+      const res = await pivot({
+        database: db,
+        type: 'query',
+        query: { 'source-table': table('PRODUCTS').id, aggregation: [['count']], breakout },
+      }).expect(400);
       expect(res.body).toEqual({ message: 'A pivot table can have at most 8 breakouts; this query has 9.' });
       expect(runs).not.toHaveBeenCalled();
       // 8 are fine.
       const rows = [0, 1, 2, 3, 4, 5, 6, 7];
-      const ok = await pivot({ database: db, type: 'query', query: { 'source-table': table('PRODUCTS').id, aggregation: [['count']], breakout: breakout.slice(0, 8) }, pivot_rows: rows }).expect(202);
+      const ok = await pivot({
+        database: db,
+        type: 'query',
+        query: { 'source-table': table('PRODUCTS').id, aggregation: [['count']], breakout: breakout.slice(0, 8) },
+        pivot_rows: rows,
+      }).expect(202);
       expect(ok.body.status).toBe('completed');
       expect(ok.body.data.cols).toHaveLength(10);
     } finally {
@@ -184,15 +229,24 @@ describe('POST /api/dataset/pivot on the Sample Database', () => {
     expect(native.body).toMatchObject({ status: 'failed', error_type: 'invalid-query', row_count: 0, data: { rows: [], cols: [] } });
     expect(native.body.error).toMatch(/only be used with structured \(MBQL\) queries/);
     const bad = await pivot(byCategoryAndYear({ pivot_rows: [5] })).expect(202);
-    expect(bad.body).toMatchObject({ status: 'failed', error: 'Invalid pivot-rows: specified breakout at index 5, but we only have 2 breakouts' });
-    const invalid = await pivot({ database: db, type: 'query', query: { 'source-table': table('ORDERS').id, aggregation: [['frobnicate']] } }).expect(202);
+    expect(bad.body).toMatchObject({
+      status: 'failed',
+      error: 'Invalid pivot-rows: specified breakout at index 5, but we only have 2 breakouts',
+    });
+    const invalid = await pivot({
+      database: db,
+      type: 'query',
+      query: { 'source-table': table('ORDERS').id, aggregation: [['frobnicate']] },
+    }).expect(202);
     expect(invalid.body).toMatchObject({ status: 'failed', error_type: 'invalid-query' });
   });
 
   it('validates the body and the database', async () => {
     const res = await pivot({ database: 'one', type: 'query', query: {} }).expect(400);
     expect(res.body.errors.database).toBe('nullable value must be an integer greater than zero.');
-    expect((await pivot({ database: 0, type: 'query', query: {} }).expect(400)).body.errors.database).toBe('nullable value must be an integer greater than zero.');
+    expect((await pivot({ database: 0, type: 'query', query: {} }).expect(400)).body.errors.database).toBe(
+      'nullable value must be an integer greater than zero.',
+    );
     expect((await pivot([1, 2]).expect(400)).body.errors.query).toBe('value must be a map.');
     expect((await pivot({ ...byCategoryAndYear(), database: 99999 }).expect(404)).text).toBe('Not found.');
     expect((await pivot({ database: 99999, type: 'native', native: { query: 'SELECT 1' } }).expect(404)).text).toBe('Not found.');
@@ -224,9 +278,17 @@ describe('POST /api/dataset/pivot: subtotals in one query where the engine has G
   const statements = [
     'CREATE TABLE sales (id INTEGER PRIMARY KEY, region VARCHAR(20), product VARCHAR(20), channel VARCHAR(20), amount INTEGER)',
     `INSERT INTO sales VALUES ${[
-      [1, 'north', 'apple', 'web', 10], [2, 'north', 'pear', 'shop', 5], [3, 'south', 'apple', 'web', 7], [4, 'south', 'apple', 'shop', 3],
-      [5, 'east', 'plum', 'web', 8], [6, 'east', null, 'web', 2], [7, 'north', 'apple', 'shop', 4], [8, null, 'pear', 'web', 6],
-    ].map((r) => `(${r.map((v) => (v === null ? 'NULL' : typeof v === 'string' ? `'${v}'` : v)).join(', ')})`).join(', ')}`,
+      [1, 'north', 'apple', 'web', 10],
+      [2, 'north', 'pear', 'shop', 5],
+      [3, 'south', 'apple', 'web', 7],
+      [4, 'south', 'apple', 'shop', 3],
+      [5, 'east', 'plum', 'web', 8],
+      [6, 'east', null, 'web', 2],
+      [7, 'north', 'apple', 'shop', 4],
+      [8, null, 'pear', 'web', 6],
+    ]
+      .map((r) => `(${r.map((v) => (v === null ? 'NULL' : typeof v === 'string' ? `'${v}'` : v)).join(', ')})`)
+      .join(', ')}`,
   ];
 
   beforeAll(async () => {
@@ -235,11 +297,20 @@ describe('POST /api/dataset/pivot: subtotals in one query where the engine has G
     for (const engine of ['sqlite', 'duckdb'] as const) {
       const wh = await e2eWarehouse(engine, t.config.dataDir, { statements });
       warehouses.push(wh);
-      const res = await t.http().post('/api/database').set(auth(admin)).send({ engine, name: `Sales ${engine}`, details: wh.details }).expect(200);
+      const res = await t
+        .http()
+        .post('/api/database')
+        .set(auth(admin))
+        .send({ engine, name: `Sales ${engine}`, details: wh.details })
+        .expect(200);
       await waitForSync(t, admin, res.body.id);
       const meta = (await t.http().get(`/api/database/${res.body.id}/metadata`).set(auth(admin)).expect(200)).body;
       const sales = meta.tables.find((x: { name: string }) => x.name === 'sales');
-      dbs.set(engine, { id: res.body.id, table: sales.id, fields: Object.fromEntries(sales.fields.map((f: { name: string; id: number }) => [f.name, f.id])) });
+      dbs.set(engine, {
+        id: res.body.id,
+        table: sales.id,
+        fields: Object.fromEntries(sales.fields.map((f: { name: string; id: number }) => [f.name, f.id])),
+      });
     }
   });
   afterAll(async () => {
@@ -253,7 +324,12 @@ describe('POST /api/dataset/pivot: subtotals in one query where the engine has G
     return {
       database: d.id,
       type: 'query',
-      query: { 'source-table': d.table, aggregation: [['count'], ['sum', ref('amount')]], breakout: [ref('region'), ref('product'), ref('channel')], 'order-by': [['desc', ['aggregation', 1]]] },
+      query: {
+        'source-table': d.table,
+        aggregation: [['count'], ['sum', ref('amount')]],
+        breakout: [ref('region'), ref('product'), ref('channel')],
+        'order-by': [['desc', ['aggregation', 1]]],
+      },
       ...extra,
     };
   };

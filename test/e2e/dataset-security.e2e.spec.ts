@@ -1,5 +1,5 @@
 import type { Response } from 'supertest';
-import { ALL_USERS_GROUP_ID } from '../../src/modules/users/users.repository';
+import { ALL_USERS_GROUP_ID } from '../../src/schema/permissions-group.entity';
 import type { FieldRef } from '../../src/query-engine/mbql/types';
 import type { CardSource } from '../../src/query-engine/metadata';
 import { serveCards } from '../support/cards';
@@ -26,12 +26,28 @@ const text = (name: string): FieldRef => ['field', name, { 'base-type': 'type/Te
  */
 describe('dataset queries: SQL, field filters and bounds', () => {
   let s: SampleApp;
-  const post = (path: string, body: unknown, session = s.user.session) => s.t.http().post(path).set(auth(session)).send(body as object);
-  const csv = (query: unknown, session = s.user.session) => s.t.http().post('/api/dataset/csv').set(auth(session)).type('form').send({ query: JSON.stringify(query) });
+  const post = (path: string, body: unknown, session = s.user.session) =>
+    s.t
+      .http()
+      .post(path)
+      .set(auth(session))
+      .send(body as object);
+  const csv = (query: unknown, session = s.user.session) =>
+    s.t
+      .http()
+      .post('/api/dataset/csv')
+      .set(auth(session))
+      .type('form')
+      .send({ query: JSON.stringify(query) });
   const structured = (query: Record<string, unknown>) => ({ database: s.db, type: 'query', query });
   const setAccess = async (access: { data: string; native: string }) => {
     const graph = (await s.t.http().get('/api/permissions/graph').set(auth(s.admin)).expect(200)).body;
-    await s.t.http().put('/api/permissions/graph').set(auth(s.admin)).send({ revision: graph.revision, groups: { [ALL_USERS_GROUP_ID]: { [s.db]: access } } }).expect(200);
+    await s.t
+      .http()
+      .put('/api/permissions/graph')
+      .set(auth(s.admin))
+      .send({ revision: graph.revision, groups: { [ALL_USERS_GROUP_ID]: { [s.db]: access } } })
+      .expect(200);
   };
 
   beforeAll(async () => {
@@ -41,10 +57,21 @@ describe('dataset queries: SQL, field filters and bounds', () => {
         id: NATIVE_CARD,
         databaseId: s.db,
         query: { database: s.db, type: 'native', native: { query: 'SELECT CATEGORY, TITLE FROM PRODUCTS' } },
-        resultMetadata: [{ name: 'CATEGORY', base_type: 'type/Text' }, { name: 'TITLE', base_type: 'type/Text' }],
+        resultMetadata: [
+          { name: 'CATEGORY', base_type: 'type/Text' },
+          { name: 'TITLE', base_type: 'type/Text' },
+        ],
       },
-      [MBQL_OVER_NATIVE_CARD]: { id: MBQL_OVER_NATIVE_CARD, databaseId: s.db, query: { database: s.db, type: 'query', query: { 'source-table': `card__${NATIVE_CARD}`, fields: [text('CATEGORY')] } } },
-      [MBQL_CARD]: { id: MBQL_CARD, databaseId: s.db, query: { database: s.db, type: 'query', query: { 'source-table': s.table('PRODUCTS').id } } },
+      [MBQL_OVER_NATIVE_CARD]: {
+        id: MBQL_OVER_NATIVE_CARD,
+        databaseId: s.db,
+        query: { database: s.db, type: 'query', query: { 'source-table': `card__${NATIVE_CARD}`, fields: [text('CATEGORY')] } },
+      },
+      [MBQL_CARD]: {
+        id: MBQL_CARD,
+        databaseId: s.db,
+        query: { database: s.db, type: 'query', query: { 'source-table': s.table('PRODUCTS').id } },
+      },
     };
     serveCards(s.t.app, cards, (id) => id === 999);
     // The user may use the query builder on the Sample Database, but not write SQL.
@@ -54,16 +81,32 @@ describe('dataset queries: SQL, field filters and bounds', () => {
 
   describe('SQL sent inside a structured query', () => {
     const products = () => s.table('PRODUCTS').id;
-    const condition = () => ['=', ['field', s.field('PRODUCTS', 'ID'), null], ['field', 'X', { 'base-type': 'type/Text', 'join-alias': 'j' }]];
+    const condition = () => [
+      '=',
+      ['field', s.field('PRODUCTS', 'ID'), null],
+      ['field', 'X', { 'base-type': 'type/Text', 'join-alias': 'j' }],
+    ];
     const smuggled = (): Array<[string, Record<string, unknown>]> => [
       ['query.native', { 'source-table': products(), native: INJECTED, fields: [text('X')] }],
       ['query.source-query.native', { 'source-query': { 'source-table': products(), native: INJECTED }, fields: [text('X')] }],
-      ['query.joins[0].native', { 'source-table': products(), joins: [{ alias: 'j', 'source-table': products(), native: INJECTED, condition: condition(), fields: 'all' }] }],
+      [
+        'query.joins[0].native',
+        {
+          'source-table': products(),
+          joins: [{ alias: 'j', 'source-table': products(), native: INJECTED, condition: condition(), fields: 'all' }],
+        },
+      ],
       [
         'query.joins[0].source-query.native',
-        { 'source-table': products(), joins: [{ alias: 'j', 'source-query': { 'source-table': products(), native: INJECTED }, condition: condition(), fields: 'all' }] },
+        {
+          'source-table': products(),
+          joins: [{ alias: 'j', 'source-query': { 'source-table': products(), native: INJECTED }, condition: condition(), fields: 'all' }],
+        },
       ],
-      ['query.source-query.source-query.native', { 'source-query': { 'source-query': { 'source-table': products(), native: INJECTED } }, fields: [text('X')] }],
+      [
+        'query.source-query.source-query.native',
+        { 'source-query': { 'source-query': { 'source-table': products(), native: INJECTED } }, fields: [text('X')] },
+      ],
     ];
 
     const expectInvalid = (res: Response, clause: string) => {
@@ -98,12 +141,24 @@ describe('dataset queries: SQL, field filters and bounds', () => {
   });
 
   describe('a native saved question as the source of a structured query', () => {
-    const overNative = (extra: Record<string, unknown> = {}) => structured({ 'source-table': `card__${NATIVE_CARD}`, fields: [text('CATEGORY')], ...extra });
+    const overNative = (extra: Record<string, unknown> = {}) =>
+      structured({ 'source-table': `card__${NATIVE_CARD}`, fields: [text('CATEGORY')], ...extra });
     const counted = () => overNative({ fields: undefined, aggregation: [['count']], breakout: [text('CATEGORY')] });
     const joined = () =>
       structured({
         'source-table': s.table('PRODUCTS').id,
-        joins: [{ alias: 'n', 'source-table': `card__${NATIVE_CARD}`, condition: ['=', ['field', s.field('PRODUCTS', 'TITLE'), null], ['field', 'TITLE', { 'base-type': 'type/Text', 'join-alias': 'n' }]], fields: [['field', 'CATEGORY', { 'base-type': 'type/Text', 'join-alias': 'n' }]] }],
+        joins: [
+          {
+            alias: 'n',
+            'source-table': `card__${NATIVE_CARD}`,
+            condition: [
+              '=',
+              ['field', s.field('PRODUCTS', 'TITLE'), null],
+              ['field', 'TITLE', { 'base-type': 'type/Text', 'join-alias': 'n' }],
+            ],
+            fields: [['field', 'CATEGORY', { 'base-type': 'type/Text', 'join-alias': 'n' }]],
+          },
+        ],
         limit: 1,
       });
     const nested = () => structured({ 'source-table': `card__${MBQL_OVER_NATIVE_CARD}`, fields: [text('CATEGORY')], limit: 1 });
@@ -125,7 +180,9 @@ describe('dataset queries: SQL, field filters and bounds', () => {
       expect(asAdmin.body).toMatchObject({ status: 'completed', row_count: 4 });
       const n = (await post('/api/dataset', nested(), s.admin).expect(202)).body;
       expect([n.status, n.error]).toEqual(['completed', undefined]);
-      const mbqlCard = await post('/api/dataset', structured({ 'source-table': `card__${MBQL_CARD}`, aggregation: [['count']] })).expect(202);
+      const mbqlCard = await post('/api/dataset', structured({ 'source-table': `card__${MBQL_CARD}`, aggregation: [['count']] })).expect(
+        202,
+      );
       expect(mbqlCard.body).toMatchObject({ status: 'completed', data: { rows: [[200]] } });
 
       await setAccess(FULL);
@@ -147,8 +204,17 @@ describe('dataset queries: SQL, field filters and bounds', () => {
 
     beforeAll(async () => {
       // Same table and column names as the Sample Database: the other database's field would compile to SQL that runs here.
-      other = await e2eWarehouse('sqlite', s.t.config.dataDir, { statements: ['CREATE TABLE PRODUCTS (ID INTEGER PRIMARY KEY, CATEGORY TEXT)'] });
-      otherDb = (await s.t.http().post('/api/database').set(auth(s.admin)).send({ engine: 'sqlite', name: 'Other', details: other.details }).expect(200)).body.id;
+      other = await e2eWarehouse('sqlite', s.t.config.dataDir, {
+        statements: ['CREATE TABLE PRODUCTS (ID INTEGER PRIMARY KEY, CATEGORY TEXT)'],
+      });
+      otherDb = (
+        await s.t
+          .http()
+          .post('/api/database')
+          .set(auth(s.admin))
+          .send({ engine: 'sqlite', name: 'Other', details: other.details })
+          .expect(200)
+      ).body.id;
       await waitForSync(s.t, s.admin, otherDb);
       const meta = (await s.t.http().get(`/api/database/${otherDb}/metadata`).set(auth(s.admin)).expect(200)).body;
       otherCategory = meta.tables[0].fields.find((f: { name: string }) => f.name === 'CATEGORY').id;
@@ -160,7 +226,15 @@ describe('dataset queries: SQL, field filters and bounds', () => {
       type: 'native',
       native: {
         query: 'SELECT COUNT(*) AS N FROM PRODUCTS WHERE {{category}}',
-        'template-tags': { category: { name: 'category', 'display-name': 'Category', type: 'dimension', dimension: ['field', fieldId, null], 'widget-type': 'category' } },
+        'template-tags': {
+          category: {
+            name: 'category',
+            'display-name': 'Category',
+            type: 'dimension',
+            dimension: ['field', fieldId, null],
+            'widget-type': 'category',
+          },
+        },
       },
       parameters: [{ type: 'category', target: ['dimension', ['template-tag', 'category']], value: ['Gizmo'] }],
     });
@@ -168,7 +242,9 @@ describe('dataset queries: SQL, field filters and bounds', () => {
     it('is an invalid query: failed on /api/dataset, 400 on /api/dataset/native', async () => {
       const res = await post('/api/dataset', withFilter(otherCategory), s.admin).expect(202);
       expect(res.body).toMatchObject({ status: 'failed', error_type: 'invalid-query', row_count: 0 });
-      expect(res.body.error).toContain(`native.template-tags.category.dimension: field ${otherCategory} does not exist in database ${s.db}`);
+      expect(res.body.error).toContain(
+        `native.template-tags.category.dimension: field ${otherCategory} does not exist in database ${s.db}`,
+      );
       const native = await post('/api/dataset/native', { database: s.db, query: withFilter(otherCategory) }, s.admin);
       expect(native.status).toBe(400);
       expect(native.body.errors.query).toContain(`field ${otherCategory} does not exist in database ${s.db}`);
@@ -197,12 +273,16 @@ describe('dataset queries: SQL, field filters and bounds', () => {
 
     it('caps max-results at the download limit of 1,048,575 rows', async () => {
       const rows = 1_048_580;
-      const res = await post('/api/dataset', {
-        database: s.db,
-        type: 'native',
-        native: { query: `WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < ${rows}) SELECT x FROM n` },
-        constraints: { 'max-results': 1_000_000_000, 'max-results-bare-rows': 1_000_000_000 },
-      }, s.admin).expect(202);
+      const res = await post(
+        '/api/dataset',
+        {
+          database: s.db,
+          type: 'native',
+          native: { query: `WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < ${rows}) SELECT x FROM n` },
+          constraints: { 'max-results': 1_000_000_000, 'max-results-bare-rows': 1_000_000_000 },
+        },
+        s.admin,
+      ).expect(202);
       expect(res.body).toMatchObject({ status: 'completed', row_count: 1_048_575, data: { rows_truncated: 1_048_575 } });
       expect(res.body.json_query.constraints).toEqual({ 'max-results': 1_048_575, 'max-results-bare-rows': 1_048_575 });
       expect(res.body.data.rows.at(-1)).toEqual([1_048_575]);
@@ -216,12 +296,25 @@ describe.each(servers)('blocked functions over HTTP on %s', (engine) => {
   let s: SampleApp;
   let wh: E2eWarehouse;
   let db: number;
-  const run = (sql: string) => s.t.http().post('/api/dataset').set(auth(s.admin)).send({ database: db, type: 'native', native: { query: sql } }).expect(202);
+  const run = (sql: string) =>
+    s.t
+      .http()
+      .post('/api/dataset')
+      .set(auth(s.admin))
+      .send({ database: db, type: 'native', native: { query: sql } })
+      .expect(202);
 
   beforeAll(async () => {
     s = await startSampleApp();
     wh = await e2eWarehouse(engine, s.t.config.dataDir, { statements: ['CREATE TABLE t (id INTEGER PRIMARY KEY)'] });
-    db = (await s.t.http().post('/api/database').set(auth(s.admin)).send({ engine, name: `W ${engine}`, details: wh.details }).expect(200)).body.id;
+    db = (
+      await s.t
+        .http()
+        .post('/api/database')
+        .set(auth(s.admin))
+        .send({ engine, name: `W ${engine}`, details: wh.details })
+        .expect(200)
+    ).body.id;
     await waitForSync(s.t, s.admin, db);
   });
   afterAll(async () => {
@@ -247,6 +340,6 @@ describe.each(servers)('blocked functions over HTTP on %s', (engine) => {
       expect(res.body).toMatchObject({ status: 'failed', row_count: 0 });
       expect(res.body.error).toMatch(/This statement is not allowed: \w+\(\) would reach/);
     }
-    expect((await run('SELECT lower(\'A\') AS a')).body).toMatchObject({ status: 'completed', data: { rows: [['a']] } });
+    expect((await run("SELECT lower('A') AS a")).body).toMatchObject({ status: 'completed', data: { rows: [['a']] } });
   });
 });

@@ -1,6 +1,6 @@
 import * as http from 'node:http';
 import { DataSource } from 'typeorm';
-import { QueryExecution } from '../../src/modules/query-log/query-execution.entity';
+import { QueryExecution } from '../../src/schema/query-execution.entity';
 import { QueryLogService } from '../../src/modules/query-log/query-log.service';
 import { STOPPED_EARLY } from '../../src/query-engine/execute/query-processor';
 import { auth, MadeUser } from '../support/factories';
@@ -15,7 +15,12 @@ describe('POST /api/dataset on the Sample Database', () => {
   let db: number;
   let table: SampleApp['table'];
   let field: SampleApp['field'];
-  const run = (body: unknown, session = admin) => t.http().post('/api/dataset').set(auth(session)).send(body as object);
+  const run = (body: unknown, session = admin) =>
+    t
+      .http()
+      .post('/api/dataset')
+      .set(auth(session))
+      .send(body as object);
 
   beforeAll(async () => {
     ({ t, admin, user, db, table, field } = await startSampleApp());
@@ -23,9 +28,20 @@ describe('POST /api/dataset on the Sample Database', () => {
   afterAll(() => t.close());
 
   it('runs a structured count and answers 202 in the result shape', async () => {
-    const res = await run({ database: db, type: 'query', query: { 'source-table': table('PRODUCTS').id, aggregation: [['count']] } }).expect(202);
+    const res = await run({
+      database: db,
+      type: 'query',
+      query: { 'source-table': table('PRODUCTS').id, aggregation: [['count']] },
+    }).expect(202);
     expect(res.body).toMatchObject({ status: 'completed', row_count: 1, context: 'ad-hoc', database_id: db, data: { rows: [[200]] } });
-    expect(res.body.data.cols[0]).toMatchObject({ name: 'count', display_name: 'Count', base_type: 'type/BigInteger', semantic_type: 'type/Quantity', source: 'aggregation', field_ref: ['aggregation', 0] });
+    expect(res.body.data.cols[0]).toMatchObject({
+      name: 'count',
+      display_name: 'Count',
+      base_type: 'type/BigInteger',
+      semantic_type: 'type/Quantity',
+      source: 'aggregation',
+      field_ref: ['aggregation', 0],
+    });
     expect(res.body.data.native_form.query).toMatch(/SELECT/i);
     expect(res.body.data.results_metadata.columns[0].name).toBe('count');
     expect(typeof res.body.running_time).toBe('number');
@@ -33,7 +49,11 @@ describe('POST /api/dataset on the Sample Database', () => {
   });
 
   it('breaks out by category with legacy snake_case keys', async () => {
-    const res = await run({ database: db, type: 'query', query: { source_table: table('PRODUCTS').id, aggregation: [['count']], breakout: [['field-id', field('PRODUCTS', 'CATEGORY')]] } }).expect(202);
+    const res = await run({
+      database: db,
+      type: 'query',
+      query: { source_table: table('PRODUCTS').id, aggregation: [['count']], breakout: [['field-id', field('PRODUCTS', 'CATEGORY')]] },
+    }).expect(202);
     expect(res.body.data.rows.map((r: unknown[]) => r[0])).toEqual(['Doohickey', 'Gadget', 'Gizmo', 'Widget']);
     expect(res.body.data.rows.reduce((n: number, r: number[]) => n + r[1], 0)).toBe(200);
     expect(res.body.data.cols[0]).toMatchObject({ name: 'CATEGORY', source: 'breakout', id: field('PRODUCTS', 'CATEGORY') });
@@ -46,8 +66,14 @@ describe('POST /api/dataset on the Sample Database', () => {
       query: { 'source-table': table('PRODUCTS').id, aggregation: [['count']] },
       parameters: [{ type: 'category', target: ['dimension', ['field', field('PRODUCTS', 'CATEGORY'), null]], value: ['Gizmo', 'Widget'] }],
     }).expect(202);
-    const all = await run({ database: db, type: 'query', query: { 'source-table': table('PRODUCTS').id, aggregation: [['count']], breakout: [['field', field('PRODUCTS', 'CATEGORY'), null]] } });
-    const expected = all.body.data.rows.filter((r: unknown[]) => r[0] === 'Gizmo' || r[0] === 'Widget').reduce((n: number, r: number[]) => n + r[1], 0);
+    const all = await run({
+      database: db,
+      type: 'query',
+      query: { 'source-table': table('PRODUCTS').id, aggregation: [['count']], breakout: [['field', field('PRODUCTS', 'CATEGORY'), null]] },
+    });
+    const expected = all.body.data.rows
+      .filter((r: unknown[]) => r[0] === 'Gizmo' || r[0] === 'Widget')
+      .reduce((n: number, r: number[]) => n + r[1], 0);
     expect(res.body.data.rows).toEqual([[expected]]);
   });
 
@@ -57,7 +83,10 @@ describe('POST /api/dataset on the Sample Database', () => {
       type: 'native',
       native: {
         query: 'SELECT COUNT(*) AS n FROM PRODUCTS WHERE CATEGORY = {{cat}} [[AND PRICE > {{min}}]]',
-        'template-tags': { cat: { name: 'cat', 'display-name': 'Category', type: 'text' }, min: { name: 'min', 'display-name': 'Min', type: 'number' } },
+        'template-tags': {
+          cat: { name: 'cat', 'display-name': 'Category', type: 'text' },
+          min: { name: 'min', 'display-name': 'Min', type: 'number' },
+        },
       },
       parameters: [{ type: 'category', target: ['variable', ['template-tag', 'cat']], value: "Gizmo' OR 1=1 --" }],
     }).expect(202);
@@ -70,10 +99,18 @@ describe('POST /api/dataset on the Sample Database', () => {
     const bad = await run({ database: db, type: 'native', native: { query: 'SELECT * FROM NO_SUCH_TABLE' } }).expect(202);
     expect(bad.body).toMatchObject({ status: 'failed', row_count: 0, data: { rows: [], cols: [] }, error_type: 'db' });
     expect(bad.body.error).toMatch(/NO_SUCH_TABLE/);
-    const invalid = await run({ database: db, type: 'query', query: { 'source-table': table('PRODUCTS').id, aggregation: [['frobnicate']] } }).expect(202);
+    const invalid = await run({
+      database: db,
+      type: 'query',
+      query: { 'source-table': table('PRODUCTS').id, aggregation: [['frobnicate']] },
+    }).expect(202);
     expect(invalid.body).toMatchObject({ status: 'failed', error_type: 'invalid-query' });
     expect(invalid.body.error).toMatch(/aggregation\[0\].*frobnicate/);
-    const missing = await run({ database: db, type: 'native', native: { query: 'SELECT {{x}}', 'template-tags': { x: { name: 'x', 'display-name': 'X', type: 'text', required: true } } } }).expect(202);
+    const missing = await run({
+      database: db,
+      type: 'native',
+      native: { query: 'SELECT {{x}}', 'template-tags': { x: { name: 'x', 'display-name': 'X', type: 'text', required: true } } },
+    }).expect(202);
     expect(missing.body.error).toBe("You'll need to pick a value for 'X' before this query can run.");
     const write = await run({ database: db, type: 'native', native: { query: 'DELETE FROM PRODUCTS' } }).expect(202);
     expect(write.body.status).toBe('failed');
@@ -90,12 +127,22 @@ describe('POST /api/dataset on the Sample Database', () => {
     const limited = await run({ database: db, type: 'query', query: { 'source-table': table('ORDERS').id, limit: 5 } }).expect(202);
     expect(limited.body.row_count).toBe(5);
     expect(limited.body.data.rows_truncated).toBeUndefined();
-    const constrained = await run({ database: db, type: 'query', query: { 'source-table': table('ORDERS').id }, constraints: { 'max-results': 10 } }).expect(202);
+    const constrained = await run({
+      database: db,
+      type: 'query',
+      query: { 'source-table': table('ORDERS').id },
+      constraints: { 'max-results': 10 },
+    }).expect(202);
     expect(constrained.body.row_count).toBe(10);
   });
 
   it('sends large results intact (written in chunks)', async () => {
-    const res = await run({ database: db, type: 'query', query: { 'source-table': table('ORDERS').id, 'order-by': [['asc', ['field', field('ORDERS', 'ID'), null]]] }, constraints: { 'max-results': 5000 } }).expect(202);
+    const res = await run({
+      database: db,
+      type: 'query',
+      query: { 'source-table': table('ORDERS').id, 'order-by': [['asc', ['field', field('ORDERS', 'ID'), null]]] },
+      constraints: { 'max-results': 5000 },
+    }).expect(202);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(res.body.row_count).toBe(5000);
     expect(res.body.data.rows).toHaveLength(5000);
@@ -106,7 +153,15 @@ describe('POST /api/dataset on the Sample Database', () => {
 
   it('buckets by the report-timezone setting', async () => {
     const byHour = async () => {
-      const res = await run({ database: db, type: 'query', query: { 'source-table': table('ORDERS').id, aggregation: [['count']], breakout: [['field', field('ORDERS', 'CREATED_AT'), { 'temporal-unit': 'hour-of-day' }]] } }).expect(202);
+      const res = await run({
+        database: db,
+        type: 'query',
+        query: {
+          'source-table': table('ORDERS').id,
+          aggregation: [['count']],
+          breakout: [['field', field('ORDERS', 'CREATED_AT'), { 'temporal-unit': 'hour-of-day' }]],
+        },
+      }).expect(202);
       return { tz: res.body.data.results_timezone, rows: res.body.data.rows as number[][] };
     };
     const utc = await byHour();
@@ -127,7 +182,15 @@ describe('POST /api/dataset on the Sample Database', () => {
     const res = await run({ database: 'one', type: 'query', query: {} }).expect(400);
     expect(res.body.errors.database).toBe('value may be nil, or if non-nil, value must be an integer.');
     expect((await run({ database: 99999, type: 'native', native: { query: 'SELECT 1' } }).expect(404)).text).toBe('Not found.');
-    expect((await t.http().post('/api/dataset').send({ database: db, type: 'native', native: { query: 'SELECT 1' } }).expect(401)).text).toBe('Unauthenticated');
+    expect(
+      (
+        await t
+          .http()
+          .post('/api/dataset')
+          .send({ database: db, type: 'native', native: { query: 'SELECT 1' } })
+          .expect(401)
+      ).text,
+    ).toBe('Unauthenticated');
   });
 
   it('enforces data and native permissions per group', async () => {
@@ -145,11 +208,16 @@ describe('POST /api/dataset on the Sample Database', () => {
   });
 
   it('shows the SQL a structured query becomes', async () => {
-    const res = await t.http().post('/api/dataset/native').set(auth(admin)).send({
-      database: db,
-      pretty: true,
-      query: { 'source-table': table('PRODUCTS').id, filter: ['=', ['field', field('PRODUCTS', 'CATEGORY'), null], 'Gizmo'] },
-    }).expect(200);
+    const res = await t
+      .http()
+      .post('/api/dataset/native')
+      .set(auth(admin))
+      .send({
+        database: db,
+        pretty: true,
+        query: { 'source-table': table('PRODUCTS').id, filter: ['=', ['field', field('PRODUCTS', 'CATEGORY'), null], 'Gizmo'] },
+      })
+      .expect(200);
     expect(res.body.query).toMatch(/\nFROM/);
     expect(res.body.query).not.toContain('Gizmo');
     expect(res.body.params).toEqual(['Gizmo']);
@@ -161,13 +229,25 @@ describe('POST /api/dataset on the Sample Database', () => {
   const rawRequest = async (body: unknown, onResponse?: (res: http.IncomingMessage) => void) => {
     const server = t.app.getHttpServer();
     const address = server.address() ?? (await new Promise<void>((r) => server.listen(0, '127.0.0.1', r)), server.address());
-    const req = http.request({ port: (address as { port: number }).port, host: '127.0.0.1', path: '/api/dataset', method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Metabase-Session': admin } }, onResponse);
+    const req = http.request(
+      {
+        port: (address as { port: number }).port,
+        host: '127.0.0.1',
+        path: '/api/dataset',
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Metabase-Session': admin },
+      },
+      onResponse,
+    );
     req.on('error', () => undefined);
     req.end(JSON.stringify(body));
     return req;
   };
-  const busy = async () => (await t.http().get('/api/util/diagnostic_info/connection_pool_info').set(auth(admin))).body['connection-pools'][`db-${db}`]?.numBusyConnections ?? 0;
-  const lazySeries = (select: string) => `WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 2000000000) SELECT ${select} FROM c`;
+  const busy = async () =>
+    (await t.http().get('/api/util/diagnostic_info/connection_pool_info').set(auth(admin))).body['connection-pools'][`db-${db}`]
+      ?.numBusyConnections ?? 0;
+  const lazySeries = (select: string) =>
+    `WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 2000000000) SELECT ${select} FROM c`;
 
   it('cancels the query on the database when the client disconnects', async () => {
     const req = await rawRequest({ database: db, type: 'native', native: { query: lazySeries('count(*)') } });
@@ -193,7 +273,10 @@ describe('POST /api/dataset on the Sample Database', () => {
     // The execution log shows the run as cut short (cancelled on the database, or no longer read), with the rows
     // read until then.
     await t.app.get(QueryLogService).flush();
-    const [logged] = await t.app.get(DataSource).getRepository(QueryExecution).find({ where: { native: true }, order: { id: 'DESC' }, take: 1 });
+    const [logged] = await t.app
+      .get(DataSource)
+      .getRepository(QueryExecution)
+      .find({ where: { native: true }, order: { id: 'DESC' }, take: 1 });
     expect(['The query was cancelled.', STOPPED_EARLY]).toContain(logged.error);
     expect(logged.result_rows).toBeGreaterThan(0);
   });

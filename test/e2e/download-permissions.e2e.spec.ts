@@ -9,7 +9,7 @@ import { runMigrations } from '../../src/common/database/migration-runner';
 import { MIGRATIONS } from '../../src/migrations';
 import { DownloadPermissions1764547200000 } from '../../src/migrations/1764547200000-download-permissions';
 import { PivotService } from '../../src/modules/dataset/pivot.service';
-import { ADMIN_GROUP_ID, ALL_USERS_GROUP_ID } from '../../src/modules/users/users.repository';
+import { ADMIN_GROUP_ID, ALL_USERS_GROUP_ID } from '../../src/schema/permissions-group.entity';
 import { freshAppDb } from '../support/app-db';
 import { expect403 } from '../support/expect-wire';
 import { auth, makeUserDirect, MadeUser } from '../support/factories';
@@ -55,21 +55,48 @@ describe('download permissions', () => {
   let totalOrders: number;
   const http = () => s.t.http();
   const read = async (): Promise<Graph> => (await http().get('/api/permissions/graph').set(auth(s.admin)).expect(200)).body;
-  const put = (body: unknown) => http().put('/api/permissions/graph').set(auth(s.admin)).send(body as object);
+  const put = (body: unknown) =>
+    http()
+      .put('/api/permissions/graph')
+      .set(auth(s.admin))
+      .send(body as object);
   /** Sets the parts given, from the current revision. */
-  const setGraph = async (groups: Record<number, Record<number, unknown>>): Promise<Graph> => (await put({ revision: (await read()).revision, groups }).expect(200)).body;
-  const newGroup = async () => (await http().post('/api/permissions/group').set(auth(s.admin)).send({ name: `D ${randomBytes(3).toString('hex')}` }).expect(200)).body.id as number;
+  const setGraph = async (groups: Record<number, Record<number, unknown>>): Promise<Graph> =>
+    (await put({ revision: (await read()).revision, groups }).expect(200)).body;
+  const newGroup = async () =>
+    (
+      await http()
+        .post('/api/permissions/group')
+        .set(auth(s.admin))
+        .send({ name: `D ${randomBytes(3).toString('hex')}` })
+        .expect(200)
+    ).body.id as number;
   const ordersIds = (extra: Record<string, unknown> = {}) => ({
     database: s.db,
     type: 'query',
-    query: { 'source-table': s.table('ORDERS').id, fields: [['field', s.field('ORDERS', 'ID'), null]], 'order-by': [['asc', ['field', s.field('ORDERS', 'ID'), null]]], ...extra },
+    query: {
+      'source-table': s.table('ORDERS').id,
+      fields: [['field', s.field('ORDERS', 'ID'), null]],
+      'order-by': [['asc', ['field', s.field('ORDERS', 'ID'), null]]],
+      ...extra,
+    },
   });
   const download = (format: string, session: string, query: unknown = ordersIds()) =>
-    http().post(`/api/dataset/${format}`).set(auth(session)).type('form').send({ query: JSON.stringify(query) }).buffer(true).parse(binary);
+    http()
+      .post(`/api/dataset/${format}`)
+      .set(auth(session))
+      .type('form')
+      .send({ query: JSON.stringify(query) })
+      .buffer(true)
+      .parse(binary);
 
   beforeAll(async () => {
     s = await startSampleApp();
-    const count = await http().post('/api/dataset').set(auth(s.admin)).send({ database: s.db, type: 'query', query: { 'source-table': s.table('ORDERS').id, aggregation: [['count']] } }).expect(202);
+    const count = await http()
+      .post('/api/dataset')
+      .set(auth(s.admin))
+      .send({ database: s.db, type: 'query', query: { 'source-table': s.table('ORDERS').id, aggregation: [['count']] } })
+      .expect(202);
     totalOrders = count.body.data.rows[0][0];
   });
   afterAll(() => s.t.close());
@@ -129,7 +156,10 @@ describe('download permissions', () => {
     ])('refuses %s with 400 and changes nothing', async (_what, value) => {
       const group = await newGroup();
       const g = await read();
-      const res = await put({ revision: g.revision, groups: { [group]: { [s.db]: { data: 'unrestricted', native: 'none', download: value } } } });
+      const res = await put({
+        revision: g.revision,
+        groups: { [group]: { [s.db]: { data: 'unrestricted', native: 'none', download: value } } },
+      });
       expect(res.status).toBe(400);
       expect(res.body.errors).toEqual({ groups: "each database's download must be {schemas: `full` | `limited` | `none`}." });
       expect(res.body['specific-errors'].groups).toEqual([expect.stringContaining('received:')]);
@@ -189,22 +219,45 @@ describe('download permissions', () => {
 
     it.each(['csv', 'xlsx', 'json'])('none: %s is refused with 403 and no file', async (format) => {
       await setGraph({ [ALL_USERS_GROUP_ID]: { [s.db]: access('none') } });
-      const res = await http().post(`/api/dataset/${format}`).set(auth(plain.session)).type('form').send({ query: JSON.stringify(ordersIds()) });
+      const res = await http()
+        .post(`/api/dataset/${format}`)
+        .set(auth(plain.session))
+        .type('form')
+        .send({ query: JSON.stringify(ordersIds()) });
       expect403(res);
       expect(res.headers['content-disposition']).toBeUndefined();
     });
 
     it('none: refuses a pivot export too', async () => {
       await setGraph({ [ALL_USERS_GROUP_ID]: { [s.db]: access('none') } });
-      const query = { database: s.db, type: 'query', query: { 'source-table': s.table('PRODUCTS').id, aggregation: [['count']], breakout: [['field', s.field('PRODUCTS', 'CATEGORY'), null]] } };
-      expect403(await http().post('/api/dataset/csv').set(auth(plain.session)).type('form').send({ query: JSON.stringify(query), pivot_results: 'true' }));
+      const query = {
+        database: s.db,
+        type: 'query',
+        query: {
+          'source-table': s.table('PRODUCTS').id,
+          aggregation: [['count']],
+          breakout: [['field', s.field('PRODUCTS', 'CATEGORY'), null]],
+        },
+      };
+      expect403(
+        await http()
+          .post('/api/dataset/csv')
+          .set(auth(plain.session))
+          .type('form')
+          .send({ query: JSON.stringify(query), pivot_results: 'true' }),
+      );
     });
 
     it('limited: caps a pivot export as a whole, not each of its grouping queries', async () => {
       await setGraph({ [ALL_USERS_GROUP_ID]: { [s.db]: access('limited') } });
       // Two breakouts: the detail rows and a subtotal per order, each query alone over the cap. The export cap, as the download asks.
       const field = (name: string) => ['field', s.field('ORDERS', name), null];
-      const query = { database: s.db, type: 'query', query: { 'source-table': s.table('ORDERS').id, aggregation: [['count']], breakout: [field('ID'), field('PRODUCT_ID')] }, constraints: { 'max-results': 1_048_575 } };
+      const query = {
+        database: s.db,
+        type: 'query',
+        query: { 'source-table': s.table('ORDERS').id, aggregation: [['count']], breakout: [field('ID'), field('PRODUCT_ID')] },
+        constraints: { 'max-results': 1_048_575 },
+      };
       const caller = { id: plain.id, isSuperuser: false, groupIds: [ALL_USERS_GROUP_ID] };
       const pivots = s.t.app.get(PivotService);
       const capped = await pivots.run(query, caller, new AbortController().signal, 'csv-download');
@@ -215,9 +268,17 @@ describe('download permissions', () => {
 
     it('none: still lets the user run the same query without downloading it', async () => {
       await setGraph({ [ALL_USERS_GROUP_ID]: { [s.db]: access('none') } });
-      const res = await http().post('/api/dataset').set(auth(plain.session)).send(ordersIds({ limit: 5 })).expect(202);
+      const res = await http()
+        .post('/api/dataset')
+        .set(auth(plain.session))
+        .send(ordersIds({ limit: 5 }))
+        .expect(202);
       expect([res.body.status, res.body.row_count]).toEqual(['completed', 5]);
-      const api = await http().post('/api/dataset/api').set(auth(plain.session)).type('form').send({ query: JSON.stringify(ordersIds({ limit: 5 })) });
+      const api = await http()
+        .post('/api/dataset/api')
+        .set(auth(plain.session))
+        .type('form')
+        .send({ query: JSON.stringify(ordersIds({ limit: 5 })) });
       expect(api.status).not.toBe(403);
     });
 
@@ -227,7 +288,13 @@ describe('download permissions', () => {
         [limitedGroup]: { [s.db]: access('limited') },
         [fullGroup]: { [s.db]: access('full') },
       });
-      expect403(await http().post('/api/dataset/csv').set(auth(plain.session)).type('form').send({ query: JSON.stringify(ordersIds()) }));
+      expect403(
+        await http()
+          .post('/api/dataset/csv')
+          .set(auth(plain.session))
+          .type('form')
+          .send({ query: JSON.stringify(ordersIds()) }),
+      );
       expect(await rowsIn('csv', await download('csv', limited.session).expect(200))).toBe(LIMITED_ROWS);
       expect(await rowsIn('csv', await download('csv', both.session).expect(200))).toBe(totalOrders);
       // A group's download level counts only where it also grants data access.
@@ -237,7 +304,8 @@ describe('download permissions', () => {
 
     it('always lets admins download everything', async () => {
       await setGraph({ [ALL_USERS_GROUP_ID]: { [s.db]: access('none') } });
-      for (const format of ['csv', 'xlsx', 'json']) expect(await rowsIn(format, await download(format, s.admin).expect(200))).toBe(totalOrders);
+      for (const format of ['csv', 'xlsx', 'json'])
+        expect(await rowsIn(format, await download(format, s.admin).expect(200))).toBe(totalOrders);
       await setGraph({ [ALL_USERS_GROUP_ID]: { [s.db]: access('limited') } });
       expect(await rowsIn('csv', await download('csv', s.admin).expect(200))).toBe(totalOrders);
     });
@@ -255,10 +323,13 @@ describe('the download permissions migration', () => {
       await old.query(`INSERT INTO metabase_database (name, engine, details) VALUES ('W', 'sqlite', '{}')`);
       const [{ id }] = await old.query(`SELECT id FROM metabase_database WHERE name = 'W'`);
       await old.query(`INSERT INTO permissions_group (name) VALUES ('Readers'), ('Blocked')`);
-      const groups: Array<{ id: number; name: string }> = await old.query(`SELECT id, name FROM permissions_group WHERE name IN ('Readers', 'Blocked')`);
+      const groups: Array<{ id: number; name: string }> = await old.query(
+        `SELECT id, name FROM permissions_group WHERE name IN ('Readers', 'Blocked')`,
+      );
       const gid = (name: string) => Number(groups.find((g) => g.name === name)!.id);
       await old.query(
-        `INSERT INTO database_permission (group_id, db_id, data, native) VALUES (${ALL_USERS_GROUP_ID}, ${id}, 'unrestricted', 'write'), (${gid('Readers')}, ${id}, 'unrestricted', 'none'), (${gid('Blocked')}, ${id}, 'no', 'none')`,
+        `INSERT INTO database_permission (group_id, db_id, data, native) VALUES (${ALL_USERS_GROUP_ID}, ${id}, 'unrestricted', 'write'),` +
+          ` (${gid('Readers')}, ${id}, 'unrestricted', 'none'), (${gid('Blocked')}, ${id}, 'no', 'none')`,
       );
     } finally {
       await old.destroy();
@@ -266,7 +337,9 @@ describe('the download permissions migration', () => {
     const current = await new DataSource(dataSourceOptions(config)).initialize();
     try {
       expect(await runMigrations(current)).toContain(new DownloadPermissions1764547200000().name);
-      const rows: Array<{ group_id: number; download: string }> = await current.query('SELECT group_id, download FROM database_permission ORDER BY group_id');
+      const rows: Array<{ group_id: number; download: string }> = await current.query(
+        'SELECT group_id, download FROM database_permission ORDER BY group_id',
+      );
       expect(rows.map((r) => r.download)).toEqual(['full', 'full', 'none']);
     } finally {
       await current.destroy();

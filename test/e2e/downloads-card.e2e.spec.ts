@@ -22,7 +22,8 @@ const TYPES: Record<string, RegExp> = {
 };
 
 /** A recursive CTE of `n` rows on SQLite: `x` from 1. */
-const counting = (n: number, select = 'x') => `WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < ${n}) SELECT ${select} FROM c`;
+const counting = (n: number, select = 'x') =>
+  `WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < ${n}) SELECT ${select} FROM c`;
 
 describe('POST /api/card/:card-id/query/:export-format', () => {
   let s: SampleApp;
@@ -38,7 +39,11 @@ describe('POST /api/card/:card-id/query/:export-format', () => {
   beforeAll(async () => {
     s = await startSampleApp();
     const query = tableQuery(s.db, s.table('ORDERS').id, {
-      fields: [['field', s.field('ORDERS', 'ID'), null], ['field', s.field('ORDERS', 'TOTAL'), null], ['field', s.field('ORDERS', 'CREATED_AT'), null]],
+      fields: [
+        ['field', s.field('ORDERS', 'ID'), null],
+        ['field', s.field('ORDERS', 'TOTAL'), null],
+        ['field', s.field('ORDERS', 'CREATED_AT'), null],
+      ],
       'order-by': [['asc', ['field', s.field('ORDERS', 'ID'), null]]],
       limit: 2500,
     });
@@ -81,17 +86,26 @@ describe('POST /api/card/:card-id/query/:export-format', () => {
     for (const format of ['csv', 'xlsx', 'json', 'api']) await download(card.id, format).expect(200);
     const mine = (await logged()).filter((r: { card_id: number }) => r.card_id === card.id);
     expect(mine.map((r: { context: string; dashboard_id: number | null }) => [r.context, r.dashboard_id])).toEqual([
-      ['csv-download', null], ['xlsx-download', null], ['json-download', null], ['question', null],
+      ['csv-download', null],
+      ['xlsx-download', null],
+      ['json-download', null],
+      ['question', null],
     ]);
   });
 
   it('takes parameters as a JSON string (form) or as a list (JSON body), and the card defaults', async () => {
     const tags = { cat: { id: 'c1', name: 'cat', 'display-name': 'Cat', type: 'text' } };
     const card = await makeCard(s.t, s.admin, nativeQuery(s.db, 'SELECT count(*) AS n FROM PRODUCTS WHERE CATEGORY = {{cat}}', tags), {
-      parameters: [{ id: 'c1', slug: 'cat', name: 'Cat', type: 'category', target: ['variable', ['template-tag', 'cat']], default: 'Gizmo' }],
+      parameters: [
+        { id: 'c1', slug: 'cat', name: 'Cat', type: 'category', target: ['variable', ['template-tag', 'cat']], default: 'Gizmo' },
+      ],
     });
     const count = async (category: string) =>
-      (await post('/api/dataset').send(nativeQuery(s.db, `SELECT count(*) AS n FROM PRODUCTS WHERE CATEGORY = '${category}'`)).expect(202)).body.data.rows[0][0];
+      (
+        await post('/api/dataset')
+          .send(nativeQuery(s.db, `SELECT count(*) AS n FROM PRODUCTS WHERE CATEGORY = '${category}'`))
+          .expect(202)
+      ).body.data.rows[0][0];
     const widget = [{ id: 'c1', type: 'category', target: ['variable', ['template-tag', 'cat']], value: 'Widget' }];
     const form = parseCsv((await download(card.id, 'csv', { parameters: JSON.stringify(widget) }).expect(200)).body.toString());
     expect(form).toEqual([['n'], [String(await count('Widget'))]]);
@@ -103,13 +117,33 @@ describe('POST /api/card/:card-id/query/:export-format', () => {
 
   it('validates the format, the parameters and the flags, and answers 404 for a missing card', async () => {
     const id = ordersCard.id;
-    expect400(await post(`/api/card/${id}/query/pdf`).type('form').send({}), 'export-format', 'value must be one of: `csv`, `api`, `xlsx`, `json`.');
-    expect400(await post(`/api/card/${id}/query/csv`).type('form').send({ parameters: '[{' }), 'parameters', 'value must be a valid JSON string.');
-    expect400(await post(`/api/card/${id}/query/csv`).type('form').send({ parameters: '{"a":1}' }), 'parameters', 'value must be a valid JSON string.');
+    expect400(
+      await post(`/api/card/${id}/query/pdf`).type('form').send({}),
+      'export-format',
+      'value must be one of: `csv`, `api`, `xlsx`, `json`.',
+    );
+    expect400(
+      await post(`/api/card/${id}/query/csv`).type('form').send({ parameters: '[{' }),
+      'parameters',
+      'value must be a valid JSON string.',
+    );
+    expect400(
+      await post(`/api/card/${id}/query/csv`).type('form').send({ parameters: '{"a":1}' }),
+      'parameters',
+      'value must be a valid JSON string.',
+    );
     expect400(await post(`/api/card/${id}/query/csv`).send({ parameters: 'x' }), 'parameters', 'value must be a valid JSON string.');
     expect400(await post(`/api/card/${id}/query/csv`).send({ parameters: [1] }), 'parameters', 'value must be an array of maps.');
-    expect400(await post(`/api/card/${id}/query/csv`).type('form').send({ format_rows: 'yes' }), 'format_rows', 'value must be a valid boolean string.');
-    expect400(await post(`/api/card/${id}/query/csv`).type('form').send({ pivot_results: '1' }), 'pivot_results', 'value must be a valid boolean string.');
+    expect400(
+      await post(`/api/card/${id}/query/csv`).type('form').send({ format_rows: 'yes' }),
+      'format_rows',
+      'value must be a valid boolean string.',
+    );
+    expect400(
+      await post(`/api/card/${id}/query/csv`).type('form').send({ pivot_results: '1' }),
+      'pivot_results',
+      'value must be a valid boolean string.',
+    );
     expect400(await post('/api/card/0/query/csv').type('form').send({}), 'card-id', 'value must be an integer greater than zero.');
     expect404(await post('/api/card/999999/query/csv').type('form').send({}));
     expect((await s.t.http().post(`/api/card/${id}/query/csv`).type('form').send({}).expect(401)).text).toBe('Unauthenticated');
@@ -165,7 +199,10 @@ describe('POST /api/card/:card-id/query/:export-format', () => {
   it('lays out a pivot card as its pivot table with pivot_results, and other cards as they are', async () => {
     const query = tableQuery(s.db, s.table('PRODUCTS').id, {
       aggregation: [['count']],
-      breakout: [['field', s.field('PRODUCTS', 'CATEGORY'), null], ['field', s.field('PRODUCTS', 'CREATED_AT'), { 'temporal-unit': 'year' }]],
+      breakout: [
+        ['field', s.field('PRODUCTS', 'CATEGORY'), null],
+        ['field', s.field('PRODUCTS', 'CREATED_AT'), { 'temporal-unit': 'year' }],
+      ],
     });
     const viz = { 'pivot_table.column_split': { rows: ['CATEGORY'], columns: ['CREATED_AT'], values: ['count'] } };
     const pivot = await makeCard(s.t, s.admin, query, { display: 'pivot', visualization_settings: viz });
@@ -178,7 +215,11 @@ describe('POST /api/card/:card-id/query/:export-format', () => {
     const grand = laid[laid.length - 1];
     expect([grand[0], grand[grand.length - 1]]).toEqual(['Grand totals', '200']);
     const years = laid[0].slice(1, -1);
-    const byYear = (year: string) => plain.slice(1).filter((r) => r[1].startsWith(year)).reduce((a, r) => a + Number(r[2]), 0);
+    const byYear = (year: string) =>
+      plain
+        .slice(1)
+        .filter((r) => r[1].startsWith(year))
+        .reduce((a, r) => a + Number(r[2]), 0);
     years.forEach((year, i) => expect(Number(grand[i + 1])).toBe(byYear(year)));
     const json = JSON.parse((await download(pivot.id, 'json', { pivot_results: 'true' }).expect(200)).body.toString());
     expect(json[json.length - 1]).toMatchObject({ Category: 'Grand totals', 'Row totals': 200 });
@@ -206,17 +247,28 @@ describe('POST /api/card/:card-id/query/:export-format', () => {
     let db: number;
     beforeAll(async () => {
       wh = await e2eWarehouse('postgres', s.t.config.dataDir);
-      db = (await post('/api/database').send({ engine: 'postgres', name: 'Downloads target', details: wh.details }).expect(200)).body.id as number;
+      db = (await post('/api/database').send({ engine: 'postgres', name: 'Downloads target', details: wh.details }).expect(200)).body
+        .id as number;
       await waitForSync(s.t, s.admin, db);
     });
     afterAll(() => wh?.drop());
 
     it('writes typed XLSX cells: numbers, booleans, dates with a date format, text', async () => {
-      const sql = "SELECT 42 AS n, 2.5::float8 AS f, true AS yes, false AS no, DATE '2024-05-01' AS d, TIMESTAMP '2024-05-01 10:15:30' AS ts, 'x' AS t";
+      const sql =
+        "SELECT 42 AS n, 2.5::float8 AS f, true AS yes, false AS no, DATE '2024-05-01' AS d," +
+        " TIMESTAMP '2024-05-01 10:15:30' AS ts, 'x' AS t";
       const card = await makeCard(s.t, s.admin, nativeQuery(db, sql));
       const sheet = await readXlsx((await download(card.id, 'xlsx', { format_rows: 'true' }).expect(200)).body);
       const cells = ['A', 'B', 'C', 'D', 'E', 'F', 'G'].map((c) => sheet.getCell(`${c}2`));
-      expect(cells.map((c) => c.value)).toEqual([42, 2.5, true, false, new Date('2024-05-01T00:00:00Z'), new Date('2024-05-01T10:15:30Z'), 'x']);
+      expect(cells.map((c) => c.value)).toEqual([
+        42,
+        2.5,
+        true,
+        false,
+        new Date('2024-05-01T00:00:00Z'),
+        new Date('2024-05-01T10:15:30Z'),
+        'x',
+      ]);
       expect([cells[4].numFmt, cells[5].numFmt]).toEqual(['mmmm d, yyyy', 'mmmm d, yyyy, h:mm AM/PM']);
       expect(sheet.getCell('A1').font?.bold).toBe(true);
       const csv = parseCsv((await download(card.id, 'csv').expect(200)).body.toString());
@@ -226,9 +278,15 @@ describe('POST /api/card/:card-id/query/:export-format', () => {
     it('cancels the statement on the database when the client leaves mid-download', async () => {
       const marker = `download_cancel_${Date.now()}`;
       // generate_series in the select list streams its rows (in FROM it would be computed whole first).
-      const card = await makeCard(s.t, s.admin, nativeQuery(db, `SELECT g AS ${marker}, md5(g::text) AS h FROM (SELECT generate_series(1, 2000000000) AS g) AS t`));
+      const card = await makeCard(
+        s.t,
+        s.admin,
+        nativeQuery(db, `SELECT g AS ${marker}, md5(g::text) AS h FROM (SELECT generate_series(1, 2000000000) AS g) AS t`),
+      );
       const pg = serverAdmin('postgres');
-      const running = async () => (await pg(`SELECT state FROM pg_stat_activity WHERE query LIKE '%${marker}%' AND pid <> pg_backend_pid() AND state <> 'idle'`)).length;
+      const running = async () =>
+        (await pg(`SELECT state FROM pg_stat_activity WHERE query LIKE '%${marker}%' AND pid <> pg_backend_pid() AND state <> 'idle'`))
+          .length;
       const left = await leaveAfterFirstBytes(s.t.app.getHttpServer(), `/api/card/${card.id}/query/csv`, auth(s.admin), '{}');
       expect([left.status, left.bytes > 0]).toEqual([200, true]);
       // The statement ran while rows went out; once the client has left, nothing of it runs on the database.

@@ -20,7 +20,15 @@ describe('embed: dashboard', () => {
   const http = () => s.t.http();
   const count = (res: { body: { data: { rows: unknown[][] } } }) => Number(res.body.data.rows[0][0]);
   const adminCount = async (filter?: unknown[]) =>
-    Number((await http().post('/api/dataset').set(auth(s.admin)).send(tableQuery(s.db, s.table('PRODUCTS').id, { aggregation: [['count']], ...(filter ? { filter } : {}) })).expect(202)).body.data.rows[0][0]);
+    Number(
+      (
+        await http()
+          .post('/api/dataset')
+          .set(auth(s.admin))
+          .send(tableQuery(s.db, s.table('PRODUCTS').id, { aggregation: [['count']], ...(filter ? { filter } : {}) }))
+          .expect(202)
+      ).body.data.rows[0][0],
+    );
   const gizmo = () => dashToken(dash, { category: 'Gizmo' });
 
   beforeAll(async () => {
@@ -40,7 +48,11 @@ describe('embed: dashboard', () => {
       { parameter_id: 'ven', card_id: card, target: ['dimension', ['field', vendor, null]] },
       { parameter_id: 'hid', card_id: card, target: ['dimension', ['field', s.field('PRODUCTS', 'EAN'), null]] },
     ];
-    const put = await http().put(`/api/dashboard/${d.id}`).set(auth(s.admin)).send({ dashcards: [newDashcard(-1, card, { parameter_mappings: mappings })] }).expect(200);
+    const put = await http()
+      .put(`/api/dashboard/${d.id}`)
+      .set(auth(s.admin))
+      .send({ dashcards: [newDashcard(-1, card, { parameter_mappings: mappings })] })
+      .expect(200);
     dash = d.id;
     dashcard = put.body.dashcards[0].id;
     await embeddable(s.t, s.admin, 'dashboard', dash, { category: 'locked', vendor: 'enabled', hidden: 'disabled' });
@@ -63,18 +75,37 @@ describe('embed: dashboard', () => {
     expectNoInternals(res.body);
     const [v] = (await http().get(`/api/embed/dashboard/${gizmo()}/params/ven/values`).expect(200)).body.values[0];
     const both = await adminCount(['and', ['=', ['field', category, null], 'Gizmo'], ['=', ['field', vendor, null], v]]);
-    expect(count(await http().get(`/api/embed/dashboard/${gizmo()}/dashcard/${dashcard}/card/${card}`).query({ vendor: v }).expect(202))).toBe(both);
-    expect(count(await http().get(`/api/embed/dashboard/${gizmo()}/dashcard/${dashcard}/card/${card}`).query({ parameters: JSON.stringify({ vendor: [v] }) }).expect(202))).toBe(both);
+    expect(
+      count(await http().get(`/api/embed/dashboard/${gizmo()}/dashcard/${dashcard}/card/${card}`).query({ vendor: v }).expect(202)),
+    ).toBe(both);
+    expect(
+      count(
+        await http()
+          .get(`/api/embed/dashboard/${gizmo()}/dashcard/${dashcard}/card/${card}`)
+          .query({ parameters: JSON.stringify({ vendor: [v] }) })
+          .expect(202),
+      ),
+    ).toBe(both);
     // An empty list locks nothing out: every product.
-    expect(count(await http().get(`/api/embed/dashboard/${dashToken(dash, { category: [] })}/dashcard/${dashcard}/card/${card}`).expect(202))).toBe(await adminCount());
+    expect(
+      count(
+        await http()
+          .get(`/api/embed/dashboard/${dashToken(dash, { category: [] })}/dashcard/${dashcard}/card/${card}`)
+          .expect(202),
+      ),
+    ).toBe(await adminCount());
   });
 
   it('applies the rules to dashcard queries', async () => {
-    const q = (token: string, query: object = {}) => http().get(`/api/embed/dashboard/${token}/dashcard/${dashcard}/card/${card}`).query(query);
+    const q = (token: string, query: object = {}) =>
+      http().get(`/api/embed/dashboard/${token}/dashcard/${dashcard}/card/${card}`).query(query);
     expectEmbed400(await q(dashToken(dash)), 'You must specify a value for category in the JWT.');
     expectEmbed400(await q(gizmo(), { category: 'Widget' }), 'You can only specify a value for category in the JWT.');
     expectEmbed400(await q(gizmo(), { hidden: 'x' }), "You're not allowed to specify a value for hidden.");
-    expectEmbed400(await q(dashToken(dash, { category: 'Gizmo', vendor: 'a' }), { vendor: 'b' }), "You can't specify a value for vendor if it's already set in the JWT.");
+    expectEmbed400(
+      await q(dashToken(dash, { category: 'Gizmo', vendor: 'a' }), { vendor: 'b' }),
+      "You can't specify a value for vendor if it's already set in the JWT.",
+    );
     expectEmbed400(await q(gizmo(), { nosuch: 'x' }), 'Unknown parameter nosuch.');
   });
 
@@ -85,18 +116,35 @@ describe('embed: dashboard', () => {
     const embedded = await http().get(`/api/embed/dashboard/${gizmo()}/params/ven/values`).expect(200);
     expect(embedded.body.values).toEqual(narrowed);
     // A viewer's attempt to widen it through the constraint is refused.
-    expectEmbed400(await http().get(`/api/embed/dashboard/${gizmo()}/params/ven/values?cat=Widget`), 'You can only specify a value for category in the JWT.');
+    expectEmbed400(
+      await http().get(`/api/embed/dashboard/${gizmo()}/params/ven/values?cat=Widget`),
+      'You can only specify a value for category in the JWT.',
+    );
     const prefix = String(narrowed[0][0]).slice(0, 3);
-    const searched = await http().get(`/api/embed/dashboard/${gizmo()}/params/ven/search/${encodeURIComponent(prefix)}`).expect(200);
+    const searched = await http()
+      .get(`/api/embed/dashboard/${gizmo()}/params/ven/search/${encodeURIComponent(prefix)}`)
+      .expect(200);
     expect(searched.body.values.length).toBeGreaterThan(0);
     for (const [value] of searched.body.values) expect(narrowed.map((n: unknown[]) => n[0])).toContain(value);
   });
 
   it('serves values only of parameters a viewer may set', async () => {
-    expectEmbed400(await http().get(`/api/embed/dashboard/${gizmo()}/params/cat/values`), 'Cannot search for values: "category" is not an enabled parameter.');
-    expectEmbed400(await http().get(`/api/embed/dashboard/${gizmo()}/params/hid/values`), 'Cannot search for values: "hidden" is not an enabled parameter.');
-    expectEmbed400(await http().get(`/api/embed/dashboard/${dashToken(dash, { category: 'Gizmo', vendor: 'x' })}/params/ven/values`), 'You can\'t specify a value for "vendor" if it\'s already set in the JWT.');
-    expectEmbed400(await http().get(`/api/embed/dashboard/${gizmo()}/params/nosuch/values`), 'Cannot search for values: "nosuch" is not an enabled parameter.');
+    expectEmbed400(
+      await http().get(`/api/embed/dashboard/${gizmo()}/params/cat/values`),
+      'Cannot search for values: "category" is not an enabled parameter.',
+    );
+    expectEmbed400(
+      await http().get(`/api/embed/dashboard/${gizmo()}/params/hid/values`),
+      'Cannot search for values: "hidden" is not an enabled parameter.',
+    );
+    expectEmbed400(
+      await http().get(`/api/embed/dashboard/${dashToken(dash, { category: 'Gizmo', vendor: 'x' })}/params/ven/values`),
+      'You can\'t specify a value for "vendor" if it\'s already set in the JWT.',
+    );
+    expectEmbed400(
+      await http().get(`/api/embed/dashboard/${gizmo()}/params/nosuch/values`),
+      'Cannot search for values: "nosuch" is not an enabled parameter.',
+    );
   });
 
   it('serves field look-ups only for the fields behind viewer parameters', async () => {
@@ -117,7 +165,10 @@ describe('embed: dashboard', () => {
     const api = await http().get(`/api/embed/dashboard/${gizmo()}/dashcard/${dashcard}/card/${card}/api`).expect(200);
     expect(count(api)).toBe(gizmos);
     expectNoInternals(api.body);
-    expectEmbed400(await http().get(`/api/embed/dashboard/${dashToken(dash)}/dashcard/${dashcard}/card/${card}/csv`), 'You must specify a value for category in the JWT.');
+    expectEmbed400(
+      await http().get(`/api/embed/dashboard/${dashToken(dash)}/dashcard/${dashcard}/card/${card}/csv`),
+      'You must specify a value for category in the JWT.',
+    );
     expectEmbed400(await http().get(`/api/embed/dashboard/${gizmo()}/dashcard/${dashcard + 1000}/card/${card}/csv`), 'Not found.');
   });
 

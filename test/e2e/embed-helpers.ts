@@ -10,7 +10,11 @@ const jwt = new JwtService();
 
 /** A token as a host signs it: HS256 with the key string itself. */
 export function sign(payload: object, key = SECRET, extra: { algorithm?: 'HS256' | 'HS512'; expiresIn?: number } = {}): string {
-  return jwt.sign(payload, { secret: key, algorithm: extra.algorithm ?? 'HS256', ...(extra.expiresIn !== undefined ? { expiresIn: extra.expiresIn } : {}) });
+  return jwt.sign(payload, {
+    secret: key,
+    algorithm: extra.algorithm ?? 'HS256',
+    ...(extra.expiresIn !== undefined ? { expiresIn: extra.expiresIn } : {}),
+  });
 }
 
 export const cardToken = (id: number, params: object = {}, extra: object = {}) => sign({ resource: { question: id }, params, ...extra });
@@ -23,7 +27,14 @@ export async function setEmbedding(t: TestApp, admin: string, on = true, key: st
 }
 
 /** PUT of a card's or dashboard's embedding fields as the admin. */
-export async function embeddable(t: TestApp, admin: string, kind: 'card' | 'dashboard', id: number, params: Record<string, string>, enable = true): Promise<void> {
+export async function embeddable(
+  t: TestApp,
+  admin: string,
+  kind: 'card' | 'dashboard',
+  id: number,
+  params: Record<string, string>,
+  enable = true,
+): Promise<void> {
   const res = await t.http().put(`/api/${kind}/${id}`).set(auth(admin)).send({ enable_embedding: enable, embedding_params: params });
   if (res.status !== 200) throw new Error(`embedding fields of ${kind} ${id}: ${res.status} ${JSON.stringify(res.body)}`);
 }
@@ -36,7 +47,20 @@ export function expectEmbed400(res: Response, message: string): void {
 /** Nothing internal in an embed's answer: no SQL, database details, users or collection names. */
 export function expectNoInternals(body: unknown, extra: string[] = []): void {
   const text = JSON.stringify(body);
-  for (const bad of ['"native_form"', 'SELECT ', '"database_id"', '"database"', '"details"', '"creator', '"collection', '"email"', '"last-edit-info"', '"made_public_by_id"', '"embedding_params"', ...extra]) {
+  for (const bad of [
+    '"native_form"',
+    'SELECT ',
+    '"database_id"',
+    '"database"',
+    '"details"',
+    '"creator',
+    '"collection',
+    '"email"',
+    '"last-edit-info"',
+    '"made_public_by_id"',
+    '"embedding_params"',
+    ...extra,
+  ]) {
     expect(text).not.toContain(bad);
   }
 }

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { ALL_USERS_GROUP_ID } from '../../src/modules/users/users.repository';
+import { ALL_USERS_GROUP_ID } from '../../src/schema/permissions-group.entity';
 import { grant, makeCard, tableQuery } from '../support/card-factories';
 import { dashboardWith } from '../support/dashboard-factories';
 import { auth } from '../support/factories';
@@ -15,7 +15,7 @@ const rawToken = (header: object, payload: object, key: string | null = SECRET) 
   return `${head}.${key === null ? '' : createHmac('sha256', key).update(head).digest('base64url')}`;
 };
 
-/** Every refusal of a token, over HTTP, with COMPAT.md's messages; and the embedding fields of cards and dashboards. */
+/** Every refusal of a token, over HTTP, with Metabase's messages; and the embedding fields of cards and dashboards. */
 describe('embed tokens', () => {
   let s: SampleApp;
   let card: number;
@@ -40,7 +40,9 @@ describe('embed tokens', () => {
     const c = await getCard(cardToken(card)).expect(200);
     expect(c.body).toMatchObject({ id: card, parameters: [], dataset_query: { type: 'query' } });
     expectNoInternals(c.body);
-    const d = await http().get(`/api/embed/dashboard/${dashToken(dash)}`).expect(200);
+    const d = await http()
+      .get(`/api/embed/dashboard/${dashToken(dash)}`)
+      .expect(200);
     expect(d.body).toMatchObject({ id: dash, dashcards: [{ id: dashcard, card_id: card }] });
     expectNoInternals(d.body);
   });
@@ -68,11 +70,20 @@ describe('embed tokens', () => {
   it('refuses a token without params, with a resource id of the wrong type, or for another object', async () => {
     expectEmbed400(await getCard(sign({ resource: { question: card } })), 'Token is missing value for keypath [:params]');
     expectEmbed400(await getCard(sign({ resource: { question: String(card) }, params: {} })), 'Card id should be a positive integer.');
-    expectEmbed400(await http().get(`/api/embed/dashboard/${sign({ resource: { dashboard: -1 }, params: {} })}`), 'Dashboard id should be a positive integer.');
+    expectEmbed400(
+      await http().get(`/api/embed/dashboard/${sign({ resource: { dashboard: -1 }, params: {} })}`),
+      'Dashboard id should be a positive integer.',
+    );
     // A dashboard's token on a card route, and the other way round.
     expectEmbed400(await getCard(dashToken(dash)), 'Token is missing value for keypath [:resource :question]');
-    expectEmbed400(await http().get(`/api/embed/dashboard/${cardToken(card)}`), 'Token is missing value for keypath [:resource :dashboard]');
-    expectEmbed400(await http().get(`/api/embed/dashboard/${cardToken(card)}/dashcard/${dashcard}/card/${card}`), 'Token is missing value for keypath [:resource :dashboard]');
+    expectEmbed400(
+      await http().get(`/api/embed/dashboard/${cardToken(card)}`),
+      'Token is missing value for keypath [:resource :dashboard]',
+    );
+    expectEmbed400(
+      await http().get(`/api/embed/dashboard/${cardToken(card)}/dashcard/${dashcard}/card/${card}`),
+      'Token is missing value for keypath [:resource :dashboard]',
+    );
     expectEmbed400(await getCard(cardToken(987654)), 'Not found.');
   });
 
@@ -124,6 +135,10 @@ describe('embed tokens', () => {
     const mine = await makeCard(s.t, s.admin, tableQuery(s.db, s.table('PRODUCTS').id), { collection_id: null });
     await http().put(`/api/card/${mine.id}`).set(auth(s.user.session)).send({ description: 'mine to edit' }).expect(200);
     await http().put(`/api/card/${mine.id}`).set(auth(s.user.session)).send({ enable_embedding: true }).expect(403);
-    await http().put(`/api/card/${mine.id}`).set(auth(s.user.session)).send({ embedding_params: { a: 'enabled' } }).expect(403);
+    await http()
+      .put(`/api/card/${mine.id}`)
+      .set(auth(s.user.session))
+      .send({ embedding_params: { a: 'enabled' } })
+      .expect(403);
   });
 });

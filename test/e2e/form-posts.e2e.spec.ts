@@ -18,12 +18,19 @@ describe('form posts', () => {
     t = await startTestApp();
     admin = await setupAdmin(t);
     // SameSite=None needs an https site (the cookie is Secure then): the weakest cookie a cross-site embed can ask for.
-    await t.http().put('/api/setting').set(auth(admin)).send({ 'site-url': 'https://analytics.example.com', 'session-cookie-samesite': 'none' }).expect(204);
+    await t
+      .http()
+      .put('/api/setting')
+      .set(auth(admin))
+      .send({ 'site-url': 'https://analytics.example.com', 'session-cookie-samesite': 'none' })
+      .expect(204);
     const login = await t.http().post('/api/session').send({ username: ADMIN.email, password: ADMIN.password }).expect(200);
     expect(login.headers['set-cookie'][0]).toMatch(/SameSite=None/);
     cookie = (login.headers['set-cookie'][0] as string).split(';')[0];
     wh = await e2eWarehouse('sqlite', t.config.dataDir, { statements: ['CREATE TABLE t (n INTEGER)', 'INSERT INTO t VALUES (7)'] });
-    dbId = (await t.http().post('/api/database').set(auth(admin)).send({ engine: 'sqlite', name: 'Forms', details: wh.details }).expect(200)).body.id;
+    dbId = (
+      await t.http().post('/api/database').set(auth(admin)).send({ engine: 'sqlite', name: 'Forms', details: wh.details }).expect(200)
+    ).body.id;
   });
   afterAll(async () => {
     await t?.close();
@@ -49,9 +56,16 @@ describe('form posts', () => {
     const before = await userCount();
     expectRefused(await t.http().post('/api/user').set('Cookie', cookie).field('email', 'evil@example.com').field('first_name', 'E'));
     expectRefused(
-      await t.http().post('/api/user').set('Cookie', cookie).set('Content-Type', 'text/plain').send('{"email":"evil@example.com","password":"Xx-1234567-zz"}'),
+      await t
+        .http()
+        .post('/api/user')
+        .set('Cookie', cookie)
+        .set('Content-Type', 'text/plain')
+        .send('{"email":"evil@example.com","password":"Xx-1234567-zz"}'),
     );
-    expectRefused(await t.http().post('/api/user').set('Cookie', cookie).type('form').send({ email: 'evil@example.com', password: 'Xx-1234567-zz' }));
+    expectRefused(
+      await t.http().post('/api/user').set('Cookie', cookie).type('form').send({ email: 'evil@example.com', password: 'Xx-1234567-zz' }),
+    );
     expect(await userCount()).toBe(before);
   });
 

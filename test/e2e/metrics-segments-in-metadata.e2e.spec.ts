@@ -20,10 +20,27 @@ describe('segments and metrics in metadata and related answers', () => {
   const ref = (table: string, field: string) => ['field', s.field(table, field), null];
 
   const segment = async (table: string, name: string, filter: unknown) =>
-    (await http().post('/api/segment').set(auth(s.admin)).send({ name, table_id: s.table(table).id, definition: { 'source-table': s.table(table).id, filter } }).expect(200)).body as Entity;
+    (
+      await http()
+        .post('/api/segment')
+        .set(auth(s.admin))
+        .send({ name, table_id: s.table(table).id, definition: { 'source-table': s.table(table).id, filter } })
+        .expect(200)
+    ).body as Entity;
   const metric = async (table: string, name: string, aggregation: unknown, filter?: unknown) =>
-    (await http().post('/api/metric').set(auth(s.admin)).send({ name, table_id: s.table(table).id, definition: { 'source-table': s.table(table).id, aggregation: [aggregation], ...(filter ? { filter } : {}) } }).expect(200)).body as Entity;
-  const archive = (kind: 'segment' | 'metric', id: number) => http().put(`/api/${kind}/${id}`).set(auth(s.admin)).send({ archived: true, revision_message: 'gone' }).expect(200);
+    (
+      await http()
+        .post('/api/metric')
+        .set(auth(s.admin))
+        .send({
+          name,
+          table_id: s.table(table).id,
+          definition: { 'source-table': s.table(table).id, aggregation: [aggregation], ...(filter ? { filter } : {}) },
+        })
+        .expect(200)
+    ).body as Entity;
+  const archive = (kind: 'segment' | 'metric', id: number) =>
+    http().put(`/api/${kind}/${id}`).set(auth(s.admin)).send({ archived: true, revision_message: 'gone' }).expect(200);
 
   beforeAll(async () => {
     s = await startSampleApp(STEADY_SETTINGS);
@@ -59,7 +76,12 @@ describe('segments and metrics in metadata and related answers', () => {
     expect(ids(related.segments)).toEqual([cheap.id, gizmos.id]);
     expect(ids(related.metrics)).toEqual([avgPrice.id]);
     // Another table has none of them.
-    const people = (await http().get(`/api/table/${s.table('PEOPLE').id}/query_metadata`).set(auth(s.user.session)).expect(200)).body;
+    const people = (
+      await http()
+        .get(`/api/table/${s.table('PEOPLE').id}/query_metadata`)
+        .set(auth(s.user.session))
+        .expect(200)
+    ).body;
     expect(people).toMatchObject({ segments: [], metrics: [] });
   });
 
@@ -85,7 +107,7 @@ describe('segments and metrics in metadata and related answers', () => {
     expect(res.metrics[0]).toMatchObject({ name: 'Avg rating', creator: expect.any(Object) });
   });
 
-  it('GET /api/card/:id/related and POST /api/card/related: the table\'s segments and legacy metrics, then its metric cards; the canonical metric', async () => {
+  it('GET /api/card/:id/related, POST /api/card/related: table segments, legacy metrics, then metric cards; canonical metric', async () => {
     const orders = s.table('ORDERS').id;
     const total = ref('ORDERS', 'TOTAL');
     const big = await segment('ORDERS', 'Big', ['>', total, 100]);
@@ -104,7 +126,13 @@ describe('segments and metrics in metadata and related answers', () => {
     expect(res.metrics[2]).toMatchObject({ type: 'metric', display: 'scalar' });
     expect(res['canonical-metric']).toMatchObject({ id: revenue.id, name: 'Revenue' });
 
-    const adhoc = (await http().post('/api/card/related').set(auth(s.user.session)).send(tableQuery(s.db, orders, { aggregation: [['count']] })).expect(200)).body;
+    const adhoc = (
+      await http()
+        .post('/api/card/related')
+        .set(auth(s.user.session))
+        .send(tableQuery(s.db, orders, { aggregation: [['count']] }))
+        .expect(200)
+    ).body;
     expect(ids(adhoc.segments)).toEqual([big.id]);
     expect(ids(adhoc.metrics)).toEqual(expect.arrayContaining([revenue.id, count.id]));
     expect(adhoc['canonical-metric']).toMatchObject({ id: count.id, name: 'Order count' });
@@ -114,7 +142,13 @@ describe('segments and metrics in metadata and related answers', () => {
     const orders = s.table('ORDERS').id;
     const products = s.table('PRODUCTS').id;
     const query = tableQuery(s.db, orders, {
-      joins: [{ 'source-table': products, alias: 'P', condition: ['=', ref('ORDERS', 'PRODUCT_ID'), ['field', s.field('PRODUCTS', 'ID'), { 'join-alias': 'P' }]] }],
+      joins: [
+        {
+          'source-table': products,
+          alias: 'P',
+          condition: ['=', ref('ORDERS', 'PRODUCT_ID'), ['field', s.field('PRODUCTS', 'ID'), { 'join-alias': 'P' }]],
+        },
+      ],
     });
     const expected = async (table: number) => {
       const alone = (await http().get(`/api/table/${table}/query_metadata`).set(auth(s.user.session)).expect(200)).body;
@@ -133,7 +167,7 @@ describe('segments and metrics in metadata and related answers', () => {
     await check((await http().get(`/api/card/${card.id}/query_metadata`).set(auth(s.user.session)).expect(200)).body.tables);
   });
 
-  it('GET /api/dashboard/:id/query_metadata: every table with its own, at no more app-DB queries for four tables than for two', async () => {
+  it('GET /api/dashboard/:id/query_metadata: every table with its own, no more app-DB queries for four tables than for two', async () => {
     const names = ['ORDERS', 'PRODUCTS', 'PEOPLE', 'REVIEWS'];
     for (const name of names) {
       await segment(name, `${name} seg`, ['not-null', ['field', s.table(name).fields[0].id, null]]);

@@ -22,7 +22,10 @@ describe('migrations', () => {
       const rows = await sources[0].query('SELECT name FROM migrations');
       expect(rows).toHaveLength(MIGRATIONS.length);
       const groups = await sources[0].query('SELECT id, name FROM permissions_group ORDER BY id');
-      expect(groups).toEqual([{ id: 1, name: 'All Users' }, { id: 2, name: 'Administrators' }]);
+      expect(groups).toEqual([
+        { id: 1, name: 'All Users' },
+        { id: 2, name: 'Administrators' },
+      ]);
       // a restart finds nothing left to apply and loses nothing
       expect(await runMigrations(sources[1])).toEqual([]);
     } finally {

@@ -31,7 +31,10 @@ describe('permissions groups and memberships API', () => {
   const newGroup = async (name = `Group ${uniq()}`): Promise<number> =>
     (await http().post('/api/permissions/group').set(auth(admin)).send({ name }).expect(200)).body.id;
   const join = (group_id: number, user_id: number, extra: object = {}) =>
-    http().post('/api/permissions/membership').set(auth(admin)).send({ group_id, user_id, ...extra });
+    http()
+      .post('/api/permissions/membership')
+      .set(auth(admin))
+      .send({ group_id, user_id, ...extra });
   const membershipsOf = async (userId: number): Promise<Membership[]> =>
     (await http().get('/api/permissions/membership').set(auth(admin)).expect(200)).body[userId] ?? [];
 
@@ -45,7 +48,8 @@ describe('permissions groups and memberships API', () => {
         const alpha = (await post('Alpha')).body.id;
         const u = await makeUser(solo, root);
         const gone = await makeUser(solo, root);
-        for (const id of [u.id, gone.id]) await solo.http().post('/api/permissions/membership').set(auth(root)).send({ group_id: beta, user_id: id }).expect(200);
+        for (const id of [u.id, gone.id])
+          await solo.http().post('/api/permissions/membership').set(auth(root)).send({ group_id: beta, user_id: id }).expect(200);
         await solo.http().delete(`/api/user/${gone.id}`).set(auth(root)).expect(200);
         const res = await solo.http().get('/api/permissions/group').set(auth(root)).expect(200);
         expect(res.body).toEqual([
@@ -74,8 +78,14 @@ describe('permissions groups and memberships API', () => {
       const name = `Sales ${uniq()}`;
       const res = await http().post('/api/permissions/group').set(auth(admin)).send({ name }).expect(200);
       expect(res.body).toEqual({ id: expect.any(Number), name, magic_group_type: null, member_count: 0 });
-      expectMessage(await http().post('/api/permissions/group').set(auth(admin)).send({ name: name.toUpperCase() }), 'A group with that name already exists.');
-      expectMessage(await http().post('/api/permissions/group').set(auth(admin)).send({ name: 'administrators' }), 'A group with that name already exists.');
+      expectMessage(
+        await http().post('/api/permissions/group').set(auth(admin)).send({ name: name.toUpperCase() }),
+        'A group with that name already exists.',
+      );
+      expectMessage(
+        await http().post('/api/permissions/group').set(auth(admin)).send({ name: 'administrators' }),
+        'A group with that name already exists.',
+      );
     });
 
     it('validates the group body', async () => {
@@ -85,7 +95,11 @@ describe('permissions groups and memberships API', () => {
       expect400(await post({ name: 12 }), 'name', 'value must be a non-blank string.');
       expect400(await post({ name: 'x'.repeat(256) }), 'name', 'value must be a string of at most 255 characters.');
       const g = await newGroup();
-      expect400(await http().put(`/api/permissions/group/${g}`).set(auth(admin)).send({ name: '' }), 'name', 'value must be a non-blank string.');
+      expect400(
+        await http().put(`/api/permissions/group/${g}`).set(auth(admin)).send({ name: '' }),
+        'name',
+        'value must be a non-blank string.',
+      );
     });
 
     it('shows a group with its active members', async () => {
@@ -101,8 +115,15 @@ describe('permissions groups and memberships API', () => {
       expect(res.body).toMatchObject({ id: g, member_count: 2 });
       expect(res.body.members).toEqual([
         {
-          user_id: v.id, email: v.email, first_name: 'Abe', last_name: 'Ace', common_name: 'Abe Ace', membership_id: expect.any(Number),
-          group_id: g, is_group_manager: true, is_superuser: false,
+          user_id: v.id,
+          email: v.email,
+          first_name: 'Abe',
+          last_name: 'Ace',
+          common_name: 'Abe Ace',
+          membership_id: expect.any(Number),
+          group_id: g,
+          is_group_manager: true,
+          is_superuser: false,
         },
         expect.objectContaining({ user_id: u.id, common_name: 'Zoe Zed', is_group_manager: false }),
       ]);
@@ -111,11 +132,17 @@ describe('permissions groups and memberships API', () => {
     it('renames a group', async () => {
       const g = await newGroup();
       const name = `Renamed ${uniq()}`;
-      expect((await http().put(`/api/permissions/group/${g}`).set(auth(admin)).send({ name }).expect(200)).body).toMatchObject({ id: g, name });
+      expect((await http().put(`/api/permissions/group/${g}`).set(auth(admin)).send({ name }).expect(200)).body).toMatchObject({
+        id: g,
+        name,
+      });
       // Its own name in another case is not a clash.
       await http().put(`/api/permissions/group/${g}`).set(auth(admin)).send({ name: name.toUpperCase() }).expect(200);
       const other = await newGroup();
-      expectMessage(await http().put(`/api/permissions/group/${other}`).set(auth(admin)).send({ name }), 'A group with that name already exists.');
+      expectMessage(
+        await http().put(`/api/permissions/group/${other}`).set(auth(admin)).send({ name }),
+        'A group with that name already exists.',
+      );
     });
 
     it('deletes a group and its memberships', async () => {
@@ -130,9 +157,18 @@ describe('permissions groups and memberships API', () => {
     });
 
     it('keeps the built-in groups', async () => {
-      expectMessage(await http().put('/api/permissions/group/1').set(auth(admin)).send({ name: 'Everyone' }), "You cannot edit or delete the 'All Users' permissions group.");
-      expectMessage(await http().delete('/api/permissions/group/2').set(auth(admin)), "You cannot edit or delete the 'Administrators' permissions group.");
-      expectMessage(await http().delete('/api/permissions/group/1').set(auth(admin)), "You cannot edit or delete the 'All Users' permissions group.");
+      expectMessage(
+        await http().put('/api/permissions/group/1').set(auth(admin)).send({ name: 'Everyone' }),
+        "You cannot edit or delete the 'All Users' permissions group.",
+      );
+      expectMessage(
+        await http().delete('/api/permissions/group/2').set(auth(admin)),
+        "You cannot edit or delete the 'Administrators' permissions group.",
+      );
+      expectMessage(
+        await http().delete('/api/permissions/group/1').set(auth(admin)),
+        "You cannot edit or delete the 'All Users' permissions group.",
+      );
     });
 
     it('answers 404 for unknown groups, 400 for bad ids', async () => {
@@ -141,7 +177,11 @@ describe('permissions groups and memberships API', () => {
       expect404(await http().put('/api/permissions/group/99999').set(auth(admin)).send({ name: 'x' }));
       expect404(await http().delete('/api/permissions/group/99999').set(auth(admin)));
       expect400(await http().get('/api/permissions/group/abc').set(auth(admin)), 'id', 'value must be an integer greater than zero.');
-      expect400(await http().put('/api/permissions/group/0').set(auth(admin)).send({ name: 'x' }), 'id', 'value must be an integer greater than zero.');
+      expect400(
+        await http().put('/api/permissions/group/0').set(auth(admin)).send({ name: 'x' }),
+        'id',
+        'value must be an integer greater than zero.',
+      );
       expect400(await http().delete('/api/permissions/group/-3').set(auth(admin)), 'id', 'value must be an integer greater than zero.');
     });
 
@@ -172,8 +212,15 @@ describe('permissions groups and memberships API', () => {
       const g = await newGroup();
       const u = await makeUser(t, admin);
       const res = await join(g, u.id, { is_group_manager: true }).expect(200);
-      expect(res.body).toEqual([expect.objectContaining({ user_id: u.id, group_id: g, is_group_manager: true, membership_id: expect.any(Number) })]);
-      expect(await membershipsOf(u.id)).toContainEqual({ membership_id: res.body[0].membership_id, group_id: g, user_id: u.id, is_group_manager: true });
+      expect(res.body).toEqual([
+        expect.objectContaining({ user_id: u.id, group_id: g, is_group_manager: true, membership_id: expect.any(Number) }),
+      ]);
+      expect(await membershipsOf(u.id)).toContainEqual({
+        membership_id: res.body[0].membership_id,
+        group_id: g,
+        user_id: u.id,
+        is_group_manager: true,
+      });
       expectMessage(await join(g, u.id), 'The user is already a member of that group.');
       expectMessage(await join(1, u.id), ALL_USERS);
     });
@@ -186,7 +233,10 @@ describe('permissions groups and memberships API', () => {
       await http().get('/api/user').set(auth(u.session)).expect(200);
       const m = (await membershipsOf(u.id)).find((x) => x.group_id === 2)!;
       expect((await http().delete(`/api/permissions/membership/${m.membership_id}`).set(auth(admin))).status).toBe(204);
-      expect((await http().get('/api/user/current').set(auth(u.session)).expect(200)).body).toMatchObject({ is_superuser: false, group_ids: [1] });
+      expect((await http().get('/api/user/current').set(auth(u.session)).expect(200)).body).toMatchObject({
+        is_superuser: false,
+        group_ids: [1],
+      });
       expect403(await http().get('/api/user').set(auth(u.session)));
     });
 
@@ -203,7 +253,9 @@ describe('permissions groups and memberships API', () => {
       try {
         const root = await setupAdmin(solo);
         const rootId = (await solo.http().get('/api/user/current').set(auth(root))).body.id;
-        const mine = (await solo.http().get('/api/permissions/membership').set(auth(root))).body[rootId].find((x: Membership) => x.group_id === 2);
+        const mine = (await solo.http().get('/api/permissions/membership').set(auth(root))).body[rootId].find(
+          (x: Membership) => x.group_id === 2,
+        );
         expectMessage(await solo.http().delete(`/api/permissions/membership/${mine.membership_id}`).set(auth(root)), LAST_ADMIN);
         const second = await makeUser(solo, root, { user_group_memberships: [{ id: 2 }] });
         expect((await solo.http().delete(`/api/permissions/membership/${mine.membership_id}`).set(auth(root))).status).toBe(204);
@@ -219,7 +271,10 @@ describe('permissions groups and memberships API', () => {
       const key = await t.app.get(UsersService).create({ email: `k-${uniq()}@api-key.invalid`, type: 'api-key', group_ids: [g] });
       const m = (await membershipsOf(key.id)).find((x) => x.group_id === g)!;
       expectMessage(await join(2, key.id), "An API key's group is changed through /api/api-key.");
-      expectMessage(await http().delete(`/api/permissions/membership/${m.membership_id}`).set(auth(admin)), "An API key's group is changed through /api/api-key.");
+      expectMessage(
+        await http().delete(`/api/permissions/membership/${m.membership_id}`).set(auth(admin)),
+        "An API key's group is changed through /api/api-key.",
+      );
     });
 
     it('validates the membership body', async () => {
@@ -227,9 +282,17 @@ describe('permissions groups and memberships API', () => {
       expect400(await join('x' as unknown as number, u.id), 'group_id', 'value must be an integer greater than zero.');
       expect400(await join(0, u.id), 'group_id', 'value must be an integer greater than zero.');
       expect400(await join(3, 1.5), 'user_id', 'value must be an integer greater than zero.');
-      expect400(await http().post('/api/permissions/membership').set(auth(admin)).send({ group_id: 2 }), 'user_id', 'value must be an integer greater than zero.');
+      expect400(
+        await http().post('/api/permissions/membership').set(auth(admin)).send({ group_id: 2 }),
+        'user_id',
+        'value must be an integer greater than zero.',
+      );
       expect400(await join(2, u.id, { is_group_manager: 'yes' }), 'is_group_manager', 'value must be a boolean.');
-      expect400(await http().delete('/api/permissions/membership/abc').set(auth(admin)), 'id', 'value must be an integer greater than zero.');
+      expect400(
+        await http().delete('/api/permissions/membership/abc').set(auth(admin)),
+        'id',
+        'value must be an integer greater than zero.',
+      );
     });
 
     it('answers 404 for unknown groups, users and memberships', async () => {

@@ -20,8 +20,10 @@ describe('persisted models on Postgres, MariaDB and DuckDB', () => {
   let admin: string;
   const warehouses: E2eWarehouse[] = [];
   const statements = [
-    'CREATE TABLE sales (id INTEGER PRIMARY KEY, region VARCHAR(20), amount INTEGER, sold_at TIMESTAMP, ok BOOLEAN, price DOUBLE PRECISION)',
-    "INSERT INTO sales VALUES (1, 'north', 10, '2024-01-02 03:04:05', TRUE, 1.5), (2, 'north', 5, NULL, FALSE, 2.25), (3, 'south', 7, '2024-02-03 00:00:00', NULL, NULL), (4, 'east', 3, NULL, TRUE, 0.5)",
+    'CREATE TABLE sales (id INTEGER PRIMARY KEY, region VARCHAR(20), amount INTEGER, sold_at TIMESTAMP, ok BOOLEAN,' +
+      ' price DOUBLE PRECISION)',
+    "INSERT INTO sales VALUES (1, 'north', 10, '2024-01-02 03:04:05', TRUE, 1.5), (2, 'north', 5, NULL, FALSE, 2.25)," +
+      " (3, 'south', 7, '2024-02-03 00:00:00', NULL, NULL), (4, 'east', 3, NULL, TRUE, 0.5)",
   ];
 
   beforeAll(async () => {
@@ -37,9 +39,18 @@ describe('persisted models on Postgres, MariaDB and DuckDB', () => {
   const engines = availableEngines(['postgres', 'mysql', 'duckdb']);
 
   it.each(engines.map((e) => [e]))('%s: persist, read, refresh, failed refresh, unpersist', async (engine: Engine) => {
-    const wh = await e2eWarehouse(engine, t.config.dataDir, { statements: engine === 'mysql' ? statements.map((s) => s.replace('DOUBLE PRECISION', 'DOUBLE')) : statements });
+    const wh = await e2eWarehouse(engine, t.config.dataDir, {
+      statements: engine === 'mysql' ? statements.map((s) => s.replace('DOUBLE PRECISION', 'DOUBLE')) : statements,
+    });
     warehouses.push(wh);
-    const db = (await t.http().post('/api/database').set(auth(admin)).send({ engine, name: `Persist ${engine}`, details: wh.details }).expect(200)).body.id as number;
+    const db = (
+      await t
+        .http()
+        .post('/api/database')
+        .set(auth(admin))
+        .send({ engine, name: `Persist ${engine}`, details: wh.details })
+        .expect(200)
+    ).body.id as number;
     await waitForSync(t, admin, db);
     const meta = (await t.http().get(`/api/database/${db}/metadata`).set(auth(admin)).expect(200)).body;
     const table = meta.tables.find((x: { name: string }) => x.name.toLowerCase() === 'sales');
@@ -54,14 +65,25 @@ describe('persisted models on Postgres, MariaDB and DuckDB', () => {
 
     await t.http().post(`/api/card/${model.id}/persist`).set(auth(admin)).expect(204);
     const info = (await t.http().get(`/api/persist/card/${model.id}`).set(auth(admin)).expect(200)).body;
-    expect(info).toMatchObject({ card_id: model.id, database_id: db, state: 'persisted', active: true, error: null, table_name: `model_${model.id}` });
+    expect(info).toMatchObject({
+      card_id: model.id,
+      database_id: db,
+      state: 'persisted',
+      active: true,
+      error: null,
+      table_name: `model_${model.id}`,
+    });
     expect(info.schema_name).toMatch(new RegExp(`^analytics_cache_[0-9a-f]{8}_${db}$`));
     expect(info.columns.map((c: string) => c.toLowerCase())).toEqual(['id', 'region', 'amount', 'sold_at', 'ok', 'price']);
     // An instant in UTC whatever the server's zone (SQLite keeps it as zone-less text).
     expect(Math.abs(new Date(info.refresh_end).getTime() - Date.now())).toBeLessThan(60_000);
 
     const total = async () => {
-      const q = { database: db, type: 'query', query: { 'source-table': `card__${model.id}`, aggregation: [['sum', ['field', col('amount'), { 'base-type': 'type/Integer' }]]] } };
+      const q = {
+        database: db,
+        type: 'query',
+        query: { 'source-table': `card__${model.id}`, aggregation: [['sum', ['field', col('amount'), { 'base-type': 'type/Integer' }]]] },
+      };
       const res = (await t.http().post('/api/dataset').set(auth(admin)).send(q).expect(202)).body;
       expect({ status: res.status, error: res.error }).toEqual({ status: 'completed', error: undefined });
       return { sum: Number(res.data.rows[0][0]), sql: res.data.native_form.query as string };
@@ -76,7 +98,14 @@ describe('persisted models on Postgres, MariaDB and DuckDB', () => {
         return Number(body.data.rows.find((r) => Number(r[0]) === 1)![2]);
       };
       const own = (await t.http().post(`/api/card/${model.id}/query`).set(auth(admin)).send({}).expect(202)).body;
-      const dashcard = (await t.http().post(`/api/dashboard/${dash.id}/dashcard/${dash.dashcards[0].id}/card/${model.id}/query`).set(auth(admin)).send({}).expect(202)).body;
+      const dashcard = (
+        await t
+          .http()
+          .post(`/api/dashboard/${dash.id}/dashcard/${dash.dashcards[0].id}/card/${model.id}/query`)
+          .set(auth(admin))
+          .send({})
+          .expect(202)
+      ).body;
       const shared = (await t.http().get(`/api/public/card/${uuid}/query`).expect(202)).body;
       // The same columns as the model's own query gives, whichever it read.
       expect(own.data.cols.map((c: { name: string; display_name: string }) => [c.name, c.display_name])).toEqual(
@@ -89,20 +118,51 @@ describe('persisted models on Postgres, MariaDB and DuckDB', () => {
     expect(first.sql).toContain(`model_${model.id}`);
 
     // Every column type comes back through the table as through the model's own query.
-    const through = (await t.http().post('/api/dataset').set(auth(admin)).send({ database: db, type: 'query', query: { 'source-table': `card__${model.id}` } }).expect(202)).body;
+    const through = (
+      await t
+        .http()
+        .post('/api/dataset')
+        .set(auth(admin))
+        .send({ database: db, type: 'query', query: { 'source-table': `card__${model.id}` } })
+        .expect(202)
+    ).body;
     expect(through.data.native_form.query).toContain(info.schema_name);
-    const sorted = (through.data.rows as unknown[][]).map((r) => [Number(r[0]), r[1], Number(r[2]), r[3], r[4] === null ? null : Boolean(r[4]), r[5] === null ? null : Number(r[5])]).sort((a, b) => (a[0] as number) - (b[0] as number));
+    const sorted = (through.data.rows as unknown[][])
+      .map((r) => [Number(r[0]), r[1], Number(r[2]), r[3], r[4] === null ? null : Boolean(r[4]), r[5] === null ? null : Number(r[5])])
+      .sort((a, b) => (a[0] as number) - (b[0] as number));
     expect(sorted[0]).toEqual([1, 'north', 10, expect.stringMatching(/^2024-01-02T03:04:05/), true, 1.5]);
     expect(sorted[1]).toEqual([2, 'north', 5, null, false, 2.25]);
 
     // A change in the source stays unseen until the refresh, in exports of questions on the model too.
-    const question = await makeCard(t, admin, { database: db, type: 'query', query: { 'source-table': `card__${model.id}`, aggregation: [['sum', ['field', col('amount'), { 'base-type': 'type/Integer' }]]] } });
+    const question = await makeCard(t, admin, {
+      database: db,
+      type: 'query',
+      query: { 'source-table': `card__${model.id}`, aggregation: [['sum', ['field', col('amount'), { 'base-type': 'type/Integer' }]]] },
+    });
     const exported = async () => {
-      const res = await t.http().post(`/api/card/${question.id}/query/csv`).set(auth(admin)).type('form').send({}).buffer(true).parse(binary).expect(200);
+      const res = await t
+        .http()
+        .post(`/api/card/${question.id}/query/csv`)
+        .set(auth(admin))
+        .type('form')
+        .send({})
+        .buffer(true)
+        .parse(binary)
+        .expect(200);
       return Number(parseCsv((res.body as Buffer).toString())[1][0]);
     };
-    const nested = (await t.http().post('/api/dataset').set(auth(admin)).send({ database: db, type: 'query', query: { 'source-table': `card__${question.id}` } }).expect(202)).body;
-    expect({ sum: Number(nested.data.rows[0][0]), sql: nested.data.native_form.query }).toEqual({ sum: 25, sql: expect.stringContaining(info.schema_name) });
+    const nested = (
+      await t
+        .http()
+        .post('/api/dataset')
+        .set(auth(admin))
+        .send({ database: db, type: 'query', query: { 'source-table': `card__${question.id}` } })
+        .expect(202)
+    ).body;
+    expect({ sum: Number(nested.data.rows[0][0]), sql: nested.data.native_form.query }).toEqual({
+      sum: 25,
+      sql: expect.stringContaining(info.schema_name),
+    });
     await wh.exec(['UPDATE sales SET amount = amount + 100 WHERE id = 1']);
     expect((await total()).sum).toBe(25);
     expect(await exported()).toBe(25);
@@ -116,8 +176,16 @@ describe('persisted models on Postgres, MariaDB and DuckDB', () => {
     // A failed refresh keeps the previous table in use and records the error: the build cannot write (a view stands
     // where the new table goes), and the model's query fails (the source table is gone).
     const failures: Array<{ break: string[]; mend: string[]; message: RegExp }> = [
-      { break: [`CREATE VIEW ${q(engine, info.schema_name)}.${q(engine, `model_${model.id}_new`)} AS SELECT 1 AS x`], mend: [`DROP VIEW ${q(engine, info.schema_name)}.${q(engine, `model_${model.id}_new`)}`], message: new RegExp(`model_${model.id}_new`) },
-      { break: ['ALTER TABLE sales RENAME TO sales_gone'], mend: ['ALTER TABLE sales_gone RENAME TO sales'], message: /query failed.*sales/is },
+      {
+        break: [`CREATE VIEW ${q(engine, info.schema_name)}.${q(engine, `model_${model.id}_new`)} AS SELECT 1 AS x`],
+        mend: [`DROP VIEW ${q(engine, info.schema_name)}.${q(engine, `model_${model.id}_new`)}`],
+        message: new RegExp(`model_${model.id}_new`),
+      },
+      {
+        break: ['ALTER TABLE sales RENAME TO sales_gone'],
+        mend: ['ALTER TABLE sales_gone RENAME TO sales'],
+        message: /query failed.*sales/is,
+      },
     ];
     for (const f of failures) {
       await wh.exec(f.break);
@@ -129,11 +197,19 @@ describe('persisted models on Postgres, MariaDB and DuckDB', () => {
       await wh.exec(f.mend);
     }
     await t.http().post(`/api/card/${model.id}/refresh`).set(auth(admin)).expect(204);
-    expect((await t.http().get(`/api/persist/card/${model.id}`).set(auth(admin)).expect(200)).body).toMatchObject({ state: 'persisted', error: null });
+    expect((await t.http().get(`/api/persist/card/${model.id}`).set(auth(admin)).expect(200)).body).toMatchObject({
+      state: 'persisted',
+      error: null,
+    });
 
     // The admin listing.
     const list = (await t.http().get('/api/persist').set(auth(admin)).expect(200)).body;
-    expect(list.data.find((r: { card_id: number }) => r.card_id === model.id)).toMatchObject({ state: 'persisted', card_name: model.name, database_id: db, 'next-refresh-time': expect.any(String) });
+    expect(list.data.find((r: { card_id: number }) => r.card_id === model.id)).toMatchObject({
+      state: 'persisted',
+      card_name: model.name,
+      database_id: db,
+      'next-refresh-time': expect.any(String),
+    });
     const byId = (await t.http().get(`/api/persist/${info.id}`).set(auth(admin)).expect(200)).body;
     expect(byId.card_id).toBe(model.id);
 

@@ -1,4 +1,4 @@
-import { MetricsService } from '../../src/modules/metrics/metrics.service';
+import { MetricsService } from '../../src/modules/observability/metrics.service';
 import { QueryCacheService } from '../../src/modules/query-cache/query-cache.service';
 import { makeCard, nativeQuery } from '../support/card-factories';
 import { e2eWarehouse, type E2eWarehouse } from '../support/e2e-warehouses';
@@ -48,8 +48,12 @@ describe('Prometheus metrics', () => {
     t = await startTestApp({ METRICS_PORT: '0', HOST: '127.0.0.1' });
     base = `http://127.0.0.1:${t.app.get(MetricsService).port()}`;
     admin = await setupAdmin(t);
-    wh = await e2eWarehouse('sqlite', t.config.dataDir, { statements: ['CREATE TABLE t (id INTEGER PRIMARY KEY)', 'INSERT INTO t VALUES (1), (2), (3)'] });
-    db = (await t.http().post('/api/database').set(auth(admin)).send({ engine: 'sqlite', name: 'Metrics', details: wh.details }).expect(200)).body.id;
+    wh = await e2eWarehouse('sqlite', t.config.dataDir, {
+      statements: ['CREATE TABLE t (id INTEGER PRIMARY KEY)', 'INSERT INTO t VALUES (1), (2), (3)'],
+    });
+    db = (
+      await t.http().post('/api/database').set(auth(admin)).send({ engine: 'sqlite', name: 'Metrics', details: wh.details }).expect(200)
+    ).body.id;
     await waitForIdle(t, db);
   });
   afterAll(async () => {
@@ -113,12 +117,21 @@ describe('Prometheus metrics', () => {
   it('counts sync runs by kind and outcome', async () => {
     await t.http().post(`/api/database/${db}/sync_schema`).set(auth(admin)).expect(200);
     // The sync on connecting, and this one.
-    await until(async () => (find(parse(await scrape()), 'analytics_sync_run_duration_seconds_count', { kind: 'metadata', outcome: 'succeeded' })?.value ?? 0) >= 2);
+    await until(
+      async () =>
+        (find(parse(await scrape()), 'analytics_sync_run_duration_seconds_count', { kind: 'metadata', outcome: 'succeeded' })?.value ??
+          0) >= 2,
+    );
   });
 
   it("has the process's heap, RSS and event-loop delay, and answers 404 off /metrics", async () => {
     const names = new Set(parse(await scrape()).map((s) => s.name));
-    for (const name of ['process_resident_memory_bytes', 'nodejs_heap_size_used_bytes', 'nodejs_eventloop_lag_p99_seconds', 'nodejs_eventloop_lag_seconds']) {
+    for (const name of [
+      'process_resident_memory_bytes',
+      'nodejs_heap_size_used_bytes',
+      'nodejs_eventloop_lag_p99_seconds',
+      'nodejs_eventloop_lag_seconds',
+    ]) {
       expect(names).toContain(name);
     }
     expect((await fetch(`${base}/`)).status).toBe(404);

@@ -38,8 +38,13 @@ describe('public links', () => {
     await http().get(`/api/public/card/${first.uuid}`).expect(200);
 
     await http().delete(`/api/card/${card.id}/public_link`).set(auth(s.admin)).expect(204);
-    expect((await http().get(`/api/card/${card.id}`).set(auth(s.admin)).expect(200)).body).toMatchObject({ public_uuid: null, made_public_by_id: null });
-    expect((await http().get('/api/card/public').set(auth(s.admin)).expect(200)).body).not.toContainEqual(expect.objectContaining({ id: card.id }));
+    expect((await http().get(`/api/card/${card.id}`).set(auth(s.admin)).expect(200)).body).toMatchObject({
+      public_uuid: null,
+      made_public_by_id: null,
+    });
+    expect((await http().get('/api/card/public').set(auth(s.admin)).expect(200)).body).not.toContainEqual(
+      expect.objectContaining({ id: card.id }),
+    );
     expect404(await http().get(`/api/public/card/${first.uuid}`));
     expect404(await http().delete(`/api/card/${card.id}/public_link`).set(auth(s.admin)));
     const again = (await http().post(`/api/card/${card.id}/public_link`).set(auth(s.admin)).expect(200)).body;
@@ -52,8 +57,15 @@ describe('public links', () => {
     const { uuid } = (await http().post(`/api/dashboard/${dash.id}/public_link`).set(auth(s.admin)).expect(200)).body;
     expect(uuid).toMatch(UUID);
     expect((await http().post(`/api/dashboard/${dash.id}/public_link`).set(auth(s.admin)).expect(200)).body).toEqual({ uuid });
-    expect((await http().get(`/api/dashboard/${dash.id}`).set(auth(s.admin)).expect(200)).body).toMatchObject({ public_uuid: uuid, made_public_by_id: adminId });
-    expect((await http().get('/api/dashboard/public').set(auth(s.admin)).expect(200)).body).toContainEqual({ id: dash.id, name: dash.name, public_uuid: uuid });
+    expect((await http().get(`/api/dashboard/${dash.id}`).set(auth(s.admin)).expect(200)).body).toMatchObject({
+      public_uuid: uuid,
+      made_public_by_id: adminId,
+    });
+    expect((await http().get('/api/dashboard/public').set(auth(s.admin)).expect(200)).body).toContainEqual({
+      id: dash.id,
+      name: dash.name,
+      public_uuid: uuid,
+    });
     await http().get(`/api/public/dashboard/${uuid}`).expect(200);
     await http().delete(`/api/dashboard/${dash.id}/public_link`).set(auth(s.admin)).expect(204);
     expect404(await http().get(`/api/public/dashboard/${uuid}`));
@@ -69,7 +81,9 @@ describe('public links', () => {
     }
     expect404(await http().post('/api/card/999999/public_link').set(auth(s.admin)));
     expect404(await http().post('/api/dashboard/999999/public_link').set(auth(s.admin)));
-    expect((await http().post('/api/card/0/public_link').set(auth(s.admin))).body).toMatchObject({ errors: { 'card-id': 'value must be an integer greater than zero.' } });
+    expect((await http().post('/api/card/0/public_link').set(auth(s.admin))).body).toMatchObject({
+      errors: { 'card-id': 'value must be an integer greater than zero.' },
+    });
     await http().put(`/api/card/${card.id}`).set(auth(s.admin)).send({ archived: true }).expect(200);
     const archived = await http().post(`/api/card/${card.id}/public_link`).set(auth(s.admin));
     expect(archived.status).toBe(404);
@@ -87,7 +101,11 @@ describe('public links', () => {
       terse(await http().get(`/api/public/card/${uuid}`), 400, 'An error occurred.');
       terse(await http().get(`/api/public/card/${uuid}/query`), 400, 'An error occurred.');
       terse(await http().get('/api/public/card/not-a-uuid'), 400, 'An error occurred.');
-      terse(await http().get(`/api/public/oembed?url=${encodeURIComponent(`http://localhost/public/question/${uuid}`)}`), 400, 'An error occurred.');
+      terse(
+        await http().get(`/api/public/oembed?url=${encodeURIComponent(`http://localhost/public/question/${uuid}`)}`),
+        400,
+        'An error occurred.',
+      );
     } finally {
       await sharing(true);
     }
@@ -119,7 +137,9 @@ describe('public links', () => {
     expect404(await http().get(`/api/public/card/${c}`));
     expect404(await http().get(`/api/public/card/${c}/query`));
     expect404(await http().get(`/api/public/dashboard/${d}`));
-    expect((await http().get('/api/card/public').set(auth(s.admin)).expect(200)).body).not.toContainEqual(expect.objectContaining({ id: card.id }));
+    expect((await http().get('/api/card/public').set(auth(s.admin)).expect(200)).body).not.toContainEqual(
+      expect.objectContaining({ id: card.id }),
+    );
     await http().put(`/api/card/${card.id}`).set(auth(s.admin)).send({ archived: false }).expect(200);
     await http().get(`/api/public/card/${c}`).expect(200);
   });
@@ -128,14 +148,32 @@ describe('public links', () => {
     const card = await makeCard(s.t, s.admin, nativeQuery(s.db, 'SELECT 1 AS ONE'));
     const { uuid } = (await http().post(`/api/card/${card.id}/public_link`).set(auth(s.admin)).expect(200)).body;
     const url = `https://bi.example.com/public/question/${uuid}`;
-    const res = await http().get('/api/public/oembed').query({ url, format: 'json', maxwidth: '600', maxheight: '400' }).expect(200);
-    expect(res.body).toEqual({ version: '1.0', type: 'rich', width: 600, height: 400, html: `<iframe src="${url}" width="600" height="400" frameborder="0" allowtransparency></iframe>` });
-    const defaults = (await http().get('/api/public/oembed').query({ url: `${url}#bordered=true&titled="x"` }).expect(200)).body;
+    // The page must be on this site: here the request's own origin, https://bi.example.com (through a trusted proxy).
+    const oembed = () => http().get('/api/public/oembed').set('Host', 'bi.example.com').set('X-Forwarded-Proto', 'https');
+    const res = await oembed().query({ url, format: 'json', maxwidth: '600', maxheight: '400' }).expect(200);
+    expect(res.body).toEqual({
+      version: '1.0',
+      type: 'rich',
+      width: 600,
+      height: 400,
+      html: `<iframe src="${url}" width="600" height="400" frameborder="0" allowtransparency></iframe>`,
+    });
+    const defaults = (
+      await oembed()
+        .query({ url: `${url}#bordered=true&titled="x"` })
+        .expect(200)
+    ).body;
     expect(defaults).toMatchObject({ width: 1024, height: 800 });
     expect(defaults.html).toContain('#bordered=true&amp;titled=%22x%22"');
-    for (const query of [{ url, format: 'xml' }, { url, maxwidth: 'wide' }, { url: 'javascript:alert(1)//public/question/' + uuid }, { url: 'https://evil.example.com/x' }, {}]) {
-      terse(await http().get('/api/public/oembed').query(query), 400, 'An error occurred.');
+    for (const query of [
+      { url, format: 'xml' },
+      { url, maxwidth: 'wide' },
+      { url: 'javascript:alert(1)//public/question/' + uuid },
+      { url: 'https://evil.example.com/x' },
+      {},
+    ]) {
+      terse(await oembed().query(query), 400, 'An error occurred.');
     }
-    terse(await http().get('/api/public/oembed').query({ url: 'https://bi.example.com/public/dashboard/2b3a6a4c-3b1e-4c8e-9f55-6e1f7d2a9c10' }), 404, 'Not found.');
+    terse(await oembed().query({ url: 'https://bi.example.com/public/dashboard/2b3a6a4c-3b1e-4c8e-9f55-6e1f7d2a9c10' }), 404, 'Not found.');
   });
 });

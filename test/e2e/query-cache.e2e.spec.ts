@@ -1,12 +1,12 @@
 import { DataSource, IsNull, Not } from 'typeorm';
 import type { AuthUser } from '../../src/common/auth/current-user';
 import { DatasetService } from '../../src/modules/dataset/dataset.service';
-import { QueryCacheEntry } from '../../src/modules/query-cache/query-cache.entity';
+import { QueryCacheEntry } from '../../src/schema/query-cache.entity';
 import { QueryCacheService } from '../../src/modules/query-cache/query-cache.service';
-import { QueryExecution } from '../../src/modules/query-log/query-execution.entity';
+import { QueryExecution } from '../../src/schema/query-execution.entity';
 import { rawQueryHash } from '../../src/modules/query-log/query-hash';
 import { QueryLogService } from '../../src/modules/query-log/query-log.service';
-import { ADMIN_GROUP_ID, ALL_USERS_GROUP_ID } from '../../src/modules/users/users.repository';
+import { ADMIN_GROUP_ID, ALL_USERS_GROUP_ID } from '../../src/schema/permissions-group.entity';
 import { e2eWarehouse, type E2eWarehouse } from '../support/e2e-warehouses';
 import { auth, makeUserDirect, setupAdmin } from '../support/factories';
 import { waitForIdle } from '../support/sync-runs';
@@ -29,7 +29,12 @@ describe('query result cache', () => {
   const fresh = () => ({ database: db, type: 'native', native: { query: `SELECT count(*) AS n, ${++n} AS k FROM t` } });
   const count = (res: { data: { rows: unknown[][] } }) => res.data.rows[0][0];
   const addRow = () => wh.exec(['INSERT INTO t DEFAULT VALUES']);
-  const run = async (app: TestApp, query: object, caller: AuthUser, opts: Parameters<DatasetService['run']>[3] = { cacheTtlSeconds: 60 }) => {
+  const run = async (
+    app: TestApp,
+    query: object,
+    caller: AuthUser,
+    opts: Parameters<DatasetService['run']>[3] = { cacheTtlSeconds: 60 },
+  ) => {
     const res = await app.app.get(DatasetService).run(query, caller, signal(), opts);
     await app.app.get(QueryCacheService).flush();
     await app.app.get(QueryLogService).flush();
@@ -42,10 +47,17 @@ describe('query result cache', () => {
   beforeAll(async () => {
     t = await startTestApp();
     admin = await setupAdmin(t);
-    adminUser = { id: (await t.http().get('/api/user/current').set(auth(admin)).expect(200)).body.id, isSuperuser: true, groupIds: [ALL_USERS_GROUP_ID, ADMIN_GROUP_ID] };
+    adminUser = {
+      id: (await t.http().get('/api/user/current').set(auth(admin)).expect(200)).body.id,
+      isSuperuser: true,
+      groupIds: [ALL_USERS_GROUP_ID, ADMIN_GROUP_ID],
+    };
     user = { id: (await makeUserDirect(t)).id, isSuperuser: false, groupIds: [ALL_USERS_GROUP_ID] };
-    wh = await e2eWarehouse('sqlite', t.config.dataDir, { statements: ['CREATE TABLE t (id INTEGER PRIMARY KEY)', 'INSERT INTO t VALUES (1), (2), (3)'] });
-    db = (await t.http().post('/api/database').set(auth(admin)).send({ engine: 'sqlite', name: 'Cache', details: wh.details }).expect(200)).body.id;
+    wh = await e2eWarehouse('sqlite', t.config.dataDir, {
+      statements: ['CREATE TABLE t (id INTEGER PRIMARY KEY)', 'INSERT INTO t VALUES (1), (2), (3)'],
+    });
+    db = (await t.http().post('/api/database').set(auth(admin)).send({ engine: 'sqlite', name: 'Cache', details: wh.details }).expect(200))
+      .body.id;
     await waitForIdle(t, db);
     t2 = await startTestApp({}, t);
   });
@@ -62,17 +74,29 @@ describe('query result cache', () => {
     expect(count(first)).toBe(3 + 0);
     await addRow();
     const hit = await run(t, query, adminUser, { cacheTtlSeconds: 60, context: 'question', cardId: 7 });
-    expect(hit).toMatchObject({ cached: true, status: 'completed', context: 'question', started_at: first.started_at, running_time: first.running_time });
+    expect(hit).toMatchObject({
+      cached: true,
+      status: 'completed',
+      context: 'question',
+      started_at: first.started_at,
+      running_time: first.running_time,
+    });
     expect(count(hit)).toBe(count(first));
     expect(hit.updated_at).toEqual(expect.any(String));
     expect(Date.parse(hit.updated_at!)).toBeGreaterThanOrEqual(Date.parse(first.started_at));
-    const logged = await t.app.get(DataSource).getRepository(QueryExecution).find({ where: { hash: rawQueryHash(query) }, order: { id: 'ASC' } });
-    expect(logged.map((r) => [r.cache_hit, r.context, r.card_id, r.result_rows])).toEqual([[false, 'ad-hoc', null, 1], [true, 'question', 7, 1]]);
+    const logged = await t.app
+      .get(DataSource)
+      .getRepository(QueryExecution)
+      .find({ where: { hash: rawQueryHash(query) }, order: { id: 'ASC' } });
+    expect(logged.map((r) => [r.cache_hit, r.context, r.card_id, r.result_rows])).toEqual([
+      [false, 'ad-hoc', null, 1],
+      [true, 'question', 7, 1],
+    ]);
     // Expired: run again, and the fresh result replaces the entry.
     await expireAll();
     const after = await run(t, query, adminUser);
     expect(after.cached).toBeUndefined();
-    expect(count(after)).toBe(count(first) as number + 1);
+    expect(count(after)).toBe((count(first) as number) + 1);
     expect(count(await run(t, query, adminUser))).toBe(count(after));
   });
 
@@ -82,7 +106,7 @@ describe('query result cache', () => {
     await addRow();
     const bypass = await run(t, query, adminUser, { cacheTtlSeconds: 60, ignoreCache: true });
     expect(bypass.cached).toBeUndefined();
-    expect(count(bypass)).toBe(count(first) as number + 1);
+    expect(count(bypass)).toBe((count(first) as number) + 1);
     const hit = await run(t, query, adminUser);
     expect(hit.cached).toBe(true);
     expect(count(hit)).toBe(count(bypass));
@@ -122,7 +146,7 @@ describe('query result cache', () => {
     // A user with the same data access but other groups does not get the admin's entry...
     const asUser = await run(t, query, user);
     expect(asUser.cached).toBeUndefined();
-    expect(count(asUser)).toBe(count(asAdmin) as number + 1);
+    expect(count(asUser)).toBe((count(asAdmin) as number) + 1);
     // ...nor a user in one more group; the same groups do share.
     const wider = await run(t, query, { ...user, id: user.id, groupIds: [ALL_USERS_GROUP_ID, 99999] });
     expect(wider.cached).toBeUndefined();
@@ -130,11 +154,25 @@ describe('query result cache', () => {
     expect(sameShape.cached).toBe(true);
     expect(count(sameShape)).toBe(count(asUser));
     // Parameters are part of the key.
-    const withParam = { ...query, native: { query: `${query.native.query} WHERE id > {{x}}`, 'template-tags': { x: { name: 'x', 'display-name': 'X', type: 'number' } } } };
-    const p1 = await run(t, { ...withParam, parameters: [{ type: 'number/=', target: ['variable', ['template-tag', 'x']], value: 1 }] }, user);
-    const p2 = await run(t, { ...withParam, parameters: [{ type: 'number/=', target: ['variable', ['template-tag', 'x']], value: 2 }] }, user);
+    const withParam = {
+      ...query,
+      native: {
+        query: `${query.native.query} WHERE id > {{x}}`,
+        'template-tags': { x: { name: 'x', 'display-name': 'X', type: 'number' } },
+      },
+    };
+    const p1 = await run(
+      t,
+      { ...withParam, parameters: [{ type: 'number/=', target: ['variable', ['template-tag', 'x']], value: 1 }] },
+      user,
+    );
+    const p2 = await run(
+      t,
+      { ...withParam, parameters: [{ type: 'number/=', target: ['variable', ['template-tag', 'x']], value: 2 }] },
+      user,
+    );
     expect(p2.cached).toBeUndefined();
-    expect(count(p2)).toBe(count(p1) as number - 1);
+    expect(count(p2)).toBe((count(p1) as number) - 1);
   });
 
   it('still checks permissions before answering from the cache', async () => {

@@ -27,7 +27,13 @@ describe('route access declarations', () => {
         if (path === undefined) return [];
         const method = RequestMethod[Reflect.getMetadata('method', handler)];
         const targets = [handler, instance.constructor];
-        return [{ targets, label: `${method} ${wrapper.name}.${name}`, route: `${method} ${Reflect.getMetadata('path', instance.constructor)}/${path}` }];
+        return [
+          {
+            targets,
+            label: `${method} ${wrapper.name}.${name}`,
+            route: `${method} ${`${Reflect.getMetadata('path', instance.constructor)}/${path}`.replace(/\/+/g, '/').replace(/^\/|\/$/g, '')}`,
+          },
+        ];
       });
     });
   }
@@ -51,14 +57,22 @@ describe('route access declarations', () => {
 
   it('says which model the :uuid of every public-link route names (the link resolver needs it)', () => {
     const reflector = new Reflector();
-    const shared = routes().filter((r) => reflector.getAllAndOverride(ACCESS_KEY, r.targets) === 'public-sharing' && r.route.includes(':uuid'));
+    const shared = routes().filter(
+      (r) => reflector.getAllAndOverride(ACCESS_KEY, r.targets) === 'public-sharing' && r.route.includes(':uuid'),
+    );
     expect(shared.length).toBeGreaterThan(10);
-    expect(shared.filter((r) => !['card', 'dashboard', 'action'].includes(reflector.getAllAndOverride(PUBLIC_MODEL, r.targets))).map((r) => r.label)).toEqual([]);
+    expect(
+      shared
+        .filter((r) => !['card', 'dashboard', 'action'].includes(reflector.getAllAndOverride(PUBLIC_MODEL, r.targets)))
+        .map((r) => r.label),
+    ).toEqual([]);
   });
 
   it('takes form posts only on the routes whose interface is a form', () => {
     const reflector = new Reflector();
-    const forms = routes().filter((r) => reflector.getAllAndOverride(ACCEPTS_FORM, r.targets)).map((r) => r.route);
+    const forms = routes()
+      .filter((r) => reflector.getAllAndOverride(ACCEPTS_FORM, r.targets))
+      .map((r) => r.route);
     // Downloads (a browser posts a form to get a file), the SAML assertion consumer, and CSV uploads (multipart files).
     expect(forms.sort()).toEqual([
       'POST api/card/:cardId/query/:exportFormat',
@@ -67,7 +81,7 @@ describe('route access declarations', () => {
       'POST api/dataset/:exportFormat',
       'POST api/table/:id/append-csv',
       'POST api/table/:id/replace-csv',
-      'POST auth/sso//',
+      'POST auth/sso',
     ]);
   });
 });

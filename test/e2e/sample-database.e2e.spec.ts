@@ -62,7 +62,8 @@ describe('the Sample Database on a fresh start', () => {
       ['ORDERS', 'DISCOUNT', 'type/Discount'],
       ['REVIEWS', 'BODY', 'type/Description'],
     ];
-    for (const [table, name, semantic] of expected) expect([table, name, field(table, name).semantic_type]).toEqual([table, name, semantic]);
+    for (const [table, name, semantic] of expected)
+      expect([table, name, field(table, name).semantic_type]).toEqual([table, name, semantic]);
     expect(field('PEOPLE', 'PASSWORD').semantic_type).toBeNull();
   });
 

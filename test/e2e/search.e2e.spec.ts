@@ -23,11 +23,24 @@ describe('search', () => {
   const http = () => s.t.http();
   const search = async (query: string, key = s.admin) => {
     const res = await http().get(`/api/search?${query}`).set(auth(key)).expect(200);
-    return res.body as { data: Hit[]; total: number; limit: number | null; offset: number | null; models: string[] | null; available_models: string[] };
+    return res.body as {
+      data: Hit[];
+      total: number;
+      limit: number | null;
+      offset: number | null;
+      models: string[] | null;
+      available_models: string[];
+    };
   };
   const names = (r: { data: Hit[] }) => r.data.map((h) => h.name);
   const collection = async (name: string, extra: Record<string, unknown> = {}) =>
-    (await http().post('/api/collection').set(auth(s.admin)).send({ name, ...extra }).expect(200)).body.id as number;
+    (
+      await http()
+        .post('/api/collection')
+        .set(auth(s.admin))
+        .send({ name, ...extra })
+        .expect(200)
+    ).body.id as number;
 
   beforeAll(async () => {
     s = await startSampleApp(STEADY_SETTINGS);
@@ -37,7 +50,8 @@ describe('search', () => {
     ids.secret = await collection('Secret revenue stash');
     // No grant on the secret collection: the non-admin (All Users, Root only) may not read it.
     await s.t.app.get(DataSource).query(`DELETE FROM collection_permission WHERE collection_id = ${Number(ids.secret)}`);
-    const card = async (key: string, name: string, extra: Record<string, unknown> = {}, session = s.admin) => (ids[key] = (await makeCard(s.t, session, q, { name, ...extra })).id);
+    const card = async (key: string, name: string, extra: Record<string, unknown> = {}, session = s.admin) =>
+      (ids[key] = (await makeCard(s.t, session, q, { name, ...extra })).id);
     await card('byMonth', 'Revenue by month', { description: 'Monthly totals', collection_id: ids.quarterly });
     await card('exact', 'Revenue');
     await card('report', 'Monthly revenue report');
@@ -66,15 +80,23 @@ describe('search', () => {
     expect(names(await search('q=finance'))).toEqual(['Quarterly Revenue']);
   });
 
-  it('answers Metabase\'s item shape with the collection of each item', async () => {
+  it("answers Metabase's item shape with the collection of each item", async () => {
     const hit = (await search('q=revenue%20by')).data.find((h) => h.id === ids.byMonth)!;
     expect(hit).toMatchObject({
-      model: 'card', name: 'Revenue by month', description: 'Monthly totals', archived: false, display: 'table',
+      model: 'card',
+      name: 'Revenue by month',
+      description: 'Monthly totals',
+      archived: false,
+      display: 'table',
       collection: { id: ids.quarterly, name: 'Quarterly Revenue', authority_level: null },
-      database_id: s.db, table_id: s.table('ORDERS').id, creator_id: adminId, creator_common_name: 'Ada Admin', bookmark: false,
+      database_id: s.db,
+      table_id: s.table('ORDERS').id,
+      creator_id: adminId,
+      creator_common_name: 'Ada Admin',
+      bookmark: false,
     });
     const root = (await search('q=churn')).data[0];
-    expect(root.collection).toEqual({ id: null, name: null, authority_level: null });
+    expect(root.collection).toEqual({ id: null, name: null, authority_level: null, type: null });
     expect((await search('q=revenue&models=dataset')).data).toEqual([expect.objectContaining({ model: 'dataset', id: ids.model })]);
   });
 
@@ -102,7 +124,14 @@ describe('search', () => {
 
   it('finds tables and databases by name through the data permissions', async () => {
     const tables = await search('q=orders&models=table');
-    expect(tables.data[0]).toMatchObject({ model: 'table', id: s.table('ORDERS').id, name: 'Orders', table_id: s.table('ORDERS').id, database_id: s.db, table_name: 'ORDERS' });
+    expect(tables.data[0]).toMatchObject({
+      model: 'table',
+      id: s.table('ORDERS').id,
+      name: 'Orders',
+      table_id: s.table('ORDERS').id,
+      database_id: s.db,
+      table_name: 'ORDERS',
+    });
     expect(names(await search('q=sample&models=database'))).toEqual(['Sample Database']);
     expect(names(await search('q=orders&models=table', s.user.session))).toContain('Orders');
 
@@ -128,12 +157,14 @@ describe('search', () => {
     // Other users' personal collections are not theirs to see.
     expect(everything.data.filter((h) => h.model === 'collection').map((h) => h.name)).not.toContain("Ada Admin's Personal Collection");
 
-    await s.t.app.get(DataSource).query(`INSERT INTO collection_permission (group_id, collection_id, perm) VALUES (1, ${Number(ids.secret)}, 'read')`);
+    await s.t.app
+      .get(DataSource)
+      .query(`INSERT INTO collection_permission (group_id, collection_id, perm) VALUES (1, ${Number(ids.secret)}, 'read')`);
     expect(names(await search('q=revenue', s.user.session))).toEqual(expect.arrayContaining(['Hidden revenue', 'Secret revenue stash']));
     await s.t.app.get(DataSource).query(`DELETE FROM collection_permission WHERE collection_id = ${Number(ids.secret)}`);
   });
 
-  it('puts the caller\'s bookmarks first among equal matches', async () => {
+  it("puts the caller's bookmarks first among equal matches", async () => {
     const before = names(await search('q=revenue&models=card&models=dataset'));
     const [first, second] = [before.indexOf('Revenue by month'), before.indexOf('Revenue model')];
     const later = first > second ? ids.byMonth : ids.model;
@@ -174,7 +205,13 @@ describe('search', () => {
     const coll = await collection('Bulk folder');
     const make = async (from: number, to: number) => {
       for (let i = from; i < to; i++) {
-        const id = (await makeCard(s.t, s.admin, tableQuery(s.db, s.table('ORDERS').id), { name: `Bulk item ${i}`, collection_id: i % 2 ? coll : null, result_metadata: [] })).id;
+        const id = (
+          await makeCard(s.t, s.admin, tableQuery(s.db, s.table('ORDERS').id), {
+            name: `Bulk item ${i}`,
+            collection_id: i % 2 ? coll : null,
+            result_metadata: [],
+          })
+        ).id;
         if (i % 3 === 0) await http().post(`/api/bookmark/card/${id}`).set(auth(s.user.session)).expect(200);
       }
       await collection(`Bulk sub ${from}`, { parent_id: coll });
@@ -214,12 +251,22 @@ describe('search', () => {
 
   it('validates its parameters with the spec messages', async () => {
     const models = await http().get('/api/search?models=card&models=bogus').set(auth(s.admin)).expect(400);
-    expect(models.body.errors).toEqual({ models: 'value must be one of: `dashboard`, `card`, `dataset`, `metric`, `collection`, `table`, `database`, `snippet`.' });
+    expect(models.body.errors).toEqual({
+      models: 'value must be one of: `dashboard`, `card`, `dataset`, `metric`, `collection`, `table`, `database`, `snippet`.',
+    });
     expect(models.body['specific-errors'].models[0]).toMatch(/received/);
-    expect((await http().get('/api/search?archived=maybe').set(auth(s.admin)).expect(400)).body.errors).toEqual({ archived: 'value must be a valid boolean string.' });
-    expect((await http().get('/api/search?created_by=0').set(auth(s.admin)).expect(400)).body.errors).toEqual({ created_by: 'value must be an integer greater than zero.' });
-    expect((await http().get('/api/search?table_db_id=x').set(auth(s.admin)).expect(400)).body.errors).toEqual({ table_db_id: 'value must be an integer greater than zero.' });
-    expect((await http().get('/api/search?limit=0').set(auth(s.admin)).expect(400)).body.errors).toEqual({ limit: 'value must be an integer greater than zero.' });
+    expect((await http().get('/api/search?archived=maybe').set(auth(s.admin)).expect(400)).body.errors).toEqual({
+      archived: 'value must be a valid boolean string.',
+    });
+    expect((await http().get('/api/search?created_by=0').set(auth(s.admin)).expect(400)).body.errors).toEqual({
+      created_by: 'value must be an integer greater than zero.',
+    });
+    expect((await http().get('/api/search?table_db_id=x').set(auth(s.admin)).expect(400)).body.errors).toEqual({
+      table_db_id: 'value must be an integer greater than zero.',
+    });
+    expect((await http().get('/api/search?limit=0').set(auth(s.admin)).expect(400)).body.errors).toEqual({
+      limit: 'value must be an integer greater than zero.',
+    });
     await http().get('/api/search?offset=-1').set(auth(s.admin)).expect(400);
     expect((await http().get('/api/search?q=x').expect(401)).text).toBe('Unauthenticated');
   });

@@ -1,5 +1,5 @@
-import { LegacyMetricsService } from '../../src/modules/legacy-metrics/legacy-metrics.service';
-import { ALL_USERS_GROUP_ID } from '../../src/modules/users/users.repository';
+import { SegmentsAndMetricsService } from '../../src/modules/segments-and-metrics/segments-and-metrics.service';
+import { ALL_USERS_GROUP_ID } from '../../src/schema/permissions-group.entity';
 import { makeCard, tableQuery } from '../support/card-factories';
 import { expect400, expect403, expect404 } from '../support/expect-wire';
 import { auth } from '../support/factories';
@@ -18,19 +18,37 @@ describe('segments', () => {
   const http = () => s.t.http();
   const bigOrders = () => ({ 'source-table': orders, filter: ['>', ['field', total, null], 100] });
   const create = async (body: Record<string, unknown> = {}) =>
-    (await http().post('/api/segment').set(auth(s.admin)).send({ name: `Seg ${Math.random().toString(36).slice(2, 8)}`, table_id: orders, definition: bigOrders(), ...body }).expect(200)).body;
+    (
+      await http()
+        .post('/api/segment')
+        .set(auth(s.admin))
+        .send({ name: `Seg ${Math.random().toString(36).slice(2, 8)}`, table_id: orders, definition: bigOrders(), ...body })
+        .expect(200)
+    ).body;
   const count = async (query: Record<string, unknown>) => {
-    const res = await http().post('/api/dataset').set(auth(s.admin)).send({ database: s.db, type: 'query', query: { 'source-table': orders, aggregation: [['count']], ...query } }).expect(202);
+    const res = await http()
+      .post('/api/dataset')
+      .set(auth(s.admin))
+      .send({ database: s.db, type: 'query', query: { 'source-table': orders, aggregation: [['count']], ...query } })
+      .expect(202);
     expect(res.body.status).toBe('completed');
     return Number(res.body.data.rows[0][0]);
   };
   const nativeCount = async (where: string) => {
-    const res = await http().post('/api/dataset').set(auth(s.admin)).send({ database: s.db, type: 'native', native: { query: `SELECT COUNT(*) FROM ORDERS WHERE ${where}` } }).expect(202);
+    const res = await http()
+      .post('/api/dataset')
+      .set(auth(s.admin))
+      .send({ database: s.db, type: 'native', native: { query: `SELECT COUNT(*) FROM ORDERS WHERE ${where}` } })
+      .expect(202);
     return Number(res.body.data.rows[0][0]);
   };
   const setAccess = async (data: string, native: string) => {
     const graph = (await http().get('/api/permissions/graph').set(auth(s.admin)).expect(200)).body;
-    await http().put('/api/permissions/graph').set(auth(s.admin)).send({ revision: graph.revision, groups: { [ALL_USERS_GROUP_ID]: { [s.db]: { data, native } } } }).expect(200);
+    await http()
+      .put('/api/permissions/graph')
+      .set(auth(s.admin))
+      .send({ revision: graph.revision, groups: { [ALL_USERS_GROUP_ID]: { [s.db]: { data, native } } } })
+      .expect(200);
   };
 
   beforeAll(async () => {
@@ -41,7 +59,16 @@ describe('segments', () => {
   afterAll(() => s.t.close());
 
   it('creates a segment with its definition normalized, its creator and query description', async () => {
-    const res = await http().post('/api/segment').set(auth(s.admin)).send({ name: 'Big orders', description: 'Over 100', table_id: orders, definition: { source_table: orders, filter: ['>', ['field-id', total], 100] } }).expect(200);
+    const res = await http()
+      .post('/api/segment')
+      .set(auth(s.admin))
+      .send({
+        name: 'Big orders',
+        description: 'Over 100',
+        table_id: orders,
+        definition: { source_table: orders, filter: ['>', ['field-id', total], 100] },
+      })
+      .expect(200);
     expect(res.body).toMatchObject({
       name: 'Big orders',
       description: 'Over 100',
@@ -63,10 +90,17 @@ describe('segments', () => {
   it('lists unarchived segments by name with their database, to those who may query it', async () => {
     const b = await create({ name: 'zz last' });
     const a = await create({ name: 'AA first' });
-    const list = (await http().get('/api/segment').set(auth(s.user.session)).expect(200)).body as Array<{ id: number; database_id: number }>;
+    const list = (await http().get('/api/segment').set(auth(s.user.session)).expect(200)).body as Array<{
+      id: number;
+      database_id: number;
+    }>;
     const ids = list.map((x) => x.id);
     expect(ids.indexOf(a.id)).toBeLessThan(ids.indexOf(b.id));
-    expect(list.find((x) => x.id === a.id)).toMatchObject({ database_id: s.db, creator: expect.any(Object), query_description: expect.any(Object) });
+    expect(list.find((x) => x.id === a.id)).toMatchObject({
+      database_id: s.db,
+      creator: expect.any(Object),
+      query_description: expect.any(Object),
+    });
     await setAccess('no', 'none');
     try {
       expect((await http().get('/api/segment').set(auth(s.user.session)).expect(200)).body).toEqual([]);
@@ -79,7 +113,11 @@ describe('segments', () => {
   });
 
   it('validates what POST takes, with the spec messages', async () => {
-    const post = (body: Record<string, unknown>) => http().post('/api/segment').set(auth(s.admin)).send({ name: 'X', table_id: orders, definition: bigOrders(), ...body });
+    const post = (body: Record<string, unknown>) =>
+      http()
+        .post('/api/segment')
+        .set(auth(s.admin))
+        .send({ name: 'X', table_id: orders, definition: bigOrders(), ...body });
     expect400(await post({ name: '  ' }), 'name', NON_BLANK);
     expect400(await post({ name: undefined }), 'name', NON_BLANK);
     expect400(await post({ name: 'x'.repeat(255) }), 'name', 'value must be a string of at most 254 characters.');
@@ -117,15 +155,28 @@ describe('segments', () => {
     expect400(await put({ definition: [1], revision_message: 'm' }), 'definition', 'value must be a map.');
     expect400(await put({ caveats: 1, revision_message: 'm' }), 'caveats', 'value must be a string.');
     expect400(await put({ show_in_getting_started: 'no', revision_message: 'm' }), 'show_in_getting_started', 'value must be a boolean.');
-    const res = await put({ name: 'Renamed', caveats: 'Careful', points_of_interest: 'Totals', show_in_getting_started: true, revision_message: 'tidy' }).expect(200);
-    expect(res.body).toMatchObject({ name: 'Renamed', description: 'Old', caveats: 'Careful', points_of_interest: 'Totals', show_in_getting_started: true });
+    const res = await put({
+      name: 'Renamed',
+      caveats: 'Careful',
+      points_of_interest: 'Totals',
+      show_in_getting_started: true,
+      revision_message: 'tidy',
+    }).expect(200);
+    expect(res.body).toMatchObject({
+      name: 'Renamed',
+      description: 'Old',
+      caveats: 'Careful',
+      points_of_interest: 'Totals',
+      show_in_getting_started: true,
+    });
     const cleared = await put({ name: null, description: null, definition: null, revision_message: 'clear' }).expect(200);
     expect(cleared.body).toMatchObject({ name: 'Renamed', description: null, definition: bigOrders() });
   });
 
   it('archives by PUT and by the deprecated DELETE, which needs a revision message', async () => {
     const seg = await create();
-    const listed = async () => ((await http().get('/api/segment').set(auth(s.admin)).expect(200)).body as Array<{ id: number }>).some((x) => x.id === seg.id);
+    const listed = async () =>
+      ((await http().get('/api/segment').set(auth(s.admin)).expect(200)).body as Array<{ id: number }>).some((x) => x.id === seg.id);
     await http().put(`/api/segment/${seg.id}`).set(auth(s.admin)).send({ archived: true, revision_message: 'gone' }).expect(200);
     expect(await listed()).toBe(false);
     expect((await http().get(`/api/segment/${seg.id}`).set(auth(s.admin)).expect(200)).body.archived).toBe(true);
@@ -147,14 +198,27 @@ describe('segments', () => {
   it('keeps revisions with authors and sentences, and reverts to one', async () => {
     const seg = await create({ name: 'First' });
     await http().put(`/api/segment/${seg.id}`).set(auth(s.admin)).send({ name: 'Second', revision_message: 'rename' }).expect(200);
-    await http().put(`/api/segment/${seg.id}`).set(auth(s.admin)).send({ definition: { 'source-table': orders, filter: ['<', ['field', total, null], 10] }, description: 'Small', revision_message: 'redefine' }).expect(200);
+    await http()
+      .put(`/api/segment/${seg.id}`)
+      .set(auth(s.admin))
+      .send({
+        definition: { 'source-table': orders, filter: ['<', ['field', total, null], 10] },
+        description: 'Small',
+        revision_message: 'redefine',
+      })
+      .expect(200);
     const list = await http().get(`/api/segment/${seg.id}/revisions`).set(auth(s.user.session)).expect(200);
     expect(list.body.map((r: { description: string }) => r.description)).toEqual([
       'added a description and modified the definition.',
       'renamed this Segment from "First" to "Second".',
       'created this.',
     ]);
-    expect(list.body[0]).toMatchObject({ message: 'redefine', most_recent: true, user: expect.objectContaining({ common_name: 'Ada Admin' }), diff: { before: expect.any(Object), after: expect.any(Object) } });
+    expect(list.body[0]).toMatchObject({
+      message: 'redefine',
+      most_recent: true,
+      user: expect.objectContaining({ common_name: 'Ada Admin' }),
+      diff: { before: expect.any(Object), after: expect.any(Object) },
+    });
     const same = await http().get(`/api/revision?entity=segment&id=${seg.id}`).set(auth(s.admin)).expect(200);
     expect(same.body).toEqual(list.body);
 
@@ -175,9 +239,30 @@ describe('segments', () => {
     const products = s.table('PRODUCTS').id;
     const price = s.field('PRODUCTS', 'PRICE');
     const def = (n: number) => ({ 'source-table': products, filter: ['>', ['field', price, null], n] });
-    const seg = (await http().post('/api/segment').set(auth(s.admin)).send({ name: 'Pricey', table_id: products, definition: def(50) }).expect(200)).body;
-    for (let i = 0; i < 6; i++) await http().post('/api/segment').set(auth(s.admin)).send({ name: `Other ${i}`, table_id: products, definition: def(i) }).expect(200);
-    const metric = (await http().post('/api/metric').set(auth(s.admin)).send({ name: 'Avg price', table_id: products, definition: { 'source-table': products, aggregation: [['avg', ['field', price, null]]] } }).expect(200)).body;
+    const seg = (
+      await http()
+        .post('/api/segment')
+        .set(auth(s.admin))
+        .send({ name: 'Pricey', table_id: products, definition: def(50) })
+        .expect(200)
+    ).body;
+    for (let i = 0; i < 6; i++)
+      await http()
+        .post('/api/segment')
+        .set(auth(s.admin))
+        .send({ name: `Other ${i}`, table_id: products, definition: def(i) })
+        .expect(200);
+    const metric = (
+      await http()
+        .post('/api/metric')
+        .set(auth(s.admin))
+        .send({
+          name: 'Avg price',
+          table_id: products,
+          definition: { 'source-table': products, aggregation: [['avg', ['field', price, null]]] },
+        })
+        .expect(200)
+    ).body;
     const card = await makeCard(s.t, s.admin, tableQuery(s.db, products));
     const res = await http().get(`/api/segment/${seg.id}/related`).set(auth(s.user.session)).expect(200);
     expect(res.body.table).toMatchObject({ id: products, display_name: 'Products' });
@@ -187,7 +272,10 @@ describe('segments', () => {
     expect(res.body['linked-from'].map((t: { name: string }) => t.name).sort()).toEqual(['ORDERS', 'REVIEWS']);
     expect(res.body['linking-to']).toEqual([]);
     expect(res.body.cards.map((c: { id: number }) => c.id)).toContain(card.id);
-    const fromOrders = await http().get(`/api/segment/${(await create()).id}/related`).set(auth(s.admin)).expect(200);
+    const fromOrders = await http()
+      .get(`/api/segment/${(await create()).id}/related`)
+      .set(auth(s.admin))
+      .expect(200);
     expect(fromOrders.body['linking-to'].map((t: { name: string }) => t.name).sort()).toEqual(['PEOPLE', 'PRODUCTS']);
   });
 
@@ -198,9 +286,15 @@ describe('segments', () => {
     expect(expected).toBeGreaterThan(0);
     expect(await count({ filter: ['segment', seg.id] })).toBe(expected);
     expect(await count({ filter: ['>', ['field', total, null], 100] })).toBe(expected);
-    expect(await count({ filter: ['or', ['segment', seg.id], ['segment', small.id]] })).toBe(await nativeCount('TOTAL > 100 OR TOTAL < 20'));
+    expect(await count({ filter: ['or', ['segment', seg.id], ['segment', small.id]] })).toBe(
+      await nativeCount('TOTAL > 100 OR TOTAL < 20'),
+    );
     expect(await count({ filter: ['not', ['segment', seg.id]] })).toBe(await nativeCount('NOT (TOTAL > 100)'));
-    const unknown = await http().post('/api/dataset').set(auth(s.admin)).send({ database: s.db, type: 'query', query: { 'source-table': orders, filter: ['segment', 999999] } }).expect(202);
+    const unknown = await http()
+      .post('/api/dataset')
+      .set(auth(s.admin))
+      .send({ database: s.db, type: 'query', query: { 'source-table': orders, filter: ['segment', 999999] } })
+      .expect(202);
     expect(unknown.body).toMatchObject({ status: 'failed', error: expect.stringContaining('Segment 999999 does not exist.') });
   });
 
@@ -210,12 +304,28 @@ describe('segments', () => {
     expect(await count({ filter: ['segment', seg.id] })).toBe(await nativeCount('TOTAL > 100'));
   });
 
-  it('lists a table\'s unarchived segments for the table and field answers', async () => {
+  it("lists a table's unarchived segments for the table and field answers", async () => {
     const reviews = s.table('REVIEWS').id;
-    const seg = (await http().post('/api/segment').set(auth(s.admin)).send({ name: 'Rated', table_id: reviews, definition: { 'source-table': reviews, filter: ['not-null', ['field', s.field('REVIEWS', 'RATING'), null]] } }).expect(200)).body;
-    const gone = (await http().post('/api/segment').set(auth(s.admin)).send({ name: 'Gone', table_id: reviews, definition: { 'source-table': reviews } }).expect(200)).body;
+    const seg = (
+      await http()
+        .post('/api/segment')
+        .set(auth(s.admin))
+        .send({
+          name: 'Rated',
+          table_id: reviews,
+          definition: { 'source-table': reviews, filter: ['not-null', ['field', s.field('REVIEWS', 'RATING'), null]] },
+        })
+        .expect(200)
+    ).body;
+    const gone = (
+      await http()
+        .post('/api/segment')
+        .set(auth(s.admin))
+        .send({ name: 'Gone', table_id: reviews, definition: { 'source-table': reviews } })
+        .expect(200)
+    ).body;
     await http().delete(`/api/segment/${gone.id}?revision_message=x`).set(auth(s.admin)).expect(204);
-    const listed = await s.t.app.get(LegacyMetricsService).onTable('segment', reviews);
+    const listed = await s.t.app.get(SegmentsAndMetricsService).onTable('segment', reviews);
     expect(listed.map((x) => x.id)).toEqual([seg.id]);
     expect(listed[0]).toMatchObject({ query_description: { table: 'Reviews', filter: [{ field: 'Rating' }] } });
   });

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { DatabasesRepository } from '../../src/modules/databases/databases.repository';
-import { FieldValues } from '../../src/modules/fields/field-values.entity';
+import { FieldValues } from '../../src/schema/field-values.entity';
 import { SyncService } from '../../src/modules/sync/sync.service';
 import { auth } from '../support/factories';
 import { SampleApp, startSampleApp } from '../support/sample-app';
@@ -47,7 +47,10 @@ describe('sensitive fields', () => {
     await s.t.app.get(SyncService).refreshValues(db);
     expect(await storedValues(category)).toBe(0);
     // Values stored behind its back (before this release, say) are dropped by the next scan.
-    await s.t.app.get(DataSource).getRepository(FieldValues).insert({ field_id: category, values: ['Gizmo'], human_readable_values: null, has_more_values: false });
+    await s.t.app
+      .get(DataSource)
+      .getRepository(FieldValues)
+      .insert({ field_id: category, values: ['Gizmo'], human_readable_values: null, has_more_values: false });
     expect(await storedValues(category)).toBe(1);
     await s.t.app.get(SyncService).refreshValues(db, [category]);
     expect(await storedValues(category)).toBe(0);
@@ -71,11 +74,21 @@ describe('sensitive fields', () => {
   it('is refused through joins, explicit and implicit', async () => {
     const orders = s.table('ORDERS').id;
     const productId = s.field('ORDERS', 'PRODUCT_ID');
-    const implicit = await run({ 'source-table': orders, breakout: [['field', category, { 'source-field': productId }]], aggregation: [['count']] }, s.user.session);
+    const implicit = await run(
+      { 'source-table': orders, breakout: [['field', category, { 'source-field': productId }]], aggregation: [['count']] },
+      s.user.session,
+    );
     expectUnavailable(implicit);
     const join = {
       'source-table': orders,
-      joins: [{ alias: 'P', 'source-table': products, condition: ['=', ['field', productId, null], ['field', s.field('PRODUCTS', 'ID'), { 'join-alias': 'P' }]], fields: [['field', category, { 'join-alias': 'P' }]] }],
+      joins: [
+        {
+          alias: 'P',
+          'source-table': products,
+          condition: ['=', ['field', productId, null], ['field', s.field('PRODUCTS', 'ID'), { 'join-alias': 'P' }]],
+          fields: [['field', category, { 'join-alias': 'P' }]],
+        },
+      ],
       limit: 1,
     };
     expectUnavailable(await run(join, s.user.session));
@@ -84,7 +97,10 @@ describe('sensitive fields', () => {
     expect(all.body.status).toBe('completed');
     expect(all.body.data.cols.map((c: { name: string }) => c.name)).not.toContain('P__CATEGORY');
     // SQL of such a query is not shown either: a 400 saying why.
-    const native = await http().post('/api/dataset/native').set(auth(s.user.session)).send({ database: s.db, query: { 'source-table': products, fields: [['field', category, null]] } });
+    const native = await http()
+      .post('/api/dataset/native')
+      .set(auth(s.user.session))
+      .send({ database: s.db, query: { 'source-table': products, fields: [['field', category, null]] } });
     expect(native.status).toBe(400);
     expect(JSON.stringify(native.body)).toMatch(/is not available: it is marked sensitive/);
   });
@@ -102,12 +118,22 @@ describe('sensitive fields', () => {
   it('is not in any metadata a non-admin gets, whatever the flags', async () => {
     const user = s.user.session;
     const ids = (fields: Array<{ id: unknown }>) => fields.map((f) => f.id);
-    const tableMeta = await http().get(`/api/table/${products}/query_metadata?include_sensitive_fields=true&include_hidden_fields=true`).set(auth(user)).expect(200);
+    const tableMeta = await http()
+      .get(`/api/table/${products}/query_metadata?include_sensitive_fields=true&include_hidden_fields=true`)
+      .set(auth(user))
+      .expect(200);
     expect(ids(tableMeta.body.fields)).not.toContain(category);
     expect(ids(tableMeta.body.fields)).toContain(s.field('PRODUCTS', 'TITLE'));
     // Admins get it when they ask, and only then.
-    expect(ids((await http().get(`/api/table/${products}/query_metadata?include_sensitive_fields=true`).set(auth(s.admin)).expect(200)).body.fields)).toContain(category);
-    expect(ids((await http().get(`/api/table/${products}/query_metadata`).set(auth(s.admin)).expect(200)).body.fields)).not.toContain(category);
+    expect(
+      ids(
+        (await http().get(`/api/table/${products}/query_metadata?include_sensitive_fields=true`).set(auth(s.admin)).expect(200)).body
+          .fields,
+      ),
+    ).toContain(category);
+    expect(ids((await http().get(`/api/table/${products}/query_metadata`).set(auth(s.admin)).expect(200)).body.fields)).not.toContain(
+      category,
+    );
 
     expect((await http().get(`/api/field/${category}`).set(auth(user)).expect(403)).text).toBe("You don't have permissions to do that.");
     await http().get(`/api/field/${category}`).set(auth(s.admin)).expect(200);
@@ -120,9 +146,16 @@ describe('sensitive fields', () => {
     expect(dbMeta.body.tables.flatMap((x: { fields: Array<{ id: number }> }) => ids(x.fields))).not.toContain(category);
     const dbFields = await http().get(`/api/database/${s.db}/fields`).set(auth(user)).expect(200);
     expect(ids(dbFields.body)).not.toContain(category);
-    const datasetMeta = await http().post('/api/dataset/query_metadata').set(auth(user)).send({ database: s.db, type: 'query', query: { 'source-table': products } }).expect(200);
+    const datasetMeta = await http()
+      .post('/api/dataset/query_metadata')
+      .set(auth(user))
+      .send({ database: s.db, type: 'query', query: { 'source-table': products } })
+      .expect(200);
     expect(datasetMeta.body.tables.flatMap((x: { fields: Array<{ id: number }> }) => ids(x.fields))).not.toContain(category);
-    const related = await http().get(`/api/field/${s.field('PRODUCTS', 'TITLE')}/related`).set(auth(user)).expect(200);
+    const related = await http()
+      .get(`/api/field/${s.field('PRODUCTS', 'TITLE')}/related`)
+      .set(auth(user))
+      .expect(200);
     expect(ids(related.body.fields)).not.toContain(category);
   });
 });

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { LoginFailure } from '../../src/modules/sessions/login-attempt.entity';
+import { LoginFailure } from '../../src/schema/login-attempt.entity';
 import { THROTTLE } from '../../src/modules/sessions/sessions.service';
 import { loadConfig } from '../../src/config/app-config';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -26,7 +26,12 @@ describe('sessions', () => {
     await t.http().get('/api/setting').set(auth('not-a-session')).expect(401);
 
     // `none` needs an https site URL (cors-cookies.e2e.spec.ts has the refusal)
-    await t.http().put('/api/setting').set(auth(login.body.id)).send({ 'site-url': 'https://analytics.example.com', 'session-cookie-samesite': 'none' }).expect(204);
+    await t
+      .http()
+      .put('/api/setting')
+      .set(auth(login.body.id))
+      .send({ 'site-url': 'https://analytics.example.com', 'session-cookie-samesite': 'none' })
+      .expect(204);
     const again = await t.http().post('/api/session').send({ username: ADMIN.email, password: ADMIN.password }).expect(200);
     expect(again.headers['set-cookie'][0]).toMatch(/; Secure; SameSite=None$/);
     await t.http().put('/api/setting').set(auth(login.body.id)).send({ 'site-url': null, 'session-cookie-samesite': 'lax' }).expect(204);
@@ -51,7 +56,9 @@ describe('sessions', () => {
     const ds = t.app.get(DataSource);
     const old = new Date(Date.now() - 61 * 60_000);
     await ds.query(
-      ds.options.type === 'postgres' ? 'UPDATE core_session SET created_at = $1 WHERE user_id = $2' : 'UPDATE core_session SET created_at = ? WHERE user_id = ?',
+      ds.options.type === 'postgres'
+        ? 'UPDATE core_session SET created_at = $1 WHERE user_id = $2'
+        : 'UPDATE core_session SET created_at = ? WHERE user_id = ?',
       [ds.options.type === 'postgres' ? old : old.toISOString().replace('T', ' ').replace('Z', ''), u.id],
     );
     await t.http().delete('/api/session').set(auth(fresh.body.id)).expect(401);
@@ -60,7 +67,11 @@ describe('sessions', () => {
   it('throttles repeated failures per username with a message saying when to retry', async () => {
     const u = await makeUserDirect(t);
     for (let i = 0; i < THROTTLE.perUser; i++) {
-      await t.http().post('/api/session').send({ username: u.email, password: `bad-guess-${i}` }).expect(401);
+      await t
+        .http()
+        .post('/api/session')
+        .send({ username: u.email, password: `bad-guess-${i}` })
+        .expect(401);
     }
     const res = await t.http().post('/api/session').send({ username: u.email, password: u.password }).expect(400);
     expect(res.body).toEqual({ errors: { username: expect.stringMatching(THROTTLED) } });
@@ -73,12 +84,22 @@ describe('sessions', () => {
   it('throttles per client address across usernames', async () => {
     const ip = '203.0.113.7';
     const spray = (i: number) =>
-      t.http().post('/api/session').set('X-Forwarded-For', ip).send({ username: `spray-${i}@example.com`, password: 'bad-guess-1' }).expect(401);
+      t
+        .http()
+        .post('/api/session')
+        .set('X-Forwarded-For', ip)
+        .send({ username: `spray-${i}@example.com`, password: 'bad-guess-1' })
+        .expect(401);
     for (let i = 0; i < THROTTLE.perIp; i += 10) {
       await Promise.all(Array.from({ length: Math.min(10, THROTTLE.perIp - i) }, (_, k) => spray(i + k)));
     }
     await t.http().post('/api/session').set('X-Forwarded-For', ip).send({ username: ADMIN.email, password: ADMIN.password }).expect(400);
-    await t.http().post('/api/session').set('X-Forwarded-For', '203.0.113.8').send({ username: ADMIN.email, password: ADMIN.password }).expect(200);
+    await t
+      .http()
+      .post('/api/session')
+      .set('X-Forwarded-For', '203.0.113.8')
+      .send({ username: ADMIN.email, password: ADMIN.password })
+      .expect(200);
   }, 180_000);
 
   const login = (username: string, password: string, ip: string) =>
@@ -148,12 +169,28 @@ describe('sessions', () => {
     const defaults = startTestAppDefaultsTrustProxy();
     expect(defaults).toBe('loopback');
     const trusts = t.app.getHttpAdapter().getInstance().get('trust proxy fn') as (addr: string, i: number) => boolean;
-    expect([trusts('127.0.0.1', 0), trusts('10.0.0.5', 0), trusts('192.168.1.20', 0), trusts('fd00::1', 0)]).toEqual([true, false, false, false]);
+    expect([trusts('127.0.0.1', 0), trusts('10.0.0.5', 0), trusts('192.168.1.20', 0), trusts('fd00::1', 0)]).toEqual([
+      true,
+      false,
+      false,
+      false,
+    ]);
   });
 });
 
 /** Fake timers that fake only Date: the server's timers, I/O and promises run as usual. */
-const ONLY_DATE = ['hrtime', 'nextTick', 'performance', 'queueMicrotask', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'] as const;
+const ONLY_DATE = [
+  'hrtime',
+  'nextTick',
+  'performance',
+  'queueMicrotask',
+  'setImmediate',
+  'clearImmediate',
+  'setInterval',
+  'clearInterval',
+  'setTimeout',
+  'clearTimeout',
+] as const;
 
 function startTestAppDefaultsTrustProxy(): string {
   return loadConfig({ LOG_TARGET: 'memory' }).trustProxy;

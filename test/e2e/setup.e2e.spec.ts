@@ -15,7 +15,11 @@ describe('setup and sessions', () => {
     expect(before.body.version.tag).toMatch(/^v\d/);
 
     await t.http().post('/api/setup').send({ token: 'wrong', user: ADMIN }).expect(403);
-    const res = await t.http().post('/api/setup').send({ token: before.body['setup-token'], user: ADMIN, prefs: { site_name: 'Acme' } }).expect(200);
+    const res = await t
+      .http()
+      .post('/api/setup')
+      .send({ token: before.body['setup-token'], user: ADMIN, prefs: { site_name: 'Acme' } })
+      .expect(200);
     expect(res.body.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(res.headers['set-cookie'][0]).toMatch(/^metabase\.SESSION=.+HttpOnly/);
 
@@ -23,7 +27,11 @@ describe('setup and sessions', () => {
     expect(after.body['setup-token']).toBeUndefined();
     expect(after.body['has-user-setup']).toBe(true);
     expect(after.body['site-name']).toBe('Acme');
-    await t.http().post('/api/setup').send({ token: before.body['setup-token'], user: { ...ADMIN, email: 'x@example.com' } }).expect(403);
+    await t
+      .http()
+      .post('/api/setup')
+      .send({ token: before.body['setup-token'], user: { ...ADMIN, email: 'x@example.com' } })
+      .expect(403);
   });
 
   it('logs in and out', async () => {

@@ -18,14 +18,37 @@ describe('native query snippets', () => {
   afterAll(() => t.close());
 
   it('creates, reads, lists and updates snippets', async () => {
-    const created = await t.http().post('/api/native-query-snippet').set(auth(user.session)).send({ name: 'big orders', content: 'TOTAL > 100', description: 'Orders over 100' }).expect(200);
-    expect(created.body).toMatchObject({ name: 'big orders', content: 'TOTAL > 100', description: 'Orders over 100', archived: false, creator_id: user.id, creator: { id: user.id } });
+    const created = await t
+      .http()
+      .post('/api/native-query-snippet')
+      .set(auth(user.session))
+      .send({ name: 'big orders', content: 'TOTAL > 100', description: 'Orders over 100' })
+      .expect(200);
+    expect(created.body).toMatchObject({
+      name: 'big orders',
+      content: 'TOTAL > 100',
+      description: 'Orders over 100',
+      archived: false,
+      creator_id: user.id,
+      creator: { id: user.id },
+    });
     const id = created.body.id;
     expect((await t.http().get(`/api/native-query-snippet/${id}`).set(auth(admin)).expect(200)).body.content).toBe('TOTAL > 100');
-    const updated = await t.http().put(`/api/native-query-snippet/${id}`).set(auth(admin)).send({ content: 'TOTAL > 200', archived: true }).expect(200);
+    const updated = await t
+      .http()
+      .put(`/api/native-query-snippet/${id}`)
+      .set(auth(admin))
+      .send({ content: 'TOTAL > 200', archived: true })
+      .expect(200);
     expect(updated.body).toMatchObject({ content: 'TOTAL > 200', archived: true });
-    expect((await t.http().get('/api/native-query-snippet').set(auth(user.session)).expect(200)).body.map((s: { id: number }) => s.id)).not.toContain(id);
-    expect((await t.http().get('/api/native-query-snippet?archived=true').set(auth(user.session)).expect(200)).body.map((s: { id: number }) => s.id)).toContain(id);
+    expect(
+      (await t.http().get('/api/native-query-snippet').set(auth(user.session)).expect(200)).body.map((s: { id: number }) => s.id),
+    ).not.toContain(id);
+    expect(
+      (await t.http().get('/api/native-query-snippet?archived=true').set(auth(user.session)).expect(200)).body.map(
+        (s: { id: number }) => s.id,
+      ),
+    ).toContain(id);
   });
 
   it('refuses bad input with the spec messages', async () => {
@@ -46,7 +69,12 @@ describe('native query snippets', () => {
   it('needs a login to read, and native rights somewhere to write', async () => {
     expect((await t.http().get('/api/native-query-snippet').expect(401)).text).toBe('Unauthenticated');
     await t.app.get(DataSource).query("UPDATE database_permission SET native = 'none'");
-    const refused = await t.http().post('/api/native-query-snippet').set(auth(user.session)).send({ name: 'nope', content: '1' }).expect(403);
+    const refused = await t
+      .http()
+      .post('/api/native-query-snippet')
+      .set(auth(user.session))
+      .send({ name: 'nope', content: '1' })
+      .expect(403);
     expect(refused.text).toBe("You don't have permissions to do that.");
     await t.http().get('/api/native-query-snippet').set(auth(user.session)).expect(200);
     await t.http().post('/api/native-query-snippet').set(auth(admin)).send({ name: 'admins may', content: '1' }).expect(200);
@@ -55,31 +83,61 @@ describe('native query snippets', () => {
 
   it('lets a user edit a snippet only with native rights on every database it has run on', async () => {
     const wh = await e2eWarehouse('sqlite', t.db.dataDir, { statements: ['CREATE TABLE t (x INTEGER)', 'INSERT INTO t VALUES (5)'] });
-    const other = (await t.http().post('/api/database').set(auth(admin)).send({ engine: 'sqlite', name: 'Other', details: wh.details }).expect(200)).body.id;
+    const other = (
+      await t.http().post('/api/database').set(auth(admin)).send({ engine: 'sqlite', name: 'Other', details: wh.details }).expect(200)
+    ).body.id;
     const ds = t.app.get(DataSource);
     try {
       await ds.query(`UPDATE database_permission SET native = 'none' WHERE db_id = ${Number(other)}`);
-      const id = (await t.http().post('/api/native-query-snippet').set(auth(admin)).send({ name: 'five', content: 'x = 5' }).expect(200)).body.id;
+      const id = (await t.http().post('/api/native-query-snippet').set(auth(admin)).send({ name: 'five', content: 'x = 5' }).expect(200))
+        .body.id;
       // Unused: native rights on some database are enough.
       await t.http().put(`/api/native-query-snippet/${id}`).set(auth(user.session)).send({ description: 'unused yet' }).expect(200);
 
       // Once it has run on the other database, changing it changes SQL there: the user may not.
-      const run = await t.http().post('/api/dataset').set(auth(admin)).send({
-        database: other, type: 'native',
-        native: { query: 'SELECT x FROM t WHERE {{snippet: five}}', 'template-tags': { 'snippet: five': { name: 'snippet: five', 'display-name': 'five', type: 'snippet', 'snippet-name': 'five', 'snippet-id': id } } },
-      }).expect(202);
+      const run = await t
+        .http()
+        .post('/api/dataset')
+        .set(auth(admin))
+        .send({
+          database: other,
+          type: 'native',
+          native: {
+            query: 'SELECT x FROM t WHERE {{snippet: five}}',
+            'template-tags': {
+              'snippet: five': { name: 'snippet: five', 'display-name': 'five', type: 'snippet', 'snippet-name': 'five', 'snippet-id': id },
+            },
+          },
+        })
+        .expect(202);
       expect(run.body.data.rows).toEqual([[5]]);
-      const refused = await t.http().put(`/api/native-query-snippet/${id}`).set(auth(user.session)).send({ content: '1 = 1) OR (1 = 1' }).expect(403);
+      const refused = await t
+        .http()
+        .put(`/api/native-query-snippet/${id}`)
+        .set(auth(user.session))
+        .send({ content: '1 = 1) OR (1 = 1' })
+        .expect(403);
       expect(refused.text).toBe("You don't have permissions to do that.");
       expect((await t.http().get(`/api/native-query-snippet/${id}`).set(auth(user.session)).expect(200)).body.content).toBe('x = 5');
 
       await ds.query(`UPDATE database_permission SET native = 'write' WHERE db_id = ${Number(other)}`);
       await t.http().put(`/api/native-query-snippet/${id}`).set(auth(user.session)).send({ content: 'x > 4' }).expect(200);
       // Rights on the other database alone are not enough either once it has also run on the Sample Database.
-      const onSample = await t.http().post('/api/dataset').set(auth(admin)).send({
-        database: sample, type: 'native',
-        native: { query: 'SELECT count(*) AS n FROM (SELECT 5 AS x) s WHERE {{snippet: five}}', 'template-tags': { 'snippet: five': { name: 'snippet: five', 'display-name': 'five', type: 'snippet', 'snippet-name': 'five', 'snippet-id': id } } },
-      }).expect(202);
+      const onSample = await t
+        .http()
+        .post('/api/dataset')
+        .set(auth(admin))
+        .send({
+          database: sample,
+          type: 'native',
+          native: {
+            query: 'SELECT count(*) AS n FROM (SELECT 5 AS x) s WHERE {{snippet: five}}',
+            'template-tags': {
+              'snippet: five': { name: 'snippet: five', 'display-name': 'five', type: 'snippet', 'snippet-name': 'five', 'snippet-id': id },
+            },
+          },
+        })
+        .expect(202);
       expect(onSample.body.data.rows).toEqual([[1]]);
       await ds.query(`UPDATE database_permission SET native = 'none' WHERE db_id = ${Number(sample)}`);
       await t.http().put(`/api/native-query-snippet/${id}`).set(auth(user.session)).send({ description: 'nope' }).expect(403);

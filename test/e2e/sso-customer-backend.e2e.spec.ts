@@ -18,7 +18,11 @@ describe('reference customer backend with JWT SSO', () => {
 
   /** The backend's demo sign-in, as the customer's frontend does it; answers the cookie and the bearer token. */
   const login = async (user = DEMO_USERS[0]) => {
-    const res = await fetch(`${backendUrl}/login`, { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: FRONTEND }, body: JSON.stringify({ email: user.email, password: user.password }) });
+    const res = await fetch(`${backendUrl}/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: FRONTEND },
+      body: JSON.stringify({ email: user.email, password: user.password }),
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('access-control-allow-origin')).toBe(FRONTEND);
     expect(res.headers.get('access-control-allow-credentials')).toBe('true');
@@ -36,15 +40,20 @@ describe('reference customer backend with JWT SSO', () => {
     });
     backendUrl = `http://127.0.0.1:${(backend.address() as AddressInfo).port}`;
     salesGroup = (await t.http().post('/api/permissions/group').set(auth(admin)).send({ name: 'Sales' }).expect(200)).body.id;
-    await t.http().put('/api/setting').set(auth(admin)).send({
-      'jwt-shared-secret': secret,
-      'jwt-identity-provider-uri': `${backendUrl}/sso/analytics`,
-      'jwt-enabled': true,
-      'jwt-group-sync': true,
-      'jwt-group-mappings': { sales: [salesGroup] },
-      'enable-embedding-sdk': true,
-      'embedding-app-origins-sdk': FRONTEND,
-    }).expect(204);
+    await t
+      .http()
+      .put('/api/setting')
+      .set(auth(admin))
+      .send({
+        'jwt-shared-secret': secret,
+        'jwt-identity-provider-uri': `${backendUrl}/sso/analytics`,
+        'jwt-enabled': true,
+        'jwt-group-sync': true,
+        'jwt-group-mappings': { sales: [salesGroup] },
+        'enable-embedding-sdk': true,
+        'embedding-app-origins-sdk': FRONTEND,
+      })
+      .expect(204);
   });
   afterAll(async () => {
     await new Promise((resolve) => backend?.close(resolve));
@@ -66,7 +75,13 @@ describe('reference customer backend with JWT SSO', () => {
     expect(claims).toMatchObject({ email: DEMO_USERS[0].email, first_name: 'René', last_name: 'Mercier', groups: ['sales'] });
     expect(claims.exp - Math.floor(Date.now() / 1000)).toBeGreaterThan(590);
     // 3. it exchanges the token (preflight first, as a browser would)
-    const pre = await t.http().options('/auth/sso').set('Origin', FRONTEND).set('Access-Control-Request-Method', 'POST').set('Access-Control-Request-Headers', 'content-type, x-metabase-client').expect(204);
+    const pre = await t
+      .http()
+      .options('/auth/sso')
+      .set('Origin', FRONTEND)
+      .set('Access-Control-Request-Method', 'POST')
+      .set('Access-Control-Request-Headers', 'content-type, x-metabase-client')
+      .expect(204);
     expect(pre.headers['access-control-allow-origin']).toBe(FRONTEND);
     const session = await t.http().post('/auth/sso').set(SDK).send({ jwt }).expect(200);
     expect(session.body).toEqual({ status: 'ok', id: expect.any(String), exp: claims.exp, iat: claims.iat });
@@ -97,7 +112,10 @@ describe('reference customer backend with JWT SSO', () => {
 
   it('full-app embedding: the backend redirects to /auth/sso?token=true&jwt=..., which signs in and returns', async () => {
     const { cookie } = await login();
-    const res = await fetch(`${backendUrl}/sso/analytics?return_to=${encodeURIComponent('/dashboard/1')}`, { headers: { Cookie: cookie }, redirect: 'manual' });
+    const res = await fetch(`${backendUrl}/sso/analytics?return_to=${encodeURIComponent('/dashboard/1')}`, {
+      headers: { Cookie: cookie },
+      redirect: 'manual',
+    });
     expect(res.status).toBe(302);
     const target = new URL(res.headers.get('location')!);
     expect(`${target.origin}${target.pathname}`).toBe(`${ANALYTICS}/auth/sso`);
@@ -105,7 +123,9 @@ describe('reference customer backend with JWT SSO', () => {
     const signedIn = await t.http().get(`${target.pathname}${target.search}`).expect(302);
     expect(signedIn.headers.location).toBe('/dashboard/1');
     const sessionCookie = (signedIn.headers['set-cookie'] as unknown as string[]).find((c) => c.startsWith('metabase.SESSION='))!;
-    expect((await t.http().get('/api/user/current').set('Cookie', sessionCookie.split(';')[0]).expect(200)).body.email).toBe(DEMO_USERS[0].email);
+    expect((await t.http().get('/api/user/current').set('Cookie', sessionCookie.split(';')[0]).expect(200)).body.email).toBe(
+      DEMO_USERS[0].email,
+    );
   });
 
   it('a token signed with another secret is refused', async () => {
@@ -115,9 +135,15 @@ describe('reference customer backend with JWT SSO', () => {
     });
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const login = await fetch(`${url}/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email: DEMO_USERS[0].email, password: DEMO_USERS[0].password }) });
+      const login = await fetch(`${url}/login`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: DEMO_USERS[0].email, password: DEMO_USERS[0].password }),
+      });
       const { token } = (await login.json()) as { token: string };
-      const { jwt } = (await (await fetch(`${url}/sso/analytics?response=json`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { jwt: string };
+      const { jwt } = (await (
+        await fetch(`${url}/sso/analytics?response=json`, { headers: { Authorization: `Bearer ${token}` } })
+      ).json()) as { jwt: string };
       await t.http().post('/auth/sso').set(SDK).send({ jwt }).expect(401);
     } finally {
       await new Promise((resolve) => server.close(resolve));

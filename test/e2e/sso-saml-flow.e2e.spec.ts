@@ -1,7 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { startTestApp, TestApp } from '../support/test-app';
 import { auth, makeUser, setupAdmin } from '../support/factories';
-import { assertionXml, createIdp, encode, readAuthnRequest, ResponseOptions, responseXml, sign, signedResponse, TestIdp } from '../support/saml-idp';
+import {
+  assertionXml,
+  createIdp,
+  encode,
+  readAuthnRequest,
+  ResponseOptions,
+  responseXml,
+  sign,
+  signedResponse,
+  TestIdp,
+} from '../support/saml-idp';
 import { until } from '../support/until';
 
 const SITE = 'https://analytics.example.test';
@@ -47,10 +57,20 @@ describe('SAML sign-in through /auth/sso', () => {
     return readAuthnRequest(res.headers.location);
   }
   const opts = (inResponseTo: string, extra: Partial<ResponseOptions> = {}): ResponseOptions => ({
-    inResponseTo, acsUrl: ACS, audience: APP_NAME, email: email(), firstName: 'Sam', lastName: 'Ell', ...extra,
+    inResponseTo,
+    acsUrl: ACS,
+    audience: APP_NAME,
+    email: email(),
+    firstName: 'Sam',
+    lastName: 'Ell',
+    ...extra,
   });
   const post = (on: TestApp, xml: string, relayState = '/dashboard/1') =>
-    on.http().post('/auth/sso').type('form').send({ SAMLResponse: encode(xml), RelayState: relayState });
+    on
+      .http()
+      .post('/auth/sso')
+      .type('form')
+      .send({ SAMLResponse: encode(xml), RelayState: relayState });
   const sessionOf = (res: { headers: Record<string, unknown> }) =>
     ((res.headers['set-cookie'] as string[] | undefined) ?? []).find((c) => c.startsWith('metabase.SESSION='))?.split(';')[0];
 
@@ -68,10 +88,18 @@ describe('SAML sign-in through /auth/sso', () => {
   });
 
   it('refuses a certificate or a private key that does not parse', async () => {
-    const cert = await t.http().put('/api/setting/saml-identity-provider-certificate').set(auth(admin)).send({ value: 'not a certificate' });
+    const cert = await t
+      .http()
+      .put('/api/setting/saml-identity-provider-certificate')
+      .set(auth(admin))
+      .send({ value: 'not a certificate' });
     expect(cert.status).toBe(400);
     expect(JSON.stringify(cert.body)).toContain('X.509 certificate');
-    const key = await t.http().put('/api/setting/saml-sp-private-key').set(auth(admin)).send({ value: '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----' });
+    const key = await t
+      .http()
+      .put('/api/setting/saml-sp-private-key')
+      .set(auth(admin))
+      .send({ value: '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----' });
     expect(key.status).toBe(400);
     // the certificate without its PEM armour, as identity providers often show it, is fine
     const bare = idp.cert.replace(/-----(BEGIN|END) CERTIFICATE-----/g, '').replace(/\s+/g, '');
@@ -86,7 +114,11 @@ describe('SAML sign-in through /auth/sso', () => {
     const res = await post(t, signedResponse(idp, opts(req.id, { email: address, extra: { tenant: 'acme' } })), '/collection/4');
     expect(res.status).toBe(302);
     expect(res.headers.location).toBe('/collection/4');
-    const me = await t.http().get('/api/user/current').set('Cookie', sessionOf(res) as string).expect(200);
+    const me = await t
+      .http()
+      .get('/api/user/current')
+      .set('Cookie', sessionOf(res) as string)
+      .expect(200);
     expect(me.body).toMatchObject({ email: address, first_name: 'Sam', last_name: 'Ell', is_superuser: false });
     expect(me.body.login_attributes).toMatchObject({ tenant: 'acme' });
 
@@ -95,18 +127,33 @@ describe('SAML sign-in through /auth/sso', () => {
     expect(res2.status).toBe(302);
     // Read where the sign-in happened: on SQLite (one instance in production) the other instance learns of the
     // new name only when its copy of the user expires; cluster-events.e2e covers that on Postgres.
-    const me2 = await t2.http().get('/api/user/current').set('Cookie', sessionOf(res2) as string).expect(200);
+    const me2 = await t2
+      .http()
+      .get('/api/user/current')
+      .set('Cookie', sessionOf(res2) as string)
+      .expect(200);
     expect(me2.body).toMatchObject({ id: me.body.id, first_name: 'Samuel' });
   });
 
   it('syncs mapped groups only, and never grants admin unless mapped', async () => {
-    const groupId = (await t.http().post('/api/permissions/group').set(auth(admin)).send({ name: `Sales ${randomBytes(3).toString('hex')}` }).expect(200)).body.id;
+    const groupId = (
+      await t
+        .http()
+        .post('/api/permissions/group')
+        .set(auth(admin))
+        .send({ name: `Sales ${randomBytes(3).toString('hex')}` })
+        .expect(200)
+    ).body.id;
     await settings({ 'saml-group-sync': true, 'saml-group-mappings': { sales: [groupId] } });
     try {
       const req = await start();
       const res = await post(t, signedResponse(idp, opts(req.id, { groups: ['sales', 'Administrators', 'admin'] })));
       expect(res.status).toBe(302);
-      const me = await t.http().get('/api/user/current').set('Cookie', sessionOf(res) as string).expect(200);
+      const me = await t
+        .http()
+        .get('/api/user/current')
+        .set('Cookie', sessionOf(res) as string)
+        .expect(200);
       expect(me.body.is_superuser).toBe(false);
       expect(me.body.user_group_memberships.map((m: { id: number }) => m.id).sort()).toEqual([1, groupId].sort());
     } finally {
@@ -137,12 +184,18 @@ describe('SAML sign-in through /auth/sso', () => {
     const id = (await start()).id;
     const genuine = sign(assertionXml(idp, opts(id, { email: 'mallory@example.com' })), 'Assertion', idp.key, idp.cert);
     const evil = assertionXml(idp, opts(id, { email: 'admin@example.com' }));
-    await expectRefused(t, responseXml(idp, opts(id), evil).replace('<samlp:Status>', `<samlp:Extensions>${genuine}</samlp:Extensions><samlp:Status>`));
+    await expectRefused(
+      t,
+      responseXml(idp, opts(id), evil).replace('<samlp:Status>', `<samlp:Extensions>${genuine}</samlp:Extensions><samlp:Status>`),
+    );
   });
 
   it('refuses a comment inside the NameID and the email', async () => {
     const id = (await start()).id;
-    const xml = signedResponse(idp, opts(id, { email: 'user@evil.com.example.com' })).replaceAll('user@evil.com.example.com', 'user@evil.com<!---->.example.com');
+    const xml = signedResponse(idp, opts(id, { email: 'user@evil.com.example.com' })).replaceAll(
+      'user@evil.com.example.com',
+      'user@evil.com<!---->.example.com',
+    );
     await expectRefused(t, xml);
   });
 

@@ -22,16 +22,21 @@ describe('SAML popup hand-off to the embedding SDK', () => {
     idp = await createIdp();
     t = await startTestApp();
     admin = await setupAdmin(t);
-    await t.http().put('/api/setting').set(auth(admin)).send({
-      'site-url': SITE,
-      'enable-embedding-sdk': true,
-      'embedding-app-origins-sdk': APP,
-      'saml-enabled': true,
-      'saml-identity-provider-uri': idp.ssoUrl,
-      'saml-identity-provider-certificate': idp.cert,
-      'saml-identity-provider-issuer': idp.issuer,
-      'saml-application-name': APP_NAME,
-    }).expect(204);
+    await t
+      .http()
+      .put('/api/setting')
+      .set(auth(admin))
+      .send({
+        'site-url': SITE,
+        'enable-embedding-sdk': true,
+        'embedding-app-origins-sdk': APP,
+        'saml-enabled': true,
+        'saml-identity-provider-uri': idp.ssoUrl,
+        'saml-identity-provider-certificate': idp.cert,
+        'saml-identity-provider-issuer': idp.issuer,
+        'saml-application-name': APP_NAME,
+      })
+      .expect(204);
   });
   afterAll(() => t.close());
 
@@ -40,12 +45,24 @@ describe('SAML popup hand-off to the embedding SDK', () => {
     const start = await t.http().get('/auth/sso').set(SDK).set('Origin', origin).expect(200);
     expect(start.body).toEqual({ url: expect.stringMatching(/^https:\/\/idp\.example\.test\/sso\?SAMLRequest=/), method: 'saml' });
     const request = readAuthnRequest(start.body.url);
-    const xml = signedResponse(idp, { inResponseTo: request.id, acsUrl: `${SITE}/auth/sso`, audience: APP_NAME, email: who, firstName: 'Pop', lastName: 'Up' });
-    return t.http().post('/auth/sso').type('form').send({ SAMLResponse: encode(xml), RelayState: request.relayState ?? '' });
+    const xml = signedResponse(idp, {
+      inResponseTo: request.id,
+      acsUrl: `${SITE}/auth/sso`,
+      audience: APP_NAME,
+      email: who,
+      firstName: 'Pop',
+      lastName: 'Up',
+    });
+    return t
+      .http()
+      .post('/auth/sso')
+      .type('form')
+      .send({ SAMLResponse: encode(xml), RelayState: request.relayState ?? '' });
   }
 
   /** The message and target origin the page posts. */
-  const posted = (html: string) => JSON.parse(/var d=(\{.*?\});if/.exec(html)![1]) as { origin: string; message: { type: string; session: { id: string; exp: null } } };
+  const posted = (html: string) =>
+    JSON.parse(/var d=(\{.*?\});if/.exec(html)![1]) as { origin: string; message: { type: string; session: { id: string; exp: null } } };
 
   it('answers a page that posts a working session to the SDK page origin only', async () => {
     const who = email();
@@ -61,9 +78,10 @@ describe('SAML popup hand-off to the embedding SDK', () => {
     expect(me.body.email).toBe(who);
   });
 
-  it('works from localhost (development) and from the server own site', async () => {
-    expect(posted((await popupLogin('http://localhost:5173')).text).origin).toBe('http://localhost:5173');
+  it('works from the server own site; from localhost only in development, not with an https site', async () => {
     expect(posted((await popupLogin(SITE)).text).origin).toBe(SITE);
+    // the site URL is https: localhost is no developer's page here
+    await t.http().get('/auth/sso').set(SDK).set('Origin', 'http://localhost:5173').expect(403);
   });
 
   it('refuses an SDK page whose origin may not embed, before any SAML request', async () => {
@@ -75,7 +93,12 @@ describe('SAML popup hand-off to the embedding SDK', () => {
     const start = await t.http().get('/auth/sso').query({ return_to: '/dashboard/3' }).expect(302);
     const request = readAuthnRequest(start.headers.location);
     const xml = signedResponse(idp, { inResponseTo: request.id, acsUrl: `${SITE}/auth/sso`, audience: APP_NAME, email: email() });
-    const res = await t.http().post('/auth/sso').type('form').send({ SAMLResponse: encode(xml), RelayState: '/dashboard/3' }).expect(302);
+    const res = await t
+      .http()
+      .post('/auth/sso')
+      .type('form')
+      .send({ SAMLResponse: encode(xml), RelayState: '/dashboard/3' })
+      .expect(302);
     expect(res.headers.location).toBe('/dashboard/3');
   });
 });

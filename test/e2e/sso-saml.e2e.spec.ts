@@ -15,7 +15,18 @@ import { SamlSsoService } from '../../src/modules/sso/saml/saml-sso.service';
 import { SamlModule } from '../../src/modules/sso/saml/saml.module';
 import { freshAppDb, TestDb } from '../support/app-db';
 import { until } from '../support/until';
-import { assertionXml, createIdp, encode, newId, readAuthnRequest, ResponseOptions, responseXml, sign, signedResponse, TestIdp } from '../support/saml-idp';
+import {
+  assertionXml,
+  createIdp,
+  encode,
+  newId,
+  readAuthnRequest,
+  ResponseOptions,
+  responseXml,
+  sign,
+  signedResponse,
+  TestIdp,
+} from '../support/saml-idp';
 
 /**
  * The SAML service provider against a real identity provider made here (its own key pair and certificate, signing
@@ -109,12 +120,25 @@ describe('SAML service provider (e2e)', () => {
   }
 
   function opts(inResponseTo: string, extra: Partial<ResponseOptions> = {}): ResponseOptions {
-    return { inResponseTo, acsUrl: ACS, audience: APP_NAME, email: 'ada@example.com', firstName: 'Ada', lastName: 'Lovelace', groups: ['analysts', 'staff'], ...extra };
+    return {
+      inResponseTo,
+      acsUrl: ACS,
+      audience: APP_NAME,
+      email: 'ada@example.com',
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      groups: ['analysts', 'staff'],
+      ...extra,
+    };
   }
 
   let acsPath = '/test/saml/acs';
   const post = (on: Instance, xml: string, relayState = '/dashboard/1') =>
-    on.http().post(acsPath).type('form').send({ SAMLResponse: encode(xml), RelayState: relayState });
+    on
+      .http()
+      .post(acsPath)
+      .type('form')
+      .send({ SAMLResponse: encode(xml), RelayState: relayState });
 
   async function expectRefused(on: Instance, xml: string, reason: RegExp) {
     const res = await post(on, xml);
@@ -149,7 +173,9 @@ describe('SAML service provider (e2e)', () => {
       expect(req.params.get('SigAlg')).toBe('http://www.w3.org/2001/04/xmldsig-more#rsa-sha256');
       const query = req.url.slice(req.url.indexOf('?') + 1);
       const signed = query.slice(0, query.indexOf('&Signature='));
-      expect(verify('sha256', Buffer.from(signed), createPublicKey(sp.cert), Buffer.from(req.params.get('Signature') as string, 'base64'))).toBe(true);
+      expect(
+        verify('sha256', Buffer.from(signed), createPublicKey(sp.cert), Buffer.from(req.params.get('Signature') as string, 'base64')),
+      ).toBe(true);
       const meta = await a.http().get('/api/saml/metadata').expect(200);
       expect(meta.text).toContain('<ds:X509Certificate>');
     } finally {
@@ -211,13 +237,19 @@ describe('SAML service provider (e2e)', () => {
       const genuine = sign(assertionXml(idp, opts(req.id, { email: 'mallory@example.com' })), 'Assertion', idp.key, idp.cert);
       const signature = /<ds:Signature[\s\S]*<\/ds:Signature>/.exec(genuine)?.[0] as string;
       const evil = assertionXml(idp, opts(req.id, { email: 'admin@example.com' })).replace('</saml:Issuer>', `</saml:Issuer>${signature}`);
-      const xml = responseXml(idp, opts(req.id), evil).replace('<samlp:Status>', `<samlp:Extensions>${genuine}</samlp:Extensions><samlp:Status>`);
+      const xml = responseXml(idp, opts(req.id), evil).replace(
+        '<samlp:Status>',
+        `<samlp:Extensions>${genuine}</samlp:Extensions><samlp:Status>`,
+      );
       await expectRefused(a, xml, /signature|referenced|ID/i);
     });
 
     it('refuses a comment inside the NameID and the email (the signature, blind to comments, still holds)', async () => {
       const req = await authnRequest();
-      const xml = signedResponse(idp, opts(req.id, { email: 'user@evil.com.example.com' })).replaceAll('user@evil.com.example.com', 'user@evil.com<!---->.example.com');
+      const xml = signedResponse(idp, opts(req.id, { email: 'user@evil.com.example.com' })).replaceAll(
+        'user@evil.com.example.com',
+        'user@evil.com<!---->.example.com',
+      );
       await expectRefused(a, xml, /comment/i);
     });
 
@@ -241,7 +273,11 @@ describe('SAML service provider (e2e)', () => {
 
     it('refuses a wrong recipient or destination', async () => {
       const req = await authnRequest();
-      await expectRefused(a, signedResponse(idp, opts(req.id, { acsUrl: 'https://elsewhere.example.test/auth/sso' })), /Destination|Recipient/);
+      await expectRefused(
+        a,
+        signedResponse(idp, opts(req.id, { acsUrl: 'https://elsewhere.example.test/auth/sso' })),
+        /Destination|Recipient/,
+      );
     });
 
     it('refuses an assertion from another issuer', async () => {

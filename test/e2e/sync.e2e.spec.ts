@@ -138,7 +138,11 @@ describe('sync', () => {
       engines.map(async (engine) => {
         const wh = await e2eWarehouse(engine, t.config.dataDir, { statements: syncFixture(engine) });
         warehouses.set(engine, wh);
-        const res = await t.http().post('/api/database').set(auth(admin)).send({ engine, name: `Fixture ${engine}`, details: wh.details });
+        const res = await t
+          .http()
+          .post('/api/database')
+          .set(auth(admin))
+          .send({ engine, name: `Fixture ${engine}`, details: wh.details });
         if (res.status !== 200) throw new Error(`${engine}: ${res.status} ${JSON.stringify(res.body)}`);
         dbIds.set(engine, res.body.id);
         const synced = await waitForSync(t, admin, res.body.id);
@@ -163,7 +167,13 @@ describe('sync', () => {
         [SCHEMA[engine], 'events', 'Events'],
         [SCHEMA[engine], 'legacy', 'Legacy'],
       ]);
-      expect(Object.fromEntries(m.tables.map((x) => [x.name, x.estimated_row_count]))).toEqual({ cities: 3, contacts: 6, event_labels: 3, events: 3, legacy: 2 });
+      expect(Object.fromEntries(m.tables.map((x) => [x.name, x.estimated_row_count]))).toEqual({
+        cities: 3,
+        contacts: 6,
+        event_labels: 3,
+        events: 3,
+        legacy: 2,
+      });
       expect(m.tables.every((x) => x.db_id === dbIds.get(engine))).toBe(true);
     });
 
@@ -215,7 +225,13 @@ describe('sync', () => {
       for (const x of m.tables) {
         for (const f of x.fields) {
           if (engine !== 'sqlite' && x.name === 'events' && f.name === 'seen_tz') continue; // not on SQLite
-          out[`${x.name}.${f.name}`] = { global: f.fingerprint?.global, type: f.fingerprint?.type, has_field_values: f.has_field_values, display_name: f.display_name, semantic: f.semantic_type };
+          out[`${x.name}.${f.name}`] = {
+            global: f.fingerprint?.global,
+            type: f.fingerprint?.type,
+            has_field_values: f.has_field_values,
+            display_name: f.display_name,
+            semantic: f.semantic_type,
+          };
         }
       }
       return out;
@@ -240,23 +256,35 @@ describe('sync', () => {
       const ds = t.app.get(DataSource);
       if (put.status === 404 && put.text === 'API endpoint does not exist.') {
         editedVia = 'sql';
-        await ds.createQueryBuilder().update('metabase_field').set({ display_name: 'Event label', user_edited: JSON.stringify(['display_name']) }).where('id = :id', { id: label.id }).execute();
+        await ds
+          .createQueryBuilder()
+          .update('metabase_field')
+          .set({ display_name: 'Event label', user_edited: JSON.stringify(['display_name']) })
+          .where('id = :id', { id: label.id })
+          .execute();
       } else {
         expect(put.status).toBe(200);
         editedVia = 'api';
       }
       const note = fieldOf(before, 'events', 'note');
-      await ds.createQueryBuilder().update('metabase_field').set({ semantic_type: null, user_edited: JSON.stringify(['semantic_type']) }).where('id = :id', { id: note.id }).execute();
+      await ds
+        .createQueryBuilder()
+        .update('metabase_field')
+        .set({ semantic_type: null, user_edited: JSON.stringify(['semantic_type']) })
+        .where('id = :id', { id: note.id })
+        .execute();
 
       const t2 = T[engine];
-      await warehouses.get(engine)!.exec([
-        `ALTER TABLE contacts ADD COLUMN website ${t2.vc}`,
-        "UPDATE contacts SET website = 'https://example.com/' || kind",
-        'ALTER TABLE contacts RENAME COLUMN tier TO level',
-        `CREATE TABLE tags (id ${t2.int} PRIMARY KEY, event_id ${t2.int}, tag ${t2.vc}, FOREIGN KEY (event_id) REFERENCES events (id))`,
-        "INSERT INTO tags VALUES (1, 1, 'x'), (2, 1, 'y'), (3, 2, 'x')",
-        'DROP TABLE legacy',
-      ]);
+      await warehouses
+        .get(engine)!
+        .exec([
+          `ALTER TABLE contacts ADD COLUMN website ${t2.vc}`,
+          "UPDATE contacts SET website = 'https://example.com/' || kind",
+          'ALTER TABLE contacts RENAME COLUMN tier TO level',
+          `CREATE TABLE tags (id ${t2.int} PRIMARY KEY, event_id ${t2.int}, tag ${t2.vc}, FOREIGN KEY (event_id) REFERENCES events (id))`,
+          "INSERT INTO tags VALUES (1, 1, 'x'), (2, 1, 'y'), (3, 2, 'x')",
+          'DROP TABLE legacy',
+        ]);
       const run = await syncThroughApi(t, admin, dbId);
       expect(run).toMatchObject({ kind: 'metadata', status: 'succeeded', error: null });
       expect(run.summary).toMatchObject({ tables_added: 1, tables_deactivated: 1, fields_added: 5, fields_deactivated: 1 });
@@ -265,33 +293,69 @@ describe('sync', () => {
 
     it('keeps the ids of tables and fields that are still there', () => {
       const ids = (m: Metadata) =>
-        Object.fromEntries(m.tables.filter((x) => x.name !== 'legacy').flatMap((x) => [[x.name, x.id], ...x.fields.filter((f) => f.name !== 'tier').map((f) => [`${x.name}.${f.name}`, f.id])]));
+        Object.fromEntries(
+          m.tables
+            .filter((x) => x.name !== 'legacy')
+            .flatMap((x) => [[x.name, x.id], ...x.fields.filter((f) => f.name !== 'tier').map((f) => [`${x.name}.${f.name}`, f.id])]),
+        );
       const kept = ids(before);
       expect(Object.fromEntries(Object.keys(kept).map((k) => [k, ids(after)[k]]))).toEqual(kept);
     });
 
     it('adds the new column and the new table, with its foreign key', () => {
       expect(after.tables.map((x) => x.name)).toEqual(['cities', 'contacts', 'event_labels', 'events', 'tags']);
-      expect(fieldOf(after, 'contacts', 'website')).toMatchObject({ base_type: 'type/Text', semantic_type: 'type/URL', position: 10, active: true });
-      expect(fieldOf(after, 'tags', 'event_id')).toMatchObject({ semantic_type: 'type/FK', fk_target_field_id: fieldOf(after, 'events', 'id').id });
+      expect(fieldOf(after, 'contacts', 'website')).toMatchObject({
+        base_type: 'type/Text',
+        semantic_type: 'type/URL',
+        position: 10,
+        active: true,
+      });
+      expect(fieldOf(after, 'tags', 'event_id')).toMatchObject({
+        semantic_type: 'type/FK',
+        fk_target_field_id: fieldOf(after, 'events', 'id').id,
+      });
       expect(fieldOf(after, 'tags', 'tag').fingerprint!.global).toEqual({ 'distinct-count': 2, 'nil%': 0 });
       expect(after.tables.find((x) => x.name === 'tags')!.estimated_row_count).toBe(3);
     });
 
     it('treats a renamed column as a new field, and the old one as gone', async () => {
       const contacts = after.tables.find((x) => x.name === 'contacts')!;
-      expect(contacts.fields.map((f) => f.name)).toEqual(['id', 'email', 'contact', 'kind', 'level', 'city', 'created_at', 'price', 'lat', 'city_id', 'website']);
+      expect(contacts.fields.map((f) => f.name)).toEqual([
+        'id',
+        'email',
+        'contact',
+        'kind',
+        'level',
+        'city',
+        'created_at',
+        'price',
+        'lat',
+        'city_id',
+        'website',
+      ]);
       expect(contacts.fields.map((f) => f.position)).toEqual(contacts.fields.map((_, i) => i));
       const tier = fieldOf(before, 'contacts', 'tier');
       expect(fieldOf(after, 'contacts', 'level').id).not.toBe(tier.id);
       expect(fieldOf(after, 'contacts', 'level')).toMatchObject({ semantic_type: 'type/Category', has_field_values: 'auto-list' });
-      const row = await t.app.get(DataSource).createQueryBuilder().select('f.active', 'active').from('metabase_field', 'f').where('f.id = :id', { id: tier.id }).getRawOne();
+      const row = await t.app
+        .get(DataSource)
+        .createQueryBuilder()
+        .select('f.active', 'active')
+        .from('metabase_field', 'f')
+        .where('f.id = :id', { id: tier.id })
+        .getRawOne();
       expect([true, 1].includes(row.active)).toBe(false);
     });
 
     it('turns the dropped table inactive instead of deleting it', async () => {
       const legacy = before.tables.find((x) => x.name === 'legacy')!;
-      const row = await t.app.get(DataSource).createQueryBuilder().select('t.active', 'active').from('metabase_table', 't').where('t.id = :id', { id: legacy.id }).getRawOne();
+      const row = await t.app
+        .get(DataSource)
+        .createQueryBuilder()
+        .select('t.active', 'active')
+        .from('metabase_table', 't')
+        .where('t.id = :id', { id: legacy.id })
+        .getRawOne();
       expect([true, 1].includes(row.active)).toBe(false);
       const list = (await t.http().get('/api/database?include=tables').set(auth(admin)).expect(200)).body.data;
       const tables = list.find((d: { id: number }) => d.id === dbIds.get(engine)).tables.map((x: { name: string }) => x.name);
@@ -368,7 +432,12 @@ describe('sync', () => {
       for (const id of [stale, ...fresh]) await waitForIdle(t, id);
       const ds = t.app.get(DataSource);
       const longAgo = new Date(Date.now() - 2 * 3600_000);
-      await ds.createQueryBuilder().update('metabase_database').set({ last_metadata_sync_at: longAgo }).where('id = :id', { id: stale }).execute();
+      await ds
+        .createQueryBuilder()
+        .update('metabase_database')
+        .set({ last_metadata_sync_at: longAgo })
+        .where('id = :id', { id: stale })
+        .execute();
       const runs = async (id: number) => (await syncLog(t, admin, id)).length;
       const before = await Promise.all([stale, ...fresh].map(runs));
       expect(await t.app.get(SyncScheduler).tick()).toBe(1);
@@ -381,18 +450,33 @@ describe('sync', () => {
 
     it('tries a broken database again after its interval, not at every check', async () => {
       const wh = await e2eWarehouse('sqlite', t.config.dataDir, { statements: ['CREATE TABLE t (id INTEGER PRIMARY KEY)'] });
-      const id = (await t.http().post('/api/database').set(auth(admin)).send({ engine: 'sqlite', name: 'Soon broken', details: wh.details }).expect(200)).body.id;
+      const id = (
+        await t
+          .http()
+          .post('/api/database')
+          .set(auth(admin))
+          .send({ engine: 'sqlite', name: 'Soon broken', details: wh.details })
+          .expect(200)
+      ).body.id;
       await waitForSync(t, admin, id);
       await waitForIdle(t, id);
       await wh.drop();
       const ds = t.app.get(DataSource);
       const age = (table: string, column: string, where: string) =>
-        ds.createQueryBuilder().update(table).set({ [column]: new Date(Date.now() - 2 * 3600_000) }).where(where, { id }).execute();
+        ds
+          .createQueryBuilder()
+          .update(table)
+          .set({ [column]: new Date(Date.now() - 2 * 3600_000) })
+          .where(where, { id })
+          .execute();
       await age('metabase_database', 'last_metadata_sync_at', 'id = :id');
       const scheduler = t.app.get(SyncScheduler);
       expect(await scheduler.tick()).toBe(0);
       let log = await syncLog(t, admin, id);
-      expect(log.map((r) => [r.kind, r.status])).toEqual([['metadata', 'failed'], ['metadata', 'succeeded']]);
+      expect(log.map((r) => [r.kind, r.status])).toEqual([
+        ['metadata', 'failed'],
+        ['metadata', 'succeeded'],
+      ]);
       await scheduler.tick();
       await scheduler.tick();
       expect(await syncLog(t, admin, id)).toHaveLength(2);
@@ -400,7 +484,11 @@ describe('sync', () => {
       await age('sync_run', 'started_at', 'db_id = :id');
       await scheduler.tick();
       log = await syncLog(t, admin, id);
-      expect(log.map((r) => [r.kind, r.status])).toEqual([['metadata', 'failed'], ['metadata', 'failed'], ['metadata', 'succeeded']]);
+      expect(log.map((r) => [r.kind, r.status])).toEqual([
+        ['metadata', 'failed'],
+        ['metadata', 'failed'],
+        ['metadata', 'succeeded'],
+      ]);
     });
   });
 });

@@ -21,10 +21,25 @@ describe('timeline events', () => {
 
   const http = () => t.http();
   const makeTimeline = async (body: Json = {}, key = admin): Promise<Json> =>
-    (await http().post('/api/timeline').set(auth(key)).send({ name: `Timeline ${Math.random().toString(36).slice(2, 8)}`, ...body }).expect(200)).body;
+    (
+      await http()
+        .post('/api/timeline')
+        .set(auth(key))
+        .send({ name: `Timeline ${Math.random().toString(36).slice(2, 8)}`, ...body })
+        .expect(200)
+    ).body;
   const postEvent = (body: Json, key = admin) => http().post('/api/timeline-event').set(auth(key)).send(body);
   const makeEvent = async (timelineId: unknown, extra: Json = {}, key = admin): Promise<Json> => {
-    const res = await postEvent({ name: `Event ${Math.random().toString(36).slice(2, 8)}`, timestamp: '2022-01-01', timezone: 'UTC', timeline_id: timelineId, ...extra }, key);
+    const res = await postEvent(
+      {
+        name: `Event ${Math.random().toString(36).slice(2, 8)}`,
+        timestamp: '2022-01-01',
+        timezone: 'UTC',
+        timeline_id: timelineId,
+        ...extra,
+      },
+      key,
+    );
     if (res.status !== 200) throw new Error(`event create failed: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body;
   };
@@ -44,7 +59,14 @@ describe('timeline events', () => {
   it('creates an event and answers it with its creator; the timeline gives the icon unless one is sent', async () => {
     const me = (await http().get('/api/user/current').set(auth(admin)).expect(200)).body;
     const tl = await makeTimeline({ icon: 'warning' });
-    const made = await postEvent({ name: 'Launch', description: 'v1 is out', timestamp: '2022-03-15T08:30:00+02:00', time_matters: true, timezone: 'Europe/Paris', timeline_id: tl.id }).expect(200);
+    const made = await postEvent({
+      name: 'Launch',
+      description: 'v1 is out',
+      timestamp: '2022-03-15T08:30:00+02:00',
+      time_matters: true,
+      timezone: 'Europe/Paris',
+      timeline_id: tl.id,
+    }).expect(200);
     expect(made.body).toEqual({
       id: expect.any(Number),
       timeline_id: tl.id,
@@ -63,7 +85,13 @@ describe('timeline events', () => {
     expect((await http().get(`/api/timeline-event/${made.body.id}`).set(auth(admin)).expect(200)).body).toEqual(made.body);
 
     const dated = await makeEvent(tl.id, { timestamp: '2021-12-31', icon: 'balloons', archived: true });
-    expect(dated).toMatchObject({ timestamp: '2021-12-31T00:00:00.000Z', time_matters: false, icon: 'balloons', archived: true, description: null });
+    expect(dated).toMatchObject({
+      timestamp: '2021-12-31T00:00:00.000Z',
+      time_matters: false,
+      icon: 'balloons',
+      archived: true,
+      description: null,
+    });
     expect((await makeEvent(tl.id, { timestamp: '2022-01-31T10:15' })).timestamp).toBe('2022-01-31T10:15:00.000Z');
   });
 
@@ -134,21 +162,48 @@ describe('timeline events', () => {
     const from = await makeTimeline({ name: 'From' });
     const to = await makeTimeline({ name: 'To' });
     const e = await makeEvent(from.id, { name: 'Before', description: 'words', icon: 'mail', timezone: 'UTC' });
-    const put = async (body: Json) => (await http().put(`/api/timeline-event/${e.id}`).set(auth(admin)).send(body).expect(200)).body as Json;
+    const put = async (body: Json) =>
+      (await http().put(`/api/timeline-event/${e.id}`).set(auth(admin)).send(body).expect(200)).body as Json;
 
-    expect(await put({ name: 'After', timestamp: '2023-05-05T05:05:05-01:00', time_matters: true, timezone: 'America/New_York', icon: 'cloud', archived: true })).toMatchObject({
-      id: e.id, name: 'After', timestamp: '2023-05-05T06:05:05.000Z', time_matters: true, timezone: 'America/New_York', icon: 'cloud', archived: true, description: 'words',
+    expect(
+      await put({
+        name: 'After',
+        timestamp: '2023-05-05T05:05:05-01:00',
+        time_matters: true,
+        timezone: 'America/New_York',
+        icon: 'cloud',
+        archived: true,
+      }),
+    ).toMatchObject({
+      id: e.id,
+      name: 'After',
+      timestamp: '2023-05-05T06:05:05.000Z',
+      time_matters: true,
+      timezone: 'America/New_York',
+      icon: 'cloud',
+      archived: true,
+      description: 'words',
     });
     // null clears the description; on the other keys it changes nothing.
-    expect(await put({ name: null, timestamp: null, time_matters: null, timezone: null, icon: null, archived: null, timeline_id: null })).toMatchObject({
-      name: 'After', timestamp: '2023-05-05T06:05:05.000Z', time_matters: true, timezone: 'America/New_York', icon: 'cloud', archived: true, timeline_id: from.id, description: 'words',
+    expect(
+      await put({ name: null, timestamp: null, time_matters: null, timezone: null, icon: null, archived: null, timeline_id: null }),
+    ).toMatchObject({
+      name: 'After',
+      timestamp: '2023-05-05T06:05:05.000Z',
+      time_matters: true,
+      timezone: 'America/New_York',
+      icon: 'cloud',
+      archived: true,
+      timeline_id: from.id,
+      description: 'words',
     });
     expect(await put({ description: null, archived: false })).toMatchObject({ description: null, archived: false });
     // The whole answer sent back is an ordinary edit.
     expect(await put({ ...(await put({})), name: 'Whole' })).toMatchObject({ name: 'Whole', timeline_id: from.id });
 
     expect(await put({ timeline_id: to.id })).toMatchObject({ timeline_id: to.id });
-    const events = async (id: unknown) => ((await http().get(`/api/timeline/${id}?include=events`).set(auth(admin)).expect(200)).body.events as Json[]).map((x) => x.id);
+    const events = async (id: unknown) =>
+      ((await http().get(`/api/timeline/${id}?include=events`).set(auth(admin)).expect(200)).body.events as Json[]).map((x) => x.id);
     expect(await events(from.id)).toEqual([]);
     expect(await events(to.id)).toEqual([e.id]);
 
@@ -190,7 +245,7 @@ describe('timeline events', () => {
     expect403(await http().get(`/api/timeline-event?timeline_id=${tl.id}`).set(auth(outsider.session)));
   });
 
-  it('needs read access to the timeline\'s collection to read an event, write access to change one', async () => {
+  it("needs read access to the timeline's collection to read an event, write access to change one", async () => {
     const tl = await makeTimeline({ name: 'Guarded', collection_id: shared });
     const hidden = await makeTimeline({ name: 'Hidden', collection_id: secret });
     const e = await makeEvent(tl.id);
@@ -213,6 +268,9 @@ describe('timeline events', () => {
     expect403(await postEvent({ name: 'x', timestamp: '2022-01-01', timezone: 'UTC', timeline_id: hidden.id }, writer.session));
     expect403(await http().put(`/api/timeline-event/${h.id}`).set(auth(writer.session)).send({ name: 'x' }));
     await http().delete(`/api/timeline-event/${own.id}`).set(auth(writer.session)).expect(204);
-    expect((await http().get(`/api/timeline-event/${e.id}`).set(auth(admin)).expect(200)).body).toMatchObject({ name: 'Renamed', timeline_id: tl.id });
+    expect((await http().get(`/api/timeline-event/${e.id}`).set(auth(admin)).expect(200)).body).toMatchObject({
+      name: 'Renamed',
+      timeline_id: tl.id,
+    });
   });
 });

@@ -31,7 +31,13 @@ describe('timelines', () => {
     return res.body;
   };
   const makeEvent = async (timelineId: unknown, timestamp: string, extra: Json = {}): Promise<Json> =>
-    (await http().post('/api/timeline-event').set(auth(admin)).send({ name: `Event ${timestamp}`, timestamp, timezone: 'UTC', timeline_id: timelineId, ...extra }).expect(200)).body;
+    (
+      await http()
+        .post('/api/timeline-event')
+        .set(auth(admin))
+        .send({ name: `Event ${timestamp}`, timestamp, timezone: 'UTC', timeline_id: timelineId, ...extra })
+        .expect(200)
+    ).body;
   const names = (xs: Json[]) => xs.map((x) => x.name);
   const eventNames = (timeline: Json) => names(timeline.events as Json[]);
 
@@ -49,7 +55,13 @@ describe('timelines', () => {
 
   it('creates a timeline and answers it as Metabase does, with its creator and collection', async () => {
     const me = (await http().get('/api/user/current').set(auth(admin)).expect(200)).body;
-    const made = await postTimeline({ name: 'Releases', description: 'Product releases', icon: 'cake', collection_id: shared, default: true }).expect(200);
+    const made = await postTimeline({
+      name: 'Releases',
+      description: 'Product releases',
+      icon: 'cake',
+      collection_id: shared,
+      default: true,
+    }).expect(200);
     expect(made.body).toMatchObject({
       name: 'Releases',
       description: 'Product releases',
@@ -70,8 +82,15 @@ describe('timelines', () => {
 
     // Without an icon: the star; both releases' icons are accepted. In the Root: the Root collection.
     const plain = await makeTimeline({ name: 'Plain' });
-    expect(plain).toMatchObject({ icon: 'star', default: false, description: null, collection_id: null, collection: { id: 'root', name: 'Our analytics', can_write: true } });
-    for (const icon of ['star', 'cake', 'mail', 'warning', 'bell', 'cloud', 'balloons']) expect((await makeTimeline({ icon })).icon).toBe(icon);
+    expect(plain).toMatchObject({
+      icon: 'star',
+      default: false,
+      description: null,
+      collection_id: null,
+      collection: { id: 'root', name: 'Our analytics', can_write: true },
+    });
+    for (const icon of ['star', 'cake', 'mail', 'warning', 'bell', 'cloud', 'balloons'])
+      expect((await makeTimeline({ icon })).icon).toBe(icon);
     // An archived timeline may be created as such.
     expect((await makeTimeline({ archived: true })).archived).toBe(true);
   });
@@ -85,7 +104,11 @@ describe('timelines', () => {
     expect400(await post({ name: 'x'.repeat(256) }), 'name', 'value must be a string of at most 255 characters.');
     expect400(await post({ description: 5 }), 'description', 'value must be a string.');
     expect400(await post({ default: 'yes' }), 'default', 'value must be a boolean.');
-    expect400(await post({ icon: 'rocket' }), 'icon', 'value must be one of: `star`, `cake`, `mail`, `warning`, `bell`, `cloud`, `balloons`.');
+    expect400(
+      await post({ icon: 'rocket' }),
+      'icon',
+      'value must be one of: `star`, `cake`, `mail`, `warning`, `bell`, `cloud`, `balloons`.',
+    );
     expect400(await post({ collection_id: 0 }), 'collection_id', 'value must be an integer greater than zero.');
     expect400(await post({ collection_id: 'x' }), 'collection_id', 'value must be an integer greater than zero.');
     expect400(await post({ archived: 'true' }), 'archived', 'value must be a boolean.');
@@ -139,7 +162,13 @@ describe('timelines', () => {
     expect(await get('start=2020-01-01')).not.toHaveProperty('events');
     const withEvents = await get('include=events');
     expect(eventNames(withEvents)).toEqual(['New year 21', 'Spring 22', 'Summer 23']);
-    expect((withEvents.events as Json[])[1]).toMatchObject({ timeline_id: tl.id, timestamp: '2022-03-15T06:30:00.000Z', timezone: 'UTC', archived: false, creator: { is_superuser: true } });
+    expect((withEvents.events as Json[])[1]).toMatchObject({
+      timeline_id: tl.id,
+      timestamp: '2022-03-15T06:30:00.000Z',
+      timezone: 'UTC',
+      archived: false,
+      creator: { is_superuser: true },
+    });
     expect(eventNames(await get('include=events&archived=true'))).toEqual(['New year 21', 'Old news', 'Spring 22', 'Summer 23']);
     expect(eventNames(await get('include=events&archived=false'))).toEqual(['New year 21', 'Spring 22', 'Summer 23']);
 
@@ -147,7 +176,11 @@ describe('timelines', () => {
     expect(eventNames(await get('include=events&start=2022-01-01'))).toEqual(['Spring 22', 'Summer 23']);
     expect(eventNames(await get('include=events&end=2022-12-31'))).toEqual(['New year 21', 'Spring 22']);
     expect(eventNames(await get('include=events&start=2022-01-01&end=2023-01-01'))).toEqual(['Spring 22']);
-    expect(eventNames(await get('include=events&start=2021-01-01&end=2023-06-01T12:00:00Z'))).toEqual(['New year 21', 'Spring 22', 'Summer 23']);
+    expect(eventNames(await get('include=events&start=2021-01-01&end=2023-06-01T12:00:00Z'))).toEqual([
+      'New year 21',
+      'Spring 22',
+      'Summer 23',
+    ]);
     expect(eventNames(await get('include=events&start=2022-03-15T08:30:01%2B02:00'))).toEqual(['Summer 23']);
     expect(eventNames(await get('include=events&archived=true&start=2022-01-01&end=2022-02-01'))).toEqual(['Old news']);
     expect(eventNames(await get('include=events&start=2030-01-01'))).toEqual([]);
@@ -161,12 +194,18 @@ describe('timelines', () => {
     await makeEvent(gone.id, '2022-01-01', { name: 'c1', archived: true });
     await makeEvent(gone.id, '2022-01-02', { name: 'c2' });
 
-    const list = async (q: string, key = admin) => ((await http().get(`/api/timeline/?${q}`).set(auth(key)).expect(200)).body as Json[]).filter((x) => String(x.name).toLowerCase().startsWith('list-'));
+    const list = async (q: string, key = admin) =>
+      ((await http().get(`/api/timeline/?${q}`).set(auth(key)).expect(200)).body as Json[]).filter((x) =>
+        String(x.name).toLowerCase().startsWith('list-'),
+      );
     const active = await list('');
     expect(names(active)).toEqual(['List-a', 'list-b']);
     expect(active[0]).not.toHaveProperty('events');
     expect(active[1]).toMatchObject({ id: b.id, collection: { id: shared, can_write: true }, creator: { is_superuser: true } });
-    expect((await list('include=events')).map((x) => [x.name, names(x.events as Json[])])).toEqual([['List-a', ['a1']], ['list-b', []]]);
+    expect((await list('include=events')).map((x) => [x.name, names(x.events as Json[])])).toEqual([
+      ['List-a', ['a1']],
+      ['list-b', []],
+    ]);
     const archived = await list('archived=true&include=events');
     expect(archived.map((x) => [x.name, names(x.events as Json[])])).toEqual([['list-c', ['c1', 'c2']]]);
     expect(await list('archived=false')).toHaveLength(2);
@@ -186,7 +225,8 @@ describe('timelines', () => {
     const archived = (await put({ archived: true })).body;
     expect(archived).toMatchObject({ id: tl.id, archived: true, name: 'To archive', collection: { id: 'root' } });
     expect(archived).not.toHaveProperty('events');
-    for (const e of [e1, e2]) expect((await http().get(`/api/timeline-event/${e.id}`).set(auth(admin)).expect(200)).body.archived).toBe(true);
+    for (const e of [e1, e2])
+      expect((await http().get(`/api/timeline-event/${e.id}`).set(auth(admin)).expect(200)).body.archived).toBe(true);
     expect(eventNames((await http().get(`/api/timeline/${tl.id}?include=events`).set(auth(admin)).expect(200)).body)).toEqual([]);
     const listed = (await http().get('/api/timeline?archived=true').set(auth(admin)).expect(200)).body as Json[];
     expect(listed.map((x) => x.id)).toContain(tl.id);
@@ -195,7 +235,8 @@ describe('timelines', () => {
     // Archiving again changes nothing; unarchiving brings every event back.
     await put({ archived: true });
     expect((await put({ archived: false })).body.archived).toBe(false);
-    for (const e of [e1, e2]) expect((await http().get(`/api/timeline-event/${e.id}`).set(auth(admin)).expect(200)).body.archived).toBe(false);
+    for (const e of [e1, e2])
+      expect((await http().get(`/api/timeline-event/${e.id}`).set(auth(admin)).expect(200)).body.archived).toBe(false);
   });
 
   it('updates what is sent: null clears the description and moves to the Root, other nulls change nothing', async () => {
@@ -206,7 +247,13 @@ describe('timelines', () => {
     const renamed = await put({ name: 'After', icon: 'balloons', default: false });
     expect(renamed).toMatchObject({ name: 'After', icon: 'balloons', default: false, description: 'words', collection_id: shared });
     expect(renamed).not.toHaveProperty('events');
-    expect(await put({ name: null, icon: null, default: null, archived: null })).toMatchObject({ name: 'After', icon: 'balloons', default: false, archived: false, description: 'words' });
+    expect(await put({ name: null, icon: null, default: null, archived: null })).toMatchObject({
+      name: 'After',
+      icon: 'balloons',
+      default: false,
+      archived: false,
+      description: 'words',
+    });
     expect(await put({ description: null })).toMatchObject({ description: null, collection_id: shared });
     expect(await put({ collection_id: null })).toMatchObject({ collection_id: null, collection: { id: 'root' } });
     expect(await put({ collection_id: shared })).toMatchObject({ collection_id: shared, collection: { id: shared, name: 'Shared' } });
@@ -246,7 +293,9 @@ describe('timelines', () => {
     expect(active[0]).toMatchObject({ collection: { id: coll, name: 'Timelines here', can_write: true }, creator: { is_superuser: true } });
     expect(active[0]).not.toHaveProperty('events');
     expect((await get(`/api/collection/${coll}/timelines?include=events`)).map((x) => eventNames(x))).toEqual([['live']]);
-    expect((await get(`/api/collection/${coll}/timelines?archived=true&include=events`)).map((x) => [x.name, eventNames(x)])).toEqual([['Coll archived', ['archived with it']]]);
+    expect((await get(`/api/collection/${coll}/timelines?archived=true&include=events`)).map((x) => [x.name, eventNames(x)])).toEqual([
+      ['Coll archived', ['archived with it']],
+    ]);
 
     await makeTimeline({ name: 'Root active' });
     await makeTimeline({ name: 'Root archived', archived: true });
@@ -260,8 +309,16 @@ describe('timelines', () => {
     expect(rootArchived.every((x) => x.archived === true && x.collection_id === null)).toBe(true);
 
     expect404(await http().get('/api/collection/999999/timelines').set(auth(admin)));
-    expect400(await http().get(`/api/collection/${coll}/timelines?include=cards`).set(auth(admin)), 'include', 'value must be one of: `events`.');
-    expect400(await http().get(`/api/collection/${coll}/timelines?archived=x`).set(auth(admin)), 'archived', 'value must be a valid boolean string.');
+    expect400(
+      await http().get(`/api/collection/${coll}/timelines?include=cards`).set(auth(admin)),
+      'include',
+      'value must be one of: `events`.',
+    );
+    expect400(
+      await http().get(`/api/collection/${coll}/timelines?archived=x`).set(auth(admin)),
+      'archived',
+      'value must be a valid boolean string.',
+    );
     expect400(await http().get('/api/collection/root/timelines?include=x').set(auth(admin)), 'include', 'value must be one of: `events`.');
     expect400(await http().get('/api/collection/x/timelines').set(auth(admin)), 'id', 'value must be an integer greater than zero.');
     expect401(await http().get('/api/collection/root/timelines'));
@@ -292,9 +349,21 @@ describe('timelines', () => {
     expect(rootNames).toContain('Root card timeline');
     expect(rootNames).not.toContain('Card timeline');
 
-    expect400(await http().get(`/api/card/${card.id}/timelines?include=all`).set(auth(admin)), 'include', 'value must be one of: `events`.');
-    expect400(await http().get(`/api/card/${card.id}/timelines?start=soon`).set(auth(admin)), 'start', 'value must be a valid date string.');
-    expect400(await http().get(`/api/card/${card.id}/timelines?end=2022-02-30`).set(auth(admin)), 'end', 'value must be a valid date string.');
+    expect400(
+      await http().get(`/api/card/${card.id}/timelines?include=all`).set(auth(admin)),
+      'include',
+      'value must be one of: `events`.',
+    );
+    expect400(
+      await http().get(`/api/card/${card.id}/timelines?start=soon`).set(auth(admin)),
+      'start',
+      'value must be a valid date string.',
+    );
+    expect400(
+      await http().get(`/api/card/${card.id}/timelines?end=2022-02-30`).set(auth(admin)),
+      'end',
+      'value must be a valid date string.',
+    );
     expect400(await http().get('/api/card/0/timelines').set(auth(admin)), 'id', 'value must be an integer greater than zero.');
     expect404(await http().get('/api/card/999999/timelines').set(auth(admin)));
     expect401(await http().get(`/api/card/${card.id}/timelines`));
@@ -304,11 +373,24 @@ describe('timelines', () => {
     const coll = await makeCollection(t, 'Items home');
     const tl = await makeTimeline({ name: 'Item timeline', description: 'as an item', icon: 'mail', collection_id: coll });
     await makeEvent(tl.id, '2022-01-01');
-    const items = async (q: string) => (await http().get(`/api/collection/${coll}/items?${q}`).set(auth(admin)).expect(200)).body as { total: number; data: Json[]; models: string[] };
+    const items = async (q: string) =>
+      (await http().get(`/api/collection/${coll}/items?${q}`).set(auth(admin)).expect(200)).body as {
+        total: number;
+        data: Json[];
+        models: string[];
+      };
 
     const listed = await items('models=timeline');
     expect(listed.total).toBe(1);
-    expect(listed.data[0]).toMatchObject({ id: tl.id, model: 'timeline', name: 'Item timeline', description: 'as an item', icon: 'mail', entity_id: tl.entity_id, collection_id: coll });
+    expect(listed.data[0]).toMatchObject({
+      id: tl.id,
+      model: 'timeline',
+      name: 'Item timeline',
+      description: 'as an item',
+      icon: 'mail',
+      entity_id: tl.entity_id,
+      collection_id: coll,
+    });
     expect((await items('')).data.map((x) => [x.model, x.id])).toContainEqual(['timeline', tl.id]);
     expect((await items('models=timeline&pinned_state=is_pinned')).data).toEqual([]);
     expect((await items('models=card')).data).toEqual([]);
@@ -338,14 +420,21 @@ describe('timelines', () => {
     const read = await http().get(`/api/timeline/${tl.id}?include=events`).set(auth(reader.session)).expect(200);
     expect(read.body).toMatchObject({ collection: { id: shared, can_write: false } });
     expect(eventNames(read.body)).toHaveLength(1);
-    expect(names((await http().get(`/api/collection/${shared}/timelines`).set(auth(reader.session)).expect(200)).body)).toContain('Guarded');
+    expect(names((await http().get(`/api/collection/${shared}/timelines`).set(auth(reader.session)).expect(200)).body)).toContain(
+      'Guarded',
+    );
     expect(names((await http().get(`/api/card/${card.id}/timelines`).set(auth(reader.session)).expect(200)).body)).toContain('Guarded');
     await http().get(`/api/timeline-event/${event.id}`).set(auth(reader.session)).expect(200);
     expect403(await postTimeline({ name: 'Nope', collection_id: shared }, reader.session));
     expect403(await http().put(`/api/timeline/${tl.id}`).set(auth(reader.session)).send({ name: 'Nope' }));
     expect403(await http().put(`/api/timeline/${tl.id}`).set(auth(reader.session)).send({ archived: true }));
     expect403(await http().delete(`/api/timeline/${tl.id}`).set(auth(reader.session)));
-    expect403(await http().post('/api/timeline-event').set(auth(reader.session)).send({ name: 'Nope', timestamp: '2022-01-01', timezone: 'UTC', timeline_id: tl.id }));
+    expect403(
+      await http()
+        .post('/api/timeline-event')
+        .set(auth(reader.session))
+        .send({ name: 'Nope', timestamp: '2022-01-01', timezone: 'UTC', timeline_id: tl.id }),
+    );
     expect403(await http().put(`/api/timeline-event/${event.id}`).set(auth(reader.session)).send({ name: 'Nope' }));
     expect403(await http().delete(`/api/timeline-event/${event.id}`).set(auth(reader.session)));
 
@@ -356,7 +445,9 @@ describe('timelines', () => {
     expect403(await http().get(`/api/timeline-event/${event.id}`).set(auth(outsider.session)));
     expect403(await http().get(`/api/timeline-event?timeline_id=${tl.id}`).set(auth(outsider.session)));
     expect(names((await http().get('/api/timeline').set(auth(outsider.session)).expect(200)).body)).not.toContain('Guarded');
-    expect(((await http().get('/api/timeline-event').set(auth(outsider.session)).expect(200)).body as Json[]).map((e) => e.id)).not.toContain(event.id);
+    expect(
+      ((await http().get('/api/timeline-event').set(auth(outsider.session)).expect(200)).body as Json[]).map((e) => e.id),
+    ).not.toContain(event.id);
     expect403(await http().put(`/api/timeline/${tl.id}`).set(auth(outsider.session)).send({ name: 'Nope' }));
     expect403(await http().delete(`/api/timeline/${tl.id}`).set(auth(outsider.session)));
 
@@ -368,6 +459,9 @@ describe('timelines', () => {
     expect403(await postTimeline({ name: 'Nope', collection_id: secret }, writer.session));
     await http().put(`/api/timeline/${own.id}`).set(auth(writer.session)).send({ archived: true }).expect(200);
     await http().delete(`/api/timeline/${own.id}`).set(auth(writer.session)).expect(204);
-    expect((await http().get(`/api/timeline/${tl.id}`).set(auth(admin)).expect(200)).body).toMatchObject({ name: 'Guarded, renamed', collection_id: shared });
+    expect((await http().get(`/api/timeline/${tl.id}`).set(auth(admin)).expect(200)).body).toMatchObject({
+      name: 'Guarded, renamed',
+      collection_id: shared,
+    });
   });
 });

@@ -27,7 +27,12 @@ describe('the CSV upload size limit', () => {
     expect(res.status).toBe(413);
     expect(res.body).toEqual({ message: 'The request body is too large.' });
     // Under the limit the request goes on to the handler, which asks for an uploads database first.
-    const small = await t.http().post('/api/card/from-csv').set(auth(admin)).field('collection_id', 'root').attach('file', Buffer.from('a,b\n1,2\n'), 'small.csv');
+    const small = await t
+      .http()
+      .post('/api/card/from-csv')
+      .set(auth(admin))
+      .field('collection_id', 'root')
+      .attach('file', Buffer.from('a,b\n1,2\n'), 'small.csv');
     expect(small.status).toBe(400);
     expect(small.body).toEqual({ message: 'The uploads database is not configured.' });
   });

@@ -25,15 +25,28 @@ describe.each(availableEngines(['duckdb', 'postgres', 'mysql']).map((e) => [e]))
   let db: number;
   const http = () => t.http();
   const upload = (name: string, content: string | Buffer) =>
-    http().post('/api/card/from-csv').set(auth(admin)).field('collection_id', 'root').attach('file', Buffer.isBuffer(content) ? content : Buffer.from(content), name);
+    http()
+      .post('/api/card/from-csv')
+      .set(auth(admin))
+      .field('collection_id', 'root')
+      .attach('file', Buffer.isBuffer(content) ? content : Buffer.from(content), name);
   const modelRows = async (id: number) => {
     const res = (await http().post(`/api/card/${id}/query`).set(auth(admin)).send({}).expect(202)).body;
     expect(res.status).toBe('completed');
     return { cols: res.data.cols.map((c: { name: string }) => c.name.toLowerCase()) as string[], rows: res.data.rows as unknown[][] };
   };
   const uploadedTables = async (): Promise<number> => {
-    const sql = "SELECT count(*) FROM information_schema.tables WHERE lower(table_name) LIKE 'up\\_%'";
-    const res = (await http().post('/api/dataset').set(auth(admin)).send({ database: db, type: 'native', native: { query: sql } }).expect(202)).body;
+    // This warehouse's own tables only: MariaDB's information_schema lists every database on the server, and this
+    // file runs in both jest projects at once, each with a database of its own there.
+    const own = engine === 'mysql' ? 'table_schema = DATABASE()' : engine === 'postgres' ? 'table_catalog = current_database()' : 'TRUE';
+    const sql = `SELECT count(*) FROM information_schema.tables WHERE ${own} AND lower(table_name) LIKE 'up\\_%'`;
+    const res = (
+      await http()
+        .post('/api/dataset')
+        .set(auth(admin))
+        .send({ database: db, type: 'native', native: { query: sql } })
+        .expect(202)
+    ).body;
     expect(res.error).toBeUndefined();
     return Number(res.data.rows[0][0]);
   };
@@ -42,9 +55,19 @@ describe.each(availableEngines(['duckdb', 'postgres', 'mysql']).map((e) => [e]))
     t = await startTestApp();
     admin = await setupAdmin(t);
     wh = await e2eWarehouse(engine, t.config.dataDir);
-    db = (await http().post('/api/database').set(auth(admin)).send({ engine, name: `Uploads ${engine}`, details: wh.details }).expect(200)).body.id;
+    db = (
+      await http()
+        .post('/api/database')
+        .set(auth(admin))
+        .send({ engine, name: `Uploads ${engine}`, details: wh.details })
+        .expect(200)
+    ).body.id;
     await waitForSync(t, admin, db);
-    await http().put('/api/setting/uploads-settings').set(auth(admin)).send({ value: { db_id: db, schema_name: null, table_prefix: 'up_' } }).expect(204);
+    await http()
+      .put('/api/setting/uploads-settings')
+      .set(auth(admin))
+      .send({ value: { db_id: db, schema_name: null, table_prefix: 'up_' } })
+      .expect(204);
   });
   afterAll(async () => {
     await t.close();
@@ -62,20 +85,36 @@ describe.each(availableEngines(['duckdb', 'postgres', 'mysql']).map((e) => [e]))
     expect(table.name.toLowerCase()).toMatch(/^up_my_data_\d{14}_[0-9a-f]{4}$/);
     const types = Object.fromEntries(table.fields.map((f: { name: string; base_type: string }) => [f.name.toLowerCase(), f.base_type]));
     expect(types).toMatchObject({
-      id: 'type/Integer', name: 'type/Text', amount: 'type/Integer', price: 'type/Float', day: 'type/Date', at: 'type/DateTime', big: 'type/BigInteger',
+      id: 'type/Integer',
+      name: 'type/Text',
+      amount: 'type/Integer',
+      price: 'type/Float',
+      day: 'type/Date',
+      at: 'type/DateTime',
+      big: 'type/BigInteger',
     });
     expect(types.active).toBe('type/Boolean');
     expect(types.at_tz).toMatch(/^type\/DateTime/);
     expect(types._mb_row_id).toBeUndefined(); // `id` is unique: it is the key
     const { cols, rows } = await modelRows(id);
     const at = (r: unknown[], c: string) => r[cols.indexOf(c)];
-    expect(rows.map((r) => [Number(at(r, 'id')), at(r, 'name'), at(r, 'amount') === null ? null : Number(at(r, 'amount'))])).toEqual([[1, 'Ann', 10], [2, 'Bob', null], [3, 'Cé, x', 7]]);
+    expect(rows.map((r) => [Number(at(r, 'id')), at(r, 'name'), at(r, 'amount') === null ? null : Number(at(r, 'amount'))])).toEqual([
+      [1, 'Ann', 10],
+      [2, 'Bob', null],
+      [3, 'Cé, x', 7],
+    ]);
   });
 
   it('keeps the instant of a datetime with an offset, with or without a key of its own', async () => {
     const body = ['at_tz', '2024-01-02 10:00:01+05:30', '2024-02-03T10:00:00.250-02:00', '2024-03-04T00:00:00Z'].join('\n');
     const expected = ['2024-01-02T04:30:01.000Z', '2024-02-03T12:00:00.250Z', '2024-03-04T00:00:00.000Z'];
-    for (const file of [body, body.split('\n').map((l, i) => `${i === 0 ? 'id' : i},${l}`).join('\n')]) {
+    for (const file of [
+      body,
+      body
+        .split('\n')
+        .map((l, i) => `${i === 0 ? 'id' : i},${l}`)
+        .join('\n'),
+    ]) {
       const { cols, rows } = await modelRows((await upload('instants.csv', file).expect(200)).body as number);
       const instants = rows.map((r) => new Date(String(r[cols.indexOf('at_tz')])).toISOString()).sort();
       expect(instants).toEqual(expected);
@@ -86,7 +125,10 @@ describe.each(availableEngines(['duckdb', 'postgres', 'mysql']).map((e) => [e]))
     const semi = (await upload('semi.csv', '\uFEFFcode;label\n1;x\n1;y\n').expect(200)).body as number;
     const s = await modelRows(semi);
     expect(s.cols).toEqual(['_mb_row_id', 'code', 'label']);
-    expect(s.rows.map((r) => [Number(r[1]), r[2]])).toEqual([[1, 'x'], [1, 'y']]);
+    expect(s.rows.map((r) => [Number(r[1]), r[2]])).toEqual([
+      [1, 'x'],
+      [1, 'y'],
+    ]);
     const latin = (await upload('latin.tsv', Buffer.from('name\tcity\nJosé\tMünchen\n', 'latin1')).expect(200)).body as number;
     const l = await modelRows(latin);
     expect(l.rows.map((r) => r.slice(1))).toEqual([['José', 'München']]);
@@ -98,7 +140,9 @@ describe.each(availableEngines(['duckdb', 'postgres', 'mysql']).map((e) => [e]))
     const card = (await http().get(`/api/card/${id}`).set(auth(admin)).expect(200)).body;
     const fingerprinted = async (tableId: number) => {
       const table = (await http().get(`/api/table/${tableId}/query_metadata`).set(auth(admin)).expect(200)).body;
-      return (table.fields as Array<{ name: string; fingerprint: unknown }>).filter((f) => f.name !== '_mb_row_id').map((f) => f.fingerprint !== null);
+      return (table.fields as Array<{ name: string; fingerprint: unknown }>)
+        .filter((f) => f.name !== '_mb_row_id')
+        .map((f) => f.fingerprint !== null);
     };
     expect(await fingerprinted(card.table_id)).toEqual([true, true]);
     const meta = (await http().get(`/api/database/${db}/metadata`).set(auth(admin)).expect(200)).body;

@@ -23,12 +23,26 @@ describe('users API', () => {
   /** An API key acting as an `api-key` user, written straight to the app DB (its endpoints are another module's). */
   async function makeApiKey(groupIds: number[] = []): Promise<{ userId: number; key: string }> {
     const user = await t.app.get(UsersService).create({
-      email: `key-${randomBytes(4).toString('hex')}@api-key.invalid`, first_name: 'Key', type: 'api-key', group_ids: groupIds,
+      email: `key-${randomBytes(4).toString('hex')}@api-key.invalid`,
+      first_name: 'Key',
+      type: 'api-key',
+      group_ids: groupIds,
       is_superuser: groupIds.includes(2),
     });
     const key = `mb_${randomBytes(32).toString('base64')}`;
-    await t.app.get(DataSource).createQueryBuilder().insert().into('api_key', ['user_id', 'name', 'key_hash', 'key_prefix', 'creator_id', 'updated_by_id'])
-      .values({ user_id: user.id, name: `key ${user.id}`, key_hash: createHash('sha256').update(key).digest('hex'), key_prefix: key.slice(0, 7), creator_id: adminId, updated_by_id: adminId })
+    await t.app
+      .get(DataSource)
+      .createQueryBuilder()
+      .insert()
+      .into('api_key', ['user_id', 'name', 'key_hash', 'key_prefix', 'creator_id', 'updated_by_id'])
+      .values({
+        user_id: user.id,
+        name: `key ${user.id}`,
+        key_hash: createHash('sha256').update(key).digest('hex'),
+        key_prefix: key.slice(0, 7),
+        creator_id: adminId,
+        updated_by_id: adminId,
+      })
       .execute();
     return { userId: user.id, key };
   }
@@ -41,8 +55,15 @@ describe('users API', () => {
     it('answers the caller', async () => {
       const res = await http().get('/api/user/current').set(auth(admin)).expect(200);
       expect(res.body).toMatchObject({
-        email: ADMIN.email, first_name: 'Ada', last_name: 'Admin', common_name: 'Ada Admin', is_superuser: true, is_active: true,
-        locale: null, personal_collection_id: expect.any(Number), user_group_memberships: [{ id: 1 }, { id: 2 }],
+        email: ADMIN.email,
+        first_name: 'Ada',
+        last_name: 'Admin',
+        common_name: 'Ada Admin',
+        is_superuser: true,
+        is_active: true,
+        locale: null,
+        personal_collection_id: expect.any(Number),
+        user_group_memberships: [{ id: 1 }, { id: 2 }],
       });
       expect(typeof res.body.date_joined).toBe('string');
       const u = await makeUser(t, admin);
@@ -50,23 +71,42 @@ describe('users API', () => {
       expect(mine.body).toMatchObject({ id: u.id, is_superuser: false, user_group_memberships: [{ id: 1, is_group_manager: false }] });
     });
 
-    it('answers exactly what GET /api/user/:id answers (one statement against the entities), groups, managers and attributes included', async () => {
+    it('answers exactly as GET /api/user/:id (one statement against the entities), groups, managers and attributes included', async () => {
       const u = await makeUser(t, admin);
       const [g1, g2] = [await newGroup(), await newGroup()];
-      await http().put(`/api/user/${u.id}`).set(auth(admin)).send({
-        first_name: 'Zoë', last_name: null, locale: 'de', login_attributes: { region: 'north', level: 3 },
-        user_group_memberships: [{ id: 1 }, { id: g2, is_group_manager: true }, { id: g1, is_group_manager: false }],
-      }).expect(200);
+      await http()
+        .put(`/api/user/${u.id}`)
+        .set(auth(admin))
+        .send({
+          first_name: 'Zoë',
+          last_name: null,
+          locale: 'de',
+          login_attributes: { region: 'north', level: 3 },
+          user_group_memberships: [{ id: 1 }, { id: g2, is_group_manager: true }, { id: g1, is_group_manager: false }],
+        })
+        .expect(200);
       await http().post('/api/session').send({ username: u.email, password: u.password }).expect(200); // sets last_login
-      for (const [session, id] of [[u.session, u.id], [admin, adminId]] as const) {
+      for (const [session, id] of [
+        [u.session, u.id],
+        [admin, adminId],
+      ] as const) {
         const current = (await http().get('/api/user/current').set(auth(session)).expect(200)).body;
         const byId = (await http().get(`/api/user/${id}`).set(auth(admin)).expect(200)).body;
         expect(current).toEqual(byId);
       }
       const current = (await http().get('/api/user/current').set(auth(u.session)).expect(200)).body;
       expect(current).toMatchObject({
-        first_name: 'Zoë', last_name: null, common_name: 'Zoë', locale: 'de', login_attributes: { region: 'north', level: 3 }, last_login: expect.any(String),
-        user_group_memberships: [{ id: 1, is_group_manager: false }, { id: Math.min(g1, g2), is_group_manager: Math.min(g1, g2) === g2 }, { id: Math.max(g1, g2), is_group_manager: Math.max(g1, g2) === g2 }],
+        first_name: 'Zoë',
+        last_name: null,
+        common_name: 'Zoë',
+        locale: 'de',
+        login_attributes: { region: 'north', level: 3 },
+        last_login: expect.any(String),
+        user_group_memberships: [
+          { id: 1, is_group_manager: false },
+          { id: Math.min(g1, g2), is_group_manager: Math.min(g1, g2) === g2 },
+          { id: Math.max(g1, g2), is_group_manager: Math.max(g1, g2) === g2 },
+        ],
         group_ids: [1, Math.min(g1, g2), Math.max(g1, g2)],
       });
     });
@@ -101,24 +141,40 @@ describe('users API', () => {
 
   describe('POST /api/user', () => {
     it('creates a user who can log in', async () => {
-      const res = await http().post('/api/user').set(auth(admin))
-        .send({ email: 'Carol@Example.com', first_name: 'Carol', last_name: 'Cole', password: 'Pw-carol-12', login_attributes: { region: 'EU' } })
+      const res = await http()
+        .post('/api/user')
+        .set(auth(admin))
+        .send({
+          email: 'Carol@Example.com',
+          first_name: 'Carol',
+          last_name: 'Cole',
+          password: 'Pw-carol-12',
+          login_attributes: { region: 'EU' },
+        })
         .expect(200);
       expect(res.body).toMatchObject({
-        email: 'carol@example.com', common_name: 'Carol Cole', is_superuser: false, is_active: true,
-        login_attributes: { region: 'EU' }, user_group_memberships: [{ id: 1, is_group_manager: false }],
+        email: 'carol@example.com',
+        common_name: 'Carol Cole',
+        is_superuser: false,
+        is_active: true,
+        login_attributes: { region: 'EU' },
+        user_group_memberships: [{ id: 1, is_group_manager: false }],
       });
       await http().post('/api/session').send({ username: 'carol@example.com', password: 'Pw-carol-12' }).expect(200);
     });
 
     it('adds the given groups; Administrators makes a superuser', async () => {
       const g = await newGroup();
-      const res = await http().post('/api/user').set(auth(admin))
+      const res = await http()
+        .post('/api/user')
+        .set(auth(admin))
         .send({ email: 'dan@example.com', user_group_memberships: [{ id: 2 }, { id: g, is_group_manager: true }] })
         .expect(200);
       expect(res.body.is_superuser).toBe(true);
       expect(res.body.user_group_memberships).toEqual([
-        { id: 1, is_group_manager: false }, { id: 2, is_group_manager: false }, { id: g, is_group_manager: true },
+        { id: 1, is_group_manager: false },
+        { id: 2, is_group_manager: false },
+        { id: g, is_group_manager: true },
       ]);
       expect(res.body.first_name).toBeNull();
       expect(res.body.common_name).toBe('dan@example.com');
@@ -142,12 +198,36 @@ describe('users API', () => {
       expect400(await post({ ...ok, password: 'short' }), 'password', 'password must be at least 6 characters long and include 1 number.');
       expect400(await post({ ...ok, password: 'password1' }), 'password', 'password is too common.');
       expect400(await post({ ...ok, user_group_memberships: 3 }), 'user_group_memberships', 'value must be an array.');
-      expect400(await post({ ...ok, user_group_memberships: [5] }), 'user_group_memberships', 'value must be a sequence of maps with an `id` key.');
-      expect400(await post({ ...ok, user_group_memberships: [{}] }), 'user_group_memberships', 'value must be an integer greater than zero.');
-      expect400(await post({ ...ok, user_group_memberships: [{ id: 0 }] }), 'user_group_memberships', 'value must be an integer greater than zero.');
-      expect400(await post({ ...ok, user_group_memberships: [{ id: 1e12 }] }), 'user_group_memberships', 'value must be an integer greater than zero.');
-      expect400(await post({ ...ok, user_group_memberships: [{ id: 1, is_group_manager: 'yes' }] }), 'user_group_memberships', 'value must be a boolean.');
-      expect400(await post({ ...ok, user_group_memberships: [{ id: 9999 }] }), 'user_group_memberships', 'every group id must be an existing group.');
+      expect400(
+        await post({ ...ok, user_group_memberships: [5] }),
+        'user_group_memberships',
+        'value must be a sequence of maps with an `id` key.',
+      );
+      expect400(
+        await post({ ...ok, user_group_memberships: [{}] }),
+        'user_group_memberships',
+        'value must be an integer greater than zero.',
+      );
+      expect400(
+        await post({ ...ok, user_group_memberships: [{ id: 0 }] }),
+        'user_group_memberships',
+        'value must be an integer greater than zero.',
+      );
+      expect400(
+        await post({ ...ok, user_group_memberships: [{ id: 1e12 }] }),
+        'user_group_memberships',
+        'value must be an integer greater than zero.',
+      );
+      expect400(
+        await post({ ...ok, user_group_memberships: [{ id: 1, is_group_manager: 'yes' }] }),
+        'user_group_memberships',
+        'value must be a boolean.',
+      );
+      expect400(
+        await post({ ...ok, user_group_memberships: [{ id: 9999 }] }),
+        'user_group_memberships',
+        'every group id must be an existing group.',
+      );
       expect400(await post({ ...ok, login_attributes: ['a'] }), 'login_attributes', 'value must be a map.');
       // Nothing was created by the refused requests.
       const list = await http().get('/api/user').query({ query: ok.email }).set(auth(admin)).expect(200);
@@ -201,7 +281,9 @@ describe('users API', () => {
 
     it('filters by name or email, regardless of case, and by group', async () => {
       expect((await list({ query: 'ZED' }).expect(200)).body.data.map((u: { id: number }) => u.id)).toEqual([ann.id]);
-      expect((await list({ query: bob.email.slice(0, 9).toUpperCase() }).expect(200)).body.data.map((u: { id: number }) => u.id)).toEqual([bob.id]);
+      expect((await list({ query: bob.email.slice(0, 9).toUpperCase() }).expect(200)).body.data.map((u: { id: number }) => u.id)).toEqual([
+        bob.id,
+      ]);
       // LIKE wildcards in the query are literal characters.
       expect((await list({ query: 'g_q' }).expect(200)).body.data.map((u: { id: number }) => u.id)).toEqual([bob.id]);
       expect((await list({ query: '%' }).expect(200)).body.total).toBe(0);
@@ -262,10 +344,18 @@ describe('users API', () => {
     it('lets users edit their own profile', async () => {
       const u = await makeUser(t, admin);
       const email = `New-${u.email}`.toUpperCase();
-      const res = await http().put(`/api/user/${u.id}`).set(auth(u.session))
+      const res = await http()
+        .put(`/api/user/${u.id}`)
+        .set(auth(u.session))
         .send({ first_name: 'Una', last_name: null, email, locale: 'pt-br' })
         .expect(200);
-      expect(res.body).toMatchObject({ first_name: 'Una', last_name: null, common_name: 'Una', email: email.toLowerCase(), locale: 'pt_BR' });
+      expect(res.body).toMatchObject({
+        first_name: 'Una',
+        last_name: null,
+        common_name: 'Una',
+        email: email.toLowerCase(),
+        locale: 'pt_BR',
+      });
       const again = await http().put(`/api/user/${u.id}`).set(auth(u.session)).send({ locale: null }).expect(200);
       expect(again.body).toMatchObject({ first_name: 'Una', locale: null });
       await http().post('/api/session').send({ username: email, password: u.password }).expect(200);
@@ -282,26 +372,41 @@ describe('users API', () => {
     it('keeps is_superuser, groups and login attributes for admins', async () => {
       const u = await makeUser(t, admin);
       const g = await newGroup();
-      for (const body of [{ is_superuser: true }, { user_group_memberships: [{ id: 1 }, { id: g }] }, { login_attributes: { region: 'x' } }]) {
+      for (const body of [
+        { is_superuser: true },
+        { user_group_memberships: [{ id: 1 }, { id: g }] },
+        { login_attributes: { region: 'x' } },
+      ]) {
         expect403(await http().put(`/api/user/${u.id}`).set(auth(u.session)).send(body));
       }
       const other = await makeUser(t, admin);
       expect403(await http().put(`/api/user/${other.id}`).set(auth(u.session)).send({ first_name: 'X' }));
-      expect((await http().get(`/api/user/${u.id}`).set(auth(admin)).expect(200)).body).toMatchObject({ is_superuser: false, login_attributes: null });
+      expect((await http().get(`/api/user/${u.id}`).set(auth(admin)).expect(200)).body).toMatchObject({
+        is_superuser: false,
+        login_attributes: null,
+      });
     });
 
     it('lets admins set groups, admin status and login attributes', async () => {
       const u = await makeUser(t, admin);
       const [g1, g2] = [await newGroup(), await newGroup()];
       const put = (body: object) => http().put(`/api/user/${u.id}`).set(auth(admin)).send(body);
-      let res = await put({ user_group_memberships: [{ id: g1 }, { id: g2, is_group_manager: true }], login_attributes: { region: 'EU' } }).expect(200);
+      let res = await put({
+        user_group_memberships: [{ id: g1 }, { id: g2, is_group_manager: true }],
+        login_attributes: { region: 'EU' },
+      }).expect(200);
       // All Users is kept even when the list leaves it out.
       expect(res.body.user_group_memberships).toEqual([
-        { id: 1, is_group_manager: false }, { id: g1, is_group_manager: false }, { id: g2, is_group_manager: true },
+        { id: 1, is_group_manager: false },
+        { id: g1, is_group_manager: false },
+        { id: g2, is_group_manager: true },
       ]);
       expect(res.body.login_attributes).toEqual({ region: 'EU' });
       res = await put({ user_group_memberships: [{ id: 1 }, { id: g2 }] }).expect(200);
-      expect(res.body.user_group_memberships).toEqual([{ id: 1, is_group_manager: false }, { id: g2, is_group_manager: false }]);
+      expect(res.body.user_group_memberships).toEqual([
+        { id: 1, is_group_manager: false },
+        { id: g2, is_group_manager: false },
+      ]);
 
       res = await put({ is_superuser: true }).expect(200);
       expect(res.body.is_superuser).toBe(true);
@@ -314,8 +419,11 @@ describe('users API', () => {
       expect(res.body).toMatchObject({ is_superuser: true, group_ids: [1, 2] });
       res = await put({ is_superuser: false }).expect(200);
       expect(res.body).toMatchObject({ is_superuser: false, group_ids: [1] });
-      expect400(await put({ is_superuser: true, user_group_memberships: [{ id: 1 }] }), 'is_superuser',
-        'Value of is_superuser must correspond to presence of Admin group ID in group_ids.');
+      expect400(
+        await put({ is_superuser: true, user_group_memberships: [{ id: 1 }] }),
+        'is_superuser',
+        'Value of is_superuser must correspond to presence of Admin group ID in group_ids.',
+      );
     });
 
     it('validates the body', async () => {
@@ -323,10 +431,18 @@ describe('users API', () => {
       const put = (body: object) => http().put(`/api/user/${u.id}`).set(auth(admin)).send(body);
       expect400(await put({ email: 'nope' }), 'email', 'value must be a valid email address.');
       expect400(await put({ first_name: '' }), 'first_name', 'value must be a non-blank string.');
-      expect400(await put({ locale: 'english' }), 'locale', "String must be a valid two-letter ISO language or language-country code e.g. 'en' or 'en_US'.");
+      expect400(
+        await put({ locale: 'english' }),
+        'locale',
+        "String must be a valid two-letter ISO language or language-country code e.g. 'en' or 'en_US'.",
+      );
       expect400(await put({ is_superuser: 'yes' }), 'is_superuser', 'value must be a boolean.');
       expect400(await put({ user_group_memberships: { id: 2 } }), 'user_group_memberships', 'value must be an array.');
-      expect400(await put({ user_group_memberships: [{ id: 12345 }] }), 'user_group_memberships', 'every group id must be an existing group.');
+      expect400(
+        await put({ user_group_memberships: [{ id: 12345 }] }),
+        'user_group_memberships',
+        'every group id must be an existing group.',
+      );
       expect400(await put({ login_attributes: 'x' }), 'login_attributes', 'value must be a map.');
       expect400(await http().put('/api/user/x').set(auth(admin)).send({}), 'id', 'value must be an integer greater than zero.');
     });
@@ -344,7 +460,11 @@ describe('users API', () => {
     it('changes your own password with the old one, ending your other sessions', async () => {
       const u = await makeUser(t, admin);
       const other = (await http().post('/api/session').send({ username: u.email, password: u.password }).expect(200)).body.id;
-      const res = await http().put(`/api/user/${u.id}/password`).set(auth(u.session)).send({ password: 'New-pass-42', old_password: u.password }).expect(200);
+      const res = await http()
+        .put(`/api/user/${u.id}/password`)
+        .set(auth(u.session))
+        .send({ password: 'New-pass-42', old_password: u.password })
+        .expect(200);
       expect(res.body).toEqual({ success: true, session_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
       await http().get('/api/user/current').set(auth(res.body.session_id)).expect(200);
       await http().get('/api/user/current').set(auth(u.session)).expect(200);
@@ -356,7 +476,10 @@ describe('users API', () => {
     it('needs the right old password to change your own', async () => {
       const u = await makeUser(t, admin);
       for (const old of [{ old_password: 'wrong-pass-1' }, {}]) {
-        const res = await http().put(`/api/user/${u.id}/password`).set(auth(u.session)).send({ password: 'New-pass-42', ...old });
+        const res = await http()
+          .put(`/api/user/${u.id}/password`)
+          .set(auth(u.session))
+          .send({ password: 'New-pass-42', ...old });
         expect(res.status).toBe(400);
         expect(res.body.errors).toEqual({ old_password: 'Invalid password' });
       }
@@ -366,7 +489,10 @@ describe('users API', () => {
     it('sets no password for a user who signs in through SSO, not even by an admin', async () => {
       const u = await makeUser(t, admin);
       await t.app.get(DataSource).query(`UPDATE core_user SET sso_source = 'jwt' WHERE id = ${u.id}`);
-      for (const [session, body] of [[admin, { password: 'Reset-pass-7' }], [u.session, { password: 'New-pass-42', old_password: u.password }]] as const) {
+      for (const [session, body] of [
+        [admin, { password: 'Reset-pass-7' }],
+        [u.session, { password: 'New-pass-42', old_password: u.password }],
+      ] as const) {
         const res = await http().put(`/api/user/${u.id}/password`).set(auth(session)).send(body);
         expect([res.status, res.body]).toEqual([400, { message: SSO_PASSWORD }]);
       }
@@ -383,7 +509,11 @@ describe('users API', () => {
     it('applies the password policy and validates the body', async () => {
       const u = await makeUser(t, admin);
       const put = (body: object) => http().put(`/api/user/${u.id}/password`).set(auth(u.session)).send(body);
-      expect400(await put({ password: 'abc', old_password: u.password }), 'password', 'password must be at least 6 characters long and include 1 number.');
+      expect400(
+        await put({ password: 'abc', old_password: u.password }),
+        'password',
+        'password must be at least 6 characters long and include 1 number.',
+      );
       expect400(await put({ password: 'qwerty123', old_password: u.password }), 'password', 'password is too common.');
       expect400(await put({ old_password: u.password }), 'password', 'value must be a non-blank string.');
       expect400(await put({ password: 'New-pass-42', old_password: 5 }), 'old_password', 'value must be a non-blank string.');
@@ -391,14 +521,16 @@ describe('users API', () => {
 
     it('refuses others, unknown users and missing credentials', async () => {
       const u = await makeUser(t, admin);
-      expect403(await http().put(`/api/user/${adminId}/password`).set(auth(u.session)).send({ password: 'New-pass-42', old_password: 'x' }));
+      expect403(
+        await http().put(`/api/user/${adminId}/password`).set(auth(u.session)).send({ password: 'New-pass-42', old_password: 'x' }),
+      );
       expect404(await http().put('/api/user/99999/password').set(auth(admin)).send({ password: 'New-pass-42' }));
       expect401(await http().put(`/api/user/${u.id}/password`).send({ password: 'New-pass-42' }));
     });
   });
 
   describe('DELETE /api/user/:id and PUT /api/user/:id/reactivate', () => {
-    it("deactivates a user, whose sessions stop working at once, and reactivates them", async () => {
+    it('deactivates a user, whose sessions stop working at once, and reactivates them', async () => {
       const u = await makeUser(t, admin);
       expect((await http().delete(`/api/user/${u.id}`).set(auth(admin)).expect(200)).body).toEqual({ success: true });
       expect401(await http().get('/api/user/current').set(auth(u.session)));

@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { ConnectionPoolRegistry } from '../../src/common/database/connection-pools';
-import { ProductFeedback } from '../../src/modules/util/product-feedback.entity';
-import { User } from '../../src/modules/users/user.entity';
+import { ProductFeedback } from '../../src/schema/product-feedback.entity';
+import { User } from '../../src/schema/user.entity';
 import { APP_DB } from '../support/app-db';
 import { ADMIN, auth, makeUserDirect, MadeUser, setupAdmin } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -81,7 +81,8 @@ describe('util', () => {
       try {
         const res = await check({ password: 'Xk9-long-pass' }).expect(400);
         expect(res.body.errors.password).toBe(
-          'password must be at least 8 characters long and include 2 lower case letters, 2 upper case letters, 1 number, 1 special character.',
+          'password must be at least 8 characters long and include 2 lower case letters, 2 upper case letters,' +
+            ' 1 number, 1 special character.',
         );
         await check({ password: 'XKk9-long-pass' }).expect(200);
         await t.http().put('/api/setting/password-complexity').set(auth(admin)).send({ value: 'weak' }).expect(204);
@@ -95,8 +96,12 @@ describe('util', () => {
   describe('POST /api/util/product-feedback', () => {
     it('stores the feedback with its author', async () => {
       const db = t.app.get(DataSource).manager;
-      await t.http().post('/api/util/product-feedback').set(auth(user.session))
-        .send({ source: 'data-studio', comments: 'Love it', email: 'me@example.com' }).expect(204);
+      await t
+        .http()
+        .post('/api/util/product-feedback')
+        .set(auth(user.session))
+        .send({ source: 'data-studio', comments: 'Love it', email: 'me@example.com' })
+        .expect(204);
       await t.http().post('/api/util/product-feedback').set(auth(user.session)).send({ source: 'nav', comments: null }).expect(204);
       const rows = await db.find(ProductFeedback, { order: { id: 'ASC' } });
       expect(rows.map(({ user_id, source, comments, email }) => ({ user_id, source, comments, email }))).toEqual([
@@ -142,8 +147,15 @@ describe('util', () => {
     it('reports system and instance facts without any secret', async () => {
       const secret = 'ab'.repeat(32);
       const jwtSecret = 'jwt-shared-secret-do-not-leak';
-      await t.http().put('/api/setting').set(auth(admin))
-        .send({ 'embedding-secret-key': secret, 'jwt-shared-secret': jwtSecret, 'jwt-identity-provider-uri': 'https://idp.example.com/sso' })
+      await t
+        .http()
+        .put('/api/setting')
+        .set(auth(admin))
+        .send({
+          'embedding-secret-key': secret,
+          'jwt-shared-secret': jwtSecret,
+          'jwt-identity-provider-uri': 'https://idp.example.com/sso',
+        })
         .expect(204);
 
       const res = await t.http().get('/api/util/bug_report_details').set(auth(admin)).expect(200);
@@ -155,7 +167,9 @@ describe('util', () => {
       expect(info).toMatchObject({
         version: { tag: expect.stringMatching(/^v\d/) },
         'application-database': APP_DB,
-        'application-database-details': { database: { name: APP_DB === 'postgres' ? 'PostgreSQL' : 'SQLite', version: expect.any(String) } },
+        'application-database-details': {
+          database: { name: APP_DB === 'postgres' ? 'PostgreSQL' : 'SQLite', version: expect.any(String) },
+        },
         'run-mode': 'test',
         databases: [],
       });

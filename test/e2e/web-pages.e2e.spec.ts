@@ -20,7 +20,10 @@ describe('web pages routes', () => {
   beforeAll(async () => {
     dist = fs.mkdtempSync(path.join(os.tmpdir(), 'web-dist-'));
     fs.mkdirSync(path.join(dist, 'assets'));
-    fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><div id="root"></div><script type="module" src="/app/assets/index-abc123.js"></script>');
+    fs.writeFileSync(
+      path.join(dist, 'index.html'),
+      '<!doctype html><div id="root"></div><script type="module" src="/app/assets/index-abc123.js"></script>',
+    );
     fs.writeFileSync(path.join(dist, 'assets', 'index-abc123.js'), 'console.log(1)');
     process.env.WEB_DIST_DIR = dist;
     s = await startSampleApp();
@@ -32,14 +35,17 @@ describe('web pages routes', () => {
     fs.rmSync(dist, { recursive: true, force: true });
   });
 
-  it.each(['/public/question/x', '/public/dashboard/x', '/embed/question/a.b.c', '/embed/dashboard/a.b.c'])('%s answers the app page, frameable anywhere, no referrer, not cached', async (url) => {
-    const res = await http().get(url).expect(200);
-    expect(res.text).toContain('<div id="root">');
-    expect(res.headers['content-type']).toContain('text/html');
-    expect(res.headers['content-security-policy']).toBe('frame-ancestors *');
-    expect(res.headers['referrer-policy']).toBe('no-referrer');
-    expect(res.headers['cache-control']).toBe('no-store');
-  });
+  it.each(['/public/question/x', '/public/dashboard/x', '/embed/question/a.b.c', '/embed/dashboard/a.b.c'])(
+    '%s answers the app page, frameable anywhere, no referrer, not cached',
+    async (url) => {
+      const res = await http().get(url).expect(200);
+      expect(res.text).toContain('<div id="root">');
+      expect(res.headers['content-type']).toContain('text/html');
+      expect(res.headers['content-security-policy']).toBe('frame-ancestors *');
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+      expect(res.headers['cache-control']).toBe('no-store');
+    },
+  );
 
   it('serves the hashed assets with a long cache, and nothing outside assets/', async () => {
     const res = await http().get('/app/assets/index-abc123.js').expect(200);

@@ -108,7 +108,12 @@ describe('parsers on 100 kB adversarial input', () => {
   });
 
   it('reads number parameters in linear time', () => {
-    for (const text of [`${'1'.repeat(KB100)}x`, `1${spaces}x`, `${'1'.repeat(KB100 / 2)}${' '.repeat(KB100 / 2)}x`, `.${'1'.repeat(KB100)}e`]) {
+    for (const text of [
+      `${'1'.repeat(KB100)}x`,
+      `1${spaces}x`,
+      `${'1'.repeat(KB100 / 2)}${' '.repeat(KB100 / 2)}x`,
+      `.${'1'.repeat(KB100)}e`,
+    ]) {
       expect(timed(parseNumber, text)).toBeLessThan(LIMIT_MS);
     }
   });
@@ -116,8 +121,12 @@ describe('parsers on 100 kB adversarial input', () => {
   it('reads a warehouse CA certificate (ssl-root-cert, up to 64 kB) in linear time', () => {
     // Many certificates with whitespace between them and a bad end: each gap could be split two ways per repetition.
     const cert = '-----BEGIN CERTIFICATE-----\nA-----END CERTIFICATE-----';
-    const inputs = [`${(cert + ' '.repeat(10)).repeat(1000).slice(0, 60_000)}!`, `${(cert + '\n'.repeat(40)).repeat(600).slice(0, 60_000)}!`];
-    const details = (pem: string) => validateDetails('postgres', { host: 'db', dbname: 'd', user: 'u', ssl: true, 'ssl-root-cert': pem }, { dataDir: '/tmp' });
+    const inputs = [
+      `${(cert + ' '.repeat(10)).repeat(1000).slice(0, 60_000)}!`,
+      `${(cert + '\n'.repeat(40)).repeat(600).slice(0, 60_000)}!`,
+    ];
+    const details = (pem: string) =>
+      validateDetails('postgres', { host: 'db', dbname: 'd', user: 'u', ssl: true, 'ssl-root-cert': pem }, { dataDir: '/tmp' });
     for (const pem of inputs) expect(timed(details, pem)).toBeLessThan(LIMIT_MS);
   });
 
@@ -129,14 +138,14 @@ describe('parsers on 100 kB adversarial input', () => {
 
   const sqlInputs: Record<string, string> = {
     'spaces before a parenthesis': `x${spaces}(`,
-    'parentheses': repeatTo('('),
+    parentheses: repeatTo('('),
     'words and parentheses': repeatTo('a ('),
     'quoted names': repeatTo('"a"('),
     'unicode names with escapes': `U&"${repeatTo('\\0061')}"(`,
     'unicode names followed by spaces': `U&"a"${spaces}UESCAPE '!' (`,
     'INTO and spaces': repeatTo('INTO '),
-    'comments': repeatTo('/*/*'),
-    'semicolons': repeatTo(' ;'),
+    comments: repeatTo('/*/*'),
+    semicolons: repeatTo(' ;'),
   };
 
   it.each(Object.entries(sqlInputs))('scans and checks SQL in linear time: %s', (_name, sql) => {
@@ -149,7 +158,8 @@ describe('parsers on 100 kB adversarial input', () => {
 
 describe('findSnippetTags', () => {
   /** The regular expression it replaces, for the cases where that one is quick. */
-  const byRegex = (text: string) => [...text.matchAll(/\{\{\s*snippet:\s*([^{}]*?)\s*\}\}/g)].map((m) => ({ index: m.index, length: m[0].length }));
+  const byRegex = (text: string) =>
+    [...text.matchAll(/\{\{\s*snippet:\s*([^{}]*?)\s*\}\}/g)].map((m) => ({ index: m.index, length: m[0].length }));
 
   it.each([
     'SELECT {{snippet: a}} FROM t',

@@ -36,7 +36,8 @@ describe.each(availableEngines())('%s cancellation, timeouts and pool', (engine:
     const running = driver.query(LONG[engine], [], { signal, readOnly: true }).catch((e: unknown) => e);
     await until(() => driver.poolInfo().numBusyConnections === 1);
     // Let the statement reach the database: seen there on the servers; the file engines get a moment to start.
-    if (engine === 'postgres' || engine === 'mysql') await until(async () => (await stillRunning(wh, ['wh_long_', 'marker'])) === 1, 30_000);
+    if (engine === 'postgres' || engine === 'mysql')
+      await until(async () => (await stillRunning(wh, ['wh_long_', 'marker'])) === 1, 30_000);
     else await sleep(engine === 'sqlite' ? 300 : 200);
     // Wrapped: returning the promise itself from an async function would wait for it.
     return { outcome: running };

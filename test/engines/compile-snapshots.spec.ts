@@ -85,7 +85,13 @@ describe('compiled SQL per dialect', () => {
   });
 
   it('puts clauses on their own lines when pretty', () => {
-    const q: InnerQuery = { 'source-table': ORDERS, breakout: [O('QUANTITY')], aggregation: [['count']], filter: ['>', O('TOTAL'), 10], limit: 5 };
+    const q: InnerQuery = {
+      'source-table': ORDERS,
+      breakout: [O('QUANTITY')],
+      aggregation: [['count']],
+      filter: ['>', O('TOTAL'), 10],
+      limit: 5,
+    };
     const { sql } = compilerFor('postgres').compile(q, meta('postgres'), { ...OPTIONS, pretty: true });
     expect(sql.split('\n').map((l) => l.split(' ')[0])).toEqual(['SELECT', 'FROM', 'WHERE', 'GROUP', 'ORDER', 'LIMIT']);
   });
@@ -93,8 +99,19 @@ describe('compiled SQL per dialect', () => {
   it('annotates columns as Metabase does', () => {
     const q: InnerQuery = {
       'source-table': ORDERS,
-      breakout: [O('CREATED_AT', { 'temporal-unit': 'month' }), P('CATEGORY', { 'source-field': 303 }), O('TOTAL', { binning: { strategy: 'num-bins', 'num-bins': 10 } })],
-      aggregation: [['count'], ['sum', O('TOTAL')], ['avg', O('TOTAL')], ['distinct', O('USER_ID')], ['cum-sum', O('TOTAL')], ['count', O('DISCOUNT')]],
+      breakout: [
+        O('CREATED_AT', { 'temporal-unit': 'month' }),
+        P('CATEGORY', { 'source-field': 303 }),
+        O('TOTAL', { binning: { strategy: 'num-bins', 'num-bins': 10 } }),
+      ],
+      aggregation: [
+        ['count'],
+        ['sum', O('TOTAL')],
+        ['avg', O('TOTAL')],
+        ['distinct', O('USER_ID')],
+        ['cum-sum', O('TOTAL')],
+        ['count', O('DISCOUNT')],
+      ],
     };
     const { columns } = compilerFor('sqlite').compile(q, meta('sqlite'), OPTIONS);
     expect(columns.map((c) => [c.name, c.display_name, c.source, c.base_type])).toEqual([
@@ -125,7 +142,10 @@ describe('compiled SQL per dialect', () => {
 });
 
 describe('compile errors name the clause', () => {
-  const compile = (q: unknown, engine: Engine = 'postgres') => () => compilerFor(engine).compile(q as InnerQuery, meta(engine), OPTIONS);
+  const compile =
+    (q: unknown, engine: Engine = 'postgres') =>
+    () =>
+      compilerFor(engine).compile(q as InnerQuery, meta(engine), OPTIONS);
   it.each<[string, unknown, RegExp]>([
     ['unknown field in fields', { 'source-table': ORDERS, fields: [['field', 999, null]] }, /Unknown field 999 in "fields"/],
     ['unknown field in filter', { 'source-table': ORDERS, filter: ['=', ['field', 999, null], 1] }, /Unknown field 999 in "filter"/],
@@ -136,21 +156,61 @@ describe('compile errors name the clause', () => {
     ['unknown aggregation', { 'source-table': ORDERS, aggregation: [['mode', O('TOTAL')]] }, /Unknown aggregation "mode" in "aggregation"/],
     ['unknown filter', { 'source-table': ORDERS, filter: ['like', O('TOTAL'), 1] }, /Unknown clause "like" in "filter"/],
     ['unknown expression', { 'source-table': ORDERS, fields: [['expression', 'nope']] }, /Unknown expression "nope" in "fields"/],
-    ['self-referring expression', { 'source-table': ORDERS, expressions: { a: ['+', ['expression', 'a'], 1] }, fields: [['expression', 'a']] }, /refers to itself/],
-    ['unknown join alias', { 'source-table': ORDERS, fields: [P('ID', { 'join-alias': 'Nope' })] }, /Unknown join alias "Nope" in "fields"/],
+    [
+      'self-referring expression',
+      { 'source-table': ORDERS, expressions: { a: ['+', ['expression', 'a'], 1] }, fields: [['expression', 'a']] },
+      /refers to itself/,
+    ],
+    [
+      'unknown join alias',
+      { 'source-table': ORDERS, fields: [P('ID', { 'join-alias': 'Nope' })] },
+      /Unknown join alias "Nope" in "fields"/,
+    ],
     ['bad limit', { 'source-table': ORDERS, limit: 1.5 }, /"limit" must be a whole number/],
     ['limit as a string', { 'source-table': ORDERS, limit: '5; DROP TABLE x' }, /"limit" must be a whole number/],
     ['bad page', { 'source-table': ORDERS, page: { page: 0, items: 10 } }, /"page"/],
-    ['bad num-bins', { 'source-table': ORDERS, breakout: [O('TOTAL', { binning: { strategy: 'num-bins', 'num-bins': 'x' as never } })], aggregation: [['count']] }, /num-bins must be a whole number/],
-    ['binning without fingerprint', { 'source-table': ORDERS, breakout: [O('TAX', { binning: { strategy: 'default' } })], aggregation: [['count']] }, /no fingerprint/],
-    ['bucketing a number', { 'source-table': ORDERS, breakout: [O('TOTAL', { 'temporal-unit': 'month' })], aggregation: [['count']] }, /not a date or time/],
+    [
+      'bad num-bins',
+      {
+        'source-table': ORDERS,
+        breakout: [O('TOTAL', { binning: { strategy: 'num-bins', 'num-bins': 'x' as never } })],
+        aggregation: [['count']],
+      },
+      /num-bins must be a whole number/,
+    ],
+    [
+      'binning without fingerprint',
+      { 'source-table': ORDERS, breakout: [O('TAX', { binning: { strategy: 'default' } })], aggregation: [['count']] },
+      /no fingerprint/,
+    ],
+    [
+      'bucketing a number',
+      { 'source-table': ORDERS, breakout: [O('TOTAL', { 'temporal-unit': 'month' })], aggregation: [['count']] },
+      /not a date or time/,
+    ],
     ['bad date', { 'source-table': ORDERS, filter: ['>', O('CREATED_AT'), 'yesterday-ish'] }, /Invalid date "yesterday-ish" in "filter"/],
     ['object as a value', { 'source-table': ORDERS, filter: ['=', O('TOTAL'), { $gt: 1 }] }, /Invalid value .* in "filter"/],
     ['array as a value', { 'source-table': ORDERS, filter: ['=', O('TOTAL'), [1, 2]] }, /Invalid expression|Invalid value/],
-    ['NaN in an expression', { 'source-table': ORDERS, expressions: { x: ['+', O('TOTAL'), Number.NaN] }, fields: [['expression', 'x']] }, /finite number/],
-    ['percentile out of range', { 'source-table': ORDERS, aggregation: [['percentile', O('TOTAL'), 2]] }, /percentile needs a number from 0 to 1/],
-    ['order by an unknown aggregation', { 'source-table': ORDERS, aggregation: [['count']], 'order-by': [['desc', ['aggregation', 3]]] }, /Unknown aggregation 3 in "order-by"/],
-    ['unknown column of a source query', { 'source-query': { 'source-table': ORDERS, fields: [O('ID')] }, fields: [['field', 'TOTAL', { 'base-type': 'type/Float' }]] }, /Unknown column "TOTAL" of the source query in "fields"/],
+    [
+      'NaN in an expression',
+      { 'source-table': ORDERS, expressions: { x: ['+', O('TOTAL'), Number.NaN] }, fields: [['expression', 'x']] },
+      /finite number/,
+    ],
+    [
+      'percentile out of range',
+      { 'source-table': ORDERS, aggregation: [['percentile', O('TOTAL'), 2]] },
+      /percentile needs a number from 0 to 1/,
+    ],
+    [
+      'order by an unknown aggregation',
+      { 'source-table': ORDERS, aggregation: [['count']], 'order-by': [['desc', ['aggregation', 3]]] },
+      /Unknown aggregation 3 in "order-by"/,
+    ],
+    [
+      'unknown column of a source query',
+      { 'source-query': { 'source-table': ORDERS, fields: [O('ID')] }, fields: [['field', 'TOTAL', { 'base-type': 'type/Float' }]] },
+      /Unknown column "TOTAL" of the source query in "fields"/,
+    ],
     ['field of another table', { 'source-table': ORDERS, fields: [U('NAME')] }, /not a column of the source table "ORDERS" in "fields"/],
   ])('%s', (_name, q, message) => {
     expect(compile(q)).toThrow(QueryCompileError);
@@ -159,13 +219,17 @@ describe('compile errors name the clause', () => {
 
   // The shape of a query is validate.ts's to check (the query sent and every saved query spliced in): the compiler relies on it.
   it.each<[string, unknown, RegExp]>([
-    ['duplicate join alias', {
-      'source-table': ORDERS,
-      joins: [
-        { alias: 'A', 'source-table': PRODUCTS, condition: ['=', O('PRODUCT_ID'), P('ID', { 'join-alias': 'A' })] },
-        { alias: 'A', 'source-table': PRODUCTS, condition: ['=', O('PRODUCT_ID'), P('ID', { 'join-alias': 'A' })] },
-      ],
-    }, /Duplicate join alias "A"/],
+    [
+      'duplicate join alias',
+      {
+        'source-table': ORDERS,
+        joins: [
+          { alias: 'A', 'source-table': PRODUCTS, condition: ['=', O('PRODUCT_ID'), P('ID', { 'join-alias': 'A' })] },
+          { alias: 'A', 'source-table': PRODUCTS, condition: ['=', O('PRODUCT_ID'), P('ID', { 'join-alias': 'A' })] },
+        ],
+      },
+      /Duplicate join alias "A"/,
+    ],
   ])('%s (validate.ts)', (_name, q, message) => {
     const check = () => validateInner(q as InnerQuery, 'query');
     expect(check).toThrow(InvalidQueryError);
@@ -175,7 +239,9 @@ describe('compile errors name the clause', () => {
   it('refuses FULL JOIN on MySQL, naming the join', () => {
     const q: InnerQuery = {
       'source-table': ORDERS,
-      joins: [{ alias: 'P', 'source-table': PRODUCTS, strategy: 'full-join', condition: ['=', O('PRODUCT_ID'), P('ID', { 'join-alias': 'P' })] }],
+      joins: [
+        { alias: 'P', 'source-table': PRODUCTS, strategy: 'full-join', condition: ['=', O('PRODUCT_ID'), P('ID', { 'join-alias': 'P' })] },
+      ],
     };
     expect(compile(q, 'mysql')).toThrow('MySQL/MariaDB has no FULL JOIN (join "P") in "joins".');
   });
@@ -204,7 +270,12 @@ describe('injection', () => {
     { 'source-table': PEOPLE, filter: ['starts-with', U('NAME'), v] },
     { 'source-table': PEOPLE, filter: ['does-not-contain', U('NAME'), v] },
     { 'source-table': PEOPLE, expressions: { e: ['concat', U('NAME'), v] }, fields: [['expression', 'e']] },
-    { 'source-table': PEOPLE, expressions: { e: ['case', [[['=', U('STATE'), v], v]], { default: v }] }, breakout: [['expression', 'e']], aggregation: [['count']] },
+    {
+      'source-table': PEOPLE,
+      expressions: { e: ['case', [[['=', U('STATE'), v], v]], { default: v }] },
+      breakout: [['expression', 'e']],
+      aggregation: [['count']],
+    },
     { 'source-table': PEOPLE, aggregation: [['count-where', ['ends-with', U('EMAIL'), v]]] },
     { 'source-table': PEOPLE, filter: ['between', U('ZIP'), v, v] },
   ];
@@ -216,31 +287,61 @@ describe('injection', () => {
         if (v.length > 1) expect(sql).not.toContain(v);
         expect(sql).not.toMatch(/DROP|OR 1=1|SELECT 1|Zürich|O'Brien|\$1|comment/);
         expect(sql.split('?').length - 1).toBe(params.length);
-        expect(params.some((p) => typeof p === 'string' && (p.includes(v) || p.includes(v.replace(/[\\%_]/g, (c) => `\\${c}`)) || p.includes(v.replace(/[*?[]/g, (c) => `[${c}]`))))).toBe(true);
+        expect(
+          params.some(
+            (p) =>
+              typeof p === 'string' &&
+              (p.includes(v) || p.includes(v.replace(/[\\%_]/g, (c) => `\\${c}`)) || p.includes(v.replace(/[*?[]/g, (c) => `[${c}]`))),
+          ),
+        ).toBe(true);
       }
     }
     void values;
   });
 
   it.each(ENGINES)('binds numbers given as strings and keeps them strings on %s', (engine) => {
-    const { sql, params } = compilerFor(engine).compile({ 'source-table': ORDERS, filter: ['>', O('TOTAL'), '10 OR 1=1'] }, meta(engine), OPTIONS);
+    const { sql, params } = compilerFor(engine).compile(
+      { 'source-table': ORDERS, filter: ['>', O('TOTAL'), '10 OR 1=1'] },
+      meta(engine),
+      OPTIONS,
+    );
     expect(sql).not.toContain('1=1');
     expect(params).toEqual(['10 OR 1=1']);
   });
 
   it.each(ENGINES)('rejects objects and arrays in value positions on %s', (engine) => {
     for (const bad of [{ toString: 'x' }, { sql: 'DROP' }, [["'; DROP", 1]], () => 1]) {
-      expect(() => compilerFor(engine).compile({ 'source-table': ORDERS, filter: ['=', O('TOTAL'), bad as never] }, meta(engine), OPTIONS)).toThrow(QueryCompileError);
+      expect(() =>
+        compilerFor(engine).compile({ 'source-table': ORDERS, filter: ['=', O('TOTAL'), bad as never] }, meta(engine), OPTIONS),
+      ).toThrow(QueryCompileError);
     }
-    expect(() => compilerFor(engine).compile({ 'source-table': ORDERS, limit: '1; DROP TABLE x' as never }, meta(engine), OPTIONS)).toThrow(QueryCompileError);
+    expect(() => compilerFor(engine).compile({ 'source-table': ORDERS, limit: '1; DROP TABLE x' as never }, meta(engine), OPTIONS)).toThrow(
+      QueryCompileError,
+    );
     expect(() =>
-      compilerFor(engine).compile({ 'source-table': ORDERS, breakout: [O('TOTAL', { binning: { strategy: 'bin-width', 'bin-width': '1) OR (1' as never } })] }, meta(engine), OPTIONS),
+      compilerFor(engine).compile(
+        { 'source-table': ORDERS, breakout: [O('TOTAL', { binning: { strategy: 'bin-width', 'bin-width': '1) OR (1' as never } })] },
+        meta(engine),
+        OPTIONS,
+      ),
     ).toThrow(QueryCompileError);
     expect(() =>
-      compilerFor(engine).compile({ 'source-table': ORDERS, expressions: { x: ['datetime-add', O('CREATED_AT'), "1 day'); DROP TABLE x; --", 'day'] }, fields: [['expression', 'x']] }, meta(engine), OPTIONS),
+      compilerFor(engine).compile(
+        {
+          'source-table': ORDERS,
+          expressions: { x: ['datetime-add', O('CREATED_AT'), "1 day'); DROP TABLE x; --", 'day'] },
+          fields: [['expression', 'x']],
+        },
+        meta(engine),
+        OPTIONS,
+      ),
     ).toThrow(QueryCompileError);
     expect(() =>
-      compilerFor(engine).compile({ 'source-table': ORDERS, filter: ['time-interval', O('CREATED_AT'), '-30; DROP', 'day'] }, meta(engine), OPTIONS),
+      compilerFor(engine).compile(
+        { 'source-table': ORDERS, filter: ['time-interval', O('CREATED_AT'), '-30; DROP', 'day'] },
+        meta(engine),
+        OPTIONS,
+      ),
     ).toThrow(QueryCompileError);
   });
 
@@ -265,7 +366,11 @@ describe('injection', () => {
       };
       const { sql, params } = compiler.compile(query, meta(engine), OPTIONS);
       expect(params).toEqual([1]);
-      const stripped = sql.split(q(name)).join('').split(q(`${name}__NAME`)).join('');
+      const stripped = sql
+        .split(q(name))
+        .join('')
+        .split(q(`${name}__NAME`))
+        .join('');
       // Once the quoted forms are removed, nothing of the hostile name is left.
       expect(stripped).not.toContain('FROM y');
       expect(stripped).not.toContain("it's");

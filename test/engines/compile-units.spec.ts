@@ -9,22 +9,46 @@ const field = (min: number, max: number) => ({ id: 1, fingerprint: { type: { 'ty
 describe('binning (Metabase nicer-breakout)', () => {
   it('picks a pleasing width and rounds the bounds out to whole bins', () => {
     expect(resolveBinning({ strategy: 'num-bins', 'num-bins': 10 }, field(12.5, 159.35), null, 'breakout')).toEqual({
-      strategy: 'num-bins', binWidth: 20, numBins: 10, minValue: 0, maxValue: 160,
+      strategy: 'num-bins',
+      binWidth: 20,
+      numBins: 10,
+      minValue: 0,
+      maxValue: 160,
     });
-    expect(resolveBinning({ strategy: 'num-bins', 'num-bins': 8 }, field(0, 5), null, 'breakout')).toMatchObject({ binWidth: 0.75, minValue: 0, maxValue: 5.25 });
+    expect(resolveBinning({ strategy: 'num-bins', 'num-bins': 8 }, field(0, 5), null, 'breakout')).toMatchObject({
+      binWidth: 0.75,
+      minValue: 0,
+      maxValue: 5.25,
+    });
     expect(resolveBinning({ strategy: 'bin-width', 'bin-width': 10 }, field(15.69, 98.82), null, 'breakout')).toEqual({
-      strategy: 'bin-width', binWidth: 10, numBins: 9, minValue: 10, maxValue: 100,
+      strategy: 'bin-width',
+      binWidth: 10,
+      numBins: 9,
+      minValue: 10,
+      maxValue: 100,
     });
   });
 
   it('defaults to 8 bins, and to 1 degree for coordinates', () => {
-    expect(resolveBinning({ strategy: 'default' }, field(0, 100), null, 'breakout')).toMatchObject({ strategy: 'default', numBins: 8, binWidth: 12.5 });
-    expect(resolveBinning({ strategy: 'default' }, field(25.78, 70.64), 'type/Latitude', 'breakout')).toMatchObject({ binWidth: 1, minValue: 25, maxValue: 71 });
+    expect(resolveBinning({ strategy: 'default' }, field(0, 100), null, 'breakout')).toMatchObject({
+      strategy: 'default',
+      numBins: 8,
+      binWidth: 12.5,
+    });
+    expect(resolveBinning({ strategy: 'default' }, field(25.78, 70.64), 'type/Latitude', 'breakout')).toMatchObject({
+      binWidth: 1,
+      minValue: 25,
+      maxValue: 71,
+    });
   });
 
   it('uses min-value/max-value from the clause, and errors without any range', () => {
-    expect(resolveBinning({ strategy: 'bin-width', 'bin-width': 5, 'min-value': 1, 'max-value': 9 }, undefined, null, 'breakout')).toMatchObject({ minValue: 0, maxValue: 10 });
-    expect(() => resolveBinning({ strategy: 'default' }, { id: 7, fingerprint: null } as unknown as FieldMeta, null, 'breakout')).toThrow(/field 7 .*no fingerprint/);
+    expect(
+      resolveBinning({ strategy: 'bin-width', 'bin-width': 5, 'min-value': 1, 'max-value': 9 }, undefined, null, 'breakout'),
+    ).toMatchObject({ minValue: 0, maxValue: 10 });
+    expect(() => resolveBinning({ strategy: 'default' }, { id: 7, fingerprint: null } as unknown as FieldMeta, null, 'breakout')).toThrow(
+      /field 7 .*no fingerprint/,
+    );
     expect(() => resolveBinning({ strategy: 'bin-width', 'bin-width': -1 }, field(0, 1), null, 'breakout')).toThrow(QueryCompileError);
   });
 });

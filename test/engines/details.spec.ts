@@ -2,13 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import Database from 'better-sqlite3';
-import {
-  ConnectionError,
-  DetailsError,
-  createDriver,
-  validateDetails,
-  type Engine,
-} from '../../src/query-engine/execute/drivers';
+import { ConnectionError, DetailsError, createDriver, validateDetails, type Engine } from '../../src/query-engine/execute/drivers';
 import { MYSQL_URL, PG_URL, availableEngines, serverAdmin } from '../support/warehouses';
 
 // Made while jest collects the tests: the it.each tables below name these paths.
@@ -153,7 +147,9 @@ describe.each(availableEngines(['postgres', 'mysql']) as ('postgres' | 'mysql')[
   });
 
   it('says when the database does not exist', async () => {
-    await expect(connect({ ...base, dbname: 'no_such_db_wh' })).rejects.toThrow(new ConnectionError('Database "no_such_db_wh" does not exist.'));
+    await expect(connect({ ...base, dbname: 'no_such_db_wh' })).rejects.toThrow(
+      new ConnectionError('Database "no_such_db_wh" does not exist.'),
+    );
   });
 
   it('says when the password is wrong, or the user unknown', async () => {

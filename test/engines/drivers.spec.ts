@@ -1,9 +1,4 @@
-import {
-  QueryError,
-  StatementRejectedError,
-  type Engine,
-  type WarehouseDriver,
-} from '../../src/query-engine/execute/drivers';
+import { QueryError, StatementRejectedError, type Engine, type WarehouseDriver } from '../../src/query-engine/execute/drivers';
 import { createConnection } from 'mysql2/promise';
 import type { ServerDetails } from '../../src/query-engine/execute/drivers/details';
 import { mysqlConnectionOptions } from '../../src/query-engine/execute/drivers/mysql-options';
@@ -145,7 +140,7 @@ describe.each(availableEngines())('%s driver', (engine: Engine) => {
     }
     if (engine === 'duckdb') {
       await expect(driver.query('INSTALL httpfs')).rejects.toBeInstanceOf(QueryError);
-      await expect(driver.query("SET enable_external_access = true")).rejects.toBeInstanceOf(QueryError);
+      await expect(driver.query('SET enable_external_access = true')).rejects.toBeInstanceOf(QueryError);
     }
   });
 

@@ -23,7 +23,9 @@ describe('duckdb memory and thread caps', () => {
   it('fails a query that needs more memory than the cap with an error, not by taking the server down', async () => {
     const driver = wh.driver({ memoryLimit: '32MB', threads: 1 });
     // An aggregation whose hash table holds 6 million distinct string keys cannot fit in 32 MB.
-    const hungry = "SELECT k, count(*) FROM (SELECT 'key-' || range::VARCHAR || repeat('x', 50) AS k FROM range(6000000)) GROUP BY k ORDER BY 2 DESC LIMIT 1";
+    const hungry =
+      "SELECT k, count(*) FROM (SELECT 'key-' || range::VARCHAR || repeat('x', 50) AS k FROM range(6000000))" +
+      ' GROUP BY k ORDER BY 2 DESC LIMIT 1';
     const failure = await driver.query(hungry, [], { readOnly: true }).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(QueryError);
     expect((failure as Error).message).toMatch(/memory/i);

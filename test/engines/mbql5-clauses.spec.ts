@@ -19,7 +19,11 @@ const normalizeValue = (v: unknown) => (typeof v === 'bigint' ? Number(v) : Obje
 let n = 0;
 const o = (extra: object = {}) => ({ 'lib/uuid': `00000000-0000-4000-9000-${String(++n).padStart(12, '0')}`, ...extra });
 /** An MBQL 5 field ref as the frontend sends it: types and a uuid in its options. */
-const f5 = (table: string, column: string, extra: object = {}) => ['field', o({ 'base-type': 'type/DateTime', 'effective-type': 'type/DateTime', ...extra }), fieldId(table, column)];
+const f5 = (table: string, column: string, extra: object = {}) => [
+  'field',
+  o({ 'base-type': 'type/DateTime', 'effective-type': 'type/DateTime', ...extra }),
+  fieldId(table, column),
+];
 const count = () => ['count', o()];
 const rel = (n: number, unit: string) => ['relative-datetime', o(), n, unit];
 
@@ -40,7 +44,12 @@ const counted = (name: string, table: number, total: number, legacyFilter: unkno
 
 const extract = (unit: string, fn: string): Twin => ({
   name: `temporal-extract ${unit} (${fn})`,
-  legacy: { 'source-table': ORDERS, expressions: { x: [fn, O('CREATED_AT')] }, aggregation: [['count']], breakout: [['expression', 'x']] } as InnerQuery,
+  legacy: {
+    'source-table': ORDERS,
+    expressions: { x: [fn, O('CREATED_AT')] },
+    aggregation: [['count']],
+    breakout: [['expression', 'x']],
+  } as InnerQuery,
   mbql5: {
     'source-table': ORDERS,
     expressions: [['temporal-extract', o({ 'lib/expression-name': 'x' }), f5('ORDERS', 'CREATED_AT'), unit]],
@@ -50,12 +59,35 @@ const extract = (unit: string, fn: string): Twin => ({
 });
 
 const TWINS: Twin[] = [
-  counted('in with numbers', ORDERS, ORDER_COUNT, ['=', O('PRODUCT_ID'), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10], ['in', o(), f5('ORDERS', 'PRODUCT_ID', { 'base-type': 'type/Integer' }), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]),
-  counted('not-in with numbers', ORDERS, ORDER_COUNT, ['!=', O('PRODUCT_ID'), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10], ['not-in', o(), f5('ORDERS', 'PRODUCT_ID', { 'base-type': 'type/Integer' }), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]),
-  counted('not-in with NULL among the values', ORDERS, ORDER_COUNT, ['!=', O('DISCOUNT'), null], ['not-in', o(), f5('ORDERS', 'DISCOUNT', { 'base-type': 'type/Float' }), null]),
+  counted(
+    'in with numbers',
+    ORDERS,
+    ORDER_COUNT,
+    ['=', O('PRODUCT_ID'), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+    ['in', o(), f5('ORDERS', 'PRODUCT_ID', { 'base-type': 'type/Integer' }), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+  ),
+  counted(
+    'not-in with numbers',
+    ORDERS,
+    ORDER_COUNT,
+    ['!=', O('PRODUCT_ID'), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+    ['not-in', o(), f5('ORDERS', 'PRODUCT_ID', { 'base-type': 'type/Integer' }), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+  ),
+  counted(
+    'not-in with NULL among the values',
+    ORDERS,
+    ORDER_COUNT,
+    ['!=', O('DISCOUNT'), null],
+    ['not-in', o(), f5('ORDERS', 'DISCOUNT', { 'base-type': 'type/Float' }), null],
+  ),
   {
     name: 'in with strings, grouped',
-    legacy: { 'source-table': PRODUCTS, aggregation: [['count']], breakout: [P('CATEGORY')], filter: ['=', P('CATEGORY'), 'Gizmo', 'Widget'] } as InnerQuery,
+    legacy: {
+      'source-table': PRODUCTS,
+      aggregation: [['count']],
+      breakout: [P('CATEGORY')],
+      filter: ['=', P('CATEGORY'), 'Gizmo', 'Widget'],
+    } as InnerQuery,
     mbql5: {
       'source-table': PRODUCTS,
       aggregation: [count()],
@@ -71,26 +103,114 @@ const TWINS: Twin[] = [
   extract('hour-of-day', 'get-hour'),
   extract('minute-of-hour', 'get-minute'),
   extract('second-of-minute', 'get-second'),
-  counted('during a month', ORDERS, ORDER_COUNT, ['=', O('CREATED_AT', { 'temporal-unit': 'month' }), '2024-03-01'], ['during', o(), f5('ORDERS', 'CREATED_AT'), '2024-03-14', 'month']),
-  counted('during a year, on a date column', PEOPLE, Number.MAX_SAFE_INTEGER, ['between', U('BIRTH_DATE'), '1990-01-01', '1990-12-31'], ['during', o(), f5('PEOPLE', 'BIRTH_DATE', { 'base-type': 'type/Date' }), '1990-06-30', 'year']),
-  counted('during a year, the column sent bucketed by month', ORDERS, ORDER_COUNT, ['=', O('CREATED_AT', { 'temporal-unit': 'year' }), '2024-01-01'], ['during', o(), f5('ORDERS', 'CREATED_AT', { 'temporal-unit': 'month' }), '2024-08-09T10:11:12', 'year']),
-  counted('relative-time-interval last 90 days', ORDERS, ORDER_COUNT, ['time-interval', O('CREATED_AT'), -90, 'day'], ['relative-time-interval', o(), f5('ORDERS', 'CREATED_AT'), -90, 'day', 0, 'day']),
-  counted('relative-time-interval last 2 quarters, column bucketed', ORDERS, ORDER_COUNT, ['time-interval', O('CREATED_AT'), -2, 'quarter'], ['relative-time-interval', o(), f5('ORDERS', 'CREATED_AT', { 'temporal-unit': 'day' }), -2, 'quarter', 0, 'month']),
+  counted(
+    'during a month',
+    ORDERS,
+    ORDER_COUNT,
+    ['=', O('CREATED_AT', { 'temporal-unit': 'month' }), '2024-03-01'],
+    ['during', o(), f5('ORDERS', 'CREATED_AT'), '2024-03-14', 'month'],
+  ),
+  counted(
+    'during a year, on a date column',
+    PEOPLE,
+    Number.MAX_SAFE_INTEGER,
+    ['between', U('BIRTH_DATE'), '1990-01-01', '1990-12-31'],
+    ['during', o(), f5('PEOPLE', 'BIRTH_DATE', { 'base-type': 'type/Date' }), '1990-06-30', 'year'],
+  ),
+  counted(
+    'during a year, the column sent bucketed by month',
+    ORDERS,
+    ORDER_COUNT,
+    ['=', O('CREATED_AT', { 'temporal-unit': 'year' }), '2024-01-01'],
+    ['during', o(), f5('ORDERS', 'CREATED_AT', { 'temporal-unit': 'month' }), '2024-08-09T10:11:12', 'year'],
+  ),
+  counted(
+    'relative-time-interval last 90 days',
+    ORDERS,
+    ORDER_COUNT,
+    ['time-interval', O('CREATED_AT'), -90, 'day'],
+    ['relative-time-interval', o(), f5('ORDERS', 'CREATED_AT'), -90, 'day', 0, 'day'],
+  ),
+  counted(
+    'relative-time-interval last 2 quarters, column bucketed',
+    ORDERS,
+    ORDER_COUNT,
+    ['time-interval', O('CREATED_AT'), -2, 'quarter'],
+    ['relative-time-interval', o(), f5('ORDERS', 'CREATED_AT', { 'temporal-unit': 'day' }), -2, 'quarter', 0, 'month'],
+  ),
   {
     name: 'relative-time-interval next 3 months',
     legacy: { 'source-table': ORDERS, aggregation: [['count']], filter: ['time-interval', O('CREATED_AT'), 3, 'month'] } as InnerQuery,
-    mbql5: { 'source-table': ORDERS, aggregation: [count()], filters: [['relative-time-interval', o(), f5('ORDERS', 'CREATED_AT'), 3, 'month', 0, 'month']] },
+    mbql5: {
+      'source-table': ORDERS,
+      aggregation: [count()],
+      filters: [['relative-time-interval', o(), f5('ORDERS', 'CREATED_AT'), 3, 'month', 0, 'month']],
+    },
   },
   // relative-datetime against a column bucketed by its unit, as Metabase desugars time-interval; the clock is 2025-06-15.
-  counted('relative-datetime between -90 and -1 days', ORDERS, ORDER_COUNT, ['time-interval', O('CREATED_AT'), -90, 'day'], ['between', o(), f5('ORDERS', 'CREATED_AT', { 'temporal-unit': 'day' }), rel(-90, 'day'), rel(-1, 'day')]),
-  counted('relative-datetime = two months ago', ORDERS, ORDER_COUNT, ['=', O('CREATED_AT', { 'temporal-unit': 'month' }), '2025-04-01'], ['=', o(), f5('ORDERS', 'CREATED_AT', { 'temporal-unit': 'month' }), rel(-2, 'month')]),
-  counted('relative-datetime between -3 and 0 weeks', ORDERS, ORDER_COUNT, ['time-interval', O('CREATED_AT'), -3, 'week', { 'include-current': true }], ['between', o(), f5('ORDERS', 'CREATED_AT', { 'temporal-unit': 'week' }), rel(-3, 'week'), rel(0, 'week')]),
-  counted('relative-datetime between -6 and -3 months', ORDERS, ORDER_COUNT, ['between', O('CREATED_AT', { 'temporal-unit': 'month' }), '2024-12-01', '2025-03-01'], ['between', o(), f5('ORDERS', 'CREATED_AT', { 'temporal-unit': 'month' }), rel(-6, 'month'), rel(-3, 'month')]),
-  counted('relative-datetime != the current year', ORDERS, ORDER_COUNT, ['!=', O('CREATED_AT', { 'temporal-unit': 'year' }), '2025-01-01'], ['!=', o(), f5('ORDERS', 'CREATED_AT', { 'temporal-unit': 'year' }), ['relative-datetime', o(), 'current']]),
+  counted(
+    'relative-datetime between -90 and -1 days',
+    ORDERS,
+    ORDER_COUNT,
+    ['time-interval', O('CREATED_AT'), -90, 'day'],
+    ['between', o(), f5('ORDERS', 'CREATED_AT', { 'temporal-unit': 'day' }), rel(-90, 'day'), rel(-1, 'day')],
+  ),
+  counted(
+    'relative-datetime = two months ago',
+    ORDERS,
+    ORDER_COUNT,
+    ['=', O('CREATED_AT', { 'temporal-unit': 'month' }), '2025-04-01'],
+    ['=', o(), f5('ORDERS', 'CREATED_AT', { 'temporal-unit': 'month' }), rel(-2, 'month')],
+  ),
+  counted(
+    'relative-datetime between -3 and 0 weeks',
+    ORDERS,
+    ORDER_COUNT,
+    ['time-interval', O('CREATED_AT'), -3, 'week', { 'include-current': true }],
+    ['between', o(), f5('ORDERS', 'CREATED_AT', { 'temporal-unit': 'week' }), rel(-3, 'week'), rel(0, 'week')],
+  ),
+  counted(
+    'relative-datetime between -6 and -3 months',
+    ORDERS,
+    ORDER_COUNT,
+    ['between', O('CREATED_AT', { 'temporal-unit': 'month' }), '2024-12-01', '2025-03-01'],
+    ['between', o(), f5('ORDERS', 'CREATED_AT', { 'temporal-unit': 'month' }), rel(-6, 'month'), rel(-3, 'month')],
+  ),
+  counted(
+    'relative-datetime != the current year',
+    ORDERS,
+    ORDER_COUNT,
+    ['!=', O('CREATED_AT', { 'temporal-unit': 'year' }), '2025-01-01'],
+    ['!=', o(), f5('ORDERS', 'CREATED_AT', { 'temporal-unit': 'year' }), ['relative-datetime', o(), 'current']],
+  ),
   // absolute-datetime: the instant of its value truncated to its unit.
-  counted('absolute-datetime > a month (strictly after its first instant)', ORDERS, ORDER_COUNT, ['>=', O('CREATED_AT', { 'temporal-unit': 'month' }), '2024-03-01'], ['>', o(), f5('ORDERS', 'CREATED_AT'), ['absolute-datetime', o(), '2024-03-14T10:11:12', 'month']]),
-  counted('absolute-datetime = a day, on the column bucketed by day', ORDERS, ORDER_COUNT, ['=', O('CREATED_AT', { 'temporal-unit': 'day' }), '2024-03-14'], ['=', o(), f5('ORDERS', 'CREATED_AT', { 'temporal-unit': 'day' }), ['absolute-datetime', o(), '2024-03-14T18:00:00', 'day']]),
-  counted('absolute-datetime between two days, on a date column', PEOPLE, Number.MAX_SAFE_INTEGER, ['between', U('BIRTH_DATE'), '1990-01-01', '1990-12-31'], ['between', o(), f5('PEOPLE', 'BIRTH_DATE', { 'base-type': 'type/Date' }), ['absolute-datetime', o(), '1990-01-01', 'default'], ['absolute-datetime', o(), '1990-12-31', 'day']]),
+  counted(
+    'absolute-datetime > a month (strictly after its first instant)',
+    ORDERS,
+    ORDER_COUNT,
+    ['>=', O('CREATED_AT', { 'temporal-unit': 'month' }), '2024-03-01'],
+    ['>', o(), f5('ORDERS', 'CREATED_AT'), ['absolute-datetime', o(), '2024-03-14T10:11:12', 'month']],
+  ),
+  counted(
+    'absolute-datetime = a day, on the column bucketed by day',
+    ORDERS,
+    ORDER_COUNT,
+    ['=', O('CREATED_AT', { 'temporal-unit': 'day' }), '2024-03-14'],
+    ['=', o(), f5('ORDERS', 'CREATED_AT', { 'temporal-unit': 'day' }), ['absolute-datetime', o(), '2024-03-14T18:00:00', 'day']],
+  ),
+  counted(
+    'absolute-datetime between two days, on a date column',
+    PEOPLE,
+    Number.MAX_SAFE_INTEGER,
+    ['between', U('BIRTH_DATE'), '1990-01-01', '1990-12-31'],
+    [
+      'between',
+      o(),
+      f5('PEOPLE', 'BIRTH_DATE', { 'base-type': 'type/Date' }),
+      ['absolute-datetime', o(), '1990-01-01', 'default'],
+      ['absolute-datetime', o(), '1990-12-31', 'day'],
+    ],
+  ),
 ];
 
 type Warehouse = SampleWarehouse;

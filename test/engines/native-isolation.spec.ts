@@ -51,7 +51,11 @@ describe.each(availableEngines(['postgres', 'mysql']))('%s native statements on 
       await driver.query('SELECT count(*) FROM notes', [], readOnly);
       const after = await driver.query("SELECT current_setting('statement_timeout'), current_setting('transaction_read_only')");
       expect(after.rows).toEqual([['0', 'off']]);
-      const next = await driver.query("SELECT current_setting('statement_timeout'), current_setting('transaction_read_only')", [], readOnly);
+      const next = await driver.query(
+        "SELECT current_setting('statement_timeout'), current_setting('transaction_read_only')",
+        [],
+        readOnly,
+      );
       expect(next.rows).toEqual([['5s', 'on']]);
     });
 

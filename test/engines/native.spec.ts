@@ -17,8 +17,18 @@ const ORDERS: TableMeta = { id: 1, dbId: 1, schema: null, name: 'orders', displa
 
 function field(id: number, name: string, baseType: string): FieldMeta {
   return {
-    id, tableId: 1, name, displayName: name, baseType, effectiveType: baseType, semanticType: null, fkTargetFieldId: null,
-    visibilityType: 'normal', coercionStrategy: null, fingerprint: null, position: id,
+    id,
+    tableId: 1,
+    name,
+    displayName: name,
+    baseType,
+    effectiveType: baseType,
+    semanticType: null,
+    fkTargetFieldId: null,
+    visibilityType: 'normal',
+    coercionStrategy: null,
+    fingerprint: null,
+    position: id,
   };
 }
 
@@ -126,10 +136,23 @@ function contentResolver(cards: Record<number, CardSource>, snippets: Record<str
 // ---------------------------------------------------------------------------------------------------------------
 
 const NOW = new Date('2024-05-15T14:30:00Z');
-const tag = (name: string, type: TemplateTag['type'], extra: Partial<TemplateTag> = {}): TemplateTag => ({ name, 'display-name': name, type, ...extra });
+const tag = (name: string, type: TemplateTag['type'], extra: Partial<TemplateTag> = {}): TemplateTag => ({
+  name,
+  'display-name': name,
+  type,
+  ...extra,
+});
 const tags = (...list: TemplateTag[]) => Object.fromEntries(list.map((t) => [t.name, t]));
-const v = (name: string, value: unknown, type = 'category'): ParameterValue => ({ type, target: ['variable', ['template-tag', name]], value });
-const d = (name: string, value: unknown, type = 'category'): ParameterValue => ({ type, target: ['dimension', ['template-tag', name]], value });
+const v = (name: string, value: unknown, type = 'category'): ParameterValue => ({
+  type,
+  target: ['variable', ['template-tag', name]],
+  value,
+});
+const d = (name: string, value: unknown, type = 'category'): ParameterValue => ({
+  type,
+  target: ['dimension', ['template-tag', name]],
+  value,
+});
 const ctx: NativeContext = { meta, compiler: fakeCompiler, now: NOW, timezone: 'UTC' };
 const run = (query: string, templateTags: Record<string, TemplateTag>, params: ParameterValue[] = [], c: NativeContext = ctx) =>
   substituteNative({ query, 'template-tags': templateTags }, params, c);
@@ -140,7 +163,13 @@ describe('parseNativeQuery', () => {
       { kind: 'text', text: 'SELECT ' },
       { kind: 'tag', ref: { kind: 'variable', name: 'x' } },
       { kind: 'text', text: ' ' },
-      { kind: 'optional', pieces: [{ kind: 'text', text: 'AND y = ' }, { kind: 'tag', ref: { kind: 'variable', name: 'y' } }] },
+      {
+        kind: 'optional',
+        pieces: [
+          { kind: 'text', text: 'AND y = ' },
+          { kind: 'tag', ref: { kind: 'variable', name: 'y' } },
+        ],
+      },
       { kind: 'text', text: ' ' },
       { kind: 'tag', ref: { kind: 'card', name: '#12-orders', cardId: 12 } },
       { kind: 'text', text: ' ' },
@@ -174,14 +203,20 @@ describe('parseNativeQuery', () => {
 
 describe('validateTemplateTags', () => {
   it('requires a definition for every variable', () => {
-    expect(() => validateTemplateTags({ query: 'SELECT {{x}}', 'template-tags': {} })).toThrow(/\{\{x\}\}, which has no template tag definition/);
+    expect(() => validateTemplateTags({ query: 'SELECT {{x}}', 'template-tags': {} })).toThrow(
+      /\{\{x\}\}, which has no template tag definition/,
+    );
     expect(() => validateTemplateTags({ query: 'SELECT {{x}}', 'template-tags': tags(tag('x', 'text')) })).not.toThrow();
     expect(() => validateTemplateTags({ query: 'SELECT * FROM {{#5}} WHERE {{snippet: s}}' })).not.toThrow();
   });
 
   it('checks the definitions', () => {
-    expect(() => validateTemplateTags({ query: '{{x}}', 'template-tags': tags(tag('x', 'dimension')) })).toThrow(/field filter without a field/);
-    expect(() => validateTemplateTags({ query: '{{x}}', 'template-tags': { x: { name: 'x', type: 'weird' as 'text' } } })).toThrow(/unknown type/);
+    expect(() => validateTemplateTags({ query: '{{x}}', 'template-tags': tags(tag('x', 'dimension')) })).toThrow(
+      /field filter without a field/,
+    );
+    expect(() => validateTemplateTags({ query: '{{x}}', 'template-tags': { x: { name: 'x', type: 'weird' as 'text' } } })).toThrow(
+      /unknown type/,
+    );
   });
 });
 
@@ -191,7 +226,10 @@ describe('substituteNative: variables', () => {
       sql: 'SELECT * FROM t WHERE name = ?',
       params: ['Widget'],
     });
-    expect(await run('WHERE name IN ({{name}})', tags(tag('name', 'text')), [v('name', ['a', 'b', 'c'])])).toEqual({ sql: 'WHERE name IN (?, ?, ?)', params: ['a', 'b', 'c'] });
+    expect(await run('WHERE name IN ({{name}})', tags(tag('name', 'text')), [v('name', ['a', 'b', 'c'])])).toEqual({
+      sql: 'WHERE name IN (?, ?, ?)',
+      params: ['a', 'b', 'c'],
+    });
     expect(await run('{{name}}', tags(tag('name', 'text')), [v('name', 12)])).toEqual({ sql: '?', params: ['12'] });
   });
 
@@ -206,12 +244,24 @@ describe('substituteNative: variables', () => {
 
   it('binds dates, with the dialect cast', async () => {
     const t = tags(tag('d', 'date'));
-    expect(await run('WHERE day = {{d}}', t, [v('d', '2024-05-01', 'date/single')])).toEqual({ sql: 'WHERE day = ?', params: ['2024-05-01'] });
+    expect(await run('WHERE day = {{d}}', t, [v('d', '2024-05-01', 'date/single')])).toEqual({
+      sql: 'WHERE day = ?',
+      params: ['2024-05-01'],
+    });
     const cast = { ...ctx, castDate: (p: string, unit: string) => (unit === 'day' ? `CAST(${p} AS DATE)` : `CAST(${p} AS TIMESTAMP)`) };
-    expect(await run('WHERE day = {{d}}', t, [v('d', '2024-05-01')], cast)).toEqual({ sql: 'WHERE day = CAST(? AS DATE)', params: ['2024-05-01'] });
-    expect(await run('WHERE at = {{d}}', t, [v('d', '2024-05-01T10:30')], cast)).toEqual({ sql: 'WHERE at = CAST(? AS TIMESTAMP)', params: ['2024-05-01T10:30:00'] });
+    expect(await run('WHERE day = {{d}}', t, [v('d', '2024-05-01')], cast)).toEqual({
+      sql: 'WHERE day = CAST(? AS DATE)',
+      params: ['2024-05-01'],
+    });
+    expect(await run('WHERE at = {{d}}', t, [v('d', '2024-05-01T10:30')], cast)).toEqual({
+      sql: 'WHERE at = CAST(? AS TIMESTAMP)',
+      params: ['2024-05-01T10:30:00'],
+    });
     expect(await run('{{d}}', t, [v('d', 'today')])).toEqual({ sql: '?', params: ['2024-05-15'] });
-    expect(await run('{{d}}', t, [v('d', 'yesterday')], { ...ctx, timezone: 'Pacific/Auckland' })).toEqual({ sql: '?', params: ['2024-05-15'] });
+    expect(await run('{{d}}', t, [v('d', 'yesterday')], { ...ctx, timezone: 'Pacific/Auckland' })).toEqual({
+      sql: '?',
+      params: ['2024-05-15'],
+    });
     await expect(run('{{d}}', t, [v('d', 'past30days')])).rejects.toThrow(/needs a single date/);
     await expect(run('{{d}}', t, [v('d', '2024-05')])).rejects.toThrow(/needs a single date/);
     await expect(run('{{d}}', t, [v('d', 'Q5-2024')])).rejects.toThrow('"Q5-2024" is not a valid date parameter');
@@ -234,7 +284,9 @@ describe('substituteNative: variables', () => {
     expect(e).toBeInstanceOf(ParameterError);
     expect((e as ParameterError).tag).toBe('created');
     // Not required but outside an optional clause: still needs a value.
-    await expect(run('WHERE c = {{x}}', tags(tag('x', 'text')))).rejects.toThrow("You'll need to pick a value for 'x' before this query can run.");
+    await expect(run('WHERE c = {{x}}', tags(tag('x', 'text')))).rejects.toThrow(
+      "You'll need to pick a value for 'x' before this query can run.",
+    );
     // Required with a default is fine.
     expect(await run('{{x}}', tags(tag('x', 'text', { required: true, default: 'd' })))).toEqual({ sql: '?', params: ['d'] });
   });
@@ -248,14 +300,17 @@ describe('substituteNative: variables', () => {
   });
 
   it('substitutes tags in string literals and comments too', async () => {
-    expect(await run("SELECT '{{x}}' -- {{x}}\n", tags(tag('x', 'text')), [v('x', 'a')])).toEqual({ sql: "SELECT '?' -- ?\n", params: ['a', 'a'] });
+    expect(await run("SELECT '{{x}}' -- {{x}}\n", tags(tag('x', 'text')), [v('x', 'a')])).toEqual({
+      sql: "SELECT '?' -- ?\n",
+      params: ['a', 'a'],
+    });
   });
 
   it('rejects undefined tags and bad targets', async () => {
     await expect(run('{{nope}}', {})).rejects.toThrow(/\{\{nope\}\}, which has no template tag definition/);
-    await expect(run('{{x}}', tags(tag('x', 'text')), [{ type: 'category', target: ['dimension', ['field', 1, null]], value: 'a' }])).rejects.toThrow(
-      /expected a template tag/,
-    );
+    await expect(
+      run('{{x}}', tags(tag('x', 'text')), [{ type: 'category', target: ['dimension', ['field', 1, null]], value: 'a' }]),
+    ).rejects.toThrow(/expected a template tag/);
     await expect(run('{{x}}', tags(tag('x', 'text')), [{ type: 'category', value: 'a' }])).rejects.toThrow(ParameterError);
     await expect(run('{{x}}', tags(tag('x', 'text')), [v('x', { evil: true })])).rejects.toThrow(ParameterError);
   });
@@ -338,26 +393,45 @@ describe('substituteNative: field filters', () => {
 
   it('reports bad values, unknown fields and missing compilers', async () => {
     await expect(run('{{user}}', tags(user), [d('user', 'abc', 'id')])).rejects.toThrow(/Invalid value for 'user'/);
-    await expect(run('{{created}}', tags(created), [d('created', 'Q5-2024', 'date/all-options')])).rejects.toThrow(/"Q5-2024" is not a valid date parameter/);
-    await expect(run('{{f}}', tags(tag('f', 'dimension', { dimension: ['field', 999, null] })), [d('f', 'x')])).rejects.toThrow(/Field 999/);
+    await expect(run('{{created}}', tags(created), [d('created', 'Q5-2024', 'date/all-options')])).rejects.toThrow(
+      /"Q5-2024" is not a valid date parameter/,
+    );
+    await expect(run('{{f}}', tags(tag('f', 'dimension', { dimension: ['field', 999, null] })), [d('f', 'x')])).rejects.toThrow(
+      /Field 999/,
+    );
     await expect(run('{{f}}', tags(tag('f', 'dimension')), [d('f', 'x')])).rejects.toThrow(/field filter without a field/);
     await expect(run('{{cat}}', tags(cat), [d('cat', 'x')], { now: NOW })).rejects.toThrow(/need a metadata provider and a compiler/);
   });
 });
 
 describe('substituteNative: cards', () => {
-  const mbql = (id: number, databaseId = 1): CardSource => ({ id, databaseId, query: { database: databaseId, type: 'query', query: { 'source-table': 1 } } });
-  const native = (id: number, query: string, templateTags: Record<string, TemplateTag> = {}): CardSource => ({
-    id, databaseId: 1, query: { database: 1, type: 'native', native: { query, 'template-tags': templateTags } },
+  const mbql = (id: number, databaseId = 1): CardSource => ({
+    id,
+    databaseId,
+    query: { database: databaseId, type: 'query', query: { 'source-table': 1 } },
   });
-  const compileCard = jest.fn(async (card: CardSource) => ({ sql: `SELECT * FROM orders WHERE id > ? /* card ${card.id} */;`, params: [card.id] as SqlParam[] }));
+  const native = (id: number, query: string, templateTags: Record<string, TemplateTag> = {}): CardSource => ({
+    id,
+    databaseId: 1,
+    query: { database: 1, type: 'native', native: { query, 'template-tags': templateTags } },
+  });
+  const compileCard = jest.fn(async (card: CardSource) => ({
+    sql: `SELECT * FROM orders WHERE id > ? /* card ${card.id} */;`,
+    params: [card.id] as SqlParam[],
+  }));
 
   it('inlines an MBQL card as a subquery, keeping parameter order', async () => {
     const content = contentResolver({ 12: mbql(12) }, {});
     const t = tags(tag('x', 'text'), tag('#12-orders', 'card', { 'card-id': 12 }));
-    const out = await run('SELECT * FROM {{#12-orders}} o WHERE {{x}} = o.c AND {{#12-orders}} IS NOT NULL', t, [v('x', 'a')], { ...ctx, content, compileCard });
+    const out = await run('SELECT * FROM {{#12-orders}} o WHERE {{x}} = o.c AND {{#12-orders}} IS NOT NULL', t, [v('x', 'a')], {
+      ...ctx,
+      content,
+      compileCard,
+    });
     expect(out).toEqual({
-      sql: 'SELECT * FROM (SELECT * FROM orders WHERE id > ? /* card 12 */) o WHERE ? = o.c AND (SELECT * FROM orders WHERE id > ? /* card 12 */) IS NOT NULL',
+      sql:
+        'SELECT * FROM (SELECT * FROM orders WHERE id > ? /* card 12 */) o' +
+        ' WHERE ? = o.c AND (SELECT * FROM orders WHERE id > ? /* card 12 */) IS NOT NULL',
       params: [12, 'a', 12],
     });
     expect(compileCard).toHaveBeenCalledWith(expect.objectContaining({ id: 12 }), [12]);
@@ -371,20 +445,36 @@ describe('substituteNative: cards', () => {
   });
 
   it('substitutes a native card with its own tags and defaults, not the outer values', async () => {
-    const inner = native(13, "SELECT * FROM orders WHERE category = {{cat}} [[AND total > {{min}}]] -- note\n;", tags(tag('cat', 'text', { default: 'Widget' }), tag('min', 'number')));
+    const inner = native(
+      13,
+      'SELECT * FROM orders WHERE category = {{cat}} [[AND total > {{min}}]] -- note\n;',
+      tags(tag('cat', 'text', { default: 'Widget' }), tag('min', 'number')),
+    );
     const content = contentResolver({ 13: inner }, {});
-    const out = await run('SELECT count(*) FROM {{#13-x}} WHERE {{cat}}', tags(tag('cat', 'text')), [v('cat', 'outer'), v('min', 3)], { ...ctx, content });
-    expect(out).toEqual({ sql: 'SELECT count(*) FROM (SELECT * FROM orders WHERE category = ?  -- note\n) WHERE ?', params: ['Widget', 'outer'] });
+    const out = await run('SELECT count(*) FROM {{#13-x}} WHERE {{cat}}', tags(tag('cat', 'text')), [v('cat', 'outer'), v('min', 3)], {
+      ...ctx,
+      content,
+    });
+    expect(out).toEqual({
+      sql: 'SELECT count(*) FROM (SELECT * FROM orders WHERE category = ?  -- note\n) WHERE ?',
+      params: ['Widget', 'outer'],
+    });
   });
 
   it('does not fetch a card inside a dropped optional clause', async () => {
     const content = contentResolver({}, {});
-    expect(await run('SELECT 1 [[WHERE {{x}} IN {{#99}}]]', tags(tag('x', 'text')), [], { ...ctx, content })).toEqual({ sql: 'SELECT 1 ', params: [] });
+    expect(await run('SELECT 1 [[WHERE {{x}} IN {{#99}}]]', tags(tag('x', 'text')), [], { ...ctx, content })).toEqual({
+      sql: 'SELECT 1 ',
+      params: [],
+    });
     expect(content.cardCalls).toEqual([]);
   });
 
   it('detects cycles', async () => {
-    const content = contentResolver({ 1: native(1, 'SELECT * FROM {{#2}}'), 2: native(2, 'SELECT * FROM {{#3}}'), 3: native(3, 'SELECT * FROM {{#1}}') }, {});
+    const content = contentResolver(
+      { 1: native(1, 'SELECT * FROM {{#2}}'), 2: native(2, 'SELECT * FROM {{#3}}'), 3: native(3, 'SELECT * FROM {{#1}}') },
+      {},
+    );
     await expect(run('SELECT * FROM {{#1}}', {}, [], { ...ctx, content })).rejects.toThrow(
       'This query has circular referencing sub-queries: #1 -> #2 -> #3 -> #1',
     );
@@ -431,7 +521,10 @@ describe('substituteNative: snippets', () => {
   it('substitutes tags inside snippets, nested snippets included', async () => {
     const c = { ...ctx, content: contentResolver({}, snippets) };
     const t = tags(tag('min', 'number'));
-    expect(await run('WHERE {{snippet: outer}}', t, [v('min', '100')], c)).toEqual({ sql: 'WHERE users.active = TRUE AND total > ?', params: [100] });
+    expect(await run('WHERE {{snippet: outer}}', t, [v('min', '100')], c)).toEqual({
+      sql: 'WHERE users.active = TRUE AND total > ?',
+      params: [100],
+    });
     expect(await run('WHERE 1 [[AND {{snippet: big orders}}]]', t, [], c)).toEqual({ sql: 'WHERE 1 ', params: [] });
   });
 
@@ -465,7 +558,9 @@ describe('hostile values stay in params', () => {
   it('rejects it where a number or date is expected', async () => {
     await expect(run('{{x}}', tags(tag('x', 'number')), [v('x', evil)])).rejects.toThrow(ParameterError);
     await expect(run('{{x}}', tags(tag('x', 'date')), [v('x', evil)])).rejects.toThrow(ParameterError);
-    await expect(run('{{x}}', tags(tag('x', 'dimension', { dimension: ['field', 12, null] })), [d('x', evil, 'date/single')])).rejects.toThrow(ParameterError);
+    await expect(
+      run('{{x}}', tags(tag('x', 'dimension', { dimension: ['field', 12, null] })), [d('x', evil, 'date/single')]),
+    ).rejects.toThrow(ParameterError);
   });
 });
 
@@ -480,7 +575,9 @@ describe.each([
     dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'native-params-')));
     fs.writeFileSync(path.join(dir, 'w.db'), '');
     driver = createDriver('sqlite', { db: path.join(dir, 'w.db') }, { writable: true });
-    await driver.query('CREATE TABLE orders (id INTEGER PRIMARY KEY, total DOUBLE, created_at TIMESTAMP, category VARCHAR(20), user_id INTEGER)');
+    await driver.query(
+      'CREATE TABLE orders (id INTEGER PRIMARY KEY, total DOUBLE, created_at TIMESTAMP, category VARCHAR(20), user_id INTEGER)',
+    );
     await driver.query(
       `INSERT INTO orders VALUES
         (1, 10, '2024-04-01 09:00:00', 'Widget', 1),
@@ -529,11 +626,15 @@ describe.each([
   it('also filters MBQL queries', async () => {
     if (compiler === fakeCompiler) return; // needs the real compile()
     const snap = { table: () => ORDERS, field: (id: number) => FIELDS.find((x) => x.id === id)!, tableFields: () => FIELDS };
-    const query = applyParameters({ 'source-table': 1, fields: [['field', 10, null]], 'order-by': [['asc', ['field', 10, null]]] }, [
-      { type: 'date/all-options', target: ['dimension', ['field', 12, null]], value: '2024-04-20~2024-05-14' },
-      { type: 'string/=', target: ['dimension', ['field', 13, null]], value: ['Widget', 'Gadget'] },
-      { type: 'number/between', target: ['dimension', ['field', 11, null]], value: ['50', null] },
-    ], { now: NOW, timezone: 'UTC' });
+    const query = applyParameters(
+      { 'source-table': 1, fields: [['field', 10, null]], 'order-by': [['asc', ['field', 10, null]]] },
+      [
+        { type: 'date/all-options', target: ['dimension', ['field', 12, null]], value: '2024-04-20~2024-05-14' },
+        { type: 'string/=', target: ['dimension', ['field', 13, null]], value: ['Widget', 'Gadget'] },
+        { type: 'number/between', target: ['dimension', ['field', 11, null]], value: ['50', null] },
+      ],
+      { now: NOW, timezone: 'UTC' },
+    );
     const compiled = compiler.compile(query, snap, { timezone: null });
     expect(compiled.sql).not.toContain('Widget');
     expect((await driver.query(compiled.sql, compiled.params, { readOnly: true })).rows.map((r) => r[0])).toEqual([3, 4]);

@@ -38,10 +38,14 @@ describe('offset gives the value of another row on every engine', () => {
   /** The count by month (ascending), read without offset. */
   const byMonth = (w: SampleWarehouse) => rows(w, { 'source-table': ORDERS, aggregation: [['count']], breakout: [month] } as InnerQuery);
 
-  it('offset -1 of a count by month is the previous month\'s count, null in the first row, and a difference with it', async () => {
+  it("offset -1 of a count by month is the previous month's count, null in the first row, and a difference with it", async () => {
     const query = {
       'source-table': ORDERS,
-      aggregation: [['count'], ['aggregation-options', ['offset', {}, ['count'], -1], { name: 'previous' }], ['-', ['count'], ['offset', {}, ['count'], -1]]],
+      aggregation: [
+        ['count'],
+        ['aggregation-options', ['offset', {}, ['count'], -1], { name: 'previous' }],
+        ['-', ['count'], ['offset', {}, ['count'], -1]],
+      ],
       breakout: [month],
     } as InnerQuery;
     for (const w of warehouses) {
@@ -62,12 +66,14 @@ describe('offset gives the value of another row on every engine', () => {
     const sent = normalizeDatasetQuery({
       'lib/type': 'mbql/query',
       database: 1,
-      stages: [{
-        'lib/type': 'mbql.stage/mbql',
-        'source-table': ORDERS,
-        aggregation: [['offset', uuid(1), ['count', uuid(2)], 2]],
-        breakout: [['field', { ...uuid(3), 'base-type': 'type/DateTime', 'temporal-unit': 'month' }, fieldId('ORDERS', 'CREATED_AT')]],
-      }],
+      stages: [
+        {
+          'lib/type': 'mbql.stage/mbql',
+          'source-table': ORDERS,
+          aggregation: [['offset', uuid(1), ['count', uuid(2)], 2]],
+          breakout: [['field', { ...uuid(3), 'base-type': 'type/DateTime', 'temporal-unit': 'month' }, fieldId('ORDERS', 'CREATED_AT')]],
+        },
+      ],
     }).query!;
     for (const w of warehouses) {
       const plain = await byMonth(w);
@@ -78,9 +84,12 @@ describe('offset gives the value of another row on every engine', () => {
     }
   });
 
-  it('with two breakouts, looks back within the other breakout\'s groups, along the temporal one', async () => {
+  it("with two breakouts, looks back within the other breakout's groups, along the temporal one", async () => {
     // The temporal breakout second or first: the window is ordered by it and partitioned by the category either way.
-    for (const breakout of [[category, month], [month, category]]) {
+    for (const breakout of [
+      [category, month],
+      [month, category],
+    ]) {
       const query = { 'source-table': ORDERS, aggregation: [['count'], ['offset', {}, ['count'], -1]], breakout } as InnerQuery;
       for (const w of warehouses) {
         const catIndex = breakout[0] === category ? 0 : 1;
@@ -104,22 +113,32 @@ describe('offset gives the value of another row on every engine', () => {
       const got = (await rows(w, query)).map(([c, n, p]) => [c, num(n), num(p)] as [unknown, number, number | null]);
       expect(got.length).toBeGreaterThan(2);
       expect(got.map((r) => r[1])).toEqual([...got.map((r) => r[1])].sort((a, b) => b - a));
-      expect({ engine: w.engine, previous: got.map((r) => r[2]) }).toEqual({ engine: w.engine, previous: [null, ...got.slice(0, -1).map((r) => r[1])] });
+      expect({ engine: w.engine, previous: got.map((r) => r[2]) }).toEqual({
+        engine: w.engine,
+        previous: [null, ...got.slice(0, -1).map((r) => r[1])],
+      });
     }
   });
 
-  it('without breakouts is none (the aggregation has one row), as in a pivot\'s grand total', async () => {
+  it("without breakouts is none (the aggregation has one row), as in a pivot's grand total", async () => {
     for (const w of warehouses) {
-      const got = await rows(w, { 'source-table': ORDERS, aggregation: [['count'], ['offset', {}, ['count'], -1], ['-', ['count'], ['offset', {}, ['count'], 1]]] } as InnerQuery);
+      const got = await rows(w, {
+        'source-table': ORDERS,
+        aggregation: [['count'], ['offset', {}, ['count'], -1], ['-', ['count'], ['offset', {}, ['count'], 1]]],
+      } as InnerQuery);
       expect({ engine: w.engine, rows: got.map((r) => r.map(num)) }).toEqual({ engine: w.engine, rows: [[ORDER_COUNT, null, null]] });
     }
   });
 
   it('is refused outside aggregations', () => {
     const w = { compiler: warehouses[0].compiler, meta: warehouses[0].meta };
-    expect(() => w.compiler.compile({ 'source-table': ORDERS, expressions: { prev: ['offset', {}, O('TOTAL'), -1] } } as unknown as InnerQuery, w.meta, OPTIONS)).toThrow(
-      '"offset" can only be used in an aggregation, not in a custom column or a filter in "fields".',
-    );
+    expect(() =>
+      w.compiler.compile(
+        { 'source-table': ORDERS, expressions: { prev: ['offset', {}, O('TOTAL'), -1] } } as unknown as InnerQuery,
+        w.meta,
+        OPTIONS,
+      ),
+    ).toThrow('"offset" can only be used in an aggregation, not in a custom column or a filter in "fields".');
   });
 });
 

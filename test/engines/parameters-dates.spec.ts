@@ -52,7 +52,14 @@ describe('absolute date parameters', () => {
 
   it('absolute values do not depend on now and carry UTC instants', () => {
     const x = r('2024-05-01', { now: new Date('1999-01-01T00:00:00Z'), timezone: 'UTC' });
-    expect(x).toEqual({ kind: 'range', unit: 'day', start: '2024-05-01', end: '2024-05-02', startInstant: '2024-05-01T00:00:00Z', endInstant: '2024-05-02T00:00:00Z' });
+    expect(x).toEqual({
+      kind: 'range',
+      unit: 'day',
+      start: '2024-05-01',
+      end: '2024-05-02',
+      startInstant: '2024-05-01T00:00:00Z',
+      endInstant: '2024-05-02T00:00:00Z',
+    });
     expect(r('2024-05-01', { timezone: 'Asia/Tokyo' }).startInstant).toBe('2024-04-30T15:00:00Z');
     expect(r('2024-05-01', { timezone: null }).startInstant).toBe('2024-05-01T00:00:00Z');
   });
@@ -171,7 +178,12 @@ describe('time zones', () => {
 
   it('spring forward: the day has 23 hours', () => {
     const today = r('today', ny('2024-03-10T16:00:00Z'));
-    expect(today).toMatchObject({ start: '2024-03-10', end: '2024-03-11', startInstant: '2024-03-10T05:00:00Z', endInstant: '2024-03-11T04:00:00Z' });
+    expect(today).toMatchObject({
+      start: '2024-03-10',
+      end: '2024-03-11',
+      startInstant: '2024-03-10T05:00:00Z',
+      endInstant: '2024-03-11T04:00:00Z',
+    });
     const yesterday = r('yesterday', ny('2024-03-10T16:00:00Z'));
     expect(yesterday).toMatchObject({ start: '2024-03-09', startInstant: '2024-03-09T05:00:00Z', endInstant: '2024-03-10T05:00:00Z' });
     const month = r('thismonth', ny('2024-03-10T16:00:00Z'));
@@ -180,13 +192,23 @@ describe('time zones', () => {
 
   it('fall back: the day has 25 hours', () => {
     const today = r('today', ny('2024-11-03T15:00:00Z'));
-    expect(today).toMatchObject({ start: '2024-11-03', end: '2024-11-04', startInstant: '2024-11-03T04:00:00Z', endInstant: '2024-11-04T05:00:00Z' });
+    expect(today).toMatchObject({
+      start: '2024-11-03',
+      end: '2024-11-04',
+      startInstant: '2024-11-03T04:00:00Z',
+      endInstant: '2024-11-04T05:00:00Z',
+    });
   });
 
   it('counts hours as elapsed time across the change', () => {
     // 04:15 EDT; the two whole hours before 04:00 EDT start at 01:00 EST (02:00 does not exist that day).
     const x = r('past2hours', ny('2024-03-10T08:15:00Z'));
-    expect(x).toMatchObject({ start: '2024-03-10T01:00:00', end: '2024-03-10T04:00:00', startInstant: '2024-03-10T06:00:00Z', endInstant: '2024-03-10T08:00:00Z' });
+    expect(x).toMatchObject({
+      start: '2024-03-10T01:00:00',
+      end: '2024-03-10T04:00:00',
+      startInstant: '2024-03-10T06:00:00Z',
+      endInstant: '2024-03-10T08:00:00Z',
+    });
     // A minute inside the skipped hour resolves to the instant after the gap.
     expect(r('2024-03-10T02:30', ny('2024-03-10T08:15:00Z')).startInstant).toBe('2024-03-10T07:30:00Z');
     // The repeated hour: the first (EDT) occurrence.
@@ -213,7 +235,11 @@ describe('exclusions', () => {
   });
 
   it('numbers days of the week from the start of the week', () => {
-    expect(parseDateParam('exclude-days-Mon-Sun', { ...utc, startOfWeek: 'monday' })).toEqual({ kind: 'exclude', unit: 'day-of-week', values: [1, 7] });
+    expect(parseDateParam('exclude-days-Mon-Sun', { ...utc, startOfWeek: 'monday' })).toEqual({
+      kind: 'exclude',
+      unit: 'day-of-week',
+      values: [1, 7],
+    });
   });
 });
 
@@ -224,10 +250,35 @@ describe('invalid date parameters', () => {
   });
 
   it.each([
-    '', '  ', 'foo', '2024-5-1', '2024-02-30', '2023-02-29', '2024-13', '2024-00', '2024-05-32', '2024-05-01T25:00', '2024-05-01T10:60',
-    'Q0-2024', 'Q1-24', '~', '2024-05-01~2024-05-02~', '2024-05~2024-06', 'past0days', 'pastdays', 'past3fortnights', 'thisfortnight',
-    'exclude-days-Foo', 'exclude-hours-24', 'exclude-quarters-5', 'exclude-months-', 'exclude-weeks-1', '2024-05-01T10:30:00Z',
-    'today~', 'past30days~~', 'next-3days',
+    '',
+    '  ',
+    'foo',
+    '2024-5-1',
+    '2024-02-30',
+    '2023-02-29',
+    '2024-13',
+    '2024-00',
+    '2024-05-32',
+    '2024-05-01T25:00',
+    '2024-05-01T10:60',
+    'Q0-2024',
+    'Q1-24',
+    '~',
+    '2024-05-01~2024-05-02~',
+    '2024-05~2024-06',
+    'past0days',
+    'pastdays',
+    'past3fortnights',
+    'thisfortnight',
+    'exclude-days-Foo',
+    'exclude-hours-24',
+    'exclude-quarters-5',
+    'exclude-months-',
+    'exclude-weeks-1',
+    '2024-05-01T10:30:00Z',
+    'today~',
+    'past30days~~',
+    'next-3days',
   ])('%j', (value) => {
     expect(() => parseDateParam(value, utc)).toThrow(ParameterError);
   });

@@ -6,7 +6,8 @@ import { hasValue, parameterToFilter, type FilterTarget, type ToFilterOptions } 
 const F: FilterTarget = ['field', 10, null];
 const NOW = new Date('2024-05-15T14:30:00Z');
 const opts: ToFilterOptions = { now: NOW, timezone: 'UTC' };
-const f = (type: string, value: unknown, o: ToFilterOptions = opts, target: FilterTarget = F) => parameterToFilter({ type, value }, target, o);
+const f = (type: string, value: unknown, o: ToFilterOptions = opts, target: FilterTarget = F) =>
+  parameterToFilter({ type, value }, target, o);
 const day = ['field', 10, { 'temporal-unit': 'day' }];
 const minute = ['field', 10, { 'temporal-unit': 'minute' }];
 
@@ -34,9 +35,17 @@ describe('parameterToFilter', () => {
     ['string/!=', 'a', ['!=', F, 'a']],
     ['string/!=', ['a', 'b'], ['!=', F, 'a', 'b']],
     ['string/contains', 'ab', ['contains', F, 'ab', { 'case-sensitive': false }]],
-    ['string/contains', ['a', 'b'], ['or', ['contains', F, 'a', { 'case-sensitive': false }], ['contains', F, 'b', { 'case-sensitive': false }]]],
+    [
+      'string/contains',
+      ['a', 'b'],
+      ['or', ['contains', F, 'a', { 'case-sensitive': false }], ['contains', F, 'b', { 'case-sensitive': false }]],
+    ],
     ['string/does-not-contain', 'ab', ['does-not-contain', F, 'ab', { 'case-sensitive': false }]],
-    ['string/does-not-contain', ['a', 'b'], ['and', ['does-not-contain', F, 'a', { 'case-sensitive': false }], ['does-not-contain', F, 'b', { 'case-sensitive': false }]]],
+    [
+      'string/does-not-contain',
+      ['a', 'b'],
+      ['and', ['does-not-contain', F, 'a', { 'case-sensitive': false }], ['does-not-contain', F, 'b', { 'case-sensitive': false }]],
+    ],
     ['string/starts-with', 'ab', ['starts-with', F, 'ab', { 'case-sensitive': false }]],
     ['string/ends-with', ['x'], ['ends-with', F, 'x', { 'case-sensitive': false }]],
     ['number/=', 5, ['=', F, 5]],
@@ -107,8 +116,16 @@ describe('parameterToFilter', () => {
     });
 
     it('resolves relative strings against now when asked', () => {
-      expect(f('date/relative', 'past30days', { ...opts, relativeDates: 'range' })).toEqual(['and', ['>=', day, '2024-04-15'], ['<', day, '2024-05-15']]);
-      expect(f('date/relative', 'thishour', { ...opts, relativeDates: 'range' })).toEqual(['and', ['>=', minute, '2024-05-15T14:00:00'], ['<', minute, '2024-05-15T15:00:00']]);
+      expect(f('date/relative', 'past30days', { ...opts, relativeDates: 'range' })).toEqual([
+        'and',
+        ['>=', day, '2024-04-15'],
+        ['<', day, '2024-05-15'],
+      ]);
+      expect(f('date/relative', 'thishour', { ...opts, relativeDates: 'range' })).toEqual([
+        'and',
+        ['>=', minute, '2024-05-15T14:00:00'],
+        ['<', minute, '2024-05-15T15:00:00'],
+      ]);
     });
 
     it('several date values are ORed', () => {
@@ -126,13 +143,20 @@ describe('parameterToFilter', () => {
         ['>=', ['field', 10, { 'temporal-unit': 'day', 'join-alias': 'O', 'base-type': 'type/DateTime' }], '2024-05-01'],
         ['<', ['field', 10, { 'temporal-unit': 'day', 'join-alias': 'O', 'base-type': 'type/DateTime' }], '2024-05-02'],
       ]);
-      expect(f('date/relative', 'today', opts, target)).toEqual(['time-interval', ['field', 10, { 'join-alias': 'O', 'base-type': 'type/DateTime' }], 'current', 'day']);
+      expect(f('date/relative', 'today', opts, target)).toEqual([
+        'time-interval',
+        ['field', 10, { 'join-alias': 'O', 'base-type': 'type/DateTime' }],
+        'current',
+        'day',
+      ]);
       expect(f('category', 'x', opts, target)).toEqual(['=', ['field', 10, { 'join-alias': 'O', 'base-type': 'type/DateTime' }], 'x']);
     });
 
     it('works on expressions', () => {
       expect(f('date/single', '2024-05-01', opts, ['expression', 'when'])).toEqual([
-        'and', ['>=', ['expression', 'when', { 'temporal-unit': 'day' }], '2024-05-01'], ['<', ['expression', 'when', { 'temporal-unit': 'day' }], '2024-05-02'],
+        'and',
+        ['>=', ['expression', 'when', { 'temporal-unit': 'day' }], '2024-05-01'],
+        ['<', ['expression', 'when', { 'temporal-unit': 'day' }], '2024-05-02'],
       ]);
     });
 
@@ -160,7 +184,10 @@ describe('applyParameters (MBQL)', () => {
       filter: ['and', ['>', ['field', 1, null], 0], ['=', ['field', 10, null], 3]],
     });
     expect(applyParameters({ 'source-table': 1, filter: ['and', ['a'], ['b']] }, [p('id', dim(10), 3)]).filter).toEqual([
-      'and', ['a'], ['b'], ['=', ['field', 10, null], 3],
+      'and',
+      ['a'],
+      ['b'],
+      ['=', ['field', 10, null], 3],
     ]);
     expect(addFilter(undefined, ['x'])).toEqual(['x']);
   });
@@ -172,7 +199,9 @@ describe('applyParameters (MBQL)', () => {
   });
 
   it('types values after the field when told its base type', () => {
-    const out = applyParameters({ 'source-table': 1 }, [p('category', dim(10), ['1', '2'])], { fieldBaseType: (id) => (id === 10 ? 'type/Integer' : null) });
+    const out = applyParameters({ 'source-table': 1 }, [p('category', dim(10), ['1', '2'])], {
+      fieldBaseType: (id) => (id === 10 ? 'type/Integer' : null),
+    });
     expect(out.filter).toEqual(['=', ['field', 10, null], 1, 2]);
     const byName = applyParameters({ 'source-table': 1 }, [p('category', dim('qty', { 'base-type': 'type/Integer' }), '3')]);
     expect(byName.filter).toEqual(['=', ['field', 'qty', { 'base-type': 'type/Integer' }], 3]);
@@ -191,7 +220,10 @@ describe('applyParameters (MBQL)', () => {
     ]);
     expect(out.filter).toEqual(['and', ['=', ['field', 10, null], 'x'], ['=', ['field', 14, null], 'z']]);
     expect(out['source-query']!.filter).toEqual([
-      'and', ['=', ['field', 12, null], 1], ['=', ['expression', 'double'], 4], ['=', ['field', 13, null], 'y'],
+      'and',
+      ['=', ['field', 12, null], 1],
+      ['=', ['expression', 'double'], 4],
+      ['=', ['field', 13, null], 'y'],
     ]);
     expect(q['source-query']!.filter).toEqual(['=', ['field', 12, null], 1]);
   });
@@ -201,12 +233,25 @@ describe('applyParameters (MBQL)', () => {
       'source-query': { 'source-table': 1, aggregation: [['count']], breakout: [['field', 5, { 'temporal-unit': 'month' }]] },
       filter: ['>', ['field', 'count', { 'base-type': 'type/Integer' }], 1],
     };
-    const out = applyParameters(aggregated, [p('category', dim(5), 'x'), p('category', dim(7), 'y'), p('number/>=', dim('count', { 'base-type': 'type/Integer' }), 3)]);
-    expect(out.filter).toEqual(['and', ['>', ['field', 'count', { 'base-type': 'type/Integer' }], 1], ['=', ['field', 5, null], 'x'], ['>=', ['field', 'count', { 'base-type': 'type/Integer' }], 3]]);
+    const out = applyParameters(aggregated, [
+      p('category', dim(5), 'x'),
+      p('category', dim(7), 'y'),
+      p('number/>=', dim('count', { 'base-type': 'type/Integer' }), 3),
+    ]);
+    expect(out.filter).toEqual([
+      'and',
+      ['>', ['field', 'count', { 'base-type': 'type/Integer' }], 1],
+      ['=', ['field', 5, null], 'x'],
+      ['>=', ['field', 'count', { 'base-type': 'type/Integer' }], 3],
+    ]);
     expect(out['source-query']!.filter).toEqual(['=', ['field', 7, null], 'y']);
 
     const narrowed: InnerQuery = {
-      'source-query': { 'source-query': { 'source-table': 1 }, fields: [['field', 1, null]], joins: [{ alias: 'J', 'source-table': 2, condition: ['='], fields: [['field', 9, { 'join-alias': 'J' }]] }] },
+      'source-query': {
+        'source-query': { 'source-table': 1 },
+        fields: [['field', 1, null]],
+        joins: [{ alias: 'J', 'source-table': 2, condition: ['='], fields: [['field', 9, { 'join-alias': 'J' }]] }],
+      },
     };
     const n = applyParameters(narrowed, [p('id', dim(1), 1), p('id', dim(2), 2), p('id', dim(9), 9)]);
     expect(n.filter).toEqual(['and', ['=', ['field', 1, null], 1], ['=', ['field', 9, null], 9]]);
@@ -215,11 +260,19 @@ describe('applyParameters (MBQL)', () => {
   });
 
   it('applies date parameters', () => {
-    const out = applyParameters({ 'source-table': 1 }, [p('date/all-options', dim(20), 'past7days'), p('date/single', dim(21), '2024-05-01')], opts);
+    const out = applyParameters(
+      { 'source-table': 1 },
+      [p('date/all-options', dim(20), 'past7days'), p('date/single', dim(21), '2024-05-01')],
+      opts,
+    );
     expect(out.filter).toEqual([
       'and',
       ['time-interval', ['field', 20, null], -7, 'day'],
-      ['and', ['>=', ['field', 21, { 'temporal-unit': 'day' }], '2024-05-01'], ['<', ['field', 21, { 'temporal-unit': 'day' }], '2024-05-02']],
+      [
+        'and',
+        ['>=', ['field', 21, { 'temporal-unit': 'day' }], '2024-05-01'],
+        ['<', ['field', 21, { 'temporal-unit': 'day' }], '2024-05-02'],
+      ],
     ]);
   });
 
@@ -245,6 +298,8 @@ describe('applyParameters (MBQL)', () => {
 
   it('propagates value errors', () => {
     expect(() => applyParameters({ 'source-table': 1 }, [p('number/=', dim(1), 'ten')])).toThrow(ParameterError);
-    expect(() => applyParameters({ 'source-table': 1 }, [p('date/single', dim(1), 'Q5-2024')])).toThrow('"Q5-2024" is not a valid date parameter');
+    expect(() => applyParameters({ 'source-table': 1 }, [p('date/single', dim(1), 'Q5-2024')])).toThrow(
+      '"Q5-2024" is not a valid date parameter',
+    );
   });
 });

@@ -24,10 +24,13 @@ describe.each(availableEngines(['mysql']))('%s percentile over a list larger tha
   beforeAll(async () => {
     wh = await freshWarehouse('mysql');
     // 0..999 from three digit tables, crossed with 0..249 (no recursive CTE: MariaDB may cap its iterations).
-    const digits = '(SELECT 0 d UNION ALL SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3 UNION ALL SELECT 4 UNION ALL SELECT 5 UNION ALL SELECT 6 UNION ALL SELECT 7 UNION ALL SELECT 8 UNION ALL SELECT 9)';
+    const digits =
+      '(SELECT 0 d UNION ALL SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3 UNION ALL SELECT 4' +
+      ' UNION ALL SELECT 5 UNION ALL SELECT 6 UNION ALL SELECT 7 UNION ALL SELECT 8 UNION ALL SELECT 9)';
     await runAll(wh.driver({ writable: true }), [
       'CREATE TABLE nums (n INTEGER NOT NULL, g INTEGER NOT NULL)',
-      `INSERT INTO nums (n, g) SELECT k + 1, (k + 1) % 2 FROM (SELECT a.d + 10 * b.d + 100 * c.d + 1000 * e.d + 10000 * f.d + 100000 * h.d AS k
+      `INSERT INTO nums (n, g) SELECT k + 1, (k + 1) % 2
+         FROM (SELECT a.d + 10 * b.d + 100 * c.d + 1000 * e.d + 10000 * f.d + 100000 * h.d AS k
          FROM ${digits} a, ${digits} b, ${digits} c, ${digits} e, ${digits} f, ${digits} h) s WHERE k < ${N}`,
     ]);
     driver = wh.driver();

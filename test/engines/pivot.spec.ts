@@ -26,23 +26,38 @@ const byCategoryYear: InnerQuery = {
 const threeBreakouts: InnerQuery = {
   'source-table': ORDERS,
   aggregation: [['count'], ['avg', O('QUANTITY')]],
-  breakout: [P('CATEGORY', { 'source-field': fieldId('ORDERS', 'PRODUCT_ID') }), U('SOURCE', { 'source-field': fieldId('ORDERS', 'USER_ID') }), O('CREATED_AT', { 'temporal-unit': 'quarter-of-year' })],
+  breakout: [
+    P('CATEGORY', { 'source-field': fieldId('ORDERS', 'PRODUCT_ID') }),
+    U('SOURCE', { 'source-field': fieldId('ORDERS', 'USER_ID') }),
+    O('CREATED_AT', { 'temporal-unit': 'quarter-of-year' }),
+  ],
   'order-by': [['desc', ['aggregation', 0]]],
 };
 /** DISCOUNT is NULL on many orders: a NULL value next to the NULLs of a left-out breakout. */
 const withNulls: InnerQuery = {
   'source-table': ORDERS,
   aggregation: [['count']],
-  breakout: [O('DISCOUNT', { binning: { strategy: 'num-bins', 'num-bins': 4 } }), P('CATEGORY', { 'source-field': fieldId('ORDERS', 'PRODUCT_ID') })],
+  breakout: [
+    O('DISCOUNT', { binning: { strategy: 'num-bins', 'num-bins': 4 } }),
+    P('CATEGORY', { 'source-field': fieldId('ORDERS', 'PRODUCT_ID') }),
+  ],
 };
 const onProducts: InnerQuery = { 'source-table': PRODUCTS, aggregation: [['max', P('PRICE')]], breakout: [P('CATEGORY'), P('VENDOR')] };
 
 const CASES: Array<{ name: string; query: InnerQuery; request: Omit<PivotRequest, 'groupingSets'>; nullOrder?: boolean }> = [
   { name: 'every subset of two breakouts (no split)', query: byCategoryYear, request: { maxRows: 2000 } },
   { name: 'rows only', query: byCategoryYear, request: { rows: [0, 1], maxRows: 2000 } },
-  { name: 'rows and columns of three breakouts, ordered by an aggregation', query: threeBreakouts, request: { rows: [0, 2], cols: [1], maxRows: 2000 } },
+  {
+    name: 'rows and columns of three breakouts, ordered by an aggregation',
+    query: threeBreakouts,
+    request: { rows: [0, 2], cols: [1], maxRows: 2000 },
+  },
   { name: 'every subset of three breakouts', query: threeBreakouts, request: { maxRows: 2000 } },
-  { name: 'split by column names', query: byCategoryYear, request: { split: { rows: ['CREATED_AT'], columns: ['PRODUCTS__via__PRODUCT_ID__CATEGORY'] }, maxRows: 2000 } },
+  {
+    name: 'split by column names',
+    query: byCategoryYear,
+    request: { split: { rows: ['CREATED_AT'], columns: ['PRODUCTS__via__PRODUCT_ID__CATEGORY'] }, maxRows: 2000 },
+  },
   { name: 'a breakout with NULLs', query: withNulls, request: { maxRows: 2000 }, nullOrder: true },
   { name: 'the row cap across all groupings', query: onProducts, request: { maxRows: 30 } },
 ];
@@ -66,8 +81,22 @@ describe('pivots on every engine', () => {
       const { rows } = await w.driver.query(compiled.sql, compiled.params);
       const normalized = rows.map((r) => r.map((v) => (typeof v === 'bigint' ? Number(v) : v)));
       return {
-        status: 'completed', context: 'ad-hoc', json_query: { database: 1, type: 'query', query }, started_at: '', running_time: 0, database_id: 1, row_count: rows.length,
-        data: { rows: normalized, cols: compiled.columns, native_form: { query: compiled.sql, params: [] }, results_timezone: 'UTC', results_metadata: { columns: [] }, insights: null, ...(rows.length >= opts.maxRows ? { rows_truncated: opts.maxRows } : {}) },
+        status: 'completed',
+        context: 'ad-hoc',
+        json_query: { database: 1, type: 'query', query },
+        started_at: '',
+        running_time: 0,
+        database_id: 1,
+        row_count: rows.length,
+        data: {
+          rows: normalized,
+          cols: compiled.columns,
+          native_form: { query: compiled.sql, params: [] },
+          results_timezone: 'UTC',
+          results_metadata: { columns: [] },
+          insights: null,
+          ...(rows.length >= opts.maxRows ? { rows_truncated: opts.maxRows } : {}),
+        },
       } as QueryResults;
     };
   }
@@ -79,8 +108,10 @@ describe('pivots on every engine', () => {
     return { ...(out as PivotOutcome), sqls };
   }
 
-  const round = (rows: unknown[][]) => rows.map((r) => r.map((v) => (typeof v === 'number' && !Number.isInteger(v) ? Number(v.toPrecision(6)) : v)));
-  const sorted = (rows: unknown[][]) => [...round(rows)].sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : JSON.stringify(a) > JSON.stringify(b) ? 1 : 0));
+  const round = (rows: unknown[][]) =>
+    rows.map((r) => r.map((v) => (typeof v === 'number' && !Number.isInteger(v) ? Number(v.toPrecision(6)) : v)));
+  const sorted = (rows: unknown[][]) =>
+    [...round(rows)].sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : JSON.stringify(a) > JSON.stringify(b) ? 1 : 0));
 
   it.each(CASES.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
     expect(groupingSetsApply(c.query)).toBe(true);
@@ -97,21 +128,33 @@ describe('pivots on every engine', () => {
       // Past the cap no further grouping is queried.
       if (c.request.maxRows === 30) expect(perGrouping.queries).toBe(1);
       else expect(perGrouping.queries).toBeGreaterThan(1);
-      expect({ engine: w.engine, rows: round(actual.rows), truncated: actual.truncated }).toEqual({ engine: w.engine, rows: round(perGrouping.rows), truncated: perGrouping.truncated });
+      expect({ engine: w.engine, rows: round(actual.rows), truncated: actual.truncated }).toEqual({
+        engine: w.engine,
+        rows: round(perGrouping.rows),
+        truncated: perGrouping.truncated,
+      });
       expect(actual.rows.length).toBeLessThanOrEqual(c.request.maxRows);
       results.push({ engine: w.engine, rows: actual.rows, truncated: actual.truncated });
     }
     const [first, ...rest] = results;
     // NULLs sort first on SQLite and MariaDB and last on Postgres and DuckDB: compared as sets then.
     const comparable = (rows: unknown[][]) => (c.nullOrder ? sorted(rows) : round(rows));
-    for (const r of rest) expect({ engine: r.engine, rows: comparable(r.rows) }).toEqual({ engine: r.engine, rows: comparable(first.rows) });
+    for (const r of rest)
+      expect({ engine: r.engine, rows: comparable(r.rows) }).toEqual({ engine: r.engine, rows: comparable(first.rows) });
     if (c.request.maxRows === 30) expect(first).toMatchObject({ truncated: true, rows: expect.any(Array) });
   });
 
   it('runs every grouping on the row cap in one query, and refuses GROUPING SETS where the engine has none', async () => {
     for (const w of warehouses) {
       const compile = () => w.compiler.compile({ ...byCategoryYear }, w.meta, { ...OPTS, groupingSets: () => [[0, 1], []] });
-      if (w.compiler.groupingSets) expect(compile().columns.map((col) => col.name)).toEqual(['PRODUCTS__via__PRODUCT_ID__CATEGORY', 'CREATED_AT', 'count', 'sum', 'pivot-grouping']);
+      if (w.compiler.groupingSets)
+        expect(compile().columns.map((col) => col.name)).toEqual([
+          'PRODUCTS__via__PRODUCT_ID__CATEGORY',
+          'CREATED_AT',
+          'count',
+          'sum',
+          'pivot-grouping',
+        ]);
       else expect(compile).toThrow(QueryCompileError);
     }
   });

@@ -25,18 +25,57 @@ describe('QueryProcessor on SQLite', () => {
     const snapshot = sampleSnapshot('sqlite', await driver.describe());
     const metadata: MetadataProvider = {
       database: async (id) => (id === 1 ? { id: 1, engine: 'sqlite', timezone: null } : null),
-      table: async (id) => { try { return snapshot.table(id); } catch { return null; } },
+      table: async (id) => {
+        try {
+          return snapshot.table(id);
+        } catch {
+          return null;
+        }
+      },
       tableFields: async (id) => snapshot.tableFields(id),
-      field: async (id) => { try { return snapshot.field(id); } catch { return null; } },
+      field: async (id) => {
+        try {
+          return snapshot.field(id);
+        } catch {
+          return null;
+        }
+      },
     };
     const cards: Record<number, CardSource> = {
-      1: { id: 1, databaseId: 1, query: { database: 1, type: 'query', query: { 'source-table': TABLE_IDS.PRODUCTS, filter: ['=', f('PRODUCTS', 'CATEGORY'), 'Gizmo'] } } },
-      2: { id: 2, databaseId: 1, query: { database: 1, type: 'native', native: { query: "SELECT ID, TITLE FROM PRODUCTS WHERE CATEGORY = 'Widget'" } } },
+      1: {
+        id: 1,
+        databaseId: 1,
+        query: {
+          database: 1,
+          type: 'query',
+          query: { 'source-table': TABLE_IDS.PRODUCTS, filter: ['=', f('PRODUCTS', 'CATEGORY'), 'Gizmo'] },
+        },
+      },
+      2: {
+        id: 2,
+        databaseId: 1,
+        query: { database: 1, type: 'native', native: { query: "SELECT ID, TITLE FROM PRODUCTS WHERE CATEGORY = 'Widget'" } },
+      },
     };
     const content: ContentResolver = {
       card: async (id) => cards[id] ?? null,
-      segment: async (id) => (id === 1 ? { id: 1, tableId: TABLE_IDS.ORDERS, definition: { 'source-table': TABLE_IDS.ORDERS, filter: ['>', f('ORDERS', 'QUANTITY'), 3] } } : null),
-      metric: async (id) => (id === 1 ? { id: 1, tableId: TABLE_IDS.ORDERS, name: 'Revenue', definition: { 'source-table': TABLE_IDS.ORDERS, aggregation: [['sum', f('ORDERS', 'TOTAL')]] } } : null),
+      segment: async (id) =>
+        id === 1
+          ? {
+              id: 1,
+              tableId: TABLE_IDS.ORDERS,
+              definition: { 'source-table': TABLE_IDS.ORDERS, filter: ['>', f('ORDERS', 'QUANTITY'), 3] },
+            }
+          : null,
+      metric: async (id) =>
+        id === 1
+          ? {
+              id: 1,
+              tableId: TABLE_IDS.ORDERS,
+              name: 'Revenue',
+              definition: { 'source-table': TABLE_IDS.ORDERS, aggregation: [['sum', f('ORDERS', 'TOTAL')]] },
+            }
+          : null,
       snippet: async (name) => (name === 'gizmos' ? { id: 1, name: 'gizmos', content: "CATEGORY = 'Gizmo'" } : null),
     };
     processor = new QueryProcessor({
@@ -67,7 +106,11 @@ describe('QueryProcessor on SQLite', () => {
   });
 
   it('expands segments and metrics', async () => {
-    const res = await run({ database: 1, type: 'query', query: { 'source-table': TABLE_IDS.ORDERS, aggregation: [['count'], ['metric', 1]], filter: ['segment', 1] } });
+    const res = await run({
+      database: 1,
+      type: 'query',
+      query: { 'source-table': TABLE_IDS.ORDERS, aggregation: [['count'], ['metric', 1]], filter: ['segment', 1] },
+    });
     expect(res.status).toBe('completed');
     if (res.status !== 'completed') return;
     const [[n, revenue]] = res.data.rows as number[][];
@@ -84,12 +127,20 @@ describe('QueryProcessor on SQLite', () => {
         query: 'SELECT COUNT(*) AS n FROM PRODUCTS WHERE {{snippet: gizmos}} AND {{price}}',
         'template-tags': {
           'snippet: gizmos': { name: 'snippet: gizmos', 'display-name': 'Gizmos', type: 'snippet', 'snippet-name': 'gizmos' },
-          price: { name: 'price', 'display-name': 'Price', type: 'dimension', dimension: f('PRODUCTS', 'PRICE'), 'widget-type': 'number/>=' },
+          price: {
+            name: 'price',
+            'display-name': 'Price',
+            type: 'dimension',
+            dimension: f('PRODUCTS', 'PRICE'),
+            'widget-type': 'number/>=',
+          },
         },
       },
       parameters: [{ type: 'number/>=', target: ['dimension', ['template-tag', 'price']], value: [50] }],
     });
-    expect(res.status === 'completed' && res.data.rows).toEqual([[await count("SELECT COUNT(*) FROM PRODUCTS WHERE CATEGORY = 'Gizmo' AND PRICE >= 50")]]);
+    expect(res.status === 'completed' && res.data.rows).toEqual([
+      [await count("SELECT COUNT(*) FROM PRODUCTS WHERE CATEGORY = 'Gizmo' AND PRICE >= 50")],
+    ]);
   });
 
   it('answers the failed shape naming the stage problem for an unknown card', async () => {

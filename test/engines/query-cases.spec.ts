@@ -73,7 +73,8 @@ describe('MBQL query cases on every engine', () => {
         ({ rows }) => rows[0][0] !== null,
         (e: Error) => (/time zone tables/.test(e.message) ? false : Promise.reject(e)),
       );
-      if (!mysqlZoneTables) console.warn('MySQL/MariaDB has no time zone tables: its report time zone cases check the clear error instead.');
+      if (!mysqlZoneTables)
+        console.warn('MySQL/MariaDB has no time zone tables: its report time zone cases check the clear error instead.');
     }
   }, 120_000);
 
@@ -84,28 +85,32 @@ describe('MBQL query cases on every engine', () => {
   async function run(c: QueryCase, query: InnerQuery = c.query) {
     const results: Array<{ engine: Engine; rows: unknown[][]; columns: string[] }> = [];
     await Promise.all(
-      warehouses.filter((w) => !c.engines || c.engines.includes(w.engine)).map(async (w) => {
-        const expectError = c.unsupported?.[w.engine];
-        let compiled;
-        try {
-          compiled = w.compiler.compile(query, w.meta, { ...CASE_OPTIONS, timezone: c.timezone ?? null });
-        } catch (e) {
-          if (expectError && e instanceof QueryCompileError && expectError.test(e.message)) return;
-          throw new Error(`${w.engine}: ${(e as Error).message}`);
-        }
-        if (expectError) throw new Error(`${w.engine}: expected a compile error ${expectError}`);
-        const zoneRefused = w.engine === 'mysql' && !mysqlZoneTables && Boolean(c.timezone) && c.timezone !== 'UTC';
-        if (zoneRefused) {
-          await expect(w.driver.query(compiled.sql, compiled.params)).rejects.toThrow(/needs the MySQL time zone tables \(mysql_tzinfo_to_sql\)/);
-          return;
-        }
-        try {
-          const { rows } = await w.driver.query(compiled.sql, compiled.params);
-          results.push({ engine: w.engine, rows: rows.map((r) => r.map(normalizeValue)), columns: compiled.columns.map((x) => x.name) });
-        } catch (e) {
-          throw new Error(`${w.engine}: ${(e as Error).message}\n${compiled.sql}\n${JSON.stringify(compiled.params)}`);
-        }
-      }),
+      warehouses
+        .filter((w) => !c.engines || c.engines.includes(w.engine))
+        .map(async (w) => {
+          const expectError = c.unsupported?.[w.engine];
+          let compiled;
+          try {
+            compiled = w.compiler.compile(query, w.meta, { ...CASE_OPTIONS, timezone: c.timezone ?? null });
+          } catch (e) {
+            if (expectError && e instanceof QueryCompileError && expectError.test(e.message)) return;
+            throw new Error(`${w.engine}: ${(e as Error).message}`);
+          }
+          if (expectError) throw new Error(`${w.engine}: expected a compile error ${expectError}`);
+          const zoneRefused = w.engine === 'mysql' && !mysqlZoneTables && Boolean(c.timezone) && c.timezone !== 'UTC';
+          if (zoneRefused) {
+            await expect(w.driver.query(compiled.sql, compiled.params)).rejects.toThrow(
+              /needs the MySQL time zone tables \(mysql_tzinfo_to_sql\)/,
+            );
+            return;
+          }
+          try {
+            const { rows } = await w.driver.query(compiled.sql, compiled.params);
+            results.push({ engine: w.engine, rows: rows.map((r) => r.map(normalizeValue)), columns: compiled.columns.map((x) => x.name) });
+          } catch (e) {
+            throw new Error(`${w.engine}: ${(e as Error).message}\n${compiled.sql}\n${JSON.stringify(compiled.params)}`);
+          }
+        }),
     );
     results.sort((a, b) => engines.indexOf(a.engine) - engines.indexOf(b.engine));
     return results;
@@ -141,16 +146,19 @@ describe('MBQL query cases on every engine', () => {
   });
 
   // The one case left out has a native source query inside a structured one, which MBQL 5 cannot send us.
-  it.each(cases.filter((c) => hasMbql5Form(c.query as Record<string, unknown>)).map((c) => [c.name, c] as const))('as MBQL 5: %s', async (_name, c) => {
-    const sent = toMbql5({ database: 1, type: 'query', query: c.query });
-    const results = await run(c, normalizeDatasetQuery(sent).query);
-    const legacy = legacyResults.get(c.name) ?? (await run(c));
-    const comparable = comparableRows(c);
-    expect(results.map((r) => r.engine)).toEqual(legacy.map((r) => r.engine));
-    for (const r of results) {
-      const twin = legacy.find((l) => l.engine === r.engine)!;
-      expect({ engine: r.engine, columns: r.columns }).toEqual({ engine: r.engine, columns: twin.columns });
-      expectRows(`${r.engine}: MBQL 5 vs legacy`, comparable(r.rows), comparable(twin.rows));
-    }
-  });
+  it.each(cases.filter((c) => hasMbql5Form(c.query as Record<string, unknown>)).map((c) => [c.name, c] as const))(
+    'as MBQL 5: %s',
+    async (_name, c) => {
+      const sent = toMbql5({ database: 1, type: 'query', query: c.query });
+      const results = await run(c, normalizeDatasetQuery(sent).query);
+      const legacy = legacyResults.get(c.name) ?? (await run(c));
+      const comparable = comparableRows(c);
+      expect(results.map((r) => r.engine)).toEqual(legacy.map((r) => r.engine));
+      for (const r of results) {
+        const twin = legacy.find((l) => l.engine === r.engine)!;
+        expect({ engine: r.engine, columns: r.columns }).toEqual({ engine: r.engine, columns: twin.columns });
+        expectRows(`${r.engine}: MBQL 5 vs legacy`, comparable(r.rows), comparable(twin.rows));
+      }
+    },
+  );
 });

@@ -42,9 +42,15 @@ describe('report_tz (the SQLite report time zone function)', () => {
     new Database(file).close();
     const ex = await SqliteExecutor.start(file, false);
     try {
-      const r = await ex.run({ sql: "SELECT report_tz('2024-03-10 07:00:00', ?), report_tz(NULL, 'UTC')", params: ['America/New_York'], readOnly: true });
+      const r = await ex.run({
+        sql: "SELECT report_tz('2024-03-10 07:00:00', ?), report_tz(NULL, 'UTC')",
+        params: ['America/New_York'],
+        readOnly: true,
+      });
       expect(r.rows).toEqual([['2024-03-10 03:00:00', null]]);
-      await expect(ex.run({ sql: "SELECT report_tz('2024-03-10 07:00:00', 'Nowhere/Else')", params: [], readOnly: true })).rejects.toThrow(QueryError);
+      await expect(ex.run({ sql: "SELECT report_tz('2024-03-10 07:00:00', 'Nowhere/Else')", params: [], readOnly: true })).rejects.toThrow(
+        QueryError,
+      );
     } finally {
       ex.kill();
       fs.rmSync(dir, { recursive: true, force: true });
@@ -56,15 +62,22 @@ describe('report time zone names reach SQL only after validation', () => {
   const query = { 'source-table': ORDERS, breakout: [O('CREATED_AT', { 'temporal-unit': 'day' })], aggregation: [['count']] } as InnerQuery;
   it.each(['sqlite', 'postgres', 'duckdb', 'mysql'] as const)('refuses a hostile zone on %s', (engine) => {
     for (const zone of ["UTC') OR 1=1 --", "America/New_York'", 'Not/AZone', '../../etc']) {
-      expect(() => compilerFor(engine).compile(query, sampleSnapshot(engine, null, SNAPSHOT_FINGERPRINTS), { timezone: zone })).toThrow(QueryCompileError);
+      expect(() => compilerFor(engine).compile(query, sampleSnapshot(engine, null, SNAPSHOT_FINGERPRINTS), { timezone: zone })).toThrow(
+        QueryCompileError,
+      );
     }
   });
 });
 
 describe('MySQL named zone conversions (refused by the driver without the time zone tables)', () => {
   it('recognizes the conversion the MySQL dialect writes, and only that', () => {
-    const query = { 'source-table': ORDERS, breakout: [O('CREATED_AT', { 'temporal-unit': 'hour-of-day' })], aggregation: [['count']] } as InnerQuery;
-    const compile = (timezone: string | null) => compilerFor('mysql').compile(query, sampleSnapshot('mysql', null, SNAPSHOT_FINGERPRINTS), { timezone }).sql;
+    const query = {
+      'source-table': ORDERS,
+      breakout: [O('CREATED_AT', { 'temporal-unit': 'hour-of-day' })],
+      aggregation: [['count']],
+    } as InnerQuery;
+    const compile = (timezone: string | null) =>
+      compilerFor('mysql').compile(query, sampleSnapshot('mysql', null, SNAPSHOT_FINGERPRINTS), { timezone }).sql;
     expect(convertsToNamedZone(compile('America/New_York'))).toBe(true);
     expect(convertsToNamedZone(compile('Asia/Kolkata'))).toBe(true);
     expect(convertsToNamedZone(compile(null))).toBe(false);

@@ -59,13 +59,16 @@ describe('Sample Database generator', () => {
     expect(new Set(data.products.map((p) => p[3]))).toEqual(new Set(['Doohickey', 'Gadget', 'Gizmo', 'Widget']));
     expect(new Set(data.people.map((p) => p[8]))).toEqual(new Set(['Affiliate', 'Facebook', 'Google', 'Organic', 'Twitter']));
     expect(new Set(data.people.map((p) => p[7])).size).toBeGreaterThan(40);
-    for (const table of [data.products, data.people, orders, data.reviews]) expect(table.map((r) => r[0])).toEqual(table.map((_, i) => i + 1));
+    for (const table of [data.products, data.people, orders, data.reviews])
+      expect(table.map((r) => r[0])).toEqual(table.map((_, i) => i + 1));
   });
 
   it('keeps every key valid and every order after its customer and product existed', () => {
     const personCreated = new Map(data.people.map((p) => [p[0], p[12] as number]));
     const productCreated = new Map(data.products.map((p) => [p[0], p[7] as number]));
-    const badOrders = orders.filter((o) => !(personCreated.get(o[1])! <= (o[7] as number) && productCreated.get(o[2])! <= (o[7] as number)));
+    const badOrders = orders.filter(
+      (o) => !(personCreated.get(o[1])! <= (o[7] as number) && productCreated.get(o[2])! <= (o[7] as number)),
+    );
     expect(badOrders).toEqual([]);
     const badReviews = data.reviews.filter((r) => !(productCreated.get(r[1])! < (r[5] as number)));
     expect(badReviews).toEqual([]);
@@ -113,14 +116,12 @@ describe('Sample Database writers', () => {
     const wh = await freshWarehouse(engine);
     whs.push(wh);
     const file = path.join(wh.dataDir, engine === 'sqlite' ? 'sample.db' : 'sample.duckdb');
-    const target =
-      engine === 'sqlite' || engine === 'duckdb'
-        ? { engine, file }
-        : { engine, details: wh.details as ServerDetails };
+    const target = engine === 'sqlite' || engine === 'duckdb' ? { engine, file } : { engine, details: wh.details as ServerDetails };
     const counts = await writeSampleDatabase(target, { orders: 1000 });
     expect(counts).toEqual({ PRODUCTS: 200, PEOPLE: 2500, ORDERS: 1000, REVIEWS: 1100 });
 
-    const details = engine === 'sqlite' || engine === 'duckdb' ? validateDetails(engine, { db: file }, { dataDir: wh.dataDir }) : wh.details;
+    const details =
+      engine === 'sqlite' || engine === 'duckdb' ? validateDetails(engine, { db: file }, { dataDir: wh.dataDir }) : wh.details;
     const driver = createDriver(engine, details);
     try {
       const { foreignKeys } = await driver.describe();
@@ -137,7 +138,9 @@ describe('Sample Database writers', () => {
         ),
         first: await one(`SELECT ${q('CREATED_AT')} FROM ${q('ORDERS')} ORDER BY ${q('ID')} LIMIT 1`),
         birth: await one(`SELECT ${q('BIRTH_DATE')}, ${q('EMAIL')} FROM ${q('PEOPLE')} WHERE ${q('ID')} = ?`, [17]),
-        categories: await one(`SELECT ${q('CATEGORY')}, COUNT(*) FROM ${q('PRODUCTS')} GROUP BY ${q('CATEGORY')} ORDER BY ${q('CATEGORY')}`),
+        categories: await one(
+          `SELECT ${q('CATEGORY')}, COUNT(*) FROM ${q('PRODUCTS')} GROUP BY ${q('CATEGORY')} ORDER BY ${q('CATEGORY')}`,
+        ),
         orphans: await one(
           `SELECT COUNT(*) FROM ${q('ORDERS')} o LEFT JOIN ${q('PEOPLE')} p ON p.${q('ID')} = o.${q('USER_ID')} WHERE p.${q('ID')} IS NULL`,
         ),
@@ -153,10 +156,17 @@ describe('Sample Database writers', () => {
     const sum = orders.reduce((s, o) => s + (o[5] as number), 0);
     const person = data.people[16];
     const expected = {
-      orders: [[1000, Math.round(sum * 100) / 100, orders.filter((o) => o[6] !== null).length, orders.reduce((s, o) => s + (o[8] as number), 0)]],
+      orders: [
+        [1000, Math.round(sum * 100) / 100, orders.filter((o) => o[6] !== null).length, orders.reduce((s, o) => s + (o[8] as number), 0)],
+      ],
       first: [[new Date((orders[0][7] as number) * 1000).toISOString().slice(0, 19)]],
       birth: [[new Date((person[9] as number) * 86_400_000).toISOString().slice(0, 10), person[2]]],
-      categories: [['Doohickey', 50], ['Gadget', 50], ['Gizmo', 50], ['Widget', 50]],
+      categories: [
+        ['Doohickey', 50],
+        ['Gadget', 50],
+        ['Gizmo', 50],
+        ['Widget', 50],
+      ],
       orphans: [[0]],
     };
     for (const engine of engines) expect({ engine, ...(aggregates[engine] as object) }).toEqual({ engine, ...expected });

@@ -2,18 +2,28 @@ import { StatementRejectedError } from '../../src/query-engine/execute/drivers';
 import { questionMarksToDollars, scanSql } from '../../src/query-engine/execute/drivers/sql-scan';
 import { checkStatement } from '../../src/query-engine/execute/drivers/statement-policy';
 import type { Engine } from '../../src/query-engine/execute/drivers/driver';
-import { fractionSuffix, isoFromEpochMicros, isoFromSqlTime, isoFromSqlTimestamp, safeInteger, float32Number } from '../../src/query-engine/execute/drivers/values';
+import {
+  fractionSuffix,
+  isoFromEpochMicros,
+  isoFromSqlTime,
+  isoFromSqlTimestamp,
+  safeInteger,
+  float32Number,
+} from '../../src/query-engine/execute/drivers/values';
 import { baseTypeFor } from '../../src/query-engine/execute/drivers/base-types';
 
 const dollars = (sql: string) => questionMarksToDollars(sql, scanSql(sql, 'postgres'));
 
 describe('SQL scanning', () => {
   it('rewrites ? placeholders for Postgres outside literals, identifiers and comments', () => {
-    expect(dollars("SELECT ?, '?', \"a?\", ? -- ?\n /* ? /* ? */ ? */ , ?")).toEqual({
-      sql: "SELECT $1, '?', \"a?\", $2 -- ?\n /* ? /* ? */ ? */ , $3",
+    expect(dollars('SELECT ?, \'?\', "a?", ? -- ?\n /* ? /* ? */ ? */ , ?')).toEqual({
+      sql: 'SELECT $1, \'?\', "a?", $2 -- ?\n /* ? /* ? */ ? */ , $3',
       count: 3,
     });
-    expect(dollars("SELECT $$ ? $$, $tag$ ?'$ $tag$, E'\\' ?', ?")).toEqual({ sql: "SELECT $$ ? $$, $tag$ ?'$ $tag$, E'\\' ?', $1", count: 1 });
+    expect(dollars("SELECT $$ ? $$, $tag$ ?'$ $tag$, E'\\' ?', ?")).toEqual({
+      sql: "SELECT $$ ? $$, $tag$ ?'$ $tag$, E'\\' ?', $1",
+      count: 1,
+    });
     expect(dollars("SELECT doc ?? 'a', doc ??| array['a'], ?")).toEqual({ sql: "SELECT doc ? 'a', doc ?| array['a'], $1", count: 1 });
     expect(dollars("SELECT 'it''s ?', ?")).toEqual({ sql: "SELECT 'it''s ?', $1", count: 1 });
   });
@@ -72,19 +82,32 @@ describe('blocked functions', () => {
   const allowed = (engine: Engine, sql: string) => expect(() => checkStatement(engine, sql, true)).not.toThrow();
 
   it('names what SQL calls, quoted, qualified or not', () => {
-    expect(scanSql('SELECT lower(a), "Pg_Read_File" (b), pg_catalog."x" /* c */ (1), s.f\n(2), \'g(\' FROM t', 'postgres').calls).toEqual(['lower', 'pg_read_file', 'x', 'f']);
-    expect(scanSql('SELECT U&"\\0070g_read_file"(1), U&"!0070g" UESCAPE \'!\' (2), U&"\\+000070x"(3)', 'postgres').calls).toEqual(['pg_read_file', 'pg', 'px']);
-    expect(scanSql('SELECT `load_file`(a), "load_file"(b), /*!LOAD_FILE*/(c)', 'mysql').calls).toEqual(['load_file', 'load_file', 'load_file']);
+    expect(scanSql('SELECT lower(a), "Pg_Read_File" (b), pg_catalog."x" /* c */ (1), s.f\n(2), \'g(\' FROM t', 'postgres').calls).toEqual([
+      'lower',
+      'pg_read_file',
+      'x',
+      'f',
+    ]);
+    expect(scanSql('SELECT U&"\\0070g_read_file"(1), U&"!0070g" UESCAPE \'!\' (2), U&"\\+000070x"(3)', 'postgres').calls).toEqual([
+      'pg_read_file',
+      'pg',
+      'px',
+    ]);
+    expect(scanSql('SELECT `load_file`(a), "load_file"(b), /*!LOAD_FILE*/(c)', 'mysql').calls).toEqual([
+      'load_file',
+      'load_file',
+      'load_file',
+    ]);
     expect(scanSql('SELECT [load_extension](a), "x""y"(b)', 'sqlite').calls).toEqual(['load_extension', 'x"y']);
   });
 
   it('refuses Postgres file, large-object, dblink and query-as-text functions however they are written', () => {
     for (const sql of [
-      "SELECT \"pg_read_file\"('/etc/passwd')",
+      'SELECT "pg_read_file"(\'/etc/passwd\')',
       "SELECT pg_catalog.pg_read_file('/etc/passwd')",
-      "SELECT \"pg_catalog\".\"pg_read_file\"('/etc/passwd')",
+      'SELECT "pg_catalog"."pg_read_file"(\'/etc/passwd\')',
       "SELECT PG_READ_FILE /* x */ ('/etc/passwd')",
-      "SELECT U&\"pg\\005fread\\005ffile\"('/etc/passwd')",
+      'SELECT U&"pg\\005fread\\005ffile"(\'/etc/passwd\')',
       "SELECT U&\"pg!005fread!005ffile\" UESCAPE '!' ('/etc/passwd')",
       "SELECT pg_read_binary_file('/etc/passwd')",
       "SELECT * FROM pg_ls_dir('.')",
@@ -120,7 +143,7 @@ describe('blocked functions', () => {
   });
 
   it('lets ordinary functions and names that are not calls through', () => {
-    allowed('postgres', "SELECT lower(a), log(2), \"pg_read_file\", 'pg_read_file(' AS x, lo AS y FROM t");
+    allowed('postgres', 'SELECT lower(a), log(2), "pg_read_file", \'pg_read_file(\' AS x, lo AS y FROM t');
     allowed('postgres', 'SELECT count(*) FROM "lo_things" WHERE "xml_col" IS NOT NULL');
     allowed('postgres', "SELECT xmlelement(name a, 'b'), to_char(now(), 'YYYY')");
     allowed('postgres', 'WITH lo_data(a) AS (SELECT 1) SELECT a AS "pg_read_file" FROM lo_data');
@@ -129,10 +152,23 @@ describe('blocked functions', () => {
   });
 
   it('refuses MySQL and SQLite file functions however they are quoted', () => {
-    for (const sql of ["SELECT `LOAD_FILE`('/etc/passwd')", "SELECT load_file /* x */ ('/etc/passwd')", "SELECT /*!50000 LOAD_FILE*/('/etc/passwd')", "SELECT \"LOAD_FILE\"('/etc/passwd')", "SELECT mysql.load_file('/etc/passwd')", "SELECT 1 INTO /* x */ OUTFILE '/tmp/x'"]) {
+    for (const sql of [
+      "SELECT `LOAD_FILE`('/etc/passwd')",
+      "SELECT load_file /* x */ ('/etc/passwd')",
+      "SELECT /*!50000 LOAD_FILE*/('/etc/passwd')",
+      'SELECT "LOAD_FILE"(\'/etc/passwd\')',
+      "SELECT mysql.load_file('/etc/passwd')",
+      "SELECT 1 INTO /* x */ OUTFILE '/tmp/x'",
+    ]) {
       refused('mysql', sql);
     }
-    for (const sql of ["SELECT \"load_extension\"('x')", "SELECT [load_extension]('x')", "SELECT `load_extension`('x')", "SELECT readfile('/etc/passwd')", "SELECT writefile('/tmp/x', 'y')"]) {
+    for (const sql of [
+      'SELECT "load_extension"(\'x\')',
+      "SELECT [load_extension]('x')",
+      "SELECT `load_extension`('x')",
+      "SELECT readfile('/etc/passwd')",
+      "SELECT writefile('/tmp/x', 'y')",
+    ]) {
       refused('sqlite', sql);
     }
   });
@@ -140,7 +176,15 @@ describe('blocked functions', () => {
 
 describe('value conventions', () => {
   it('formats fractions, timestamps and times the same way for every engine', () => {
-    expect(['', '0', '5', '123', '123000', '1234', '123456789'].map(fractionSuffix)).toEqual(['', '', '.500', '.123', '.123', '.123400', '.123456']);
+    expect(['', '0', '5', '123', '123000', '1234', '123456789'].map(fractionSuffix)).toEqual([
+      '',
+      '',
+      '.500',
+      '.123',
+      '.123',
+      '.123400',
+      '.123456',
+    ]);
     expect(isoFromSqlTimestamp('2024-01-02 03:04:05', false)).toBe('2024-01-02T03:04:05');
     expect(isoFromSqlTimestamp('2024-01-02 03:04:05.120+00', true)).toBe('2024-01-02T03:04:05.120Z');
     expect(isoFromSqlTimestamp('2024-01-02 01:30:00+05:30', true)).toBe('2024-01-01T20:00:00Z');

@@ -9,7 +9,10 @@ describe('SQLite describe', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-describe-'));
     const file = path.join(dir, 'w.db');
     const db = new Database(file);
-    db.exec('CREATE TABLE kept (id INTEGER PRIMARY KEY, name TEXT); CREATE TABLE gone (id INTEGER); CREATE VIEW broken AS SELECT id FROM gone; DROP TABLE gone;');
+    db.exec(
+      'CREATE TABLE kept (id INTEGER PRIMARY KEY, name TEXT); CREATE TABLE gone (id INTEGER);' +
+        ' CREATE VIEW broken AS SELECT id FROM gone; DROP TABLE gone;',
+    );
     db.close();
     const driver = createDriver('sqlite', validateDetails('sqlite', { db: file }, { dataDir: dir }), {});
     try {

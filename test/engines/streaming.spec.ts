@@ -13,7 +13,9 @@ import { until } from '../support/until';
 import { availableEngines, freshWarehouse, stillRunning, type TestWarehouse } from '../support/warehouses';
 
 /** Ten digits, cross-joined: MariaDB materializes a recursive CTE before reading it, a join it produces row by row. */
-const DIGITS = '(SELECT 0 AS d UNION ALL SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3 UNION ALL SELECT 4 UNION ALL SELECT 5 UNION ALL SELECT 6 UNION ALL SELECT 7 UNION ALL SELECT 8 UNION ALL SELECT 9)';
+const DIGITS =
+  '(SELECT 0 AS d UNION ALL SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3 UNION ALL SELECT 4' +
+  ' UNION ALL SELECT 5 UNION ALL SELECT 6 UNION ALL SELECT 7 UNION ALL SELECT 8 UNION ALL SELECT 9)';
 
 /**
  * 1..10^digits in one column, produced lazily by the database (ordered only when asked: ordering materializes).

@@ -19,7 +19,11 @@ describe('Dockerfile', () => {
   const dockerfile = DockerfileParser.parse(text);
   const stages = dockerfile.getFROMs().map((from: From) => {
     const start = from.getRange().start.line;
-    const next = dockerfile.getFROMs().find((f) => f.getRange().start.line > start)?.getRange().start.line ?? Infinity;
+    const next =
+      dockerfile
+        .getFROMs()
+        .find((f) => f.getRange().start.line > start)
+        ?.getRange().start.line ?? Infinity;
     const instructions = dockerfile.getInstructions().filter((i) => i.getRange().start.line >= start && i.getRange().start.line < next);
     return { name: from.getBuildStage(), image: from.getImageName(), instructions };
   });
@@ -28,7 +32,10 @@ describe('Dockerfile', () => {
     if (!s) throw new Error(`no stage ${name}`);
     return s;
   };
-  const runs = (name: string) => stage(name).instructions.filter((i) => i.getKeyword() === 'RUN').map((i) => i.getArgumentsContent());
+  const runs = (name: string) =>
+    stage(name)
+      .instructions.filter((i) => i.getKeyword() === 'RUN')
+      .map((i) => i.getArgumentsContent());
   const pkg = JSON.parse(read('package.json')) as { scripts: Record<string, string> };
 
   it('parses and lints without a problem', () => {
@@ -54,7 +61,12 @@ describe('Dockerfile', () => {
     const sources = dockerfile
       .getInstructions()
       .filter((i): i is Copy => i.getKeyword() === 'COPY' && !(i as Copy).getFromFlag())
-      .flatMap((c) => c.getArguments().slice(0, -1).map((a) => a.getValue()));
+      .flatMap((c) =>
+        c
+          .getArguments()
+          .slice(0, -1)
+          .map((a) => a.getValue()),
+      );
     expect(sources).toEqual(expect.arrayContaining(['package.json', 'package-lock.json', 'src', 'scripts', 'web']));
     for (const source of sources) {
       expect([source, fs.existsSync(path.join(root, source))]).toEqual([source, true]);
@@ -66,7 +78,9 @@ describe('Dockerfile', () => {
 
   it('runs the compiled server and the built pages as the unprivileged node user', () => {
     const runtime = stage('runtime').instructions;
-    const copied = runtime.filter((i): i is Copy => i.getKeyword() === 'COPY').map((c) => `${c.getFromFlag()?.getValue()}:${c.getArguments()[0].getValue()}`);
+    const copied = runtime
+      .filter((i): i is Copy => i.getKeyword() === 'COPY')
+      .map((c) => `${c.getFromFlag()?.getValue()}:${c.getArguments()[0].getValue()}`);
     expect(copied).toEqual(expect.arrayContaining(['build:/app/node_modules', 'build:/app/dist', 'web:/app/web/dist']));
     const users = runtime.filter((i) => i.getKeyword() === 'USER');
     expect(users.map((u) => u.getArgumentsContent())).toEqual(['node']);
@@ -86,13 +100,28 @@ describe('Dockerfile', () => {
     expect(checks).toHaveLength(1);
     expect(checks[0].getSubcommand()?.getValue()).toBe('CMD');
     expect(checks[0].getArgumentsContent()).toContain("/api/health')");
-    expect(checks[0].getFlags().map((f) => f.getName()).sort()).toEqual(['interval', 'retries', 'start-period', 'timeout']);
+    expect(
+      checks[0]
+        .getFlags()
+        .map((f) => f.getName())
+        .sort(),
+    ).toEqual(['interval', 'retries', 'start-period', 'timeout']);
   });
 });
 
 describe('examples/production', () => {
   const compose = parseYaml(read('examples/production/docker-compose.yml')) as {
-    services: Record<string, { image?: string; build?: { context: string }; environment?: Record<string, string>; ports?: string[]; volumes?: string[]; depends_on?: unknown }>;
+    services: Record<
+      string,
+      {
+        image?: string;
+        build?: { context: string };
+        environment?: Record<string, string>;
+        ports?: string[];
+        volumes?: string[];
+        depends_on?: unknown;
+      }
+    >;
   };
   const haproxy = read('examples/production/haproxy.cfg');
 

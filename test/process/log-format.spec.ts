@@ -47,10 +47,17 @@ describe('log format of the server process', () => {
     // Pretty lines are written at once, not batched.
     await until(() => /^\d\d:\d\d:\d\d\.\d{3} INFO {2}GET \/api\/health 200 [\d.]+ ms request_id=\S+$/m.test(s.output()));
     const metricsUrl = /Metrics served url=(\S+)/.exec(s.output())![1];
-    expect(await (await fetch(metricsUrl)).text()).toMatch(/^analytics_http_request_duration_seconds_count\{method="GET",route="\/api\/health",status="200"\} 1$/m);
+    expect(await (await fetch(metricsUrl)).text()).toMatch(
+      /^analytics_http_request_duration_seconds_count\{method="GET",route="\/api\/health",status="200"\} 1$/m,
+    );
     s.proc.kill('SIGTERM');
     expect(await s.stopped).toBe(0);
-    expect(s.output().split('\n').filter((l) => l.startsWith('{'))).toEqual([]);
+    expect(
+      s
+        .output()
+        .split('\n')
+        .filter((l) => l.startsWith('{')),
+    ).toEqual([]);
   });
 
   it('writes JSON lines when stdout is not a terminal and nothing says otherwise', async () => {
@@ -60,6 +67,7 @@ describe('log format of the server process', () => {
     expect(await s.stopped).toBe(0);
     const lines = s.output().split('\n').filter(Boolean);
     expect(lines.length).toBeGreaterThan(3);
-    for (const line of lines) expect(JSON.parse(line)).toMatchObject({ level: expect.any(String), time: expect.any(String), msg: expect.any(String) });
+    for (const line of lines)
+      expect(JSON.parse(line)).toMatchObject({ level: expect.any(String), time: expect.any(String), msg: expect.any(String) });
   });
 });

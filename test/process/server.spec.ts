@@ -1,5 +1,6 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { until } from '../support/until';
@@ -15,7 +16,9 @@ const running = new Set<ChildProcess>();
 
 function start(env: Record<string, string>): Promise<{ proc: ChildProcess; url: string; output: () => string }> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [entry], { env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', LOAD_SAMPLE_DATABASE: 'false', ...env } });
+    const proc = spawn(process.execPath, [entry], {
+      env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', LOAD_SAMPLE_DATABASE: 'false', ...env },
+    });
     running.add(proc);
     proc.on('exit', () => running.delete(proc));
     let out = '';
@@ -63,10 +66,17 @@ describe('the server process', () => {
     const setup = await fetch(`${first.url}/api/setup`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ token: props['setup-token'], user: { email: 'a@example.com', password: 'Sturdy-pass-42', first_name: 'A' }, prefs: { site_name: 'Kept' } }),
+      body: JSON.stringify({
+        token: props['setup-token'],
+        user: { email: 'a@example.com', password: 'Sturdy-pass-42', first_name: 'A' },
+        prefs: { site_name: 'Kept' },
+      }),
     });
     expect(setup.status).toBe(200);
-    const lines = first.output().split('\n').filter((l) => l.startsWith('{'));
+    const lines = first
+      .output()
+      .split('\n')
+      .filter((l) => l.startsWith('{'));
     expect(lines.length).toBeGreaterThan(0);
     expect(JSON.parse(lines[lines.length - 1]).level).toBeDefined();
     expect(await stop(first.proc)).toBe(0);
@@ -89,7 +99,12 @@ describe('the server process', () => {
 
   it('answers a query still running when SIGTERM arrives, then exits 0', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'analytics-drain-'));
-    const s = await start({ DATA_DIR: dir, ADMIN_EMAIL: 'ops@example.com', ADMIN_PASSWORD: 'Drain-pass-2026', LOAD_SAMPLE_DATABASE: 'true' });
+    const s = await start({
+      DATA_DIR: dir,
+      ADMIN_EMAIL: 'ops@example.com',
+      ADMIN_PASSWORD: 'Drain-pass-2026',
+      LOAD_SAMPLE_DATABASE: 'true',
+    });
     try {
       const login = await fetch(`${s.url}/api/session`, {
         method: 'POST',
@@ -104,16 +119,25 @@ describe('the server process', () => {
         if (db === undefined) await new Promise((r) => setTimeout(r, 100));
       }
       const slow = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 6000000) SELECT count(*) AS n FROM c';
-      const answer = fetch(`${s.url}/api/dataset`, { method: 'POST', headers, body: JSON.stringify({ database: db, type: 'native', native: { query: slow } }) });
+      const answer = fetch(`${s.url}/api/dataset`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ database: db, type: 'native', native: { query: slow } }),
+      });
       const busy = async () => {
-        const pools = (await (await fetch(`${s.url}/api/util/diagnostic_info/connection_pool_info`, { headers })).json()) as { 'connection-pools': Record<string, { numBusyConnections: number }> };
+        const pools = (await (await fetch(`${s.url}/api/util/diagnostic_info/connection_pool_info`, { headers })).json()) as {
+          'connection-pools': Record<string, { numBusyConnections: number }>;
+        };
         return pools['connection-pools'][`db-${db}`]?.numBusyConnections ?? 0;
       };
       await until(async () => (await busy()) > 0, 30_000);
       const exited = stop(s.proc);
       const res = await answer;
       expect(res.status).toBe(202);
-      expect(((await res.json()) as { status: string; data: { rows: unknown[][] } })).toMatchObject({ status: 'completed', data: { rows: [[6000000]] } });
+      expect((await res.json()) as { status: string; data: { rows: unknown[][] } }).toMatchObject({
+        status: 'completed',
+        data: { rows: [[6000000]] },
+      });
       expect(await exited).toBe(0);
     } finally {
       if (s.proc.exitCode === null) s.proc.kill('SIGKILL');
@@ -121,10 +145,42 @@ describe('the server process', () => {
     }
   });
 
+  it("holds a burst of connections while it cannot accept them (a listen backlog above Node's 511)", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'analytics-backlog-'));
+    const s = await start({ DATA_DIR: dir });
+    const { hostname, port } = new URL(s.url);
+    // Linux caps the backlog at net.core.somaxconn (4096 on kernels since 5.4, 128 before).
+    const cap = fs.existsSync('/proc/sys/net/core/somaxconn') ? Number(fs.readFileSync('/proc/sys/net/core/somaxconn', 'utf8')) : 4096;
+    const burst = Math.min(1000, cap);
+    const sockets: net.Socket[] = [];
+    let connected = 0;
+    // Stopped, the server accepts nothing: every connection that completes waits in the kernel's queue for it.
+    process.kill(s.proc.pid!, 'SIGSTOP');
+    try {
+      for (let i = 0; i < burst; i++) {
+        const socket = net.connect(Number(port), hostname, () => connected++);
+        socket.on('error', () => undefined);
+        sockets.push(socket);
+      }
+      await until(() => connected === burst, 15_000);
+    } finally {
+      process.kill(s.proc.pid!, 'SIGCONT');
+      sockets.forEach((socket) => socket.destroy());
+    }
+    expect(connected).toBe(burst);
+    const health = await fetch(`${s.url}/api/health`);
+    expect(health.status).toBe(200);
+    await stop(s.proc);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
   it('refuses a bad configuration with one clear line', () => {
     let stderr = '';
     try {
-      execFileSync(process.execPath, [entry], { env: { PATH: process.env.PATH ?? '', PORT: 'eighty' }, stdio: ['ignore', 'ignore', 'pipe'] });
+      execFileSync(process.execPath, [entry], {
+        env: { PATH: process.env.PATH ?? '', PORT: 'eighty' },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
     } catch (e) {
       stderr = String((e as { stderr: Buffer }).stderr);
     }

@@ -28,9 +28,18 @@ describe('shutdown with a download that is not being read', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it("cuts it after the drain timeout and exits 0", async () => {
-    const env = { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', DATA_DIR: dir, LOG_FORMAT: 'json', SHUTDOWN_DRAIN_SECONDS: '2' };
-    const p = spawn(process.execPath, [entry], { env: { ...env, ADMIN_EMAIL: 'ops@example.com', ADMIN_PASSWORD: 'Drain-pass-2026', LOAD_SAMPLE_DATABASE: 'true' } });
+  it('cuts it after the drain timeout and exits 0', async () => {
+    const env = {
+      PATH: process.env.PATH ?? '',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DATA_DIR: dir,
+      LOG_FORMAT: 'json',
+      SHUTDOWN_DRAIN_SECONDS: '2',
+    };
+    const p = spawn(process.execPath, [entry], {
+      env: { ...env, ADMIN_EMAIL: 'ops@example.com', ADMIN_PASSWORD: 'Drain-pass-2026', LOAD_SAMPLE_DATABASE: 'true' },
+    });
     proc = p;
     p.stdout.on('data', (b: Buffer) => (out += b.toString()));
     p.stderr.on('data', (b: Buffer) => (out += b.toString()));
@@ -44,20 +53,28 @@ describe('shutdown with a download that is not being read', () => {
     const session = ((await login.json()) as { id: string }).id;
     let db: number | undefined;
     await until(async () => {
-      const list = (await (await fetch(`${url}/api/database`, { headers: { 'X-Metabase-Session': session } })).json()) as { data: Array<{ id: number; name: string }> };
+      const list = (await (await fetch(`${url}/api/database`, { headers: { 'X-Metabase-Session': session } })).json()) as {
+        data: Array<{ id: number; name: string }>;
+      };
       db = list.data.find((d) => d.name === 'Sample Database')?.id;
       return db !== undefined;
     }, 30_000);
-    const sql = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000000) SELECT x, 'a fairly long text to fill the socket buffers quickly' AS pad FROM c";
+    const sql =
+      'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000000)' +
+      " SELECT x, 'a fairly long text to fill the socket buffers quickly' AS pad FROM c";
     const form = new URLSearchParams({ query: JSON.stringify({ database: db, type: 'native', native: { query: sql } }) }).toString();
 
     // A client that reads the headers and then nothing more.
     let status = 0;
-    const req = http.request(`${url}/api/dataset/csv`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Metabase-Session': session } }, (res) => {
-      status = res.statusCode ?? 0;
-      res.pause();
-      p.kill('SIGTERM');
-    });
+    const req = http.request(
+      `${url}/api/dataset/csv`,
+      { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Metabase-Session': session } },
+      (res) => {
+        status = res.statusCode ?? 0;
+        res.pause();
+        p.kill('SIGTERM');
+      },
+    );
     req.on('error', () => undefined);
     req.end(form);
     const started = Date.now();

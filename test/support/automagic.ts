@@ -28,7 +28,11 @@ export async function runXrayCards(t: TestApp, who: string, d: XrayDashboard): P
   for (const dc of d.dashcards) {
     if (!dc.card) continue;
     const res = (await t.http().post('/api/dataset').set(auth(who)).send(dc.card.dataset_query).expect(202)).body;
-    expect({ card: dc.card.name, status: res.status, error: res.error }).toEqual({ card: dc.card.name, status: 'completed', error: undefined });
+    expect({ card: dc.card.name, status: res.status, error: res.error }).toEqual({
+      card: dc.card.name,
+      status: 'completed',
+      error: undefined,
+    });
     expect({ card: dc.card.name, rows: res.data.rows.length > 0 }).toEqual({ card: dc.card.name, rows: true });
   }
 }

@@ -51,18 +51,32 @@ export async function readXlsx(body: unknown): Promise<ExcelJS.Worksheet> {
  * Starts a download and leaves once its first bytes have arrived (a user closing the tab mid-download): resolves
  * with the status and the bytes read by then.
  */
-export async function leaveAfterFirstBytes(server: http.Server, path: string, headers: Record<string, string>, body: string): Promise<{ status: number; bytes: number }> {
+export async function leaveAfterFirstBytes(
+  server: http.Server,
+  path: string,
+  headers: Record<string, string>,
+  body: string,
+): Promise<{ status: number; bytes: number }> {
   // The test app is not listening (supertest opens a port per request): listen on one for this client.
   if (!server.listening) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address() as { port: number };
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port: address.port, path, method: 'POST', headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      res.once('data', (chunk: Buffer) => {
-        req.destroy();
-        resolve({ status: res.statusCode ?? 0, bytes: chunk.length });
-      });
-      res.once('end', () => resolve({ status: res.statusCode ?? 0, bytes: 0 }));
-    });
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port: address.port,
+        path,
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        res.once('data', (chunk: Buffer) => {
+          req.destroy();
+          resolve({ status: res.statusCode ?? 0, bytes: chunk.length });
+        });
+        res.once('end', () => resolve({ status: res.statusCode ?? 0, bytes: 0 }));
+      },
+    );
     req.on('error', (e) => (req.destroyed ? undefined : reject(e)));
     req.end(body);
   });

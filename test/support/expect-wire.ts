@@ -1,6 +1,6 @@
 import type { Response } from 'supertest';
 
-/** Assertions on the wire shapes of COMPAT.md "Errors", shared by the e2e tests. */
+/** Assertions on the wire shapes of Metabase's errors (plain-text 401/403/404, `{errors}` on validation), shared by the e2e tests. */
 export const UNAUTHENTICATED = 'Unauthenticated';
 export const FORBIDDEN = "You don't have permissions to do that.";
 export const NOT_FOUND = 'Not found.';

@@ -7,7 +7,10 @@ export const ADMIN = { email: 'admin@example.com', password: 'Tr0ub4dor&3-horse'
 /** Runs setup and answers the admin's session key. */
 export async function setupAdmin(t: TestApp, user = ADMIN): Promise<string> {
   const props = await t.http().get('/api/session/properties').expect(200);
-  const res = await t.http().post('/api/setup').send({ token: props.body['setup-token'], user, prefs: { site_name: 'Test Co' } });
+  const res = await t
+    .http()
+    .post('/api/setup')
+    .send({ token: props.body['setup-token'], user, prefs: { site_name: 'Test Co' } });
   if (res.status !== 200) throw new Error(`setup failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.id as string;
 }
@@ -25,7 +28,11 @@ export interface MadeUser {
 export async function makeUser(t: TestApp, adminKey: string, extra: Record<string, unknown> = {}): Promise<MadeUser> {
   const email = `user-${randomBytes(4).toString('hex')}@example.com`;
   const password = `Pw-${randomBytes(6).toString('hex')}-9`;
-  const created = await t.http().post('/api/user').set(auth(adminKey)).send({ email, password, first_name: 'Uma', last_name: 'User', ...extra });
+  const created = await t
+    .http()
+    .post('/api/user')
+    .set(auth(adminKey))
+    .send({ email, password, first_name: 'Uma', last_name: 'User', ...extra });
   if (created.status !== 200) throw new Error(`user create failed: ${created.status} ${JSON.stringify(created.body)}`);
   const login = await t.http().post('/api/session').send({ username: email, password }).expect(200);
   return { id: created.body.id, email, password, session: login.body.id };

@@ -15,7 +15,13 @@ export function toMbql5(q: Record<string, unknown>): Record<string, unknown> {
   const { type, query, native, ...rest } = q;
   if (type === 'native') {
     const n = native as { query: string; 'template-tags'?: unknown };
-    return { ...rest, 'lib/type': 'mbql/query', stages: [{ 'lib/type': 'mbql.stage/native', native: n.query, ...(n['template-tags'] ? { 'template-tags': n['template-tags'] } : {}) }] };
+    return {
+      ...rest,
+      'lib/type': 'mbql/query',
+      stages: [
+        { 'lib/type': 'mbql.stage/native', native: n.query, ...(n['template-tags'] ? { 'template-tags': n['template-tags'] } : {}) },
+      ],
+    };
   }
   return { ...rest, 'lib/type': 'mbql/query', stages: stagesOf(query as Inner) };
 }
@@ -24,7 +30,10 @@ export function toMbql5(q: Record<string, unknown>): Record<string, unknown> {
 export function hasMbql5Form(inner: Inner): boolean {
   if ('native' in inner) return false;
   const joins = (inner.joins ?? []) as Inner[];
-  return joins.every((j) => !('native' in j) && (!j['source-query'] || hasMbql5Form(j['source-query'] as Inner))) && (!inner['source-query'] || hasMbql5Form(inner['source-query'] as Inner));
+  return (
+    joins.every((j) => !('native' in j) && (!j['source-query'] || hasMbql5Form(j['source-query'] as Inner))) &&
+    (!inner['source-query'] || hasMbql5Form(inner['source-query'] as Inner))
+  );
 }
 
 function stagesOf(inner: Inner): Inner[] {
@@ -50,10 +59,11 @@ function stage(q: Inner): Inner {
   if (q.fields) out.fields = (q.fields as unknown[]).map(convert);
   if (q.breakout) out.breakout = (q.breakout as unknown[]).map(convert);
   if (q.filter) out.filters = splitAnd(q.filter).map(convert);
-  if (aggregations.length) out.aggregation = aggregations.map((a) => {
-    const [name, o, ...args] = a as [string, object, ...unknown[]];
-    return [name, o, ...args.map(convert)];
-  });
+  if (aggregations.length)
+    out.aggregation = aggregations.map((a) => {
+      const [name, o, ...args] = a as [string, object, ...unknown[]];
+      return [name, o, ...args.map(convert)];
+    });
   if (q['order-by']) out['order-by'] = (q['order-by'] as Array<[string, unknown]>).map(([dir, ref]) => [dir, opts(), convert(ref)]);
   if (q.limit !== undefined) out.limit = q.limit;
   if (q.page !== undefined) out.page = q.page;

@@ -4,9 +4,12 @@ import { Client } from 'pg';
 /**
  * The app's environment for counting: settings are re-read when stale on the first request after
  * SETTINGS_REFRESH_SECONDS (every request reads some, for CORS), which would add one query to whichever request
- * comes first after a slow step of the test.
+ * comes first after a slow step of the test. (Test apps run no scheduler: test-app.ts sets SYNC_CHECK_SECONDS 0.)
  */
 export const STEADY_SETTINGS = { SETTINGS_REFRESH_SECONDS: '3600' };
+
+/** The cluster-events listener's own connection (its LISTEN and 15-second heartbeat are nobody's request). */
+const BACKGROUND_CLIENTS = new Set(['analytics-server-events']);
 
 /**
  * Counts the statements sent to the app database (and any other database this process talks to) while it is on:
@@ -22,8 +25,8 @@ export function countQueries(): { readonly count: number; reset(): void; restore
   const wrap = (proto: Record<string, (...a: unknown[]) => unknown>, method: string) => {
     const original = proto[method];
     patched.push([proto, method, original]);
-    proto[method] = function (this: unknown, ...args: unknown[]) {
-      count++;
+    proto[method] = function (this: { connectionParameters?: { application_name?: string } }, ...args: unknown[]) {
+      if (!BACKGROUND_CLIENTS.has(this.connectionParameters?.application_name ?? '')) count++;
       return original.apply(this, args);
     };
   };

@@ -44,7 +44,11 @@ export const newId = () => `_${randomBytes(16).toString('hex')}`;
 
 function attribute(name: string, values: string[]): string {
   return `<saml:Attribute Name="${esc(name)}" NameFormat="urn:oasis:names:tc:SAML:2.0:attrname-format:uri">${values
-    .map((v) => `<saml:AttributeValue xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:type="xs:string">${esc(v)}</saml:AttributeValue>`)
+    .map(
+      (v) =>
+        '<saml:AttributeValue xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"' +
+        ` xsi:type="xs:string">${esc(v)}</saml:AttributeValue>`,
+    )
     .join('')}</saml:Attribute>`;
 }
 
@@ -61,14 +65,18 @@ export function assertionXml(idp: TestIdp, o: ResponseOptions): string {
     ...Object.entries(o.extra ?? {}).map(([k, v]) => attribute(k, [v])),
   ].join('');
   return (
-    `<saml:Assertion xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${o.assertionId ?? newId()}" Version="2.0" IssueInstant="${issued.toISOString()}">` +
+    `<saml:Assertion xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${o.assertionId ?? newId()}" Version="2.0"` +
+    ` IssueInstant="${issued.toISOString()}">` +
     `<saml:Issuer>${esc(o.issuer ?? idp.issuer)}</saml:Issuer>` +
     `<saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress">${esc(o.nameId ?? email)}</saml:NameID>` +
     `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer">` +
     `<saml:SubjectConfirmationData InResponseTo="${o.inResponseTo}" NotOnOrAfter="${until}" Recipient="${esc(o.acsUrl)}"/>` +
     `</saml:SubjectConfirmation></saml:Subject>` +
-    `<saml:Conditions NotBefore="${notBefore}" NotOnOrAfter="${until}"><saml:AudienceRestriction><saml:Audience>${esc(o.audience)}</saml:Audience></saml:AudienceRestriction></saml:Conditions>` +
-    `<saml:AuthnStatement AuthnInstant="${issued.toISOString()}" SessionIndex="${newId()}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>` +
+    `<saml:Conditions NotBefore="${notBefore}" NotOnOrAfter="${until}">` +
+    `<saml:AudienceRestriction><saml:Audience>${esc(o.audience)}</saml:Audience></saml:AudienceRestriction></saml:Conditions>` +
+    `<saml:AuthnStatement AuthnInstant="${issued.toISOString()}" SessionIndex="${newId()}"><saml:AuthnContext>` +
+    '<saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef>' +
+    '</saml:AuthnContext></saml:AuthnStatement>' +
     `<saml:AttributeStatement>${attrs}</saml:AttributeStatement>` +
     `</saml:Assertion>`
   );
@@ -76,7 +84,8 @@ export function assertionXml(idp: TestIdp, o: ResponseOptions): string {
 
 export function responseXml(idp: TestIdp, o: ResponseOptions, assertion: string): string {
   return (
-    `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${o.responseId ?? newId()}" Version="2.0" ` +
+    '<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion"' +
+    ` ID="${o.responseId ?? newId()}" Version="2.0" ` +
     `IssueInstant="${(o.issuedAt ?? new Date()).toISOString()}" Destination="${esc(o.acsUrl)}" InResponseTo="${o.inResponseTo}">` +
     `<saml:Issuer>${esc(o.issuer ?? idp.issuer)}</saml:Issuer>` +
     `<samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>` +

@@ -28,7 +28,12 @@ export async function waitForIdle(t: TestApp, dbId: number, timeoutMs = 60_000):
   const ds = t.app.get(DataSource);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const row = await ds.createQueryBuilder().select('d.sync_lease_holder', 'holder').from('metabase_database', 'd').where('d.id = :id', { id: dbId }).getRawOne();
+    const row = await ds
+      .createQueryBuilder()
+      .select('d.sync_lease_holder', 'holder')
+      .from('metabase_database', 'd')
+      .where('d.id = :id', { id: dbId })
+      .getRawOne();
     if (!row?.holder) break;
     if (Date.now() > deadline) throw new Error(`database ${dbId} is still being synced by ${row.holder}`);
     await sleep(25);
@@ -51,7 +56,12 @@ export async function waitForRun(t: TestApp, session: string, dbId: number, afte
 }
 
 /** POST /api/database/:id/<action> (sync_schema or rescan_values) once the database is idle, and waits for the run it starts. */
-export async function syncThroughApi(t: TestApp, session: string, dbId: number, action: 'sync_schema' | 'rescan_values' = 'sync_schema'): Promise<SyncRunView> {
+export async function syncThroughApi(
+  t: TestApp,
+  session: string,
+  dbId: number,
+  action: 'sync_schema' | 'rescan_values' = 'sync_schema',
+): Promise<SyncRunView> {
   // A sync asked for while one runs joins that one: wait until none runs (one started by a create or an update may
   // have taken the lease just after it looked free).
   let last: number;

@@ -19,7 +19,14 @@ export interface TestApp {
  */
 export async function startTestApp(env: Record<string, string> = {}, sameDbAs?: TestApp): Promise<TestApp> {
   const db = sameDbAs ? { ...sameDbAs.db, drop: async () => undefined } : await freshAppDb();
-  const config = loadConfig({ LOG_TARGET: 'memory', LOG_LEVEL: 'info', LOAD_SAMPLE_DATABASE: 'false', SYNC_CHECK_SECONDS: '0', ...db.env, ...env });
+  const config = loadConfig({
+    LOG_TARGET: 'memory',
+    LOG_LEVEL: 'info',
+    LOAD_SAMPLE_DATABASE: 'false',
+    SYNC_CHECK_SECONDS: '0',
+    ...db.env,
+    ...env,
+  });
   const app = await createApp(config);
   await app.init();
   const server = app.getHttpServer();

@@ -6,7 +6,13 @@ import * as path from 'node:path';
 import Database from 'better-sqlite3';
 import { Client } from 'pg';
 import { createConnection } from 'mysql2/promise';
-import { createDriver, validateDetails, type DriverOptions, type Engine, type WarehouseDriver } from '../../src/query-engine/execute/drivers';
+import {
+  createDriver,
+  validateDetails,
+  type DriverOptions,
+  type Engine,
+  type WarehouseDriver,
+} from '../../src/query-engine/execute/drivers';
 import type { FileDetails, ServerDetails } from '../../src/query-engine/execute/drivers/details';
 import { inCI } from './ci';
 
@@ -23,11 +29,17 @@ function probeServers(): Record<'postgres' | 'mysql', true | string> {
     const { Client } = require('pg');
     const mysql = require('mysql2/promise');
     const pg = (async () => { const c = new Client({ connectionString: process.argv[1], connectionTimeoutMillis: 3000 });
-      try { await c.connect(); await c.query('SELECT 1'); return true; } catch (e) { return e.message || String(e); } finally { c.end().catch(() => {}); } })();
-    const my = (async () => { let c; try { c = await mysql.createConnection({ uri: process.argv[2], connectTimeout: 3000 }); await c.query('SELECT 1'); return true; }
+      try { await c.connect(); await c.query('SELECT 1'); return true; } catch (e) { return e.message || String(e); }
+      finally { c.end().catch(() => {}); } })();
+    const my = (async () => { let c;
+      try { c = await mysql.createConnection({ uri: process.argv[2], connectTimeout: 3000 }); await c.query('SELECT 1'); return true; }
       catch (e) { return e.message || String(e); } finally { if (c) c.destroy(); } })();
     Promise.all([pg, my]).then(([postgres, mysql]) => { process.stdout.write(JSON.stringify({ postgres, mysql })); process.exit(0); });`;
-  const r = spawnSync(process.execPath, ['-e', script, PG_URL, MYSQL_URL], { cwd: path.resolve(__dirname, '../..'), timeout: 15_000, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['-e', script, PG_URL, MYSQL_URL], {
+    cwd: path.resolve(__dirname, '../..'),
+    timeout: 15_000,
+    encoding: 'utf8',
+  });
   try {
     return JSON.parse(r.stdout);
   } catch {
@@ -149,12 +161,17 @@ export async function stillRunning(wh: TestWarehouse, marker: [string, string]):
   const [a, b] = marker;
   if (wh.engine === 'postgres') {
     const db = (wh.details as ServerDetails).dbname;
-    const rows = await serverAdmin('postgres')(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'active' AND datname = '${db}' AND query LIKE '%' || '${a}' || '${b}%'`);
+    const rows = await serverAdmin('postgres')(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'active' AND datname = '${db}'` +
+        ` AND query LIKE '%' || '${a}' || '${b}%'`,
+    );
     return Number(rows[0].n);
   }
   if (wh.engine === 'mysql') {
     const db = (wh.details as ServerDetails).dbname;
-    const rows = await serverAdmin('mysql')(`SELECT count(*) AS n FROM information_schema.PROCESSLIST WHERE DB = '${db}' AND INFO LIKE CONCAT('%', '${a}', '${b}%')`);
+    const rows = await serverAdmin('mysql')(
+      `SELECT count(*) AS n FROM information_schema.PROCESSLIST WHERE DB = '${db}' AND INFO LIKE CONCAT('%', '${a}', '${b}%')`,
+    );
     return Number(rows[0].n);
   }
   return 0;

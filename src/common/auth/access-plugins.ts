@@ -12,7 +12,8 @@ import type { CanActivate, ExecutionContext } from '@nestjs/common';
  *   that the caller is a superuser when it runs.
  * - PUBLIC_LINK_RESOLVER (`public-sharing`): loads the object a public link's UUID names. Provided by the
  *   public-sharing module.
- * - SSO_GUARD (`sso`, optional): what the SSO flows require once they exist; without it the level is open.
+ * - SSO_GUARD (`sso`): what the SSO flows require (picking the method, checking the return URL, verifying the login
+ *   that came along). Provided by the SSO module.
  */
 export const EMBED_TOKEN_GUARD = Symbol('EMBED_TOKEN_GUARD');
 export const PREVIEW_TOKEN_GUARD = Symbol('PREVIEW_TOKEN_GUARD');

@@ -1,8 +1,8 @@
-import { applyDecorators, CanActivate, SetMetadata, Type, UseFilters, UseGuards } from '@nestjs/common';
+import { applyDecorators, CanActivate, SetMetadata, Type, UseGuards } from '@nestjs/common';
 import { AdminPreviewGuard } from './admin-preview.guard';
 import { EmbedGuard } from './embed.guard';
 import { PublicGuard } from './public.guard';
-import { MalformedUuidFilter, PublicSharingGuard } from './public-sharing.guard';
+import { PublicSharingGuard } from './public-sharing.guard';
 import { SsoGuard } from './sso.guard';
 import { SuperuserGuard } from './superuser.guard';
 import { UserGuard } from './user.guard';
@@ -19,7 +19,7 @@ import { UserGuard } from './user.guard';
  * - `embed`: no login; the signed token in the path authorizes. The embedding module provides the check as
  *   EMBED_TOKEN_GUARD (a CanActivate) in the module of its controllers; routes just say `@Access('embed')`.
  * - `admin-preview`: a superuser, then the preview token, checked by PREVIEW_TOKEN_GUARD (provided likewise).
- * - `sso`: the login flows; open until the SSO module provides SSO_GUARD.
+ * - `sso`: the login flows; the SSO module provides the check as SSO_GUARD.
  * The tokens and what they must do: access-plugins.ts. `common/` never imports a feature module: each plugs its
  * check in by token, and a module using a level without providing its token fails at boot.
  */
@@ -38,9 +38,4 @@ export const LEVEL_GUARDS: Readonly<Record<AccessLevel, Type<CanActivate>>> = {
   sso: SsoGuard,
 };
 
-export const Access = (level: AccessLevel) =>
-  applyDecorators(
-    SetMetadata(ACCESS_KEY, level),
-    UseGuards(LEVEL_GUARDS[level]),
-    ...(level === 'public-sharing' ? [UseFilters(MalformedUuidFilter)] : []),
-  );
+export const Access = (level: AccessLevel) => applyDecorators(SetMetadata(ACCESS_KEY, level), UseGuards(LEVEL_GUARDS[level]));

@@ -32,7 +32,13 @@ function ctx(handler: keyof Routes, headers: Record<string, string> = {}): { ctx
 describe('AuthGuard (global: who is calling)', () => {
   const userBySession = jest.fn(async (hash: string) => (hash ? { id: 7, is_superuser: false, group_ids: '1,3' } : undefined));
   const repo = { userBySession, userByApiKey: jest.fn(async () => undefined) } as unknown as AuthRepository;
-  const guard = new AuthGuard(new Reflector(), repo, loadConfig({}), new AppLogger('silent', 'memory'), new CallerCache({ subscribers: [] } as unknown as DataSource, { settingsRefreshSeconds: 60 }));
+  const guard = new AuthGuard(
+    new Reflector(),
+    repo,
+    loadConfig({}),
+    new AppLogger('silent', 'memory'),
+    new CallerCache({ subscribers: [] } as unknown as DataSource, { settingsRefreshSeconds: 60 }),
+  );
 
   // Answers at once when there is nothing to look up, a promise otherwise; Nest awaits either.
   const activate = (c: ExecutionContext) => Promise.resolve().then(() => guard.canActivate(c));

@@ -1,3 +1,4 @@
+import { sqlBool } from '../database/row-values';
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
@@ -56,7 +57,7 @@ export class AuthGuard implements CanActivate {
     });
   }
 
-  /** Cookie, then session header, then API key (COMPAT.md "Credentials"). */
+  /** Cookie, then session header, then API key: the order in which Metabase reads credentials. */
   private credentials(req: AuthedRequest): { sessionKey?: string; apiKey?: string } {
     const cookies = (req as { cookies?: Record<string, string> }).cookies ?? {};
     return { sessionKey: cookies[SESSION_COOKIE] || header(req, 'x-metabase-session'), apiKey: header(req, 'x-api-key') };
@@ -76,7 +77,7 @@ export class AuthGuard implements CanActivate {
         const row = await this.auth.userBySession(keyHash, notBefore, new Date(notBefore.getTime() + WATCHED_CACHE_MAX_AGE_MS));
         if (!row) return undefined;
         // A session near its age limit is answered but not kept: kept, it could outlive the limit.
-        const lasts = row.lasts === true || Number(row.lasts) === 1;
+        const lasts = sqlBool(row.lasts);
         return { value: { ...caller(row), sessionKeyHash: keyHash }, validUntil: lasts ? undefined : now };
       });
       if (user) return user;
@@ -100,7 +101,7 @@ function header(req: AuthedRequest, name: string): string | undefined {
 function caller(row: { id: number; is_superuser: boolean | number; group_ids: string | null }): AuthUser {
   return {
     id: Number(row.id),
-    isSuperuser: row.is_superuser === true || row.is_superuser === 1,
+    isSuperuser: sqlBool(row.is_superuser),
     groupIds: (row.group_ids ?? '').split(',').filter(Boolean).map(Number),
   };
 }

@@ -40,7 +40,11 @@ function setup(bus = new TestBus(true, true)) {
 
 /** The TypeORM event shapes the cache reads. */
 const write = (tableName: string, opts: { entity?: Record<string, unknown>; tx?: boolean; data?: Record<string, unknown> } = {}) =>
-  ({ metadata: { tableName }, entity: opts.entity, queryRunner: { isTransactionActive: opts.tx ?? false, data: opts.data ?? {} } }) as never;
+  ({
+    metadata: { tableName },
+    entity: opts.entity,
+    queryRunner: { isTransactionActive: opts.tx ?? false, data: opts.data ?? {} },
+  }) as never;
 
 describe('CallerCache', () => {
   it('keeps found callers and asks again for unknown credentials', async () => {
@@ -52,14 +56,17 @@ describe('CallerCache', () => {
     expect(loads()).toBe(3);
   });
 
-  it.each(['session', 'user', 'permissions', 'all'] as const)('forgets everything on a %s event, local or from another instance', async (topic) => {
-    const { cache, bus, load } = setup();
-    await cache.get('s:a', load('ann'));
-    bus.receive({ topic });
-    expect(await cache.get('s:a', load('ann again'))).toBe('ann again');
-    void bus.publish({ topic, id: 3 });
-    expect(await cache.get('s:a', load('ann thrice'))).toBe('ann thrice');
-  });
+  it.each(['session', 'user', 'permissions', 'all'] as const)(
+    'forgets everything on a %s event, local or from another instance',
+    async (topic) => {
+      const { cache, bus, load } = setup();
+      await cache.get('s:a', load('ann'));
+      bus.receive({ topic });
+      expect(await cache.get('s:a', load('ann again'))).toBe('ann again');
+      void bus.publish({ topic, id: 3 });
+      expect(await cache.get('s:a', load('ann thrice'))).toBe('ann thrice');
+    },
+  );
 
   it('keeps its entries on events that change no caller', async () => {
     const { cache, bus, load } = setup();
@@ -101,7 +108,7 @@ describe('CallerCache', () => {
   });
 
   describe('writes through the ORM', () => {
-    it('clears and announces a removed session, a changed API key, a user deactivated or made admin, and any membership change', async () => {
+    it('clears and announces a removed session, a changed API key, a user deactivated or made admin, any membership change', async () => {
       const cases = [
         { event: () => write('core_session'), kind: 'afterRemove', topic: 'session' },
         { event: () => write('api_key', { entity: { key_hash: 'h' } }), kind: 'afterUpdate', topic: 'session' },

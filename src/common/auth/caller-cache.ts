@@ -23,7 +23,11 @@ const WATCHED: Record<string, Watch> = {
  */
 @Injectable()
 export class CallerCache<T = unknown> extends WatchedCache<T> {
-  constructor(db: DataSource, @Inject(APP_CONFIG) config: Pick<AppConfig, 'settingsRefreshSeconds'>, @Optional() events: ClusterEvents = new ClusterEvents()) {
+  constructor(
+    db: DataSource,
+    @Inject(APP_CONFIG) config: Pick<AppConfig, 'settingsRefreshSeconds'>,
+    @Optional() events: ClusterEvents = new ClusterEvents(),
+  ) {
     super(db, config, events, WATCHED, ['session', 'user', 'permissions']);
   }
 }

@@ -1,14 +1,15 @@
-import { ArgumentsHost, CanActivate, ExecutionContext } from '@nestjs/common';
+import { CanActivate, Controller, ExecutionContext, Get } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
 import { EXCEPTION_FILTERS_METADATA, GUARDS_METADATA } from '@nestjs/common/constants';
 import { ForbiddenError, MessageError, NotFoundError, UnauthenticatedError } from '../errors/api-errors';
 import type { SettingsReader } from '../settings/settings-reader';
 import { Access, ACCESS_KEY, LEVEL_GUARDS } from './access.decorator';
-import type { PublicLinkResolver } from './access-plugins';
+import { SSO_GUARD, type PublicLinkResolver } from './access-plugins';
 import { AdminPreviewGuard } from './admin-preview.guard';
 import type { AuthUser } from './current-user';
 import { EmbedGuard } from './embed.guard';
 import { PublicGuard } from './public.guard';
-import { MALFORMED_UUID, MalformedUuidError, MalformedUuidFilter, PublicSharingGuard } from './public-sharing.guard';
+import { MalformedUuidError, PublicSharingGuard } from './public-sharing.guard';
 import { SsoGuard } from './sso.guard';
 import { SuperuserGuard } from './superuser.guard';
 import { UserGuard } from './user.guard';
@@ -27,7 +28,7 @@ const token = (answer: boolean | Error): CanActivate & { canActivate: jest.Mock 
 });
 
 describe('@Access', () => {
-  it('applies its level\'s guard, and the UUID filter to public links only', () => {
+  it("applies its level's guard and no exception filter of its own (errors reach the wire through the global one)", () => {
     class Routes {
       @Access('user') u() {}
       @Access('public-sharing') p() {}
@@ -36,7 +37,7 @@ describe('@Access', () => {
     expect(Reflect.getMetadata(GUARDS_METADATA, Routes.prototype.u)).toEqual([UserGuard]);
     expect(Reflect.getMetadata(EXCEPTION_FILTERS_METADATA, Routes.prototype.u)).toBeUndefined();
     expect(Reflect.getMetadata(GUARDS_METADATA, Routes.prototype.p)).toEqual([PublicSharingGuard]);
-    expect(Reflect.getMetadata(EXCEPTION_FILTERS_METADATA, Routes.prototype.p)).toEqual([MalformedUuidFilter]);
+    expect(Reflect.getMetadata(EXCEPTION_FILTERS_METADATA, Routes.prototype.p)).toBeUndefined();
     expect(new Set(Object.values(LEVEL_GUARDS)).size).toBe(Object.keys(LEVEL_GUARDS).length);
   });
 });
@@ -70,7 +71,9 @@ describe('PublicSharingGuard', () => {
   it('refuses everything while public sharing is off, before reading the link', async () => {
     const links = resolver({ id: 1 });
     for (const off of [false, null, undefined, 'true']) {
-      await expect(new PublicSharingGuard(setting(off), links).canActivate(http({ params: { uuid: UUID } }))).rejects.toBeInstanceOf(MessageError);
+      await expect(new PublicSharingGuard(setting(off), links).canActivate(http({ params: { uuid: UUID } }))).rejects.toBeInstanceOf(
+        MessageError,
+      );
     }
     expect(links.resolve).not.toHaveBeenCalled();
   });
@@ -78,13 +81,17 @@ describe('PublicSharingGuard', () => {
   it('refuses a malformed UUID with its own message, without a look-up', async () => {
     const links = resolver({ id: 1 });
     for (const bad of ['nope', `${UUID}0`, UUID.replace(/-/g, ''), `${UUID.slice(0, 35)}g`, "' OR 1=1 --"]) {
-      await expect(new PublicSharingGuard(setting(true), links).canActivate(http({ params: { uuid: bad } }))).rejects.toBeInstanceOf(MalformedUuidError);
+      await expect(new PublicSharingGuard(setting(true), links).canActivate(http({ params: { uuid: bad } }))).rejects.toBeInstanceOf(
+        MalformedUuidError,
+      );
     }
     expect(links.resolve).not.toHaveBeenCalled();
   });
 
   it('is 404 when the UUID names nothing shared', async () => {
-    await expect(new PublicSharingGuard(setting(true), resolver(null)).canActivate(http({ params: { uuid: UUID } }))).rejects.toBeInstanceOf(NotFoundError);
+    await expect(
+      new PublicSharingGuard(setting(true), resolver(null)).canActivate(http({ params: { uuid: UUID } })),
+    ).rejects.toBeInstanceOf(NotFoundError);
   });
 
   it('hands the loaded object on, looked up in lower case', async () => {
@@ -100,20 +107,15 @@ describe('PublicSharingGuard', () => {
     await expect(new PublicSharingGuard(setting(true), links).canActivate(http({ params: {} }))).resolves.toBe(true);
     expect(links.resolve).not.toHaveBeenCalled();
   });
-
-  it('answers a malformed UUID as plain text through its filter', () => {
-    const sent: Record<string, unknown> = {};
-    const res = { status: (s: number) => ((sent.status = s), res), type: (t: string) => ((sent.type = t), res), send: (b: string) => ((sent.body = b), res) };
-    new MalformedUuidFilter().catch(new MalformedUuidError(), { switchToHttp: () => ({ getResponse: () => res }) } as unknown as ArgumentsHost);
-    expect(sent).toEqual({ status: 400, type: 'text/plain; charset=utf-8', body: MALFORMED_UUID });
-  });
 });
 
 describe('EmbedGuard', () => {
-  it('passes only what the embedding module\'s token guard accepts', async () => {
+  it("passes only what the embedding module's token guard accepts", async () => {
     await expect(new EmbedGuard(token(true)).canActivate(http({}))).resolves.toBe(true);
     await expect(new EmbedGuard(token(false)).canActivate(http({}))).resolves.toBe(false);
-    await expect(new EmbedGuard(token(new MessageError('Message seems corrupt or manipulated'))).canActivate(http({}))).rejects.toThrow('Message seems corrupt');
+    await expect(new EmbedGuard(token(new MessageError('Message seems corrupt or manipulated'))).canActivate(http({}))).rejects.toThrow(
+      'Message seems corrupt',
+    );
   });
 });
 
@@ -129,8 +131,33 @@ describe('AdminPreviewGuard', () => {
 });
 
 describe('SsoGuard', () => {
-  it('is open until the SSO module plugs its check in, then defers to it', async () => {
-    await expect(new SsoGuard().canActivate(http({}))).resolves.toBe(true);
+  it("passes only what the SSO module's guard accepts", async () => {
+    await expect(new SsoGuard(token(true)).canActivate(http({}))).resolves.toBe(true);
     await expect(new SsoGuard(token(false)).canActivate(http({}))).resolves.toBe(false);
+    const truthy = { canActivate: jest.fn(async () => 'yes' as unknown as boolean) };
+    await expect(new SsoGuard(truthy).canActivate(http({}))).resolves.toBe(false);
+    await expect(new SsoGuard(token(new MessageError('Invalid redirect URL'))).canActivate(http({}))).rejects.toThrow(
+      'Invalid redirect URL',
+    );
+  });
+
+  it('fails closed: a module whose routes use the level without providing SSO_GUARD does not boot', async () => {
+    @Controller('login')
+    class LoginController {
+      @Get()
+      @Access('sso')
+      start() {
+        return 'open';
+      }
+    }
+    await expect(Test.createTestingModule({ controllers: [LoginController] }).compile()).rejects.toThrow(/SsoGuard/);
+    const check = token(true);
+    const booted = await Test.createTestingModule({
+      controllers: [LoginController],
+      providers: [{ provide: SSO_GUARD, useValue: check }],
+    }).compile();
+    await expect(booted.get(SsoGuard).canActivate(http({}))).resolves.toBe(true);
+    expect(check.canActivate).toHaveBeenCalledTimes(1);
+    await booted.close();
   });
 });

@@ -1,5 +1,5 @@
-import { ArgumentsHost, CanActivate, Catch, ExceptionFilter, ExecutionContext, Inject, Injectable } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import type { Request } from 'express';
 import { ApiError, MessageError, NotFoundError } from '../errors/api-errors';
 import { SETTINGS_READER, SettingsReader } from '../settings/settings-reader';
 import { PUBLIC_LINK_RESOLVER, type PublicLinkResolver } from './access-plugins';
@@ -14,23 +14,12 @@ export const MALFORMED_UUID = 'value must be a valid UUID.';
 /** 400 for a `:uuid` that is not one: the one failure of the public surface that says what is wrong. */
 export class MalformedUuidError extends ApiError {
   readonly status = 400;
+  override readonly answeredPublicly = true;
   constructor() {
     super(MALFORMED_UUID);
   }
   body() {
     return MALFORMED_UUID;
-  }
-}
-
-/**
- * Applied with the level (see access.decorator.ts), ahead of the global filter, which answers every other failure
- * under /api/public/ with a bare `An error occurred.`.
- */
-@Catch(MalformedUuidError)
-export class MalformedUuidFilter implements ExceptionFilter {
-  catch(e: MalformedUuidError, host: ArgumentsHost): void {
-    const res = host.switchToHttp().getResponse<Response>();
-    res.status(e.status).type('text/plain; charset=utf-8').send(e.body());
   }
 }
 

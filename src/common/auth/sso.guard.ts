@@ -1,12 +1,16 @@
-import { CanActivate, ExecutionContext, Inject, Injectable, Optional } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { SSO_GUARD, type TokenGuard } from './access-plugins';
 
-/** `@Access('sso')`: the login flows. Open until the SSO module provides SSO_GUARD; then that decides. */
+/**
+ * `@Access('sso')`: the login flows. The check itself is the SSO module's (SSO_GUARD, see access-plugins.ts): a module
+ * using the level without providing it fails at boot, never opens the route; this guard only makes sure the check
+ * runs, and that nothing but `true` passes.
+ */
 @Injectable()
 export class SsoGuard implements CanActivate {
-  constructor(@Optional() @Inject(SSO_GUARD) private readonly check?: TokenGuard) {}
+  constructor(@Inject(SSO_GUARD) private readonly check: TokenGuard) {}
 
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
-    return this.check ? (await this.check.canActivate(ctx)) === true : true;
+    return (await this.check.canActivate(ctx)) === true;
   }
 }

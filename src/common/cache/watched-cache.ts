@@ -116,7 +116,7 @@ export abstract class WatchedCache<T> implements EntitySubscriberInterface {
     if (!event.queryRunner.isTransactionActive) return void this.events.publish({ topic });
     // Told to the others only once committed: told earlier, they could reload what is about to change.
     const data = event.queryRunner.data as Record<string, unknown>;
-    ((data[WROTE] as Set<ClusterTopic> | undefined) ?? (data[WROTE] = new Set<ClusterTopic>()) as Set<ClusterTopic>).add(topic);
+    ((data[WROTE] as Set<ClusterTopic> | undefined) ?? ((data[WROTE] = new Set<ClusterTopic>()) as Set<ClusterTopic>)).add(topic);
   }
 
   private put(key: string, cached: Kept<T>, at: number): void {

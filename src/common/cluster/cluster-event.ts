@@ -8,9 +8,10 @@
  * - `session`: a session ended (logout); `id` is a prefix of the session key's hash, never the key.
  * - `user`: a user's sessions ended (deactivated, password changed); `id` is the user's id.
  * - `profile`: a user row changed (name, locale, last login, ...): what GET /api/user/current shows.
+ * - `dashboards`: a dashboard's dashcards, series or tabs changed.
  * - `all`: drop everything; raised locally after the connection to the bus was lost, since events were missed.
  */
-export type ClusterTopic = 'settings' | 'permissions' | 'metadata' | 'session' | 'user' | 'profile' | 'all';
+export type ClusterTopic = 'settings' | 'permissions' | 'metadata' | 'session' | 'user' | 'profile' | 'dashboards' | 'all';
 
 export interface ClusterEvent {
   topic: ClusterTopic;
@@ -22,7 +23,7 @@ export type ClusterOrigin = 'local' | 'remote';
 
 export type ClusterHandler = (event: ClusterEvent, origin: ClusterOrigin) => void;
 
-const TOPICS = new Set<string>(['settings', 'permissions', 'metadata', 'session', 'user', 'profile', 'all']);
+const TOPICS = new Set<string>(['settings', 'permissions', 'metadata', 'session', 'user', 'profile', 'dashboards', 'all']);
 
 /** The wire form: the event plus the sending instance, so an instance can skip its own notifications. */
 export function encodeEvent(event: ClusterEvent, from: string): string {

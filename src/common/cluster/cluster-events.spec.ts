@@ -27,7 +27,10 @@ describe('ClusterEvents (in-process, SQLite)', () => {
 
 describe('cluster event payloads', () => {
   it('round-trips an event with its sender', () => {
-    expect(decodeEvent(encodeEvent({ topic: 'metadata', id: 7 }, 'host:1:ab'))).toEqual({ event: { topic: 'metadata', id: 7 }, from: 'host:1:ab' });
+    expect(decodeEvent(encodeEvent({ topic: 'metadata', id: 7 }, 'host:1:ab'))).toEqual({
+      event: { topic: 'metadata', id: 7 },
+      from: 'host:1:ab',
+    });
     expect(decodeEvent(encodeEvent({ topic: 'settings' }, 'x'))).toEqual({ event: { topic: 'settings' }, from: 'x' });
   });
 

@@ -18,12 +18,20 @@ import { PgClusterEvents } from './pg-cluster-events';
       inject: [APP_CONFIG, AppLogger, DataSource],
       useFactory: async (config: AppConfig, logger: AppLogger, db: DataSource): Promise<ClusterEvents> => {
         if (!config.databaseUrl) return new ClusterEvents();
-        const bus = new PgClusterEvents({ url: config.databaseUrl, logger, notify: (channel, payload) => db.query('SELECT pg_notify($1, $2)', [channel, payload]) });
+        const bus = new PgClusterEvents({
+          url: config.databaseUrl,
+          logger,
+          notify: (channel, payload) => db.query('SELECT pg_notify($1, $2)', [channel, payload]),
+        });
         await bus.start();
         return bus;
       },
     },
-    { provide: JobLeases, inject: [DataSource, ClusterEvents], useFactory: (db: DataSource, events: ClusterEvents) => new JobLeases(db, events.instanceId) },
+    {
+      provide: JobLeases,
+      inject: [DataSource, ClusterEvents],
+      useFactory: (db: DataSource, events: ClusterEvents) => new JobLeases(db, events.instanceId),
+    },
   ],
   exports: [ClusterEvents, JobLeases],
 })

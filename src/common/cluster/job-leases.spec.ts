@@ -8,7 +8,9 @@ describe('JobLeases', () => {
 
   beforeEach(async () => {
     db = await new DataSource({ type: 'better-sqlite3', database: ':memory:' }).initialize();
-    await db.query('CREATE TABLE job_lease (name varchar(128) PRIMARY KEY NOT NULL, holder varchar(128) NOT NULL, expires_at bigint NOT NULL)');
+    await db.query(
+      'CREATE TABLE job_lease (name varchar(128) PRIMARY KEY NOT NULL, holder varchar(128) NOT NULL, expires_at bigint NOT NULL)',
+    );
     a = new JobLeases(db, 'instance-a');
     b = new JobLeases(db, 'instance-b');
   });

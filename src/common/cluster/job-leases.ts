@@ -34,7 +34,11 @@ export class JobLeases {
 
   /** Extends a lease this holder still has; false when it was lost (taken over after running out). */
   async renew(name: string, ttlMs: number, now = Date.now()): Promise<boolean> {
-    const changed = await this.sql.execute(`UPDATE job_lease SET expires_at = $1 WHERE name = $2 AND holder = $3`, [now + ttlMs, name, this.holder]);
+    const changed = await this.sql.execute(`UPDATE job_lease SET expires_at = $1 WHERE name = $2 AND holder = $3`, [
+      now + ttlMs,
+      name,
+      this.holder,
+    ]);
     return changed === 1;
   }
 

@@ -29,7 +29,12 @@ describe('PgClusterEvents (LISTEN/NOTIFY)', () => {
 
   const bus = async (): Promise<{ bus: PgClusterEvents; seen: Array<[ClusterEvent, ClusterOrigin, number]> }> => {
     const seen: Array<[ClusterEvent, ClusterOrigin, number]> = [];
-    const b = new PgClusterEvents({ url: URL, channel, logger: new AppLogger('error', 'memory'), notify: (ch, p) => admin.query('SELECT pg_notify($1, $2)', [ch, p]) });
+    const b = new PgClusterEvents({
+      url: URL,
+      channel,
+      logger: new AppLogger('error', 'memory'),
+      notify: (ch, p) => admin.query('SELECT pg_notify($1, $2)', [ch, p]),
+    });
     b.subscribe((e, o) => seen.push([e, o, performance.now()]));
     await b.start();
     buses.push(b);
@@ -82,7 +87,10 @@ describe('PgClusterEvents (LISTEN/NOTIFY)', () => {
     if (!ok) return;
     const a = await bus();
     const b = await bus();
-    await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'analytics-server-events' AND query = $1`, [`LISTEN "${channel}"`]);
+    await admin.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'analytics-server-events' AND query = $1`,
+      [`LISTEN "${channel}"`],
+    );
     await until(() => !b.bus.live, 5_000);
     await until(() => b.bus.live && a.bus.live, 10_000);
     expect(b.seen.map(([e, o]) => [e.topic, o])).toEqual([['all', 'remote']]);

@@ -77,7 +77,12 @@ export class PgClusterEvents extends ClusterEvents {
 
   private async connect(): Promise<void> {
     if (this.closing) return;
-    const client = new Client({ connectionString: this.opts.url, keepAlive: true, connectionTimeoutMillis: 5_000, application_name: 'analytics-server-events' });
+    const client = new Client({
+      connectionString: this.opts.url,
+      keepAlive: true,
+      connectionTimeoutMillis: 5_000,
+      application_name: 'analytics-server-events',
+    });
     this.client = client;
     client.on('error', (e) => this.lost(client, e));
     client.on('end', () => this.lost(client));

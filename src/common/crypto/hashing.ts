@@ -23,7 +23,10 @@ export async function verifyPassword(password: string, stored: string | null | u
   const [, n, r, p, salt, expected] = parts;
   const want = Buffer.from(expected, 'base64');
   const got = await scryptAsync(password.normalize('NFKC'), Buffer.from(salt, 'base64'), want.length, {
-    N: Number(n), r: Number(r), p: Number(p), maxmem: PARAMS.maxmem,
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+    maxmem: PARAMS.maxmem,
   });
   return got.length === want.length && timingSafeEqual(got, want);
 }

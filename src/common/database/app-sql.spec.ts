@@ -26,13 +26,17 @@ describe('AppSql (SQLite)', () => {
 
   it('reads and writes with $n placeholders, converting dates and booleans as the ORM stores them', async () => {
     expect(await sql.execute('INSERT INTO t (v, at, flag) VALUES ($1, $2, $3)', ['a', new Date('2026-01-02T03:04:05.006Z'), true])).toBe(1);
-    expect(await sql.query('SELECT v, at, flag FROM t WHERE flag = $1', [true])).toEqual([{ v: 'a', at: '2026-01-02 03:04:05.006', flag: 1 }]);
+    expect(await sql.query('SELECT v, at, flag FROM t WHERE flag = $1', [true])).toEqual([
+      { v: 'a', at: '2026-01-02 03:04:05.006', flag: 1 },
+    ]);
     expect(await sql.execute('UPDATE t SET flag = $1 WHERE v = $2', [false, 'nobody'])).toBe(0);
   });
 
   it('binds a repeated or out-of-order placeholder to the value its number names, on both paths', async () => {
     await sql.execute('INSERT INTO t (v, at, flag) VALUES ($2, $1, $3)', ['at-value', 'v-value', true]);
-    expect(await sql.query('SELECT v, at FROM t WHERE v = $2 OR at = $2 OR v = $1', ['nothing', 'v-value'])).toEqual([{ v: 'v-value', at: 'at-value' }]);
+    expect(await sql.query('SELECT v, at FROM t WHERE v = $2 OR at = $2 OR v = $1', ['nothing', 'v-value'])).toEqual([
+      { v: 'v-value', at: 'at-value' },
+    ]);
     expect(await sql.query('SELECT $1 AS a, $2 AS b, $1 AS c', ['x', 'y'])).toEqual([{ a: 'x', b: 'y', c: 'x' }]);
     // Inside a transaction the ORM's runner takes the query: the same binding.
     await ds.transaction(async () => {

@@ -1,4 +1,5 @@
 import { QueryFailedError, type DataSource } from 'typeorm';
+import { Sql } from './sql';
 
 /** The parts of a better-sqlite3 handle used here. */
 interface SqliteHandle {
@@ -26,8 +27,11 @@ export class AppSql {
     this.pg = db.options.type === 'postgres';
   }
 
-  async query<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
-    const { text, values } = this.bind(sql, params);
+  /** Runs a statement: a `Sql` (sql.ts), or text with `$1, $2, ...` and its values. */
+  query<T>(statement: Sql): Promise<T[]>;
+  query<T>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  async query<T>(statement: string | Sql, params: readonly unknown[] = []): Promise<T[]> {
+    const { text, values } = this.bindAny(statement, params);
     const direct = this.direct(text, values, 'all');
     if (direct) return direct as T[];
     return this.db.query(text, values);
@@ -37,8 +41,10 @@ export class AppSql {
    * Runs an INSERT, UPDATE or DELETE and answers how many rows it changed. The structured result is needed: the
    * plain one is the last insert id for an UPDATE on better-sqlite3.
    */
-  async execute(sql: string, params: readonly unknown[] = []): Promise<number> {
-    const { text, values } = this.bind(sql, params);
+  execute(statement: Sql): Promise<number>;
+  execute(sql: string, params?: readonly unknown[]): Promise<number>;
+  async execute(statement: string | Sql, params: readonly unknown[] = []): Promise<number> {
+    const { text, values } = this.bindAny(statement, params);
     const direct = this.direct(text, values, 'run');
     if (direct) return direct.changes;
     const runner = this.db.createQueryRunner();
@@ -86,6 +92,12 @@ export class AppSql {
    * placeholder used twice or out of order binds the value its number names (better-sqlite3 cannot mix `?NNN`
    * with an array of values).
    */
+  private bindAny(statement: string | Sql, params: readonly unknown[]): { text: string; values: unknown[] } {
+    if (typeof statement === 'string') return this.bind(statement, params);
+    const { text, values } = statement.numbered();
+    return this.bind(text, values);
+  }
+
   private bind(sql: string, params: readonly unknown[]): { text: string; values: unknown[] } {
     if (this.pg) return { text: sql, values: [...params] };
     const values: unknown[] = [];

@@ -7,6 +7,8 @@ export interface PoolStats {
   numBusyConnections: number;
   numWaiting: number;
   maxPoolSize: number;
+  /** Warehouse pools: queries waiting for a query slot (the queue in front of the pool; see QueryQueueInfo). */
+  numQueuedQueries?: number;
 }
 
 /**

@@ -1,9 +1,15 @@
 /**
- * Domain errors. Services throw these; ApiExceptionFilter turns them into the wire shapes of COMPAT.md.
- * Anything that is not an ApiError is a bug and becomes a generic 500.
+ * Domain errors. Services throw these; ApiExceptionFilter turns them into Metabase's wire shapes (a plain-text
+ * status line, `{message}`, or `{errors, specific-errors}`). Besides these, the filter answers the query engine's
+ * errors by their kind (query-engine/errors.ts); anything else is a bug and becomes a generic 500.
  */
 export abstract class ApiError extends Error {
   abstract readonly status: number;
+  /**
+   * The public surface answers every failure but a 404 with a bare `An error occurred.`: true for the rare error it
+   * answers as it is (a malformed UUID in the path says what is wrong).
+   */
+  readonly answeredPublicly: boolean = false;
   /** A string is sent as text/plain, an object as JSON. */
   abstract body(): string | Record<string, unknown>;
 }
@@ -57,7 +63,11 @@ export class ValidationError extends ApiError {
     readonly errors: Record<string, string>,
     readonly specificErrors: Record<string, string[]> = {},
   ) {
-    super(Object.entries(errors).map(([k, v]) => `${k}: ${v}`).join('; '));
+    super(
+      Object.entries(errors)
+        .map(([k, v]) => `${k}: ${v}`)
+        .join('; '),
+    );
   }
 
   static of(param: string, why: string, received?: unknown): ValidationError {

@@ -1,22 +1,20 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Inject } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { AnyWarehouseError, isWarehouseError } from '../../query-engine/execute/drivers/errors';
-import { ParameterError } from '../../query-engine/parameters/errors';
+import { isQueryEngineError, type QueryEngineError } from '../../query-engine/errors';
 import { AppLogger } from '../logging/app-logger';
 import { loggablePath } from '../logging/loggable-path';
 import { ApiError } from './api-errors';
 
-/** How long a caller that met a full connection pool is asked to wait before trying again. */
+/** How long a caller that met a full connection pool, or waited its longest for a query slot, is asked to wait before trying again. */
 export const POOL_RETRY_AFTER_SECONDS = 5;
-
-/** The errors of the query engine that reach HTTP: each kind gets its answer in domainAnswer(). */
-type DomainError = AnyWarehouseError | ParameterError;
 
 interface WireAnswer {
   status: number;
   body: string | Record<string, unknown>;
   /** Headers that belong to the status: they are left out when a surface answers with another one. */
   headers?: Record<string, string>;
+  /** Answered as it is on the public surface too (ApiError.answeredPublicly). */
+  publicly?: boolean;
 }
 
 /**
@@ -43,7 +41,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (surface === 'embed') {
       body = typeof body === 'string' ? body : String(body.message ?? 'An error occurred.');
       status = 400;
-    } else if (surface === 'public' && status !== 404) {
+    } else if (surface === 'public' && status !== 404 && !answer.publicly) {
       status = 400;
       body = 'An error occurred.';
     }
@@ -54,8 +52,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
   }
 
   private toWire(exception: unknown, req: Request): WireAnswer {
-    if (exception instanceof ApiError) return { status: exception.status, body: exception.body() };
-    const domain = isWarehouseError(exception) || exception instanceof ParameterError ? domainAnswer(exception) : null;
+    if (exception instanceof ApiError) return { status: exception.status, body: exception.body(), publicly: exception.answeredPublicly };
+    const domain = isQueryEngineError(exception) ? domainAnswer(exception) : null;
     if (domain) return domain;
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
@@ -70,11 +68,12 @@ export class ApiExceptionFilter implements ExceptionFilter {
 }
 
 /**
- * The answer to each kind of query-engine error. A failure of the warehouse or of what the caller asked of it is
- * the caller's 400 with the message (which names what failed and never carries driver internals); a pool with no
- * free connection is the server's capacity, a 503 the caller may retry.
+ * The answer to each kind of query-engine error. A failure of the warehouse or of what the caller asked of it (an
+ * invalid query, a parameter) is the caller's 400 with the message (which names what failed and never carries driver
+ * internals); a pool with no free connection, or a query slot not given in time, is the server's capacity, a 503 the
+ * caller may retry.
  */
-function domainAnswer(e: DomainError): WireAnswer | null {
+function domainAnswer(e: QueryEngineError): WireAnswer | null {
   switch (e.kind) {
     case 'details':
       return { status: 400, body: { message: e.message, errors: { [e.field]: e.message } } };
@@ -83,8 +82,10 @@ function domainAnswer(e: DomainError): WireAnswer | null {
     case 'timeout':
     case 'cancelled':
     case 'parameter':
+    case 'invalid-query':
       return { status: 400, body: { message: e.message } };
     case 'pool-timeout':
+    case 'queue-timeout':
       return { status: 503, body: { message: e.message }, headers: { 'Retry-After': String(POOL_RETRY_AFTER_SECONDS) } };
     default:
       return unanswered(e);

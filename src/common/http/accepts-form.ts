@@ -18,7 +18,8 @@ export const AcceptsForm = () => SetMetadata(ACCEPTS_FORM, true);
  */
 export const AcceptsFormFromOwnSite = () => SetMetadata(ACCEPTS_FORM, 'own-site');
 
-export const CROSS_SITE_FORM_REFUSED = 'This form post comes from another site: send it from this server\'s pages, or with the X-Metabase-Session or X-Api-Key header.';
+export const CROSS_SITE_FORM_REFUSED =
+  "This form post comes from another site: send it from this server's pages, or with the X-Metabase-Session or X-Api-Key header.";
 
 /**
  * The content types a page on another site can post without a CORS preflight. With `session-cookie-samesite=none`

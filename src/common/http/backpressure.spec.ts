@@ -43,7 +43,13 @@ describe('firstEvent', () => {
     expect([a.listenerCount('drain'), a.listenerCount('error'), b.listenerCount('close'), b.listenerCount('error')]).toEqual([1, 1, 1, 1]);
     b.emit('close');
     await waiting;
-    expect([a.listenerCount('drain'), a.listenerCount('close'), a.listenerCount('error'), b.listenerCount('close'), b.listenerCount('error')]).toEqual([0, 0, 0, 0, 0]);
+    expect([
+      a.listenerCount('drain'),
+      a.listenerCount('close'),
+      a.listenerCount('error'),
+      b.listenerCount('close'),
+      b.listenerCount('error'),
+    ]).toEqual([0, 0, 0, 0, 0]);
   });
 
   it('rejects with the error of any emitter, and leaves no listener either', async () => {

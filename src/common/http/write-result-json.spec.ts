@@ -29,7 +29,14 @@ function streamed(total: number, opts: { batch?: number; failAfter?: number } = 
   const result: StreamedResults = {
     status: 'streaming',
     head: {
-      data: { rows: [], cols: [], native_form: { query: 'SELECT n', params: [] }, results_timezone: 'UTC', results_metadata: { columns: [] }, insights: null },
+      data: {
+        rows: [],
+        cols: [],
+        native_form: { query: 'SELECT n', params: [] },
+        results_timezone: 'UTC',
+        results_metadata: { columns: [] },
+        insights: null,
+      },
       status: 'completed',
       context: 'ad-hoc',
       json_query: { database: 1, type: 'native', native: { query: 'SELECT n' } },
@@ -81,7 +88,12 @@ describe('writeResultJson', () => {
     const body = JSON.parse(res.text);
     expect(body.data.rows).toHaveLength(5000);
     expect(body.data.rows[4999]).toEqual([4999]);
-    expect(body).toMatchObject({ status: 'completed', row_count: 5000, running_time: 7, data: { rows_truncated: 5000, native_form: { query: 'SELECT n' } } });
+    expect(body).toMatchObject({
+      status: 'completed',
+      row_count: 5000,
+      running_time: 7,
+      data: { rows_truncated: 5000, native_form: { query: 'SELECT n' } },
+    });
   });
 
   it('ends the rows with status failed when the database fails after rows went out', async () => {

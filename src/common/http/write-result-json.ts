@@ -1,9 +1,11 @@
 import type { Response } from 'express';
 import type { StreamedResults } from '../../query-engine/postprocess/results';
-import { writeChunk } from './backpressure';
+import { BufferedOutput } from './buffered-output';
 
 /** Rows held back before the answer starts going out: a result this small goes as one plain body. */
 const BUFFER_ROWS = 2000;
+/** A body up to this many characters is written as a string (Node copies up to 16 kB, three bytes a character, on its stack). */
+const SMALL_BODY_CHARS = 5000;
 
 /**
  * Sends a query result as JSON. A StreamedResults is written as its rows arrive: `data.rows` first, then the
@@ -15,7 +17,7 @@ const BUFFER_ROWS = 2000;
 export async function writeResultJson(res: Response, status: number, result: StreamedResults | object): Promise<void> {
   res.status(status);
   if (!isStreamed(result)) {
-    res.json(result);
+    await sendWhole(res, JSON.stringify(result));
     return;
   }
   const batches = result.rows[Symbol.asyncIterator]();
@@ -35,11 +37,12 @@ export async function writeResultJson(res: Response, status: number, result: Str
     throw e;
   }
   if (done) {
-    res.json(finalBody(result, held));
+    await sendWhole(res, JSON.stringify(finalBody(result, held)));
     return;
   }
   res.type('application/json');
-  let open = writeChunk(res, `{"data":{"rows":${JSON.stringify(held).slice(0, -1)}`);
+  const output = new BufferedOutput(res);
+  let open = output.write(`{"data":{"rows":${JSON.stringify(held).slice(0, -1)}`);
   try {
     for (let next = await batches.next(); !next.done; next = await batches.next()) {
       if (!(await open)) {
@@ -48,16 +51,32 @@ export async function writeResultJson(res: Response, status: number, result: Str
       }
       if (next.value.length === 0) continue;
       // One native stringify per batch, brackets dropped: far cheaper than a call and a concatenation per row.
-      open = writeChunk(res, `,${JSON.stringify(next.value).slice(1, -1)}`);
+      open = output.write(`,${JSON.stringify(next.value).slice(1, -1)}`);
     }
   } catch (e) {
     // Nothing sensible can follow half a body: end it so the client sees a broken answer, not a hanging one.
     res.destroy(e as Error);
     throw e;
   }
+  if (!(await open)) return;
   const tail = JSON.stringify(finalBody(result, []));
   // `{"data":{"rows":[],` was sent already (with the rows); the rest of the body follows them.
-  res.end(`]${tail.slice('{"data":{"rows":['.length + 1)}`);
+  await output.end(`]${tail.slice('{"data":{"rows":['.length + 1)}`);
+}
+
+/**
+ * A whole body, as Express's res.json sends it (same type, charset and length). A small one goes as it is: Node
+ * writes a string of up to 16 kB from the stack. A larger one goes through reused buffers (BufferedOutput), where
+ * res.json would make it a Buffer of its size that lives until the next collection.
+ */
+async function sendWhole(res: Response, body: string): Promise<void> {
+  res.type('application/json');
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  if (body.length <= SMALL_BODY_CHARS) {
+    res.end(body);
+    return;
+  }
+  await new BufferedOutput(res).end(body);
 }
 
 function isStreamed(result: StreamedResults | object): result is StreamedResults {

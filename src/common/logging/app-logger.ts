@@ -8,9 +8,27 @@ import { requestContext } from './request-context';
 
 /** Keys whose values never reach a log line, at any depth pino checks. */
 const REDACT = [
-  'password', 'old_password', 'token', 'jwt', 'secret', 'key', 'unmasked_key', 'value', 'authorization', 'cookie',
-  'details.password', 'details.secret', 'headers.cookie', 'headers.authorization', 'headers["x-api-key"]',
-  'headers["x-metabase-session"]', '*.password', '*.token', '*.jwt', '*.secret', '*.unmasked_key',
+  'password',
+  'old_password',
+  'token',
+  'jwt',
+  'secret',
+  'key',
+  'unmasked_key',
+  'value',
+  'authorization',
+  'cookie',
+  'details.password',
+  'details.secret',
+  'headers.cookie',
+  'headers.authorization',
+  'headers["x-api-key"]',
+  'headers["x-metabase-session"]',
+  '*.password',
+  '*.token',
+  '*.jwt',
+  '*.secret',
+  '*.unmasked_key',
 ];
 
 const PROCESS_UUID = randomUUID();
@@ -44,7 +62,12 @@ export class AppLogger implements LoggerService {
     this.stdout = target === 'stdout' ? pino.destination({ dest: 1, sync: false, ...batch }) : null;
     // One stream is written to directly: a multistream costs a level check and a copy per line.
     const stream = this.stdout ? (format === 'pretty' ? prettyStream(this.stdout) : this.stdout) : pino.multistream([]);
-    const common = { level, base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: (label: string) => ({ level: label }) } };
+    const common = {
+      level,
+      base: { pid: process.pid },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label: string) => ({ level: label }) },
+    };
     this.pino = pino(
       {
         ...common,
@@ -75,7 +98,12 @@ export class AppLogger implements LoggerService {
    * The ring buffer keeps the message, not the fields, so nothing a redaction would hide can reach it; it is fed
    * directly rather than by parsing pino's output again (that cost more than the logging itself).
    */
-  private remember(level: pino.Level, msg: string, fields: Record<string, unknown>, requestId = requestContext.getStore()?.requestId): void {
+  private remember(
+    level: pino.Level,
+    msg: string,
+    fields: Record<string, unknown>,
+    requestId = requestContext.getStore()?.requestId,
+  ): void {
     if (!this.pino.isLevelEnabled(level)) return;
     const err = fields.err as { stack?: string; message?: string } | undefined;
     const stack = typeof fields.stack === 'string' ? fields.stack : undefined;

@@ -1,6 +1,13 @@
 import { LogEntry, LogRingBuffer } from './log-ring-buffer';
 
-const entry = (msg: string): LogEntry => ({ timestamp: '2026-01-01T00:00:00.000Z', level: 'INFO', fqns: 'app', msg, exception: null, process_uuid: 'p' });
+const entry = (msg: string): LogEntry => ({
+  timestamp: '2026-01-01T00:00:00.000Z',
+  level: 'INFO',
+  fqns: 'app',
+  msg,
+  exception: null,
+  process_uuid: 'p',
+});
 
 describe('LogRingBuffer', () => {
   it('answers newest first before it is full', () => {

@@ -14,7 +14,10 @@ export function prettyLine(record: Record<string, unknown>, colors = false): str
   const parts = [paint(90, time), paint(LEVEL_COLORS[level] ?? 0, level.toUpperCase().padEnd(5))];
   const isRequest = record.msg === 'request' && typeof record.method === 'string';
   if (isRequest) {
-    parts.push(`${record.method} ${String(record.path)} ${paint(statusColor(record.status), String(record.status))} ${String(record.duration_ms)} ms`);
+    parts.push(
+      `${record.method} ${String(record.path)} ${paint(statusColor(record.status), String(record.status))}` +
+        ` ${String(record.duration_ms)} ms`,
+    );
   } else {
     parts.push(String(record.msg ?? ''));
   }
@@ -46,12 +49,18 @@ function formatValue(value: unknown): string {
 
 /** The stack minus its first line (the message, already shown), indented under the line. */
 function indentStack(stack: string): string {
-  const frames = stack.split('\n').slice(1).filter((l) => l.trim() !== '');
+  const frames = stack
+    .split('\n')
+    .slice(1)
+    .filter((l) => l.trim() !== '');
   return frames.length ? '\n' + frames.map((l) => `    ${l.trim()}`).join('\n') : '';
 }
 
 /** Turns each JSON line pino writes into a pretty one on `out`. */
-export function prettyStream(out: { write(s: string): unknown }, colors = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR): { write(line: string): void } {
+export function prettyStream(
+  out: { write(s: string): unknown },
+  colors = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
+): { write(line: string): void } {
   return {
     write(line: string) {
       try {

@@ -17,3 +17,15 @@ export class PositiveIntPipe implements PipeTransform<string, number> {
 }
 
 export const IdParam = (name = 'id') => new PositiveIntPipe(name);
+
+/** A `str+` path parameter (a parameter key, a search prefix): anything but blank, else the spec's 400 naming it. */
+@Injectable()
+export class NonBlankPipe implements PipeTransform<string, string> {
+  constructor(private readonly param: string) {}
+  transform(value: string): string {
+    if (typeof value !== 'string' || !/\S/.test(value)) throw ValidationError.of(this.param, MSG.nonBlank, value);
+    return value;
+  }
+}
+
+export const NonBlankParam = (name: string) => new NonBlankPipe(name);

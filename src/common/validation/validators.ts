@@ -1,7 +1,20 @@
 import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import {
-  ArrayNotEmpty, IsArray, IsBoolean, IsEmail, IsIn, IsInt, IsObject, IsString, Matches, Max, MaxLength, Min, ValidateIf, ValidationOptions,
+  ArrayNotEmpty,
+  IsArray,
+  IsBoolean,
+  IsEmail,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateIf,
+  ValidationOptions,
 } from 'class-validator';
 import { MSG } from './messages';
 
@@ -13,10 +26,14 @@ export const Nullable = () => ValidateIf((_o, v) => v !== undefined && v !== nul
 
 const opts = (message: string): ValidationOptions => ({ message });
 
-export const NonBlankString = () =>
-  applyDecorators(IsString(opts(MSG.nonBlank)), Matches(/\S/, opts(MSG.nonBlank)));
+export const NonBlankString = () => applyDecorators(IsString(opts(MSG.nonBlank)), Matches(/\S/, opts(MSG.nonBlank)));
 
 export const PositiveInt = () => applyDecorators(IsInt(opts(MSG.positiveInt)), Min(1, opts(MSG.positiveInt)));
+
+/** Ids are 32-bit integers in the app DB; a larger one could only fail inside the database. */
+export const MAX_ID = 2_147_483_647;
+/** An id of the app DB. */
+export const Id = () => applyDecorators(PositiveInt(), Max(MAX_ID, { message: MSG.positiveInt }));
 
 export const NonNegativeInt = () => applyDecorators(IsInt(opts(MSG.nonNegativeInt)), Min(0, opts(MSG.nonNegativeInt)));
 

@@ -1,7 +1,8 @@
+import { sqlBool } from '../../common/database/row-values';
 import { ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { PublicLinkResolver } from '../../common/auth/access-plugins';
-import { PUBLIC_MODEL } from '../public-sharing/public-link.resolver';
+import { PUBLIC_MODEL } from '../public-sharing';
 import { ActionsRepository, type ActionRow } from './actions.repository';
 
 /** What a public action route receives through @SharedObject(). */
@@ -35,7 +36,7 @@ export class ActionPublicLinks implements PublicLinkResolver {
     if (model === 'action') {
       const id = await this.repo.idByPublicUuid(uuid);
       const action = id === null ? null : await this.repo.row(id);
-      return action && !(action.model_archived === true || action.model_archived === 1) ? { model, action } : null;
+      return action && !sqlBool(action.model_archived) ? { model, action } : null;
     }
     if (model === 'dashboard') {
       const id = await this.repo.dashboardIdByPublicUuid(uuid);

@@ -1,25 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { SecretBox } from '../../common/crypto/secret-box';
+import { parseJson } from '../../common/database/stored-json';
 import { MessageError, NotFoundError } from '../../common/errors/api-errors';
 import type { Engine } from '../../query-engine/execute/drivers/driver';
-import { openDetails } from '../warehouse/database-details';
-import { WarehouseConnections } from '../warehouse/warehouse-connections';
-import { quoteIdent, tableRef } from '../warehouse/warehouse-sql';
+import { openDetails, quoteIdent, tableRef, WarehouseConnections } from '../warehouse';
 import { bindable, bindTemplateTags, slugify, type WriteStatement } from './action-sql';
-import { runWrite, WriteFailedError } from './action-writer';
+import { runWrite } from './action-writer';
 import { ActionsRepository, type ActionDatabase, type ActionRow, type ActionTable, type TableColumn } from './actions.repository';
+import { exposedColumns, formSettings, implicitParameters, type ActionParameter, type ImplicitParameter } from './implicit-parameters';
+
+export type { ActionParameter } from './implicit-parameters';
 
 export const ACTIONS_DISABLED = 'Actions are not enabled.';
 const WRITABLE_ENGINES: readonly string[] = ['sqlite', 'postgres', 'mysql'];
 const NUMERIC = new Set(['type/Integer', 'type/BigInteger', 'type/Float', 'type/Decimal', 'type/Number']);
-
-/** An action parameter as stored or derived: an id and the template tag (or column slug) it fills. */
-export interface ActionParameter {
-  id: string;
-  target?: unknown;
-  type?: string;
-  [key: string]: unknown;
-}
 
 /** Clojure's printing of a set of strings, as Metabase's messages show them. */
 const setOf = (xs: string[]) => `#{${xs.map((x) => JSON.stringify(x)).join(' ')}}`;
@@ -27,7 +21,9 @@ const setOf = (xs: string[]) => `#{${xs.map((x) => JSON.stringify(x)).join(' ')}
 const parseList = (s: string | null): ActionParameter[] => {
   try {
     const v: unknown = JSON.parse(s ?? '[]');
-    return Array.isArray(v) ? (v.filter((p) => p && typeof p === 'object' && typeof (p as ActionParameter).id === 'string') as ActionParameter[]) : [];
+    return Array.isArray(v)
+      ? (v.filter((p) => p && typeof p === 'object' && typeof (p as ActionParameter).id === 'string') as ActionParameter[])
+      : [];
   } catch {
     return [];
   }
@@ -63,7 +59,8 @@ export class ActionRunner {
 
   /** 400 unless the database can run actions and has them enabled (Metabase's `database-enable-actions`). */
   assertEnabled(db: ActionDatabase): void {
-    if (!WRITABLE_ENGINES.includes(db.engine)) throw new MessageError(`${db.engine} Database ${db.id} ${JSON.stringify(db.name)} does not support actions.`);
+    if (!WRITABLE_ENGINES.includes(db.engine))
+      throw new MessageError(`${db.engine} Database ${db.id} ${JSON.stringify(db.name)} does not support actions.`);
     if (db.settings['database-enable-actions'] !== true) throw new MessageError(ACTIONS_DISABLED);
   }
 
@@ -72,30 +69,27 @@ export class ActionRunner {
   }
 
   async tableOf(action: Pick<ActionRow, 'model_id'>): Promise<ActionTable | null> {
-    const tableId = await this.repo.modelTableId(Number(action.model_id));
-    return tableId === null ? null : this.repo.table(tableId);
+    const model = await this.repo.model(Number(action.model_id));
+    return model && model.table_id !== null ? this.repo.table(model.table_id) : null;
   }
 
-  /** The action's parameters: as stored for query actions; one per column of the model's table for implicit ones. */
-  async parameters(action: ActionRow, table?: ActionTable | null): Promise<ActionParameter[]> {
+  /** The action's parameters: as stored for query actions; for implicit ones, one per column the model exposes. */
+  async parameters(action: ActionRow): Promise<ActionParameter[]> {
     if (action.type !== 'implicit') return parseList(action.parameters);
-    const t = table === undefined ? await this.tableOf(action) : table;
-    if (!t) return [];
-    const stored = new Map(parseList(action.parameters).map((p) => [p.id, p]));
-    return t.columns
-      .filter((c) => action.kind === 'row/create' || action.kind === 'row/update' || c.pk)
-      .map((c) => {
-        const id = slugify(c.name);
-        return {
-          ...(stored.get(id) ?? {}),
-          id,
-          target: ['variable', ['template-tag', id]],
-          type: c.base_type,
-          'display-name': c.name,
-          required: c.pk ? action.kind !== 'row/create' : c.required && action.kind === 'row/create',
-          'is-auto-increment': c.pk && /int|serial/i.test(c.database_type),
-        };
-      });
+    return ((await this.implicitShape(action))?.params ?? []).map((p) => p.parameter);
+  }
+
+  /**
+   * An implicit action's table and its parameters with their columns: only the columns the model's result shows
+   * (its `result_metadata`, as Metabase derives them), never a sensitive or retired one. Null when the model or its
+   * table is gone.
+   */
+  async implicitShape(action: ActionRow): Promise<{ table: ActionTable; params: ImplicitParameter[] } | null> {
+    const model = await this.repo.model(Number(action.model_id));
+    const table = model && model.table_id !== null ? await this.repo.table(model.table_id) : null;
+    if (!model || !table) return null;
+    const exposed = exposedColumns(table, parseJson<unknown>(model.result_metadata, null));
+    return { table, params: implicitParameters(action.kind, exposed, parseList(action.parameters)) };
   }
 
   /** Runs the action with values by parameter id: `{"rows-affected": n}` or the implicit kinds' answers. */
@@ -108,35 +102,19 @@ export class ActionRunner {
     return this.executeImplicit(action, db, values);
   }
 
-  /** The current values of the row an update (or delete) action would change, by its primary key; `{}` for other actions. */
-  async prefill(action: ActionRow, values: Record<string, unknown>): Promise<Record<string, unknown>> {
-    if (action.type !== 'implicit' || (action.kind !== 'row/update' && action.kind !== 'row/delete')) return {};
-    const table = await this.tableOf(action);
-    if (!table) throw new NotFoundError();
-    const db = await this.repo.database(table.db_id);
-    if (!db) throw new NotFoundError();
-    this.assertEnabled(db);
-    const engine = db.engine as Engine;
-    const pks = this.primaryKey(table, values);
-    const where = pks.map(({ col }) => `${quoteIdent(engine, col.name)} = ?`).join(' AND ');
-    const driver = this.connections.driverFor({ id: db.id, engine, details: db.details });
-    const result = await driver.query(`SELECT * FROM ${tableRef(engine, table.schema, table.name)} WHERE ${where}`, pks.map(({ value }) => bindable(value)), { readOnly: true, maxRows: 1, timeoutMs: 30_000 });
-    const row = result.rows[0];
-    if (!row) throw new NotFoundError();
-    const out: Record<string, unknown> = {};
-    result.columns.forEach((c, i) => (out[slugify(c.name)] = row[i]));
-    return out;
-  }
-
-  private async executeQuery(action: ActionRow, db: ActionDatabase, values: Record<string, unknown>): Promise<Record<string, unknown>> {
-    const dq = JSON.parse(action.dataset_query ?? '{}') as { native?: { query?: unknown; 'template-tags'?: Record<string, { 'display-name'?: string; type?: string }> } };
+  private async executeQuery(action: ActionRow, db: ActionDatabase, sent: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const dq = JSON.parse(action.dataset_query ?? '{}') as {
+      native?: { query?: unknown; 'template-tags'?: Record<string, { 'display-name'?: string; type?: string }> };
+    };
     const sql = dq.native?.query;
     if (typeof sql !== 'string' || sql.trim() === '') throw new MessageError('The query is empty.');
     const tags = dq.native?.['template-tags'] ?? {};
     const params = parseList(action.parameters);
     // Without stored parameters, the template tags are the parameters (by name).
-    const destinations = params.length ? params : Object.keys(tags).map((name) => ({ id: name, target: ['variable', ['template-tag', name]] }));
-    this.assertKnown(values, destinations);
+    const destinations = params.length
+      ? params
+      : Object.keys(tags).map((name) => ({ id: name, target: ['variable', ['template-tag', name]] }));
+    const values = this.accepted(action, sent, destinations);
     const byTag = new Map<string, unknown>();
     for (const p of destinations) {
       const tag = targetTag(p.target) ?? p.id;
@@ -149,27 +127,44 @@ export class ActionRunner {
     return { 'rows-affected': outcome.changes };
   }
 
-  private async executeImplicit(action: ActionRow, db: ActionDatabase, values: Record<string, unknown>): Promise<Record<string, unknown>> {
-    const table = await this.tableOf(action);
-    if (!table) throw new NotFoundError();
+  private async executeImplicit(action: ActionRow, db: ActionDatabase, sent: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const shape = await this.implicitShape(action);
+    if (!shape) throw new NotFoundError();
+    const { table, params } = shape;
     const engine = db.engine as Engine;
-    this.assertKnown(values, await this.parameters(action, table));
+    const values = this.accepted(
+      action,
+      sent,
+      params.map((p) => p.parameter),
+    );
     const ref = tableRef(engine, table.schema, table.name);
     const q = (name: string) => quoteIdent(engine, name);
-    const given = table.columns.filter((c) => values[slugify(c.name)] !== undefined).map((col) => ({ col, value: this.coerce(col, values[slugify(col.name)]) }));
+    // Only the declared parameters' columns are written: a column the model does not show is never touched.
+    const given = params
+      .filter(({ parameter }) => values[parameter.id] !== undefined)
+      .map(({ col, parameter }) => ({ col, value: this.coerce(col, values[parameter.id]) }));
     if (action.kind === 'row/create') return { 'created-row': await this.create(db, table, given) };
     const pks = this.primaryKey(table, values);
     const where = pks.map(({ col }) => `${q(col.name)} = ?`).join(' AND ');
     const keyParams = pks.map(({ value }) => bindable(value));
     if (action.kind === 'row/delete') {
-      const [outcome] = await this.write(db, [{ sql: `DELETE FROM ${ref} WHERE ${where}`, params: keyParams }], "Sorry, the row you're trying to delete doesn't exist");
+      const [outcome] = await this.write(
+        db,
+        [{ sql: `DELETE FROM ${ref} WHERE ${where}`, params: keyParams }],
+        "Sorry, the row you're trying to delete doesn't exist",
+      );
       return { 'rows-deleted': [outcome.changes] };
     }
     const sets = given.filter(({ col }) => !col.pk);
     if (sets.length === 0) return { 'rows-updated': [0] };
     const [outcome] = await this.write(
       db,
-      [{ sql: `UPDATE ${ref} SET ${sets.map(({ col }) => `${q(col.name)} = ?`).join(', ')} WHERE ${where}`, params: [...sets.map(({ value }) => bindable(value)), ...keyParams] }],
+      [
+        {
+          sql: `UPDATE ${ref} SET ${sets.map(({ col }) => `${q(col.name)} = ?`).join(', ')} WHERE ${where}`,
+          params: [...sets.map(({ value }) => bindable(value)), ...keyParams],
+        },
+      ],
       "Sorry, the row you're trying to update doesn't exist",
     );
     return { 'rows-updated': [outcome.changes] };
@@ -179,14 +174,20 @@ export class ActionRunner {
    * Inserts the row and answers it as stored. MySQL has no RETURNING: the row is read back in the same transaction
    * by its key (the value given, or the generated one).
    */
-  private async create(db: ActionDatabase, table: ActionTable, given: Array<{ col: TableColumn; value: unknown }>): Promise<Record<string, unknown>> {
+  private async create(
+    db: ActionDatabase,
+    table: ActionTable,
+    given: Array<{ col: TableColumn; value: unknown }>,
+  ): Promise<Record<string, unknown>> {
     const engine = db.engine as Engine;
     const ref = tableRef(engine, table.schema, table.name);
     const q = (name: string) => quoteIdent(engine, name);
     const columns = given.map(({ col }) => q(col.name)).join(', ');
     const params = given.map(({ value }) => bindable(value));
     if (engine !== 'mysql') {
-      const sql = given.length ? `INSERT INTO ${ref} (${columns}) VALUES (${given.map(() => '?').join(', ')}) RETURNING *` : `INSERT INTO ${ref} DEFAULT VALUES RETURNING *`;
+      const sql = given.length
+        ? `INSERT INTO ${ref} (${columns}) VALUES (${given.map(() => '?').join(', ')}) RETURNING *`
+        : `INSERT INTO ${ref} DEFAULT VALUES RETURNING *`;
       const [outcome] = await this.write(db, [{ sql, params }]);
       return outcome.rows[0] ?? {};
     }
@@ -197,8 +198,9 @@ export class ActionRunner {
       return {};
     }
     const keyOf = (col: TableColumn) => given.find((g) => g.col.name === col.name)?.value;
+    const keyMatch = pks.map((c) => `${q(c.name)} = ${pks.length === 1 ? 'COALESCE(?, LAST_INSERT_ID())' : '?'}`).join(' AND ');
     const read: WriteStatement = {
-      sql: `SELECT * FROM ${ref} WHERE ${pks.map((c) => `${q(c.name)} = ${pks.length === 1 ? 'COALESCE(?, LAST_INSERT_ID())' : '?'}`).join(' AND ')}`,
+      sql: `SELECT * FROM ${ref} WHERE ${keyMatch}`,
       params: pks.map((c) => bindable(keyOf(c))),
     };
     const [, outcome] = await this.write(db, [insert, read]);
@@ -206,12 +208,13 @@ export class ActionRunner {
   }
 
   /** The primary key columns with their values; 400 when one is missing. */
-  private primaryKey(table: ActionTable, values: Record<string, unknown>): Array<{ col: TableColumn; value: unknown }> {
+  primaryKey(table: ActionTable, values: Record<string, unknown>): Array<{ col: TableColumn; value: unknown }> {
     const pks = table.columns.filter((c) => c.pk);
     if (pks.length === 0) throw new MessageError('Implicit actions need a table with a primary key.');
     return pks.map((col) => {
       const value = values[slugify(col.name)];
-      if (value === undefined || value === null) throw new MessageError(`Missing primary key parameter: ${JSON.stringify(slugify(col.name))}`);
+      if (value === undefined || value === null)
+        throw new MessageError(`Missing primary key parameter: ${JSON.stringify(slugify(col.name))}`);
       return { col, value: this.coerce(col, value) };
     });
   }
@@ -222,23 +225,36 @@ export class ActionRunner {
     return v;
   }
 
-  /** 400 for values that name no parameter of the action. */
-  private assertKnown(values: Record<string, unknown>, params: ActionParameter[]): void {
+  /** 400 for values that name no parameter of the action (Metabase's message and its printing of the sets). */
+  assertKnown(values: Record<string, unknown>, params: ActionParameter[]): void {
     const known = new Set(params.map((p) => p.id));
     const extra = Object.keys(values).filter((k) => !known.has(k));
     if (extra.length) throw new MessageError(`No destination parameter found for ${setOf(extra)}. Found: ${setOf([...known])}`);
   }
 
-  /** One transaction; the database's refusal is a 400 with its message; `missing`: 404 when a statement changed no row. */
+  /**
+   * The values an execution runs with: 400 for a value of a parameter the action does not declare or whose form
+   * field is hidden (a viewer may not set it); a parameter left out gets its form field's default.
+   */
+  private accepted(action: ActionRow, values: Record<string, unknown>, declared: ActionParameter[]): Record<string, unknown> {
+    const { hidden, defaults } = formSettings(action.visualization_settings);
+    this.assertKnown(
+      values,
+      declared.filter((p) => !hidden.has(p.id)),
+    );
+    const out = { ...values };
+    for (const p of declared) if (out[p.id] === undefined && defaults.has(p.id)) out[p.id] = defaults.get(p.id);
+    return out;
+  }
+
+  /**
+   * One transaction; the database's refusal is a 400 with its message (WriteFailedError); `missing`: 404 when a
+   * statement changed no row.
+   */
   private async write(db: ActionDatabase, statements: WriteStatement[], missing?: string) {
     const details = this.connections.validate(db.engine as Engine, openDetails(db.details, this.secrets));
-    try {
-      const outcomes = await runWrite(db.engine as Engine, details, statements);
-      if (missing && outcomes.some((o) => o.changes === 0)) throw new MessageError(missing, 404);
-      return outcomes;
-    } catch (e) {
-      if (e instanceof WriteFailedError) throw new MessageError(e.message);
-      throw e;
-    }
+    const outcomes = await runWrite(db.engine as Engine, details, statements);
+    if (missing && outcomes.some((o) => o.changes === 0)) throw new MessageError(missing, 404);
+    return outcomes;
   }
 }

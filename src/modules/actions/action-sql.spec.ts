@@ -6,7 +6,9 @@ describe('bindTemplateTags', () => {
   const values = (o: Record<string, unknown>) => new Map(Object.entries(o));
 
   it('turns each tag into a placeholder and its value into a parameter, in order, also when a tag repeats', () => {
-    expect(bindTemplateTags('UPDATE t SET a = {{a}}, b = {{ b }} WHERE id = {{id}} OR parent = {{id}}', values({ a: 'x', b: 2, id: 7 }), name)).toEqual({
+    expect(
+      bindTemplateTags('UPDATE t SET a = {{a}}, b = {{ b }} WHERE id = {{id}} OR parent = {{id}}', values({ a: 'x', b: 2, id: 7 }), name),
+    ).toEqual({
       sql: 'UPDATE t SET a = ?, b = ? WHERE id = ? OR parent = ?',
       params: ['x', 2, 7, 7],
     });
@@ -21,19 +23,34 @@ describe('bindTemplateTags', () => {
 
   it('keeps an optional clause only when all its tags have values', () => {
     const sql = 'DELETE FROM t WHERE 1 = 1 [[AND id = {{id}}]] [[AND kind = {{kind}} AND size = {{size}}]]';
-    expect(bindTemplateTags(sql, values({ id: 1, kind: 'a' }), name)).toEqual({ sql: 'DELETE FROM t WHERE 1 = 1 AND id = ? ', params: [1] });
+    expect(bindTemplateTags(sql, values({ id: 1, kind: 'a' }), name)).toEqual({
+      sql: 'DELETE FROM t WHERE 1 = 1 AND id = ? ',
+      params: [1],
+    });
     expect(bindTemplateTags(sql, values({ id: null }), name)).toEqual({ sql: 'DELETE FROM t WHERE 1 = 1  ', params: [] });
   });
 
-  it("refuses a required tag without a value, naming it as Metabase does", () => {
-    expect(() => bindTemplateTags('DELETE FROM t WHERE id = {{id}}', values({}), name)).toThrow("You'll need to pick a value for 'ID' before this query can run.");
+  it('refuses a required tag without a value, naming it as Metabase does', () => {
+    expect(() => bindTemplateTags('DELETE FROM t WHERE id = {{id}}', values({}), name)).toThrow(
+      "You'll need to pick a value for 'ID' before this query can run.",
+    );
     expect(() => bindTemplateTags('DELETE FROM t WHERE id = {{id}}', values({}), name)).not.toThrow(ValidationError);
   });
 });
 
 describe('bindable', () => {
   it('binds booleans as 1/0, maps and lists as JSON, and nothing as NULL', () => {
-    expect([true, false, null, undefined, 3, 'x', { a: 1 }, [1, 2], BigInt(5)].map(bindable)).toEqual([1, 0, null, null, 3, 'x', '{"a":1}', '[1,2]', '5']);
+    expect([true, false, null, undefined, 3, 'x', { a: 1 }, [1, 2], BigInt(5)].map(bindable)).toEqual([
+      1,
+      0,
+      null,
+      null,
+      3,
+      'x',
+      '{"a":1}',
+      '[1,2]',
+      '5',
+    ]);
   });
 });
 

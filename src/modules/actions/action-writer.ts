@@ -1,5 +1,6 @@
 import type { Connection } from 'mysql2/promise';
 import { Client } from 'pg';
+import { MessageError } from '../../common/errors/api-errors';
 import type { FileDetails, ServerDetails } from '../../query-engine/execute/drivers/details';
 import type { Engine } from '../../query-engine/execute/drivers/driver';
 import { connectMysql } from '../../query-engine/execute/drivers/mysql-options';
@@ -15,8 +16,8 @@ export interface WriteOutcome {
   changes: number;
 }
 
-/** A statement the database refused: its own message, for the 400 the action answers. */
-export class WriteFailedError extends Error {}
+/** A statement the database refused: the action's 400 with the database's own message. */
+export class WriteFailedError extends MessageError {}
 
 const STATEMENT_TIMEOUT_MS = 30_000;
 
@@ -24,10 +25,14 @@ const STATEMENT_TIMEOUT_MS = 30_000;
  * Runs an action's statements in one transaction on the warehouse, with bound parameters; any failure rolls back all
  * of them. The query drivers only read (their SQLite files open read-only, their Postgres transactions are READ
  * ONLY), so writes get their own short-lived connection here (SQLite: in a killable worker process, as the query
- * driver does; Postgres and MariaDB: with a statement timeout; MySQL/MariaDB through server-side prepared statements). Each statement passes the statement policy first
- * (one statement, no ATTACH, no file functions).
+ * driver does; Postgres and MariaDB: with a statement timeout; MySQL/MariaDB through server-side prepared statements).
+ * Each statement passes the statement policy first (one statement, no ATTACH, no file functions).
  */
-export async function runWrite(engine: Engine, details: ServerDetails | FileDetails, statements: WriteStatement[]): Promise<WriteOutcome[]> {
+export async function runWrite(
+  engine: Engine,
+  details: ServerDetails | FileDetails,
+  statements: WriteStatement[],
+): Promise<WriteOutcome[]> {
   let checked: WriteStatement[];
   try {
     checked = statements.map((s) => {
@@ -92,7 +97,11 @@ async function mysqlWrite(details: ServerDetails, statements: WriteStatement[]):
     const out: WriteOutcome[] = [];
     for (const s of statements) {
       const [result] = await conn.execute(s.sql, s.params);
-      out.push(Array.isArray(result) ? { rows: result as Record<string, unknown>[], changes: result.length } : { rows: [], changes: (result as { affectedRows?: number }).affectedRows ?? 0 });
+      out.push(
+        Array.isArray(result)
+          ? { rows: result as Record<string, unknown>[], changes: result.length }
+          : { rows: [], changes: (result as { affectedRows?: number }).affectedRows ?? 0 },
+      );
     }
     await conn.query('COMMIT');
     return out;

@@ -3,7 +3,7 @@ import { IsArray, IsOptional, IsString } from 'class-validator';
 import { ValidationError } from '../../common/errors/api-errors';
 import { MSG } from '../../common/validation/messages';
 import { Bool, IsMap, MaxLen, NonBlankString, Nullable, OneOf, PositiveInt } from '../../common/validation/validators';
-import { ACTION_TYPES, IMPLICIT_KINDS, type ActionType, type ImplicitKind } from './action.entity';
+import { ACTION_TYPES, IMPLICIT_KINDS, type ActionType, type ImplicitKind } from '../../schema/action.entity';
 
 /** GET /api/action/: `model-id` narrows to one model's actions. */
 export class ListActionsQuery {

@@ -1,7 +1,8 @@
+import { sqlBool } from '../../common/database/row-values';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppSql } from '../../common/database/app-sql';
-import { Action, ImplicitAction, QueryAction, type ActionType, type ImplicitKind } from './action.entity';
+import { Action, ImplicitAction, QueryAction, type ActionType, type ImplicitKind } from '../../schema/action.entity';
 
 /** An action row with its kind's row and the model it belongs to (its collection decides access). */
 export interface ActionRow {
@@ -36,6 +37,17 @@ export interface TableColumn {
   pk: boolean;
   required: boolean;
   position: number;
+  /** `normal`, `details-only`, `hidden`, `sensitive` or `retired`. */
+  visibility: string;
+}
+
+/** The model an implicit action belongs to: the table its query starts from, its query and its result columns. */
+export interface ActionModel {
+  id: number;
+  /** Null for a native model (no implicit actions). */
+  table_id: number | null;
+  dataset_query: string | null;
+  result_metadata: string | null;
 }
 
 /** The table an implicit action writes to. */
@@ -94,7 +106,8 @@ export class ActionsRepository {
 
   /** Unarchived actions, of one model or of all, by id. */
   async list(modelId: number | null): Promise<ActionRow[]> {
-    if (modelId !== null) return this.sql.query<ActionRow>(`${SELECT} WHERE a.archived = $1 AND a.model_id = $2 ORDER BY a.id`, [false, modelId]);
+    if (modelId !== null)
+      return this.sql.query<ActionRow>(`${SELECT} WHERE a.archived = $1 AND a.model_id = $2 ORDER BY a.id`, [false, modelId]);
     return this.sql.query<ActionRow>(`${SELECT} WHERE a.archived = $1 AND c.archived = $2 ORDER BY a.id`, [false, false]);
   }
 
@@ -106,7 +119,10 @@ export class ActionsRepository {
 
   /** The id of the unarchived dashboard whose public link is `uuid`. */
   async dashboardIdByPublicUuid(uuid: string): Promise<number | null> {
-    const rows = await this.sql.query<{ id: number }>('SELECT id FROM report_dashboard WHERE public_uuid = $1 AND archived = $2', [uuid, false]);
+    const rows = await this.sql.query<{ id: number }>('SELECT id FROM report_dashboard WHERE public_uuid = $1 AND archived = $2', [
+      uuid,
+      false,
+    ]);
     return rows.length ? Number(rows[0].id) : null;
   }
 
@@ -120,7 +136,12 @@ export class ActionsRepository {
   }
 
   /** Changes an action; a new type replaces its kind's row. */
-  async update(id: number, changes: Partial<Action>, query: Omit<QueryAction, 'action_id'> | null, kind: ImplicitKind | null): Promise<void> {
+  async update(
+    id: number,
+    changes: Partial<Action>,
+    query: Omit<QueryAction, 'action_id'> | null,
+    kind: ImplicitKind | null,
+  ): Promise<void> {
     await this.db.transaction(async (tx) => {
       if (Object.keys(changes).length) await tx.update(Action, { id }, changes);
       if (query) {
@@ -146,7 +167,11 @@ export class ActionsRepository {
 
   /** Sets the public link unless one exists; the link the action then has. */
   async share(id: number, uuid: string, userId: number): Promise<string | null> {
-    await this.sql.execute('UPDATE action SET public_uuid = $1, made_public_by_id = $2 WHERE id = $3 AND public_uuid IS NULL', [uuid, userId, id]);
+    await this.sql.execute('UPDATE action SET public_uuid = $1, made_public_by_id = $2 WHERE id = $3 AND public_uuid IS NULL', [
+      uuid,
+      userId,
+      id,
+    ]);
     const rows = await this.sql.query<{ public_uuid: string | null }>('SELECT public_uuid FROM action WHERE id = $1', [id]);
     return rows[0]?.public_uuid ?? null;
   }
@@ -155,15 +180,23 @@ export class ActionsRepository {
     await this.sql.execute('UPDATE action SET public_uuid = NULL, made_public_by_id = NULL WHERE id = $1', [id]);
   }
 
-  /** The table a model's query starts from (its `table_id`), or null for a native model. */
-  async modelTableId(modelId: number): Promise<number | null> {
-    const rows = await this.sql.query<{ table_id: number | null; query_type: string | null }>('SELECT table_id, query_type FROM report_card WHERE id = $1', [modelId]);
+  /** The model (a card) an action belongs to; `table_id` null for a native one. */
+  async model(modelId: number): Promise<ActionModel | null> {
+    const rows = await this.sql.query<ActionModel & { query_type: string | null }>(
+      'SELECT id, table_id, query_type, dataset_query, result_metadata FROM report_card WHERE id = $1',
+      [modelId],
+    );
     const r = rows[0];
-    return r && r.table_id !== null && r.query_type !== 'native' ? Number(r.table_id) : null;
+    if (!r) return null;
+    const table_id = r.table_id !== null && r.query_type !== 'native' ? Number(r.table_id) : null;
+    return { id: Number(r.id), table_id, dataset_query: r.dataset_query, result_metadata: r.result_metadata };
   }
 
   /** A dashcard of a dashboard, with the action it shows. */
-  async dashcard(dashboardId: number, dashcardId: number): Promise<{ id: number; action_id: number | null; parameter_mappings: string | null } | null> {
+  async dashcard(
+    dashboardId: number,
+    dashcardId: number,
+  ): Promise<{ id: number; action_id: number | null; parameter_mappings: string | null } | null> {
     const rows = await this.sql.query<{ id: number; action_id: number | null; parameter_mappings: string | null }>(
       'SELECT id, action_id, parameter_mappings FROM report_dashboardcard WHERE id = $1 AND dashboard_id = $2',
       [dashcardId, dashboardId],
@@ -182,11 +215,25 @@ export class ActionsRepository {
 
   /** A synced table with its active columns, in their order. */
   async table(id: number): Promise<ActionTable | null> {
-    const rows = await this.sql.query<{ id: number; db_id: number; schema: string | null; name: string }>('SELECT id, db_id, schema, name FROM metabase_table WHERE id = $1', [id]);
+    const rows = await this.sql.query<{ id: number; db_id: number; schema: string | null; name: string }>(
+      'SELECT id, db_id, schema, name FROM metabase_table WHERE id = $1',
+      [id],
+    );
     const t = rows[0];
     if (!t) return null;
-    const cols = await this.sql.query<{ id: number; name: string; base_type: string; database_type: string; semantic_type: string | null; database_is_pk: boolean | number; database_required: boolean | number; database_position: number }>(
-      'SELECT id, name, base_type, database_type, semantic_type, database_is_pk, database_required, database_position FROM metabase_field WHERE table_id = $1 AND active = $2 AND nfc_path IS NULL ORDER BY database_position, id',
+    const cols = await this.sql.query<{
+      id: number;
+      name: string;
+      base_type: string;
+      database_type: string;
+      semantic_type: string | null;
+      database_is_pk: boolean | number;
+      database_required: boolean | number;
+      database_position: number;
+      visibility_type: string;
+    }>(
+      'SELECT id, name, base_type, database_type, semantic_type, database_is_pk, database_required, database_position, visibility_type' +
+        ' FROM metabase_field WHERE table_id = $1 AND active = $2 AND nfc_path IS NULL ORDER BY database_position, id',
       [id, true],
     );
     return {
@@ -199,9 +246,10 @@ export class ActionsRepository {
         name: c.name,
         base_type: c.base_type,
         database_type: c.database_type,
-        pk: c.database_is_pk === true || c.database_is_pk === 1 || c.semantic_type === 'type/PK',
-        required: c.database_required === true || c.database_required === 1,
+        pk: sqlBool(c.database_is_pk) || c.semantic_type === 'type/PK',
+        required: sqlBool(c.database_required),
         position: Number(c.database_position),
+        visibility: c.visibility_type,
       })),
     };
   }

@@ -1,21 +1,22 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { sqlBool } from '../../common/database/row-values';
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { AuthUser } from '../../common/auth/current-user';
 import { PUBLIC_SHARING_OFF } from '../../common/auth/public-sharing.guard';
 import { MessageError, NotFoundError, ValidationError } from '../../common/errors/api-errors';
 import { SETTINGS_READER, type SettingsReader } from '../../common/settings/settings-reader';
-import { CardAccessService } from '../cards/card-access.service';
-import type { CardRow } from '../cards/cards.repository';
-import { isoTime } from '../cards/card-view';
-import { DatabaseAccessService } from '../warehouse/database-access.service';
-import type { Action, ActionType, ImplicitKind } from './action.entity';
+import { CardAccessService } from '../cards';
+import type { CardRow } from '../../schema/card.rows';
+import { isoTime } from '../../common/database/sql-time';
+import { DatabaseAccessService } from '../warehouse';
+import type { Action, ActionType, ImplicitKind } from '../../schema/action.entity';
 import { ActionRunner } from './action-runner.service';
 import type { CreateActionDto, UpdateActionDto } from './actions.dto';
 import { ActionsRepository, type ActionRow } from './actions.repository';
+import { entityId } from '../../common/database/entity-id';
 
 export const NOT_A_MODEL = 'Actions must be made with models, not cards.';
 export const NATIVE_MODEL = 'Implicit actions are not supported for models with custom queries.';
-const entityId = () => randomBytes(16).toString('base64url').slice(0, 21);
 const json = (v: unknown) => JSON.stringify(v);
 const parse = (s: string | null, dflt: unknown): unknown => {
   try {
@@ -24,7 +25,6 @@ const parse = (s: string | null, dflt: unknown): unknown => {
     return dflt;
   }
 };
-const bool = (v: unknown) => v === true || v === 1;
 
 /** Actions: CRUD with the model's collection deciding access, execution with data access, public links. */
 @Injectable()
@@ -44,7 +44,14 @@ export class ActionsService {
     const out: Record<string, unknown>[] = [];
     for (const row of rows) {
       const model = Number(row.model_id);
-      if (!readable.has(model)) readable.set(model, await this.cards.readable(caller, model).then(() => true, () => false));
+      if (!readable.has(model))
+        readable.set(
+          model,
+          await this.cards.readable(caller, model).then(
+            () => true,
+            () => false,
+          ),
+        );
       if (readable.get(model)) out.push(await this.view(row));
     }
     return out;
@@ -53,7 +60,7 @@ export class ActionsService {
   /** An unarchived action (Metabase reads archived ones only through PUT, to bring them back). */
   async get(caller: AuthUser, id: number): Promise<Record<string, unknown>> {
     const row = await this.readable(caller, id);
-    if (bool(row.archived)) throw new NotFoundError();
+    if (sqlBool(row.archived)) throw new NotFoundError();
     return this.view(row);
   }
 
@@ -83,7 +90,10 @@ export class ActionsService {
 
   async update(caller: AuthUser, id: number, body: UpdateActionDto): Promise<Record<string, unknown>> {
     const row = await this.writable(caller, id);
-    const model = body.model_id !== undefined && body.model_id !== null && body.model_id !== Number(row.model_id) ? await this.writableModel(caller, body.model_id) : null;
+    const model =
+      body.model_id !== undefined && body.model_id !== null && body.model_id !== Number(row.model_id)
+        ? await this.writableModel(caller, body.model_id)
+        : null;
     const changes: Partial<Action> = {};
     if (model) changes.model_id = model.id;
     if (body.name !== undefined && body.name !== null) changes.name = body.name;
@@ -118,7 +128,7 @@ export class ActionsService {
 
   async execute(caller: AuthUser, id: number, values: Record<string, unknown>): Promise<Record<string, unknown>> {
     const row = await this.readable(caller, id);
-    if (bool(row.archived)) throw new NotFoundError();
+    if (sqlBool(row.archived)) throw new NotFoundError();
     await this.assertMayRun(caller, row);
     return this.runner.execute(row, values);
   }
@@ -133,7 +143,7 @@ export class ActionsService {
   async share(caller: AuthUser, id: number): Promise<{ uuid: string }> {
     if ((await this.settings.get<boolean>('enable-public-sharing')) !== true) throw new MessageError(PUBLIC_SHARING_OFF);
     const row = await this.repo.row(id);
-    if (!row || bool(row.archived)) throw new NotFoundError();
+    if (!row || sqlBool(row.archived)) throw new NotFoundError();
     const db = await this.runner.databaseOf(row);
     if (!db) throw new NotFoundError();
     this.runner.assertEnabled(db);
@@ -200,7 +210,11 @@ export class ActionsService {
     }
     const native = datasetQuery?.native as { query?: unknown } | undefined;
     if (!datasetQuery || datasetQuery.type !== 'native' || typeof native?.query !== 'string') {
-      throw ValidationError.of('dataset_query', 'value must be a native query: a map with `type` "native" and `native.query`.', datasetQuery ?? undefined);
+      throw ValidationError.of(
+        'dataset_query',
+        'value must be a native query: a map with `type` "native" and `native.query`.',
+        datasetQuery ?? undefined,
+      );
     }
     const dbId = databaseId ?? (typeof datasetQuery.database === 'number' ? datasetQuery.database : null) ?? model.database_id;
     const db = dbId === null ? null : await this.repo.database(Number(dbId));
@@ -225,7 +239,7 @@ export class ActionsService {
       public_uuid: row.public_uuid,
       made_public_by_id: row.made_public_by_id === null ? null : Number(row.made_public_by_id),
       creator_id: Number(row.creator_id),
-      archived: bool(row.archived),
+      archived: sqlBool(row.archived),
       entity_id: row.entity_id,
       created_at: isoTime(row.created_at),
       updated_at: isoTime(row.updated_at),

@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/com
 import { Access } from '../../common/auth/access.decorator';
 import { SharedObject } from '../../common/auth/shared-object';
 import { IdParam } from '../../common/validation/pipes';
-import { PublicModel } from '../public-sharing/public-link.resolver';
+import { PublicModel } from '../public-sharing';
 import { ActionDashcardsService } from './action-dashcards.service';
 import { ActionRunner } from './action-runner.service';
 import { PublicActionModel, type PublicAction, type PublicActionDashboard } from './action-public-links';
@@ -40,14 +40,22 @@ export class PublicActionDashcardsController {
 
   @Get(':uuid/dashcard/:dashcardId/execute')
   @Access('public-sharing')
-  prefill(@SharedObject() shared: PublicActionDashboard, @Param('dashcardId', IdParam('dashcard-id')) dashcardId: number, @Query('parameters') parameters: unknown) {
+  prefill(
+    @SharedObject() shared: PublicActionDashboard,
+    @Param('dashcardId', IdParam('dashcard-id')) dashcardId: number,
+    @Query('parameters') parameters: unknown,
+  ) {
     return this.dashcards.prefill(null, shared.dashboardId, dashcardId, parseJsonMap('parameters', parameters));
   }
 
   @Post(':uuid/dashcard/:dashcardId/execute')
   @Access('public-sharing')
   @HttpCode(200)
-  execute(@SharedObject() shared: PublicActionDashboard, @Param('dashcardId', IdParam('dashcard-id')) dashcardId: number, @Body() body: ExecuteDashcardDto) {
+  execute(
+    @SharedObject() shared: PublicActionDashboard,
+    @Param('dashcardId', IdParam('dashcard-id')) dashcardId: number,
+    @Body() body: ExecuteDashcardDto,
+  ) {
     return this.dashcards.execute(null, shared.dashboardId, dashcardId, body.parameters ?? {}, body.extra_parameters ?? {});
   }
 }

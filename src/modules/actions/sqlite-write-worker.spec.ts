@@ -27,26 +27,45 @@ describe('sqliteWriteInWorker', () => {
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it('runs the statements in order and answers rows and changes', async () => {
-    const out = await sqliteWriteInWorker({ db: file }, [
-      { sql: 'INSERT INTO t (id, v) VALUES (?, ?), (?, ?)', params: [1, 10, 2, 20] },
-      { sql: 'UPDATE t SET v = v + ? RETURNING id, v', params: [1] },
-    ], 10_000);
-    expect(out).toEqual([{ rows: [], changes: 2 }, { rows: [{ id: 1, v: 11 }, { id: 2, v: 21 }], changes: 2 }]);
+    const out = await sqliteWriteInWorker(
+      { db: file },
+      [
+        { sql: 'INSERT INTO t (id, v) VALUES (?, ?), (?, ?)', params: [1, 10, 2, 20] },
+        { sql: 'UPDATE t SET v = v + ? RETURNING id, v', params: [1] },
+      ],
+      10_000,
+    );
+    expect(out).toEqual([
+      { rows: [], changes: 2 },
+      {
+        rows: [
+          { id: 1, v: 11 },
+          { id: 2, v: 21 },
+        ],
+        changes: 2,
+      },
+    ]);
   });
 
   it('rolls every statement back when a later one fails, with the database message', async () => {
     await expect(
-      sqliteWriteInWorker({ db: file }, [
-        { sql: 'INSERT INTO t (id, v) VALUES (?, ?)', params: [1, 1] },
-        { sql: 'INSERT INTO t (id, v) VALUES (?, ?)', params: [2, -1] },
-      ], 10_000),
+      sqliteWriteInWorker(
+        { db: file },
+        [
+          { sql: 'INSERT INTO t (id, v) VALUES (?, ?)', params: [1, 1] },
+          { sql: 'INSERT INTO t (id, v) VALUES (?, ?)', params: [2, -1] },
+        ],
+        10_000,
+      ),
     ).rejects.toThrow(/CHECK constraint failed/);
     expect(count()).toBe(0);
   });
 
   it('kills a write that runs past the time limit; nothing of it is committed', async () => {
     const endless = 'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) INSERT INTO t (id, v) SELECT n, n FROM r';
-    await expect(sqliteWriteInWorker({ db: file }, [{ sql: endless, params: [] }], 500)).rejects.toThrow('The write took longer than 0.5 seconds and was rolled back.');
+    await expect(sqliteWriteInWorker({ db: file }, [{ sql: endless, params: [] }], 500)).rejects.toThrow(
+      'The write took longer than 0.5 seconds and was rolled back.',
+    );
     expect(count()).toBe(0);
   });
 });

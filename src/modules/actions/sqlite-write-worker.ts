@@ -45,7 +45,10 @@ export class SqliteWriteError extends Error {}
 export function sqliteWriteInWorker(details: FileDetails, statements: WriteStatement[], timeoutMs: number): Promise<WorkerOutcome[]> {
   const env = { ...process.env };
   delete env.NODE_OPTIONS;
-  const child = spawn(process.execPath, ['-e', WORKER_SOURCE, require.resolve('better-sqlite3')], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], env });
+  const child = spawn(process.execPath, ['-e', WORKER_SOURCE, require.resolve('better-sqlite3')], {
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    env,
+  });
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
   return new Promise<WorkerOutcome[]>((resolve, reject) => {
@@ -57,10 +60,17 @@ export function sqliteWriteInWorker(details: FileDetails, statements: WriteState
       if (child.exitCode === null) child.kill('SIGKILL');
       fn();
     };
-    const timer = setTimeout(() => finish(() => reject(new SqliteWriteError(`The write took longer than ${timeoutMs / 1000} seconds and was rolled back.`))), timeoutMs);
-    child.once('message', (m: { outcomes?: WorkerOutcome[]; error?: string }) => finish(() => (m.error !== undefined ? reject(new SqliteWriteError(m.error)) : resolve(m.outcomes ?? []))));
+    const timer = setTimeout(
+      () => finish(() => reject(new SqliteWriteError(`The write took longer than ${timeoutMs / 1000} seconds and was rolled back.`))),
+      timeoutMs,
+    );
+    child.once('message', (m: { outcomes?: WorkerOutcome[]; error?: string }) =>
+      finish(() => (m.error !== undefined ? reject(new SqliteWriteError(m.error)) : resolve(m.outcomes ?? []))),
+    );
     child.once('error', (e) => finish(() => reject(new SqliteWriteError(`Could not start the SQLite writer: ${e.message}`))));
-    child.once('exit', () => finish(() => reject(new SqliteWriteError(`The SQLite writer stopped.${stderr ? ` ${stderr.trim().split('\n').pop()}` : ''}`))));
+    child.once('exit', () =>
+      finish(() => reject(new SqliteWriteError(`The SQLite writer stopped.${stderr ? ` ${stderr.trim().split('\n').pop()}` : ''}`))),
+    );
     child.once('spawn', () => child.send({ file: details.db, statements }));
   });
 }

@@ -40,7 +40,10 @@ export class ApiDocsService {
           'send the session id as the `X-Metabase-Session` header (or the session cookie); API keys go in `X-API-Key`.',
       )
       .setVersion(versionInfo().tag)
-      .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Metabase-Session', description: 'A session id from POST /api/session' }, 'session')
+      .addApiKey(
+        { type: 'apiKey', in: 'header', name: 'X-Metabase-Session', description: 'A session id from POST /api/session' },
+        'session',
+      )
       .addCookieAuth(SESSION_COOKIE, { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE }, 'session-cookie')
       .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'An API key made by an admin' }, 'api-key')
       .build();
@@ -97,7 +100,7 @@ function addQueryParameters(op: Operation, dto: NonNullable<RouteHandler['queryD
 
 /** Swagger names a DTO's schema after its class but, without @ApiProperty, leaves it empty: filled from its rules. */
 function fillDtoSchemas(doc: OpenAPIObject, handlers: RouteHandler[]): void {
-  const schemas = (doc.components ??= {}).schemas ??= {};
+  const schemas = ((doc.components ??= {}).schemas ??= {});
   const classes = new Map(handlers.flatMap((h) => h.paramClasses).map((c) => [c.name, c]));
   for (const [name, schema] of Object.entries(schemas)) {
     const dto = classes.get(name);

@@ -40,14 +40,18 @@ export function routeHandlers(modules: ModulesContainer): RouteHandler[] {
       if (sub === undefined) return [];
       const base = (Reflect.getMetadata('path', ctor) as string | undefined) ?? '/';
       const types = (Reflect.getMetadata('design:paramtypes', proto, name) as unknown[] | undefined) ?? [];
-      const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, ctor, name) as Record<string, { index: number; data?: unknown }> | undefined) ?? {};
+      const args =
+        (Reflect.getMetadata(ROUTE_ARGS_METADATA, ctor, name) as Record<string, { index: number; data?: unknown }> | undefined) ?? {};
       const wholeQuery = Object.entries(args).find(([key, a]) => key.startsWith(`${RouteParamtypes.QUERY}:`) && a.data === undefined)?.[1];
       const queryType = wholeQuery ? types[wholeQuery.index] : undefined;
       return [
         {
           operationId: `${ctor.name}_${name}`,
           method: RequestMethod[Reflect.getMetadata('method', handler) as number],
-          path: [base, ...[sub].flat()].join('/').replace(/\/+/g, '/').replace(/^\/|\/$/g, ''),
+          path: [base, ...[sub].flat()]
+            .join('/')
+            .replace(/\/+/g, '/')
+            .replace(/^\/|\/$/g, ''),
           access: reflector.getAllAndOverride<AccessLevel | undefined>(ACCESS_KEY, [handler as never, ctor]),
           paramClasses: types.filter((t): t is Ctor => typeof t === 'function' && !BUILT_INS.has(t)),
           queryDto: typeof queryType === 'function' && !BUILT_INS.has(queryType) ? (queryType as Ctor) : undefined,

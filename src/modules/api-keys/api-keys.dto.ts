@@ -1,6 +1,6 @@
 import { MaxLen, NonBlankString, Nullable, PositiveInt } from '../../common/validation/validators';
-import { iso } from '../users/user.view';
-import { ApiKey } from './api-key.entity';
+import { iso } from '../../common/views/wire-values';
+import { ApiKey } from '../../schema/api-key.entity';
 
 /** The column's width (the key's user takes the name too): longer must be a 400, not a database error. */
 export const NAME_MAX = 254;

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In, Not } from 'typeorm';
-import { PermissionsGroupMembership } from '../permissions/permissions-group-membership.entity';
-import { PermissionsGroup } from '../permissions/permissions-group.entity';
-import { User } from '../users/user.entity';
-import { ADMIN_GROUP_ID, ALL_USERS_GROUP_ID } from '../users/users.repository';
-import { ApiKey } from './api-key.entity';
+import { PermissionsGroupMembership } from '../../schema/permissions-group-membership.entity';
+import { PermissionsGroup, ADMIN_GROUP_ID, ALL_USERS_GROUP_ID } from '../../schema/permissions-group.entity';
+import { User } from '../../schema/user.entity';
+import { ApiKey } from '../../schema/api-key.entity';
 
 export type NewApiKey = Pick<ApiKey, 'user_id' | 'name' | 'key_hash' | 'key_prefix' | 'creator_id' | 'updated_by_id'>;
 export type ApiKeyChanges = Partial<Pick<ApiKey, 'name' | 'key_hash' | 'key_prefix' | 'updated_by_id'>>;
@@ -99,4 +98,3 @@ export class ApiKeysRepository {
     await tx.update(User, { id: userId }, { is_active: false });
   }
 }
-

@@ -5,11 +5,10 @@ import { AuthUser } from '../../common/auth/current-user';
 import { sha256Hex } from '../../common/crypto/hashing';
 import { isUniqueViolation } from '../../common/database/unique-violation';
 import { NotFoundError, ValidationError } from '../../common/errors/api-errors';
-import { PermissionsGroup } from '../permissions/permissions-group.entity';
-import { commonName } from '../users/user.view';
-import { ADMIN_GROUP_ID } from '../users/users.repository';
-import { UsersService } from '../users/users.service';
-import { ApiKey } from './api-key.entity';
+import { PermissionsGroup, ADMIN_GROUP_ID } from '../../schema/permissions-group.entity';
+import { commonName } from '../../common/views/wire-values';
+import { UsersService } from '../users';
+import { ApiKey } from '../../schema/api-key.entity';
 import { ApiKeyView, CreateApiKeyDto, toApiKeyView, UpdateApiKeyDto } from './api-keys.dto';
 import { ApiKeysRepository } from './api-keys.repository';
 
@@ -108,8 +107,14 @@ export class ApiKeysService {
 
   /** Groups and editors of all the keys in two queries, whatever their number. */
   private async views(rows: ApiKey[], tx?: EntityManager): Promise<ApiKeyView[]> {
-    const groups = await this.keys.displayGroups(rows.map((k) => k.user_id), tx);
-    const editors = await this.keys.usersByIds(rows.map((k) => k.updated_by_id), tx);
+    const groups = await this.keys.displayGroups(
+      rows.map((k) => k.user_id),
+      tx,
+    );
+    const editors = await this.keys.usersByIds(
+      rows.map((k) => k.updated_by_id),
+      tx,
+    );
     return rows.map((k) => {
       const editor = editors.get(k.updated_by_id);
       return toApiKeyView(

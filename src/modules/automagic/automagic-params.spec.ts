@@ -28,7 +28,12 @@ describe('x-ray path parameters', () => {
     const std = Buffer.from(JSON.stringify(clause)).toString('base64');
     expect(parseCell(std)).toEqual(clause);
     expect(parseBase64Json('x', std.replace(/\+/g, '-').replace(/\//g, '_'))).toEqual(clause);
-    for (const bad of ['%%%', Buffer.from('nope').toString('base64'), Buffer.from('{"a":1}').toString('base64'), Buffer.from('[1]').toString('base64')]) {
+    for (const bad of [
+      '%%%',
+      Buffer.from('nope').toString('base64'),
+      Buffer.from('{"a":1}').toString('base64'),
+      Buffer.from('[1]').toString('base64'),
+    ]) {
       expect(errorsOf(() => parseCell(bad))).toEqual({ 'cell-query': "value couldn't be parsed as base64 encoded JSON" });
     }
   });

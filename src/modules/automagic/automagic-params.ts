@@ -18,7 +18,8 @@ export function parseEntity(v: string): Entity {
 }
 
 export function parseComparisonEntity(v: string): ComparisonEntity {
-  if (!(COMPARISON_ENTITIES as readonly string[]).includes(v)) throw ValidationError.of('comparison-entity', 'Invalid comparison entity type', v);
+  if (!(COMPARISON_ENTITIES as readonly string[]).includes(v))
+    throw ValidationError.of('comparison-entity', 'Invalid comparison entity type', v);
   return v as ComparisonEntity;
 }
 

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { CardsModule } from '../cards/cards.module';
-import { DatasetModule } from '../dataset/dataset.module';
-import { WarehouseModule } from '../warehouse/warehouse.module';
+import { CardsModule } from '../cards';
+import { DatasetModule } from '../dataset';
+import { WarehouseModule } from '../warehouse';
 import { AutomagicController } from './automagic.controller';
 import { AutomagicRepository } from './automagic.repository';
 import { AutomagicService } from './automagic.service';

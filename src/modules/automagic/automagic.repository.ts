@@ -1,34 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppSql } from '../../common/database/app-sql';
+import { UNUSABLE_VISIBILITY } from './xray-fields';
+import type { XFieldRow, XTableRow } from './xray.types';
 
-export interface XTableRow {
-  id: number;
-  db_id: number;
-  schema: string | null;
-  name: string;
-  display_name: string;
-  description: string | null;
-  entity_type: string | null;
-  visibility_type: string | null;
-  estimated_row_count: number | null;
-}
-
-export interface XFieldRow {
-  id: number;
-  table_id: number;
-  name: string;
-  display_name: string;
-  base_type: string;
-  effective_type: string | null;
-  semantic_type: string | null;
-  fk_target_field_id: number | null;
-  visibility_type: string;
-  fingerprint: string | null;
-  position: number;
-}
-
-export interface MacroRow {
+export interface SegmentMetricRow {
   id: number;
   table_id: number;
   name: string;
@@ -44,7 +20,8 @@ export interface ModelIndexRow {
 }
 
 const TABLE_COLS = 'id, db_id, schema, name, display_name, description, entity_type, visibility_type, estimated_row_count';
-const FIELD_COLS = 'id, table_id, name, display_name, base_type, effective_type, semantic_type, fk_target_field_id, visibility_type, fingerprint, position';
+const FIELD_COLS =
+  'id, table_id, name, display_name, base_type, effective_type, semantic_type, fk_target_field_id, visibility_type, fingerprint, position';
 const list = (n: number, from = 1) => Array.from({ length: n }, (_, i) => `$${i + from}`).join(', ');
 
 /** The app-DB reads of the x-rays: tables, fields and their links, segments and legacy metrics, model indexes. */
@@ -63,11 +40,18 @@ export class AutomagicRepository {
 
   async tables(ids: number[]): Promise<XTableRow[]> {
     if (ids.length === 0) return [];
-    return (await this.sql.query<XTableRow>(`SELECT ${TABLE_COLS} FROM metabase_table WHERE active = $1 AND id IN (${list(ids.length, 2)})`, [true, ...ids])).map(tableOf);
+    return (
+      await this.sql.query<XTableRow>(`SELECT ${TABLE_COLS} FROM metabase_table WHERE active = $1 AND id IN (${list(ids.length, 2)})`, [
+        true,
+        ...ids,
+      ])
+    ).map(tableOf);
   }
 
   async databaseTables(dbId: number): Promise<XTableRow[]> {
-    return (await this.sql.query<XTableRow>(`SELECT ${TABLE_COLS} FROM metabase_table WHERE db_id = $1 AND active = $2 ORDER BY id`, [dbId, true])).map(tableOf);
+    return (
+      await this.sql.query<XTableRow>(`SELECT ${TABLE_COLS} FROM metabase_table WHERE db_id = $1 AND active = $2 ORDER BY id`, [dbId, true])
+    ).map(tableOf);
   }
 
   async databaseExists(id: number): Promise<boolean> {
@@ -81,33 +65,58 @@ export class AutomagicRepository {
 
   async fieldsByIds(ids: number[]): Promise<XFieldRow[]> {
     if (ids.length === 0) return [];
-    return (await this.sql.query<XFieldRow>(`SELECT ${FIELD_COLS} FROM metabase_field WHERE active = $1 AND id IN (${list(ids.length, 2)})`, [true, ...ids])).map(fieldOf);
+    return (
+      await this.sql.query<XFieldRow>(`SELECT ${FIELD_COLS} FROM metabase_field WHERE active = $1 AND id IN (${list(ids.length, 2)})`, [
+        true,
+        ...ids,
+      ])
+    ).map(fieldOf);
+  }
+
+  /** Which of these fields (active or not) are sensitive or retired: never an x-ray's subject, dimension or metric. */
+  async unusableFieldIds(ids: number[]): Promise<number[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.sql.query<{ id: number }>(
+      `SELECT id FROM metabase_field WHERE visibility_type IN (${list(UNUSABLE_VISIBILITY.length)})` +
+        ` AND id IN (${list(ids.length, UNUSABLE_VISIBILITY.length + 1)})`,
+      [...UNUSABLE_VISIBILITY, ...ids],
+    );
+    return rows.map((r) => Number(r.id));
   }
 
   /** Active fields of these tables, in table order. */
   async fieldsOf(tableIds: number[]): Promise<XFieldRow[]> {
     if (tableIds.length === 0) return [];
-    const rows = await this.sql.query<XFieldRow>(`SELECT ${FIELD_COLS} FROM metabase_field WHERE active = $1 AND table_id IN (${list(tableIds.length, 2)}) ORDER BY table_id, position, id`, [true, ...tableIds]);
+    const rows = await this.sql.query<XFieldRow>(
+      `SELECT ${FIELD_COLS} FROM metabase_field WHERE active = $1 AND table_id IN (${list(tableIds.length, 2)})` +
+        ' ORDER BY table_id, position, id',
+      [true, ...tableIds],
+    );
     return rows.map(fieldOf);
   }
 
   /** Foreign keys of other tables pointing at a field of this one: `[fk field, its table]`. */
   async linkingHere(tableId: number): Promise<Array<{ fk: XFieldRow; table_id: number }>> {
     const rows = await this.sql.query<XFieldRow>(
-      `SELECT ${FIELD_COLS.split(', ').map((c) => `f.${c}`).join(', ')} FROM metabase_field f JOIN metabase_field t ON t.id = f.fk_target_field_id
+      `SELECT ${FIELD_COLS.split(', ')
+        .map((c) => `f.${c}`)
+        .join(', ')} FROM metabase_field f JOIN metabase_field t ON t.id = f.fk_target_field_id
        WHERE t.table_id = $1 AND f.active = $2 AND f.table_id <> $1 ORDER BY f.table_id, f.id`,
       [tableId, true],
     );
     return rows.map(fieldOf).map((fk) => ({ fk, table_id: fk.table_id }));
   }
 
-  async macro(kind: 'segment' | 'metric', id: number): Promise<MacroRow | null> {
-    const [r] = await this.sql.query<MacroRow>(`SELECT id, table_id, name, definition, archived FROM ${kind} WHERE id = $1`, [id]);
+  async segmentOrMetric(kind: 'segment' | 'metric', id: number): Promise<SegmentMetricRow | null> {
+    const [r] = await this.sql.query<SegmentMetricRow>(`SELECT id, table_id, name, definition, archived FROM ${kind} WHERE id = $1`, [id]);
     return r ? { ...r, id: Number(r.id), table_id: Number(r.table_id) } : null;
   }
 
-  async segmentsOf(tableId: number): Promise<MacroRow[]> {
-    const rows = await this.sql.query<MacroRow>('SELECT id, table_id, name, definition, archived FROM segment WHERE table_id = $1 AND archived = $2 ORDER BY id', [tableId, false]);
+  async segmentsOf(tableId: number): Promise<SegmentMetricRow[]> {
+    const rows = await this.sql.query<SegmentMetricRow>(
+      'SELECT id, table_id, name, definition, archived FROM segment WHERE table_id = $1 AND archived = $2 ORDER BY id',
+      [tableId, false],
+    );
     return rows.map((r) => ({ ...r, id: Number(r.id), table_id: Number(r.table_id) }));
   }
 
@@ -118,15 +127,29 @@ export class AutomagicRepository {
 
   /** The indexed name of one row of a model index, when the index holds it. */
   async modelIndexValue(indexId: number, pk: number): Promise<string | null> {
-    const [r] = await this.sql.query<{ name: string }>('SELECT name FROM model_index_value WHERE model_index_id = $1 AND model_pk = $2', [indexId, pk]);
+    const [r] = await this.sql.query<{ name: string }>('SELECT name FROM model_index_value WHERE model_index_id = $1 AND model_pk = $2', [
+      indexId,
+      pk,
+    ]);
     return r ? r.name : null;
   }
 }
 
 function tableOf(r: XTableRow): XTableRow {
-  return { ...r, id: Number(r.id), db_id: Number(r.db_id), estimated_row_count: r.estimated_row_count === null ? null : Number(r.estimated_row_count) };
+  return {
+    ...r,
+    id: Number(r.id),
+    db_id: Number(r.db_id),
+    estimated_row_count: r.estimated_row_count === null ? null : Number(r.estimated_row_count),
+  };
 }
 
 function fieldOf(r: XFieldRow): XFieldRow {
-  return { ...r, id: Number(r.id), table_id: Number(r.table_id), fk_target_field_id: r.fk_target_field_id === null ? null : Number(r.fk_target_field_id), position: Number(r.position) };
+  return {
+    ...r,
+    id: Number(r.id),
+    table_id: Number(r.table_id),
+    fk_target_field_id: r.fk_target_field_id === null ? null : Number(r.fk_target_field_id),
+    position: Number(r.position),
+  };
 }

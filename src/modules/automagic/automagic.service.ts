@@ -1,18 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '../../common/auth/current-user';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../common/errors/api-errors';
-import { DatasetMetadataService } from '../dataset/dataset-metadata.service';
+import { DatasetMetadataService } from '../dataset';
 import { andFilters } from './card-builder';
 import { buildXray, compareXrays, type Show, type XDashboard } from './dashboard-builder';
 import { chooseTemplate, fieldKind, bindDimensions, applies } from './field-matching';
 import { AutomagicRepository } from './automagic.repository';
 import { encodeBase64Json, parseCell, parseId, type ComparisonEntity, type Entity } from './automagic-params';
 import { fieldIdsIn, RelatedLinks } from './related-links';
-import { RootResolver, type Resolved } from './root-resolver';
+import { RootResolver } from './root-resolver';
+import { type Resolved } from './xray.types';
 import { TEMPLATES } from './templates';
 import type { Template } from './template.types';
 import { dashboardView } from './xray-view';
 import { describeFilter } from './filter-description';
+import { isUnusable } from './xray-fields';
 
 export interface XrayRequest {
   entity: Entity;
@@ -52,7 +54,11 @@ export class AutomagicService {
   async queryMetadata(caller: AuthUser, entity: Entity, idOrQuery: string) {
     const { resolved } = await this.resolve(caller, entity, idOrQuery, undefined);
     const { root } = resolved;
-    return this.metadata.queryMetadata(caller, { database: root.databaseId, type: 'query', query: { 'source-table': root.tableId ?? root.sourceTable } });
+    return this.metadata.queryMetadata(caller, {
+      database: root.databaseId,
+      type: 'query',
+      query: { 'source-table': root.tableId ?? root.sourceTable },
+    });
   }
 
   /** GET model_index/:id/primary_key/:pk: the model's x-ray narrowed to the one row with that primary key. */
@@ -63,7 +69,12 @@ export class AutomagicService {
     const pkRef = JSON.parse(index.pk_ref) as unknown[];
     const name = (await this.repo.modelIndexValue(indexId, pk)) ?? `${resolved.root.sourceName} ${pk}`;
     const filter = ['=', pkRef, pk];
-    const root = { ...resolved.root, filter: andFilters(resolved.root.filter, filter), sourceName: name, url: `/auto/dashboard/model_index/${indexId}/primary_key/${pk}` };
+    const root = {
+      ...resolved.root,
+      filter: andFilters(resolved.root.filter, filter),
+      sourceName: name,
+      url: `/auto/dashboard/model_index/${indexId}/primary_key/${pk}`,
+    };
     const r: Resolved = { ...resolved, root };
     const template = this.templateFor(r, undefined);
     const built = buildXray(root, template, { show, mayQuery: r.mayQuery });
@@ -89,15 +100,23 @@ export class AutomagicService {
     if (!cell) return { resolved, cell, displayName: resolved.root.sourceName };
     await this.assertFieldsQueryable(caller, resolved, cell);
     const qualifier = describeFilter(cell, resolved.root.fields);
-    const root = { ...resolved.root, filter: andFilters(resolved.root.filter, cell), qualifier, url: `${resolved.root.url}/cell/${encodeBase64Json(cell)}` };
+    const root = {
+      ...resolved.root,
+      filter: andFilters(resolved.root.filter, cell),
+      qualifier,
+      url: `${resolved.root.url}/cell/${encodeBase64Json(cell)}`,
+    };
     return { resolved: { ...resolved, root }, cell, displayName: `${resolved.root.sourceName} ${qualifier}` };
   }
 
-  /** The fields a cell filters on exist and are on tables the caller may query. */
+  /**
+   * The fields a cell filters on exist, are neither sensitive nor retired (else, as unknown fields, 404: the cell
+   * would name them in every title), and are on tables the caller may query.
+   */
   private async assertFieldsQueryable(caller: AuthUser, r: Resolved, cell: unknown[]) {
     const ids = [...new Set(fieldIdsIn(cell))];
     const fields = await this.repo.fieldsByIds(ids);
-    if (fields.length !== ids.length) throw new NotFoundError();
+    if (fields.length !== ids.length || fields.some((f) => isUnusable(f.visibility_type))) throw new NotFoundError();
     const missing = fields.map((f) => f.table_id).filter((t) => !r.tables.has(t));
     if (missing.length) {
       const extra = await this.repo.tables(missing);

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '../../common/auth/current-user';
 import { NotFoundError } from '../../common/errors/api-errors';
-import { DatabaseAccessService } from '../warehouse/database-access.service';
-import { AutomagicRepository, type XTableRow } from './automagic.repository';
+import { DatabaseAccessService } from '../warehouse';
+import { AutomagicRepository } from './automagic.repository';
+import { type XTableRow } from './xray.types';
 import { rankTable } from './interestingness';
 import { tableFields } from './xray-fields';
 
@@ -50,6 +51,14 @@ function candidateView(t: XTableRow, score: number, template: string) {
     description: `A look at ${t.display_name}`,
     score,
     rule: `table/${template}`,
-    table: { id: t.id, db_id: t.db_id, schema: t.schema, name: t.name, display_name: t.display_name, description: t.description, entity_type: t.entity_type },
+    table: {
+      id: t.id,
+      db_id: t.db_id,
+      schema: t.schema,
+      name: t.name,
+      display_name: t.display_name,
+      description: t.description,
+      entity_type: t.entity_type,
+    },
   };
 }

@@ -1,4 +1,4 @@
-import { isa } from '../fields/field-types';
+import { isa } from '../fields';
 import { bindDimensions, type Candidate } from './field-matching';
 import type { BreakoutSpec, CardSpec, Template } from './template.types';
 import type { XCard, XField, XRoot } from './xray.types';
@@ -40,7 +40,10 @@ export function dimsOf(spec: CardSpec): string[] {
 
 /** The dimension an `each` card varies: its first breakout's, else its aggregated one. */
 function eachDim(spec: CardSpec): string | undefined {
-  return spec.breakout?.[0]?.dim ?? (spec.aggregation.flat().find((x) => typeof x === 'string' && x !== spec.aggregation[0][0]) as string | undefined);
+  return (
+    spec.breakout?.[0]?.dim ??
+    (spec.aggregation.flat().find((x) => typeof x === 'string' && x !== spec.aggregation[0][0]) as string | undefined)
+  );
 }
 
 function breakoutRef(b: BreakoutSpec, f: XField): unknown[] | null {
@@ -51,7 +54,8 @@ function breakoutRef(b: BreakoutSpec, f: XField): unknown[] | null {
 
 function substitute(node: unknown, chosen: Map<string, XField>): unknown {
   if (Array.isArray(node)) return node.map((n) => substitute(n, chosen));
-  if (node && typeof node === 'object' && typeof (node as { dim?: unknown }).dim === 'string') return fieldRef(chosen.get((node as { dim: string }).dim) as XField);
+  if (node && typeof node === 'object' && typeof (node as { dim?: unknown }).dim === 'string')
+    return fieldRef(chosen.get((node as { dim: string }).dim) as XField);
   return node;
 }
 
@@ -114,10 +118,12 @@ export function buildCards(root: XRoot, template: Template, mayQuery: (tableId: 
       const dims = dimsOf(spec);
       if (dims.some((d) => (bound.get(d)?.length ?? 0) === 0)) continue;
       const varied = spec.each ? eachDim(spec) : undefined;
-      const options: Candidate[] = varied ? (bound.get(varied) as Candidate[]).slice(0, spec.each) : [bound.get(dims[0] ?? '')?.[0] ?? { field: null as unknown as XField, score: 0 }];
+      const options: Candidate[] = varied
+        ? (bound.get(varied) as Candidate[]).slice(0, spec.each)
+        : [bound.get(dims[0] ?? '')?.[0] ?? { field: null as unknown as XField, score: 0 }];
       options.forEach((option, i) => {
         const chosen = new Map<string, XField>();
-        for (const d of dims) chosen.set(d, (d === varied ? option.field : (bound.get(d) as Candidate[])[0].field));
+        for (const d of dims) chosen.set(d, d === varied ? option.field : (bound.get(d) as Candidate[])[0].field);
         const key = varied ? `${spec.id}:${option.field.id ?? option.field.name}:${option.field.via ?? ''}` : spec.id;
         const card = makeCard(root, spec, si, chosen, key, spec.score - i * 5);
         if (!card || card.tableIds.some((t) => !mayQuery(t))) return;

@@ -12,7 +12,11 @@ describe('x-ray dashboard builder', () => {
     expect(d.name).toBe('A look at Orders');
     const total = d.cards.find((c) => c.key === 'total-income')!;
     expect(total.title).toBe('Total Total');
-    expect(total.datasetQuery).toEqual({ database: 1, type: 'query', query: { 'source-table': 2, aggregation: [['sum', ['field', 15, null]]] } });
+    expect(total.datasetQuery).toEqual({
+      database: 1,
+      type: 'query',
+      query: { 'source-table': 2, aggregation: [['sum', ['field', 15, null]]] },
+    });
     const byCategory = d.cards.find((c) => c.key.startsWith('income-by-category'))!;
     expect(byCategory.datasetQuery.query.breakout).toEqual([['field', 20, { 'source-field': 12 }]]);
     expect(byCategory.tableIds.sort()).toEqual([1, 2]);
@@ -51,13 +55,22 @@ describe('x-ray dashboard builder', () => {
   it('makes a field x-ray from the field template with the field bound', () => {
     const root = ordersRoot();
     const total = root.fields.find((f) => f.name === 'TOTAL')!;
-    const d = buildXray({ ...root, field: total }, TEMPLATES.field.find((t) => t.applies_to === 'number')!, { show: 'all', mayQuery: everything });
+    const d = buildXray(
+      { ...root, field: total },
+      TEMPLATES.field.find((t) => t.applies_to === 'number')!,
+      { show: 'all', mayQuery: everything },
+    );
     expect(d.name).toBe('Total by Orders');
-    expect(d.cards.find((c) => c.key === 'distribution')!.datasetQuery.query.breakout).toEqual([['field', 15, { binning: { strategy: 'default' } }]]);
+    expect(d.cards.find((c) => c.key === 'distribution')!.datasetQuery.query.breakout).toEqual([
+      ['field', 15, { binning: { strategy: 'default' } }],
+    ]);
   });
 
   it('pairs the cards of both sides in a comparison and lays them out side by side', () => {
-    const left = buildXray({ ...ordersRoot(), filter: ['>', ['field', 15, null], 100], sourceName: 'Big orders' }, transactions, { show: 4, mayQuery: everything });
+    const left = buildXray({ ...ordersRoot(), filter: ['>', ['field', 15, null], 100], sourceName: 'Big orders' }, transactions, {
+      show: 4,
+      mayQuery: everything,
+    });
     const right = buildXray(ordersRoot(), transactions, { show: 'all', mayQuery: everything });
     const c = compareXrays(left, right, 'Big orders', 'Orders');
     expect(c.name).toBe('Comparison of Big orders and Orders');
@@ -65,6 +78,9 @@ describe('x-ray dashboard builder', () => {
     expect(c.cards[0].datasetQuery.query.filter).toEqual(['>', ['field', 15, null], 100]);
     expect(c.cards[1].datasetQuery.query.filter).toBeUndefined();
     const placed = layout(c, true).filter((x) => x.kind === 'card');
-    expect(placed.slice(0, 2).map((p) => [p.at.row, p.at.col])).toEqual([[1, 0], [1, 12]]);
+    expect(placed.slice(0, 2).map((p) => [p.at.row, p.at.col])).toEqual([
+      [1, 0],
+      [1, 12],
+    ]);
   });
 });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { isa } from '../fields/field-types';
+import { isa } from '../fields';
 import { buildCards, fieldRef, fillTitle } from './card-builder';
 import { tooVaried } from './field-matching';
 import type { Template } from './template.types';
@@ -27,8 +27,16 @@ export interface XDashboard {
   more: boolean;
 }
 
-const slugOf = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '') || 'filter';
-const paramId = (f: XField) => createHash('sha1').update(JSON.stringify(fieldRef(f))).digest('hex').slice(0, 8);
+const slugOf = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_|_$/g, '') || 'filter';
+const paramId = (f: XField) =>
+  createHash('sha1')
+    .update(JSON.stringify(fieldRef(f)))
+    .digest('hex')
+    .slice(0, 8);
 
 function parameter(f: XField, type: string, sectionId: string): XParameter {
   return { id: paramId(f), name: f.displayName, slug: slugOf(f.displayName), type, sectionId, field: f };
@@ -42,11 +50,20 @@ export function chooseParameters(root: XRoot, mayQuery: (tableId: number) => boo
   const usable = root.fields.filter((f) => !f.hidden && (f.tableId === null || mayQuery(f.tableId)));
   const own = usable.filter((f) => f.via === null);
   const params: XParameter[] = [];
-  const date = own.find((f) => isa(f.semanticType, 'type/CreationTimestamp')) ?? own.find((f) => isa(f.baseType, 'type/DateTime') || isa(f.baseType, 'type/Date'));
+  const date =
+    own.find((f) => isa(f.semanticType, 'type/CreationTimestamp')) ??
+    own.find((f) => isa(f.baseType, 'type/DateTime') || isa(f.baseType, 'type/Date'));
   if (date) params.push(parameter(date, 'date/all-options', 'date'));
   const location = (f: XField) => isa(f.semanticType, 'type/State') || isa(f.semanticType, 'type/Country');
   const category = usable
-    .filter((f) => isa(f.semanticType, 'type/Category') && isa(f.baseType, 'type/Text') && !location(f) && !isa(f.semanticType, 'type/City') && !tooVaried(f))
+    .filter(
+      (f) =>
+        isa(f.semanticType, 'type/Category') &&
+        isa(f.baseType, 'type/Text') &&
+        !location(f) &&
+        !isa(f.semanticType, 'type/City') &&
+        !tooVaried(f),
+    )
     .sort((a, b) => Number(a.via !== null) - Number(b.via !== null) || a.position - b.position)
     .slice(0, MAX_CATEGORY_FILTERS);
   for (const f of category) params.push(parameter(f, 'string/=', 'string'));
@@ -86,7 +103,10 @@ export function compareXrays(left: XDashboard, right: XDashboard, leftName: stri
   for (const l of left.cards) {
     const r = rightOf.get(l.key);
     if (!r) continue;
-    cards.push({ ...l, key: `${l.key}@left`, title: `${l.title} (${leftName})` }, { ...r, key: `${r.key}@right`, title: `${r.title} (${rightName})` });
+    cards.push(
+      { ...l, key: `${l.key}@left`, title: `${l.title} (${leftName})` },
+      { ...r, key: `${r.key}@right`, title: `${r.title} (${rightName})` },
+    );
   }
   return {
     name: `Comparison of ${leftName} and ${rightName}`,
@@ -105,10 +125,14 @@ interface Placed {
   size_y: number;
 }
 
-const sizeOf = (display: string, paired: boolean): [number, number] => (paired ? [12, display === 'scalar' ? 3 : 6] : display === 'scalar' ? [6, 3] : [12, 6]);
+const sizeOf = (display: string, paired: boolean): [number, number] =>
+  paired ? [12, display === 'scalar' ? 3 : 6] : display === 'scalar' ? [6, 3] : [12, 6];
 
 /** Grid positions (24 columns): a full-width title per section, then its cards left to right. */
-export function layout(d: XDashboard, paired: boolean): Array<{ kind: 'text'; text: string; at: Placed } | { kind: 'card'; card: XCard; at: Placed }> {
+export function layout(
+  d: XDashboard,
+  paired: boolean,
+): Array<{ kind: 'text'; text: string; at: Placed } | { kind: 'card'; card: XCard; at: Placed }> {
   const out: Array<{ kind: 'text'; text: string; at: Placed } | { kind: 'card'; card: XCard; at: Placed }> = [];
   let row = 0;
   d.sections.forEach((title, si) => {

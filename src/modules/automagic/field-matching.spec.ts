@@ -39,9 +39,15 @@ describe('x-ray field matching', () => {
 
   it('chooses the table kind from its fields', () => {
     expect(chooseTemplate(TEMPLATES.table, root.fields).name).toBe('TransactionTable');
-    const people = [sampleField(1, 3, 'EMAIL', 'type/Text', 'type/Email'), sampleField(2, 3, 'CREATED_AT', 'type/DateTime', 'type/CreationTimestamp')];
+    const people = [
+      sampleField(1, 3, 'EMAIL', 'type/Text', 'type/Email'),
+      sampleField(2, 3, 'CREATED_AT', 'type/DateTime', 'type/CreationTimestamp'),
+    ];
     expect(chooseTemplate(TEMPLATES.table, people).name).toBe('UserTable');
-    const reviews = [sampleField(1, 4, 'PRODUCT_ID', 'type/Integer', 'type/FK'), sampleField(2, 4, 'CREATED_AT', 'type/DateTime', 'type/CreationTimestamp')];
+    const reviews = [
+      sampleField(1, 4, 'PRODUCT_ID', 'type/Integer', 'type/FK'),
+      sampleField(2, 4, 'CREATED_AT', 'type/DateTime', 'type/CreationTimestamp'),
+    ];
     expect(chooseTemplate(TEMPLATES.table, reviews).name).toBe('EventTable');
     expect(chooseTemplate(TEMPLATES.table, [sampleField(1, 5, 'X', 'type/Text', null)]).name).toBe('GenericTable');
   });

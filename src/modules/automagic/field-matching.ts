@@ -1,4 +1,4 @@
-import { isa } from '../fields/field-types';
+import { isa } from '../fields';
 import type { DimensionMatcher, Template } from './template.types';
 import type { XField } from './xray.types';
 
@@ -47,7 +47,9 @@ export function candidates(fields: readonly XField[], matchers: readonly Dimensi
     }
     if (best !== null) found.push({ field, score: best });
   }
-  return found.sort((a, b) => b.score - a.score || Number(a.field.via !== null) - Number(b.field.via !== null) || a.field.position - b.field.position);
+  return found.sort(
+    (a, b) => b.score - a.score || Number(a.field.via !== null) - Number(b.field.via !== null) || a.field.position - b.field.position,
+  );
 }
 
 /** Every dimension of the template with its candidates (a field x-ray's `Field` is the field itself). */

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AutomagicRepository } from './automagic.repository';
 import { encodeBase64Json } from './automagic-params';
-import type { Resolved } from './root-resolver';
-import type { XCard } from './xray.types';
+import type { Resolved, XCard } from './xray.types';
 import type { Related, RelatedLink } from './xray-view';
 
 const MAX_ZOOM_IN = 6;
@@ -20,18 +19,25 @@ export class RelatedLinks {
     const { root } = r;
     const tableLink = (id: number): RelatedLink | null => {
       const t = r.tables.get(id);
-      return t && r.mayQuery(id) ? { url: `/auto/dashboard/table/${id}`, title: t.display_name, description: `A look at ${t.display_name}` } : null;
+      return t && r.mayQuery(id)
+        ? { url: `/auto/dashboard/table/${id}`, title: t.display_name, description: `A look at ${t.display_name}` }
+        : null;
     };
     const out: Related = { 'zoom-in': [], 'zoom-out': [], 'linking-to': [], 'linked-from': [], compare: [] };
     if (cell) {
       // The root's URL names the cell: zooming out drops it.
       const entityUrl = root.url.split('/cell/')[0];
       out['zoom-out'].push({ url: entityUrl, title: root.sourceName });
-      if (root.tableId !== null) out.compare.push({ url: `${entityUrl}/cell/${encodeBase64Json(cell)}/compare/table/${root.tableId}`, title: `Compare with all ${root.tableName}` });
+      if (root.tableId !== null)
+        out.compare.push({
+          url: `${entityUrl}/cell/${encodeBase64Json(cell)}/compare/table/${root.tableId}`,
+          title: `Compare with all ${root.tableName}`,
+        });
     } else if (root.entity !== 'table' && root.tableId !== null) {
       const t = tableLink(root.tableId);
       if (t) out['zoom-out'].push(t);
-      if (root.entity === 'segment') out.compare.push({ url: `${root.url}/compare/table/${root.tableId}`, title: `Compare with all ${root.tableName}` });
+      if (root.entity === 'segment')
+        out.compare.push({ url: `${root.url}/compare/table/${root.tableId}`, title: `Compare with all ${root.tableName}` });
     }
     if (root.tableId === null) return out;
     const used = new Map<number, { id: number; name: string }>();
@@ -41,7 +47,8 @@ export class RelatedLinks {
         if (f && f.id !== root.field?.id) used.set(id, { id, name: f.displayName });
       }
     }
-    for (const f of [...used.values()].slice(0, MAX_ZOOM_IN)) out['zoom-in'].push({ url: `/auto/dashboard/field/${f.id}`, title: f.name, description: `A look at ${f.name}` });
+    for (const f of [...used.values()].slice(0, MAX_ZOOM_IN))
+      out['zoom-in'].push({ url: `/auto/dashboard/field/${f.id}`, title: f.name, description: `A look at ${f.name}` });
     if (root.entity === 'table' && !cell) {
       for (const s of await this.repo.segmentsOf(root.tableId)) {
         out['zoom-in'].push({ url: `/auto/dashboard/segment/${s.id}`, title: s.name });
@@ -55,7 +62,12 @@ export class RelatedLinks {
     const from = await this.repo.linkingHere(root.tableId);
     const fromTables = await this.repo.tables([...new Set(from.map((x) => x.table_id))]);
     for (const t of fromTables) {
-      if (r.mayQuery(root.tableId)) out['linked-from'].push({ url: `/auto/dashboard/table/${t.id}`, title: t.display_name, description: `A look at ${t.display_name}` });
+      if (r.mayQuery(root.tableId))
+        out['linked-from'].push({
+          url: `/auto/dashboard/table/${t.id}`,
+          title: t.display_name,
+          description: `A look at ${t.display_name}`,
+        });
     }
     return out;
   }

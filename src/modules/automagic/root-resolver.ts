@@ -1,25 +1,19 @@
+import { sqlBool } from '../../common/database/row-values';
 import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '../../common/auth/current-user';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../common/errors/api-errors';
-import { CardAccessService } from '../cards/card-access.service';
-import type { CardRow } from '../cards/cards.repository';
-import { legacyQuery } from '../cards/card-query';
-import { accessIn, DatabaseAccessService } from '../warehouse/database-access.service';
-import { AutomagicRepository, type XTableRow } from './automagic.repository';
+import { CardAccessService, legacyQuery } from '../cards';
+import type { CardRow } from '../../schema/card.rows';
+import { accessIn, DatabaseAccessService } from '../warehouse';
+import { AutomagicRepository } from './automagic.repository';
+import { type XTableRow } from './xray.types';
 import { andFilters } from './card-builder';
 import { parseBase64Json, parseId, type Entity } from './automagic-params';
-import { columnField, tableFields, xField } from './xray-fields';
-import type { XRoot } from './xray.types';
+import { fieldIdsIn } from './related-links';
+import { columnField, isUnusable, tableFields, xField } from './xray-fields';
+import type { Resolved, XRoot } from './xray.types';
 
 /** A resolved entity: the root, which templates apply to it, and what the caller may query. */
-export interface Resolved {
-  root: XRoot;
-  prefix: 'table' | 'field' | 'metric';
-  /** The tables involved (the source's and the linked ones), by id. */
-  tables: Map<number, XTableRow>;
-  mayQuery: (tableId: number) => boolean;
-}
-
 const BASE64_JSON = "value couldn't be parsed as base64 encoded JSON";
 
 /** Turns `:entity/:entity-id-or-query` into the root of an x-ray, checking the caller may read and query it. */
@@ -39,7 +33,7 @@ export class RootResolver {
         return this.field(caller, parseId('entity-id-or-query', idOrQuery));
       case 'segment':
       case 'metric':
-        return this.macro(caller, entity, parseId('entity-id-or-query', idOrQuery));
+        return this.segmentOrMetric(caller, entity, parseId('entity-id-or-query', idOrQuery));
       case 'question':
       case 'model':
         return this.card(caller, entity, parseId('entity-id-or-query', idOrQuery));
@@ -84,26 +78,39 @@ export class RootResolver {
     return { root, prefix: 'table', tables, mayQuery };
   }
 
+  /** A sensitive or retired field is no subject: answered as an unknown field, so neither its name nor its existence shows. */
   private async field(caller: AuthUser, id: number): Promise<Resolved> {
     const f = await this.repo.field(id);
-    if (!f) throw new NotFoundError();
-    const r = await this.table(caller, f.table_id, { entity: 'field', entityId: String(id), url: `/auto/dashboard/field/${id}`, field: xField(f) });
+    if (!f || isUnusable(f.visibility_type)) throw new NotFoundError();
+    const r = await this.table(caller, f.table_id, {
+      entity: 'field',
+      entityId: String(id),
+      url: `/auto/dashboard/field/${id}`,
+      field: xField(f),
+    });
     return { ...r, prefix: 'field' };
   }
 
-  private async macro(caller: AuthUser, kind: 'segment' | 'metric', id: number): Promise<Resolved> {
-    const m = await this.repo.macro(kind, id);
-    if (!m || m.archived === true || m.archived === 1) throw new NotFoundError();
+  private async segmentOrMetric(caller: AuthUser, kind: 'segment' | 'metric', id: number): Promise<Resolved> {
+    const m = await this.repo.segmentOrMetric(kind, id);
+    if (!m || sqlBool(m.archived)) throw new NotFoundError();
     const def = JSON.parse(m.definition) as { filter?: unknown[]; aggregation?: unknown[][] };
-    const overrides: Partial<XRoot> = { entity: kind, entityId: String(id), url: `/auto/dashboard/${kind}/${id}`, sourceName: m.name, filter: def.filter ?? null };
+    const overrides: Partial<XRoot> = {
+      entity: kind,
+      entityId: String(id),
+      url: `/auto/dashboard/${kind}/${id}`,
+      sourceName: m.name,
+      filter: def.filter ?? null,
+    };
     if (kind === 'metric') overrides.metric = def.aggregation?.[0] ?? ['count'];
     const r = await this.table(caller, m.table_id, overrides);
+    await this.assertUsableMetric(r.root.metric);
     return { ...r, prefix: kind === 'metric' ? 'metric' : 'table' };
   }
 
   private async card(caller: AuthUser, entity: 'question' | 'model', id: number): Promise<Resolved> {
     const { row } = await this.cards.readable(caller, id);
-    if (row.archived === true || row.archived === 1) throw new NotFoundError();
+    if (sqlBool(row.archived)) throw new NotFoundError();
     return this.cardRoot(caller, row, entity);
   }
 
@@ -118,7 +125,12 @@ export class RootResolver {
     const base: Partial<XRoot> = { entity, entityId: String(row.id), url: `/auto/dashboard/${entity}/${row.id}`, sourceName: row.name };
     const simple = inner && typeof inner['source-table'] === 'number' && !inner.joins && !inner.expressions && !inner['source-query'];
     if (simple && row.type === 'metric' && Array.isArray(inner.aggregation) && !inner.breakout) {
-      const r = await this.table(caller, inner['source-table'] as number, { ...base, filter: (inner.filter as unknown[]) ?? null, metric: (inner.aggregation as unknown[][])[0] });
+      const r = await this.table(caller, inner['source-table'] as number, {
+        ...base,
+        filter: (inner.filter as unknown[]) ?? null,
+        metric: (inner.aggregation as unknown[][])[0],
+      });
+      await this.assertUsableMetric(r.root.metric);
       return { ...r, prefix: 'metric' };
     }
     if (simple && entity === 'question' && !inner.aggregation && !inner.breakout) {
@@ -142,6 +154,14 @@ export class RootResolver {
       fields: columns.map(columnField),
     };
     return { root, prefix: 'table', tables: dbTables, mayQuery: () => false };
+  }
+
+  /**
+   * A metric every card of its x-ray aggregates: one over a sensitive or retired field is refused as an unknown
+   * entity (its cards would show the field's name and ask for its values).
+   */
+  private async assertUsableMetric(aggregation: unknown[] | undefined): Promise<void> {
+    if ((await this.repo.unusableFieldIds([...new Set(fieldIdsIn(aggregation))])).length) throw new NotFoundError();
   }
 
   /** `:entity-id-or-query` of `adhoc`: base64 of a dataset query over a table or saved question; its filter is kept. */

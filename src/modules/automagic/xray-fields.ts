@@ -1,7 +1,10 @@
-import type { XFieldRow, XTableRow } from './automagic.repository';
-import type { XField } from './xray.types';
+import type { XFieldRow, XTableRow, XField } from './xray.types';
 
 const HIDDEN = ['retired', 'hidden', 'sensitive', 'details-only'];
+/** Never an x-ray's subject, dimension or metric, for anyone (Metabase's x-rays leave them out too). */
+export const UNUSABLE_VISIBILITY = ['sensitive', 'retired'];
+
+export const isUnusable = (visibility: string | null) => visibility !== null && UNUSABLE_VISIBILITY.includes(visibility);
 
 interface Fingerprint {
   global?: { 'distinct-count'?: number };

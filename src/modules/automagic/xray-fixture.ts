@@ -1,9 +1,34 @@
 import type { XField, XRoot } from './xray.types';
 
 /** Builder inputs shaped like the Sample Database's ORDERS with its linked PRODUCTS and PEOPLE (unit specs and bench). */
-export function sampleField(id: number, tableId: number, name: string, baseType: string, semanticType: string | null, extra: Partial<XField> = {}): XField {
-  const displayName = name.charAt(0) + name.slice(1).toLowerCase().replace(/_(\w)/g, (_, c: string) => ` ${c.toUpperCase()}`);
-  return { id, name, displayName, baseType, semanticType, tableId, position: id, via: null, distinct: null, binnable: baseType === 'type/Float' || baseType === 'type/Integer', hidden: false, ...extra };
+export function sampleField(
+  id: number,
+  tableId: number,
+  name: string,
+  baseType: string,
+  semanticType: string | null,
+  extra: Partial<XField> = {},
+): XField {
+  const displayName =
+    name.charAt(0) +
+    name
+      .slice(1)
+      .toLowerCase()
+      .replace(/_(\w)/g, (_, c: string) => ` ${c.toUpperCase()}`);
+  return {
+    id,
+    name,
+    displayName,
+    baseType,
+    semanticType,
+    tableId,
+    position: id,
+    via: null,
+    distinct: null,
+    binnable: baseType === 'type/Float' || baseType === 'type/Integer',
+    hidden: false,
+    ...extra,
+  };
 }
 
 export const ORDERS = 2;
@@ -30,5 +55,16 @@ export function ordersRoot(): XRoot {
     sampleField(31, PEOPLE, 'SOURCE', 'type/Text', 'type/Source', { via: 11, distinct: 5, position: 51 }),
     sampleField(32, PEOPLE, 'NAME', 'type/Text', 'type/Name', { via: 11, distinct: 2499, position: 52 }),
   ];
-  return { entity: 'table', entityId: String(ORDERS), url: `/auto/dashboard/table/${ORDERS}`, sourceName: 'Orders', tableName: 'Orders', databaseId: 1, tableId: ORDERS, sourceTable: ORDERS, filter: null, fields: [...own, ...linked] };
+  return {
+    entity: 'table',
+    entityId: String(ORDERS),
+    url: `/auto/dashboard/table/${ORDERS}`,
+    sourceName: 'Orders',
+    tableName: 'Orders',
+    databaseId: 1,
+    tableId: ORDERS,
+    sourceTable: ORDERS,
+    filter: null,
+    fields: [...own, ...linked],
+  };
 }

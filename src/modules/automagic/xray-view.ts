@@ -68,14 +68,34 @@ export function dashboardView(d: XDashboard, ctx: ViewContext) {
   const placed = layout(d, ctx.paired);
   const dashcards = placed.map((item, i) => {
     const id = -(i + 1);
-    const common = { id, dashboard_id: null, action_id: null, dashboard_tab_id: null, ...item.at, inline_parameters: [], series: [], entity_id: null, created_at: null, updated_at: null };
-    if (item.kind === 'text') return { ...common, card_id: null, card: null, parameter_mappings: [], visualization_settings: TEXT_VS(item.text) };
+    const common = {
+      id,
+      dashboard_id: null,
+      action_id: null,
+      dashboard_tab_id: null,
+      ...item.at,
+      inline_parameters: [],
+      series: [],
+      entity_id: null,
+      created_at: null,
+      updated_at: null,
+    };
+    if (item.kind === 'text')
+      return { ...common, card_id: null, card: null, parameter_mappings: [], visualization_settings: TEXT_VS(item.text) };
     const mapped = item.card.datasetQuery.query['source-table'] === ctx.parameterSource ? d.parameters.map((p) => mapping(p, id)) : [];
     return { ...common, card_id: id, card: cardView(item.card, id, ctx.creatorId), parameter_mappings: mapped, visualization_settings: {} };
   });
   const paramFields: Record<string, unknown> = {};
   for (const p of d.parameters) {
-    if (p.field.id !== null) paramFields[p.field.id] = { id: p.field.id, table_id: p.field.tableId, name: p.field.name, display_name: p.field.displayName, base_type: p.field.baseType, semantic_type: p.field.semanticType };
+    if (p.field.id !== null)
+      paramFields[p.field.id] = {
+        id: p.field.id,
+        table_id: p.field.tableId,
+        name: p.field.name,
+        display_name: p.field.displayName,
+        base_type: p.field.baseType,
+        semantic_type: p.field.semanticType,
+      };
   }
   return {
     id: null,

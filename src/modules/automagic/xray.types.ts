@@ -1,3 +1,30 @@
+/** The metadata rows the automagic repository reads (tables and fields), as the builder starts from them. */
+export interface XTableRow {
+  id: number;
+  db_id: number;
+  schema: string | null;
+  name: string;
+  display_name: string;
+  description: string | null;
+  entity_type: string | null;
+  visibility_type: string | null;
+  estimated_row_count: number | null;
+}
+
+export interface XFieldRow {
+  id: number;
+  table_id: number;
+  name: string;
+  display_name: string;
+  base_type: string;
+  effective_type: string | null;
+  semantic_type: string | null;
+  fk_target_field_id: number | null;
+  visibility_type: string;
+  fingerprint: string | null;
+  position: number;
+}
+
 /** A field as the x-ray builder sees it: a table's field, a linked table's field, or a column of a saved question. */
 export interface XField {
   /** Null for a column of a saved question or model used as the source (referred to by name). */
@@ -65,4 +92,13 @@ export interface XParameter {
   type: string;
   sectionId: string;
   field: XField;
+}
+
+/** An x-ray root as resolved from the URL, with what the related links need. */
+export interface Resolved {
+  root: XRoot;
+  prefix: 'table' | 'field' | 'metric';
+  /** The tables involved (the source's and the linked ones), by id. */
+  tables: Map<number, XTableRow>;
+  mayQuery: (tableId: number) => boolean;
 }

@@ -1,7 +1,7 @@
 import { Injectable, PipeTransform } from '@nestjs/common';
 import { ValidationError } from '../../common/errors/api-errors';
 import { MSG } from '../../common/validation/messages';
-import type { BookmarkModel } from './bookmark.entity';
+import type { BookmarkModel } from '../../schema/bookmark.entity';
 import { BOOKMARK_MODELS } from './bookmarks.dto';
 
 /** `:model` of the bookmark routes: card, dashboard or collection, else the spec's 400. */

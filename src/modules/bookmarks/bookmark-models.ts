@@ -1,4 +1,4 @@
-import type { BookmarkModel } from './bookmark.entity';
+import type { BookmarkModel } from '../../schema/bookmark.entity';
 
 /** One row of a bookmarked object, as the lookup below selects it. */
 export type BookmarkedRow = Record<string, unknown> & { id: number; name: string; description: string | null };
@@ -23,14 +23,24 @@ export const BOOKMARKABLE: Record<BookmarkModel, BookmarkableModel | undefined> 
     accessColumn: 'o.collection_id',
     columns: ['o.display AS display', 'o.type AS card_type', 'o.collection_id AS collection_id', 'c.authority_level AS authority_level'],
     joinsCollection: true,
-    view: (r) => ({ display: r.display, card_type: r.card_type, dataset: r.card_type === 'model', collection_id: r.collection_id === null ? null : Number(r.collection_id), authority_level: r.authority_level ?? null }),
+    view: (r) => ({
+      display: r.display,
+      card_type: r.card_type,
+      dataset: r.card_type === 'model',
+      collection_id: r.collection_id === null ? null : Number(r.collection_id),
+      authority_level: r.authority_level ?? null,
+    }),
   },
   collection: {
     table: 'collection',
     accessColumn: 'o.id',
     columns: ['o.authority_level AS authority_level', 'o.personal_owner_id AS personal_owner_id', 'o.location AS location'],
     joinsCollection: false,
-    view: (r) => ({ authority_level: r.authority_level ?? null, personal_owner_id: r.personal_owner_id === null ? null : Number(r.personal_owner_id), location: r.location }),
+    view: (r) => ({
+      authority_level: r.authority_level ?? null,
+      personal_owner_id: r.personal_owner_id === null ? null : Number(r.personal_owner_id),
+      location: r.location,
+    }),
   },
   dashboard: {
     table: 'report_dashboard',

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nest
 import { Access } from '../../common/auth/access.decorator';
 import { AuthUser, CurrentUser } from '../../common/auth/current-user';
 import { IdParam } from '../../common/validation/pipes';
-import type { BookmarkModel } from './bookmark.entity';
+import type { BookmarkModel } from '../../schema/bookmark.entity';
 import { BookmarkModelPipe } from './bookmark-model.pipe';
 import { BookmarkOrderingsDto } from './bookmarks.dto';
 import { BookmarksService } from './bookmarks.service';
@@ -34,7 +34,11 @@ export class BookmarksController {
   @Delete(':model/:id')
   @Access('user')
   @HttpCode(204)
-  async remove(@Param('model', BookmarkModelPipe) model: BookmarkModel, @Param('id', IdParam()) id: number, @CurrentUser() caller: AuthUser): Promise<void> {
+  async remove(
+    @Param('model', BookmarkModelPipe) model: BookmarkModel,
+    @Param('id', IdParam()) id: number,
+    @CurrentUser() caller: AuthUser,
+  ): Promise<void> {
     await this.bookmarks.remove(caller, model, id);
   }
 }

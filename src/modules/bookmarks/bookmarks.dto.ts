@@ -1,9 +1,8 @@
 import { Type } from 'class-transformer';
 import { IsArray, ValidateNested } from 'class-validator';
 import { MSG } from '../../common/validation/messages';
-import { OneOf } from '../../common/validation/validators';
-import { Id } from '../permissions/permissions.dto';
-import type { BookmarkModel } from './bookmark.entity';
+import { OneOf, Id } from '../../common/validation/validators';
+import type { BookmarkModel } from '../../schema/bookmark.entity';
 
 export const BOOKMARK_MODELS = ['card', 'dashboard', 'collection'] as const;
 

@@ -1,11 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { AppSql } from '../../common/database/app-sql';
-import { Bookmark, BookmarkModel } from './bookmark.entity';
+import { raw, sql, type Sql } from '../../common/database/sql';
+import { Bookmark, BookmarkModel } from '../../schema/bookmark.entity';
 import { BOOKMARKABLE, BookmarkableModel, BookmarkedRow } from './bookmark-models';
-
-/** A SQL condition with its values numbered from `$first` (CollectionAccessService.readableCondition). */
-type Readable = (first: number) => Promise<{ sql: string; params: unknown[] }>;
 
 export interface BookmarkListRow extends BookmarkedRow {
   bookmark_id: number;
@@ -37,21 +35,21 @@ export class BookmarksRepository {
   }
 
   /** The object, when it exists (archived or not), and whether `readable` holds for it. */
-  async object(m: BookmarkableModel, id: number, readable: Readable): Promise<{ exists: boolean; readable: boolean }> {
-    const cond = await readable(2);
-    const rows = await this.sql.query<{ ok: number }>(`SELECT CASE WHEN ${cond.sql} THEN 1 ELSE 0 END AS ok FROM ${m.table} o WHERE o.id = $1`, [id, ...cond.params]);
+  async object(m: BookmarkableModel, id: number, readable: Sql): Promise<{ exists: boolean; readable: boolean }> {
+    const rows = await this.sql.query<{ ok: number }>(
+      sql`SELECT CASE WHEN ${readable} THEN 1 ELSE 0 END AS ok FROM ${raw(m.table)} o WHERE o.id = ${id}`,
+    );
     return { exists: rows.length > 0, readable: Number(rows[0]?.ok ?? 0) === 1 };
   }
 
   /** The user's bookmarks of one kind whose objects are there, unarchived and readable. */
-  async listOf(userId: number, model: BookmarkModel, m: BookmarkableModel, readable: Readable): Promise<BookmarkListRow[]> {
-    const cond = await readable(3);
-    const join = m.joinsCollection ? ' LEFT JOIN collection c ON c.id = o.collection_id' : '';
+  async listOf(userId: number, model: BookmarkModel, m: BookmarkableModel, readable: Sql): Promise<BookmarkListRow[]> {
+    const join = raw(m.joinsCollection ? ' LEFT JOIN collection c ON c.id = o.collection_id' : '');
     return this.sql.query<BookmarkListRow>(
-      `SELECT b.id AS bookmark_id, b.ordering AS ordering, b.created_at AS created_at, o.id AS id, o.name AS name, o.description AS description, ${m.columns.join(', ')}
-       FROM bookmark b JOIN ${m.table} o ON o.id = b.model_id${join}
-       WHERE b.user_id = $1 AND b.model = $2 AND o.archived = FALSE AND ${cond.sql}`,
-      [userId, model, ...cond.params],
+      sql`SELECT b.id AS bookmark_id, b.ordering AS ordering, b.created_at AS created_at, o.id AS id, o.name AS name,
+         o.description AS description, ${raw(m.columns.join(', '))}
+       FROM bookmark b JOIN ${raw(m.table)} o ON o.id = b.model_id${join}
+       WHERE b.user_id = ${userId} AND b.model = ${model} AND o.archived = FALSE AND ${readable}`,
     );
   }
 
@@ -71,11 +69,14 @@ export class BookmarksRepository {
   async saveOrdering(userId: number, orderings: Array<{ type: BookmarkModel; item_id: number }>): Promise<void> {
     await this.db.transaction(async (tx) => {
       await tx.update(Bookmark, { user_id: userId }, { ordering: null });
-      for (const [i, o] of orderings.entries()) await tx.update(Bookmark, { user_id: userId, model: o.type, model_id: o.item_id }, { ordering: i });
+      for (const [i, o] of orderings.entries())
+        await tx.update(Bookmark, { user_id: userId, model: o.type, model_id: o.item_id }, { ordering: i });
     });
   }
 
   static models(): Array<[BookmarkModel, BookmarkableModel]> {
-    return (Object.entries(BOOKMARKABLE) as Array<[BookmarkModel, BookmarkableModel | undefined]>).filter((e): e is [BookmarkModel, BookmarkableModel] => e[1] !== undefined);
+    return (Object.entries(BOOKMARKABLE) as Array<[BookmarkModel, BookmarkableModel | undefined]>).filter(
+      (e): e is [BookmarkModel, BookmarkableModel] => e[1] !== undefined,
+    );
   }
 }

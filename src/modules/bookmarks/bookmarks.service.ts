@@ -2,10 +2,10 @@ import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '../../common/auth/current-user';
 import { uniqueOr } from '../../common/database/unique-violation';
 import { ForbiddenError, MessageError, NotFoundError } from '../../common/errors/api-errors';
-import { CollectionAccessService } from '../collections/collection-access.service';
-import { sqlTime } from '../search/sql-time';
+import { CollectionAccessService } from '../collections';
+import { sqlTime } from '../../common/database/sql-time';
 import { BOOKMARKABLE, BookmarkableModel } from './bookmark-models';
-import { Bookmark, BookmarkModel } from './bookmark.entity';
+import { Bookmark, BookmarkModel } from '../../schema/bookmark.entity';
 import { BookmarkListRow, BookmarksRepository } from './bookmarks.repository';
 
 const alreadyThere = () => new MessageError('Bookmark already exists');
@@ -25,10 +25,15 @@ export class BookmarksService {
   async list(user: AuthUser) {
     const rows: Array<BookmarkListRow & { model: BookmarkModel; m: BookmarkableModel }> = [];
     for (const [model, m] of BookmarksRepository.models()) {
-      const found = await this.repo.listOf(user.id, model, m, (first) => this.access.readableCondition(user, m.accessColumn, first));
+      const found = await this.repo.listOf(user.id, model, m, await this.access.readableWhere(user, m.accessColumn));
       rows.push(...found.map((r) => ({ ...r, model, m })));
     }
-    rows.sort((a, b) => order(a.ordering, b.ordering) || (sqlTime(b.created_at) ?? '').localeCompare(sqlTime(a.created_at) ?? '') || Number(b.bookmark_id) - Number(a.bookmark_id));
+    rows.sort(
+      (a, b) =>
+        order(a.ordering, b.ordering) ||
+        (sqlTime(b.created_at) ?? '').localeCompare(sqlTime(a.created_at) ?? '') ||
+        Number(b.bookmark_id) - Number(a.bookmark_id),
+    );
     return rows.map((r) => ({
       id: `${r.model}-${r.id}`,
       type: r.model,
@@ -43,7 +48,7 @@ export class BookmarksService {
   /** 404 for a missing object, 403 for one the caller may not read, 400 when already bookmarked (Metabase). */
   async create(user: AuthUser, model: BookmarkModel, id: number) {
     const m = this.lookup(model);
-    const found = await this.repo.object(m, id, (first) => this.access.readableCondition(user, m.accessColumn, first));
+    const found = await this.repo.object(m, id, await this.access.readableWhere(user, m.accessColumn));
     if (!found.exists) throw new NotFoundError();
     if (!found.readable) throw new ForbiddenError();
     if (await this.repo.find(user.id, model, id)) throw alreadyThere();

@@ -1,10 +1,12 @@
+import { sqlBool } from '../../common/database/row-values';
 import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '../../common/auth/current-user';
-import { CollectionAccessService } from '../collections/collection-access.service';
-import { ancestorIds } from '../collections/location';
-import type { CollectionPerm } from '../collections/collection-permission.entity';
+import { ancestorIds, CollectionAccessService } from '../collections';
+import { DatabaseAccessService } from '../warehouse';
+import type { CollectionPerm } from '../../schema/collection-permission.entity';
 import { placeOf } from './card-access.service';
-import { CardsRepository, type CardListRow, type CardRow } from './cards.repository';
+import { CardsRepository } from './cards.repository';
+import { type CardListRow, type CardRow } from '../../schema/card.rows';
 import type { CardJsonRow } from './card-list-sql';
 import { toCardView } from './card-view';
 
@@ -17,15 +19,61 @@ export class CardHydrator {
   constructor(
     private readonly cards: CardsRepository,
     private readonly access: CollectionAccessService,
+    private readonly databases: DatabaseAccessService,
   ) {}
 
-  async one(caller: AuthUser, row: CardRow, perm: CollectionPerm | null) {
+  async one(caller: AuthUser, row: CardRow, perm: CollectionPerm | null): Promise<Record<string, unknown>> {
     const place = placeOf(row);
     const ids = place ? ancestorIds(place.location) : [];
-    const [ancestors, lastEdits, stats] = await Promise.all([this.cards.collections(ids), this.cards.lastEdits([Number(row.id)]), this.cards.queryStats(Number(row.id))]);
-    const readable = caller.isSuperuser || ancestors.length === 0 ? null : await this.access.forCollections(caller, ancestors.map((a) => ({ id: Number(a.id), location: a.location, personal_owner_id: a.personal_owner_id === null ? null : Number(a.personal_owner_id) })));
-    const shown = ids.map((id) => ancestors.find((a) => Number(a.id) === id)).filter((a): a is NonNullable<typeof a> => Boolean(a) && (readable === null || readable.has(Number(a!.id))));
-    return toCardView(row, { can_write: perm === 'write', ancestors: shown, lastEdit: lastEdits.get(Number(row.id)) ?? null, stats });
+    const [ancestors, lastEdits, stats] = await Promise.all([
+      this.cards.collections(ids),
+      this.cards.lastEdits([Number(row.id)]),
+      this.cards.queryStats(Number(row.id)),
+    ]);
+    const readable =
+      caller.isSuperuser || ancestors.length === 0
+        ? null
+        : await this.access.forCollections(
+            caller,
+            ancestors.map((a) => ({
+              id: Number(a.id),
+              location: a.location,
+              personal_owner_id: a.personal_owner_id === null ? null : Number(a.personal_owner_id),
+            })),
+          );
+    const shown = ids
+      .map((id) => ancestors.find((a) => Number(a.id) === id))
+      .filter((a): a is NonNullable<typeof a> => Boolean(a) && (readable === null || readable.has(Number(a!.id))));
+    return {
+      ...toCardView(row, { can_write: perm === 'write', ancestors: shown, lastEdit: lastEdits.get(Number(row.id)) ?? null, stats }),
+      ...(await this.details(caller, row, perm)),
+    };
+  }
+
+  /**
+   * What Metabase hydrates onto a single card only (GET, POST and PUT answers): whether the caller may query its
+   * database ad hoc and manage it, may restore or delete it, the dashboard it was saved into, and for a model whether
+   * it is persisted.
+   */
+  private async details(caller: AuthUser, row: CardRow, perm: CollectionPerm | null) {
+    const canWrite = perm === 'write';
+    const archived = sqlBool(row.archived);
+    const directly = sqlBool(row.archived_directly);
+    const dbId = row.database_id === null ? null : Number(row.database_id);
+    const dashboardId = row.dashboard_id === null || row.dashboard_id === undefined ? null : Number(row.dashboard_id);
+    const [access, dashboard, persisted] = await Promise.all([
+      dbId === null ? null : this.databases.accessTo(caller, dbId),
+      dashboardId === null ? null : this.cards.dashboardName(dashboardId),
+      row.type === 'model' ? this.cards.isPersisted(Number(row.id)) : Promise.resolve(undefined),
+    ]);
+    return {
+      can_run_adhoc_query: access !== null && access.data === 'unrestricted' && (row.query_type !== 'native' || access.native === 'write'),
+      can_manage_db: caller.isSuperuser,
+      can_restore: archived && directly && canWrite && !sqlBool(row.coll_archived),
+      can_delete: archived && canWrite,
+      dashboard: dashboard === null || dashboardId === null ? null : { id: dashboardId, name: dashboard, moderation_status: null },
+      ...(persisted === undefined ? {} : { persisted }),
+    };
   }
 
   /** A few cards (a page of series), each with `can_write`; the rows are the ones the caller may read. */
@@ -45,14 +93,20 @@ export class CardHydrator {
     return `[${parts.join(',')}]`;
   }
 
-  private async canWrite(caller: AuthUser, rows: Array<Pick<CardListRow, 'collection_id' | 'coll_location' | 'coll_personal_owner_id'>>): Promise<(row: Pick<CardListRow, 'collection_id'>) => boolean> {
+  private async canWrite(
+    caller: AuthUser,
+    rows: Array<Pick<CardListRow, 'collection_id' | 'coll_location' | 'coll_personal_owner_id'>>,
+  ): Promise<(row: Pick<CardListRow, 'collection_id'>) => boolean> {
     if (caller.isSuperuser) return () => true;
     const writable = await this.writableCollections(caller, rows);
     const rootWrite = rows.some((r) => r.collection_id === null) && (await this.access.canWrite(caller, null));
     return (row) => (row.collection_id === null ? rootWrite : writable(Number(row.collection_id)));
   }
 
-  private async writableCollections(caller: AuthUser, rows: Array<Pick<CardListRow, 'collection_id' | 'coll_location' | 'coll_personal_owner_id'>>): Promise<(id: number) => boolean> {
+  private async writableCollections(
+    caller: AuthUser,
+    rows: Array<Pick<CardListRow, 'collection_id' | 'coll_location' | 'coll_personal_owner_id'>>,
+  ): Promise<(id: number) => boolean> {
     const places = new Map<number, { id: number; location: string; personal_owner_id: number | null }>();
     for (const r of rows) {
       const p = placeOf(r);

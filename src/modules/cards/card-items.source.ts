@@ -1,9 +1,12 @@
+import { sqlBool } from '../../common/database/row-values';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { CollectionAccessService } from '../collections/collection-access.service';
-import type { CollectionItem, CollectionItemSource, ItemsQuery } from '../collections/collection-items.registry';
-import { CardsRepository, type CardListRow, type LastEdit } from './cards.repository';
-import { commonNameOf, isoTime } from './card-view';
+import { CollectionAccessService, type CollectionItem, type CollectionItemSource, type ItemsQuery } from '../collections';
+import { CardsRepository } from './cards.repository';
+import { type CardListRow, type LastEdit } from '../../schema/card.rows';
+import { CardsService } from './cards.service';
+import { commonNameOf } from '../../common/views/wire-values';
+import { isoTime } from '../../common/database/sql-time';
 import { parseJson } from '../../common/database/stored-json';
 
 /** The collection listing's `model` of each card type, and back. */
@@ -11,7 +14,7 @@ const MODEL_OF: Record<string, string> = { question: 'card', model: 'dataset', m
 const TYPE_OF: Record<string, string> = { card: 'question', dataset: 'model', metric: 'metric' };
 const CHUNK = 500;
 
-/** Cards, models and metrics as items of GET /api/collection/:id/items (registered with CollectionItemsRegistry). */
+/** Cards, models and metrics as items of GET /api/collection/:id/items (subscribed with subscribeItemSource). */
 @Injectable()
 export class CardItemsSource implements CollectionItemSource {
   readonly models = ['card', 'dataset', 'metric'] as const;
@@ -19,39 +22,29 @@ export class CardItemsSource implements CollectionItemSource {
   constructor(
     private readonly cards: CardsRepository,
     private readonly access: CollectionAccessService,
+    private readonly writes: CardsService,
   ) {}
 
   async items(q: ItemsQuery): Promise<CollectionItem[]> {
     const types = (q.models.length ? q.models.filter((m) => m in TYPE_OF) : Object.keys(TYPE_OF)).map((m) => TYPE_OF[m]);
     if (types.length === 0) return [];
-    const params: unknown[] = [q.archived];
-    const where = ['c.archived = $1', `c.type IN (${types.map((t) => `$${params.push(t)}`).join(', ')})`];
-    if (q.collectionId === null) {
-      if (!(await this.access.canRead(q.user, null, q.namespace))) return [];
-      where.push('c.collection_id IS NULL');
-    } else {
-      where.push(`c.collection_id = $${params.push(q.collectionId)}`);
-    }
-    if (q.pinnedState === 'is_pinned') where.push('c.collection_position IS NOT NULL');
-    if (q.pinnedState === 'is_not_pinned') where.push('c.collection_position IS NULL');
-    const [rows, edits] = await Promise.all([this.cards.listRows(where.join(' AND '), params), this.cards.lastEditsWhere(where.join(' AND '), params)]);
+    if (q.collectionId === null && !(await this.access.canRead(q.user, null, q.namespace))) return [];
+    const pinned = q.pinnedState === 'is_pinned' ? true : q.pinnedState === 'is_not_pinned' ? false : undefined;
+    const { rows, edits } = await this.cards.inCollection({
+      archived: q.archived,
+      types,
+      collectionId: q.collectionId,
+      ...(pinned === undefined ? {} : { pinned }),
+    });
     return rows.map((r) => item(r, edits.get(Number(r.id)) ?? null));
   }
 
   async modelsIn(collectionIds: number[], archived: boolean): Promise<Map<number, Set<string>>> {
     const out = new Map<number, Set<string>>();
     if (collectionIds.length === 0) return out;
-    // One bound value holding every id (a Postgres array, a JSON list on SQLite): an index lookup per id, with no
-    // limit on how many ids one statement takes.
-    const ids = this.cards.sql.pg ? 'collection_id = ANY($2::int[])' : 'collection_id IN (SELECT value FROM json_each($2))';
-    const rows = await this.cards.sql.query<{ collection_id: number; type: string }>(
-      `SELECT DISTINCT collection_id, type FROM report_card WHERE archived = $1 AND ${ids}`,
-      [archived, this.cards.sql.pg ? collectionIds : JSON.stringify(collectionIds)],
-    );
-    for (const r of rows) {
-      const id = Number(r.collection_id);
-      if (!out.has(id)) out.set(id, new Set());
-      out.get(id)!.add(MODEL_OF[r.type] ?? 'card');
+    for (const r of await this.cards.typesIn(collectionIds, archived)) {
+      if (!out.has(r.collection_id)) out.set(r.collection_id, new Set());
+      out.get(r.collection_id)!.add(MODEL_OF[r.type] ?? 'card');
     }
     return out;
   }
@@ -61,11 +54,21 @@ export class CardItemsSource implements CollectionItemSource {
    * leaves the cards archived on their own before.
    */
   async archiveIn(tx: EntityManager, collectionIds: number[], archived: boolean): Promise<void> {
+    await this.cards.archiveInCollections(tx, collectionIds, archived);
+  }
+
+  /** Deleting collections deletes their cards (archived or not), as CardsService deletes one. */
+  async deleteIn(tx: EntityManager, collectionIds: number[]): Promise<void> {
+    for (let i = 0; i < collectionIds.length; i += CHUNK) {
+      const ids = await this.cards.idsInCollections(collectionIds.slice(i, i + CHUNK), tx);
+      await this.writes.purge(tx, ids);
+    }
+  }
+
+  async beforeDeleteIn(collectionIds: number[]): Promise<void> {
     for (let i = 0; i < collectionIds.length; i += CHUNK) {
       const ids = collectionIds.slice(i, i + CHUNK);
-      const qb = tx.createQueryBuilder().update('report_card').where('collection_id IN (:...ids)', { ids });
-      if (archived) await qb.set({ archived: true, collection_position: null }).andWhere('archived = :no', { no: false }).execute();
-      else await qb.set({ archived: false }).andWhere('archived_directly = :no', { no: false }).execute();
+      await this.writes.beforePurge(await this.cards.idsInCollections(ids));
     }
   }
 }
@@ -81,14 +84,24 @@ function item(r: CardListRow, edit: LastEdit | null): CollectionItem {
     entity_id: r.entity_id,
     collection_id: r.collection_id === null ? null : Number(r.collection_id),
     collection_position: r.collection_position === null ? null : Number(r.collection_position),
-    collection_preview: r.collection_preview === true || r.collection_preview === 1,
+    collection_preview: sqlBool(r.collection_preview),
     database_id: r.database_id === null ? null : Number(r.database_id),
-    archived: r.archived === true || r.archived === 1,
+    archived: sqlBool(r.archived),
+    archived_directly: sqlBool(r.archived_directly),
+    last_used_at: isoTime(r.last_used_at),
     dataset_query: r.type === 'model' ? parseJson(r.dataset_query, null) : undefined,
     moderated_status: null,
     fully_parameterized: true,
     last_edited_at: lastEditedAt,
     last_edited_by: edit ? commonNameOf(edit) : null,
-    'last-edit-info': edit ? { id: Number(edit.id), email: edit.email, first_name: edit.first_name, last_name: edit.last_name, timestamp: isoTime(edit.timestamp) } : null,
+    'last-edit-info': edit
+      ? {
+          id: Number(edit.id),
+          email: edit.email,
+          first_name: edit.first_name,
+          last_name: edit.last_name,
+          timestamp: isoTime(edit.timestamp),
+        }
+      : null,
   };
 }

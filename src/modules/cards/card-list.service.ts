@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '../../common/auth/current-user';
 import { NotFoundError, ValidationError } from '../../common/errors/api-errors';
-import { BookmarksRepository } from '../bookmarks/bookmarks.repository';
-import { CollectionAccessService } from '../collections/collection-access.service';
+import { BookmarksRepository } from '../bookmarks';
+import { CollectionAccessService } from '../collections';
 import { CardHydrator } from './card-hydrator';
 import type { CardFilter } from './cards.dto';
-import { CardsRepository } from './cards.repository';
+import { CardsRepository, type CardListFilter } from './cards.repository';
 
 /** The filters that need `model_id`, and what it names. */
 const NEEDS_MODEL: Partial<Record<CardFilter, 'database' | 'table' | 'card' | null>> = {
@@ -31,67 +31,49 @@ export class CardListService {
 
   /** The listing's JSON text (see card-list-sql.ts). */
   async list(caller: AuthUser, f: CardFilter = 'all', modelId?: number): Promise<string> {
-    const params: unknown[] = [];
-    const p = (v: unknown) => {
-      params.push(v);
-      return `$${params.length}`;
-    };
-    const where: string[] = [];
-    let order = 'c.name, c.id';
     if (f in NEEDS_MODEL) {
-      if (modelId === undefined) throw ValidationError.of('model_id', `model_id is a required parameter when filter mode is '${f}'`, modelId);
-      await this.assertExists(NEEDS_MODEL[f] ?? null, modelId);
+      if (modelId === undefined)
+        throw ValidationError.of('model_id', `model_id is a required parameter when filter mode is '${f}'`, modelId);
+      const kind = NEEDS_MODEL[f];
+      if (kind && !(await this.cards.exists(kind, modelId))) throw new NotFoundError();
     }
-    where.push(`c.archived = ${p(f === 'archived')}`);
+    const filter: CardListFilter = {
+      archived: f === 'archived',
+      readable: await this.access.readableWhere(caller, 'c.collection_id'),
+    };
     switch (f) {
       case 'mine':
-        where.push(`c.creator_id = ${p(caller.id)}`);
+        filter.creatorId = caller.id;
         break;
-      case 'bookmarked': {
-        const ids = [...(await this.bookmarks.bookmarkedIds(caller.id, 'card'))];
-        if (ids.length === 0) return '[]';
-        where.push(`c.id IN (${ids.map((id) => p(id)).join(', ')})`);
+      case 'bookmarked':
+        filter.ids = [...(await this.bookmarks.bookmarkedIds(caller.id, 'card'))];
+        if (filter.ids.length === 0) return '[]';
         break;
-      }
       case 'database':
-        where.push(`c.database_id = ${p(modelId)}`);
+        filter.databaseId = modelId;
         break;
       case 'table':
-        where.push(`c.table_id = ${p(modelId)}`);
+        filter.tableId = modelId;
         break;
       case 'using_model':
-        where.push(`c.id IN (SELECT card_id FROM card_reference WHERE kind = 'card' AND ref_id = ${p(modelId)})`);
+        filter.usingCard = modelId;
         break;
       case 'using_metric':
-        where.push(`c.id IN (SELECT card_id FROM card_reference WHERE kind IN ('metric', 'card') AND ref_id = ${p(modelId)})`);
+        filter.usingMetric = modelId;
         break;
       case 'using_segment':
-        where.push(`c.id IN (SELECT card_id FROM card_reference WHERE kind = 'segment' AND ref_id = ${p(modelId)})`);
+        filter.usingSegment = modelId;
         break;
       case 'popular':
-        order = 'c.view_count DESC, c.name, c.id';
+        filter.popular = true;
         break;
-      case 'recent': {
+      case 'recent':
         // The cards the caller ran lately, latest first (the execution log stands for Metabase's view log).
-        const me = p(caller.id);
-        where.push(`c.id IN (SELECT card_id FROM query_execution WHERE executor_id = ${me} AND card_id IS NOT NULL)`);
-        order = `(SELECT MAX(q.started_at) FROM query_execution q WHERE q.card_id = c.id AND q.executor_id = ${me}) DESC, c.id`;
+        filter.ranBy = caller.id;
         break;
-      }
       default:
         break;
     }
-    const readable = await this.access.readableCondition(caller, 'c.collection_id', params.length + 1);
-    where.push(readable.sql);
-    params.push(...readable.params);
-    const rows = await this.cards.jsonRows(where.join(' AND '), params, order);
-    return this.hydrator.listJson(caller, rows);
-  }
-
-  private async assertExists(kind: 'database' | 'table' | 'card' | null, id: number): Promise<void> {
-    if (kind === null) return;
-    const table = kind === 'database' ? 'metabase_database' : kind === 'table' ? 'metabase_table' : 'report_card';
-    const found = await this.cards.sql.query(`SELECT id FROM ${table} WHERE id = $1`, [id]);
-    if (found.length === 0) throw new NotFoundError();
+    return this.hydrator.listJson(caller, await this.cards.list(filter));
   }
 }

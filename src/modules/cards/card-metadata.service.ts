@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '../../common/auth/current-user';
 import { ApiError } from '../../common/errors/api-errors';
-import { DatasetMetadataService } from '../dataset/dataset-metadata.service';
-import { TableMetadataService } from '../tables/table-metadata.service';
+import { DatasetMetadataService } from '../dataset';
+import { TableMetadataService } from '../tables';
 import { CardAccessService } from './card-access.service';
 import { deriveQuery } from './card-query';
 import { parseJson } from '../../common/database/stored-json';
@@ -35,8 +35,16 @@ export class CardMetadataService {
   async queryMetadata(caller: AuthUser, id: number) {
     const { row } = await this.access.readable(caller, id);
     const sent = parseJson<unknown>(row.dataset_query, null);
-    const base: Metadata = (await unlessRefused(() => this.datasetMetadata.queryMetadata(caller, sent))) ?? { databases: [], tables: [], fields: [] };
-    const cardIds = new Set(deriveQuery(sent).references.filter((r) => r.kind === 'card').map((r) => r.ref_id));
+    const base: Metadata = (await unlessRefused(() => this.datasetMetadata.queryMetadata(caller, sent))) ?? {
+      databases: [],
+      tables: [],
+      fields: [],
+    };
+    const cardIds = new Set(
+      deriveQuery(sent)
+        .references.filter((r) => r.kind === 'card')
+        .map((r) => r.ref_id),
+    );
     if (row.type !== 'question') cardIds.add(Number(row.id));
     const virtual = [];
     for (const cardId of cardIds) {

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '../../common/auth/current-user';
 import { MessageError } from '../../common/errors/api-errors';
-import { CollectionAccessService } from '../collections/collection-access.service';
+import { CollectionAccessService } from '../collections';
 import { CardAccessService } from './card-access.service';
 import { CardHydrator } from './card-hydrator';
 import { legacyQuery } from './card-query';
-import { CardsRepository, type CardRow } from './cards.repository';
+import { CardsRepository } from './cards.repository';
+import { type CardRow } from '../../schema/card.rows';
 import { parseJson } from '../../common/database/stored-json';
 
 /** Displays whose cards can share a chart, by family. */
@@ -82,13 +83,18 @@ export class CardSeriesService {
     return this.hydrator.many(caller, found);
   }
 
-  private async candidates(caller: AuthUser, family: readonly string[], cursor: number | null, query: string | undefined): Promise<CardRow[]> {
-    const params: unknown[] = [false, 'query'];
-    const where = ['c.archived = $1', 'c.query_type = $2', `c.display IN (${family.map((d) => `$${params.push(d)}`).join(', ')})`];
-    if (cursor !== null) where.push(`c.id < $${params.push(cursor)}`);
-    if (query) where.push(`LOWER(c.name) LIKE $${params.push(`%${query.toLowerCase().replace(/[\\%_]/g, (m) => `\\${m}`)}%`)} ESCAPE '\\'`);
-    const cond = await this.collections.readableCondition(caller, 'c.collection_id', params.length + 1);
-    where.push(cond.sql);
-    return this.cards.rows(where.join(' AND '), [...params, ...cond.params], 'c.id DESC', BATCH);
+  private async candidates(
+    caller: AuthUser,
+    family: readonly string[],
+    cursor: number | null,
+    query: string | undefined,
+  ): Promise<CardRow[]> {
+    return this.cards.seriesCandidates({
+      displays: family,
+      before: cursor,
+      ...(query ? { nameContains: query } : {}),
+      readable: await this.collections.readableWhere(caller, 'c.collection_id'),
+      limit: BATCH,
+    });
   }
 }

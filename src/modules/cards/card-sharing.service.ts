@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { MessageError } from '../../common/errors/api-errors';
-import { SettingsService } from '../settings/settings.service';
+import { SettingsService } from '../settings';
 import { CardsRepository } from './cards.repository';
 
 export const EMBEDDING_DISABLED = 'Embedding is not enabled.';
@@ -16,16 +16,11 @@ export class CardSharingService {
 
   async embeddable(): Promise<Array<{ id: number; name: string }>> {
     if (!(await this.settings.get<boolean>('enable-embedding-static'))) throw new MessageError(EMBEDDING_DISABLED);
-    const rows = await this.cards.sql.query<{ id: number; name: string }>('SELECT id, name FROM report_card WHERE enable_embedding = $1 AND archived = $2 ORDER BY name, id', [true, false]);
-    return rows.map((r) => ({ id: Number(r.id), name: r.name }));
+    return (await this.cards.embeddable()).map((r) => ({ id: Number(r.id), name: r.name }));
   }
 
   async publicCards(): Promise<Array<{ id: number; name: string; public_uuid: string }>> {
     if (!(await this.settings.get<boolean>('enable-public-sharing'))) throw new MessageError(PUBLIC_SHARING_DISABLED);
-    const rows = await this.cards.sql.query<{ id: number; name: string; public_uuid: string }>(
-      'SELECT id, name, public_uuid FROM report_card WHERE public_uuid IS NOT NULL AND archived = $1 ORDER BY name, id',
-      [false],
-    );
-    return rows.map((r) => ({ id: Number(r.id), name: r.name, public_uuid: r.public_uuid }));
+    return (await this.cards.withPublicLinks()).map((r) => ({ id: Number(r.id), name: r.name, public_uuid: r.public_uuid }));
   }
 }

@@ -1,6 +1,5 @@
-import { describeChanges } from '../revisions/revision-describe';
-import type { DescribeContext } from '../revisions/revision-targets';
-import type { Card } from './card.entity';
+import { describeChanges, type DescribeContext } from '../revisions';
+import type { Card } from '../../schema/card.entity';
 import { parseJson } from '../../common/database/stored-json';
 
 /** The card as a revision keeps it: every column the user edits, JSON parsed. */
@@ -34,6 +33,10 @@ export function snapshotOf(c: Card): Record<string, unknown> {
  * `renamed this Card from "A" to "B", changed the visualization settings and archived it.` (the revisions module's
  * Metabase sentences); null when nothing described changed.
  */
-export function describeCardChange(before: Record<string, unknown> | null, after: Record<string, unknown>, context?: DescribeContext): string | null {
+export function describeCardChange(
+  before: Record<string, unknown> | null,
+  after: Record<string, unknown>,
+  context?: DescribeContext,
+): string | null {
   return describeChanges(before, after, { model: 'Card', collectionNames: context?.collectionNames });
 }

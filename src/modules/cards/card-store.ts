@@ -1,23 +1,26 @@
+import { sqlBool } from '../../common/database/row-values';
 import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '../../common/auth/current-user';
-import type { CardColumn, CardForMetadata, CardStore } from '../content/card-store';
-import { CollectionAccessService } from '../collections/collection-access.service';
-import { DatabaseAccessService } from '../warehouse/database-access.service';
+import type { CardColumn, CardForMetadata } from '../content';
+import { CollectionAccessService } from '../collections';
+import { DatabaseAccessService } from '../warehouse';
 import type { CardSource } from '../../query-engine/metadata';
 import type { DatasetQuery } from '../../query-engine/mbql/types';
-import { CardsRepository, type CardRow } from './cards.repository';
+import { CardsRepository } from './cards.repository';
+import { type CardRow } from '../../schema/card.rows';
 import { legacyQuery } from './card-query';
 import { parseJson } from '../../common/database/stored-json';
 
 /**
- * The saved questions, models and metrics the rest of the server reads through CARD_STORE: `card__<id>` sources
+ * The saved questions, models and metrics as the modules below this one ask for them (the content module's
+ * CardSourceQuery and CardMetadataQuery, which CardsModule answers with this store): `card__<id>` sources
  * and MBQL 5 `source-card` (in the legacy form the engine runs, whichever form the card was saved in), `{{#id}}`
  * tags, and the virtual tables of saved questions. Reading one needs read access to its collection. As a source its
  * database is the query's own (the engine refuses a card of another database), so the run's data check covers it;
  * its virtual table needs data access to its database too.
  */
 @Injectable()
-export class DbCardStore implements CardStore {
+export class CardStore {
   constructor(
     private readonly cards: CardsRepository,
     private readonly access: CollectionAccessService,
@@ -34,13 +37,15 @@ export class DbCardStore implements CardStore {
       id: Number(row.id),
       databaseId: Number(row.database_id),
       query,
-      ...(Array.isArray(columns) ? { resultMetadata: columns.map((c) => ({ name: c.name, base_type: c.base_type ?? 'type/*', display_name: c.display_name })) } : {}),
+      ...(Array.isArray(columns)
+        ? { resultMetadata: columns.map((c) => ({ name: c.name, base_type: c.base_type ?? 'type/*', display_name: c.display_name })) }
+        : {}),
     };
   }
 
   async resultMetadata(id: number, caller: AuthUser): Promise<CardForMetadata | null> {
     const row = await this.readable(id, caller);
-    if (!row || row.database_id === null || row.archived === true || row.archived === 1) return null;
+    if (!row || row.database_id === null || sqlBool(row.archived)) return null;
     // Its columns describe the database's data: only for those who may query it.
     await this.databases.assertCanRead(caller, Number(row.database_id));
     const columns = parseJson<CardColumn[] | null>(row.result_metadata, null);
@@ -63,7 +68,14 @@ export class DbCardStore implements CardStore {
     const row = await this.cards.row(id);
     if (!row) return null;
     if (caller) {
-      const place = row.collection_id === null ? null : { id: Number(row.collection_id), location: row.coll_location ?? '/', personal_owner_id: row.coll_personal_owner_id === null ? null : Number(row.coll_personal_owner_id) };
+      const place =
+        row.collection_id === null
+          ? null
+          : {
+              id: Number(row.collection_id),
+              location: row.coll_location ?? '/',
+              personal_owner_id: row.coll_personal_owner_id === null ? null : Number(row.coll_personal_owner_id),
+            };
       await this.access.assertRead(caller, place);
     }
     return row;

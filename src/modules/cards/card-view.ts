@@ -1,23 +1,10 @@
-import type { CardRow, CollectionName, LastEdit } from './cards.repository';
+import { sqlBool } from '../../common/database/row-values';
+import type { CardRow, CollectionName, LastEdit } from '../../schema/card.rows';
 import { parseJson } from '../../common/database/stored-json';
+import { isoTime } from '../../common/database/sql-time';
+import { commonNameOf } from '../../common/views/wire-values';
 
-/** A timestamp read by raw SQL: a Date on Postgres, UTC text without a zone on SQLite. */
-export function isoTime(d: Date | string | null | undefined): string | null {
-  if (d === null || d === undefined) return null;
-  if (d instanceof Date) return d.toISOString();
-  const text = /[zZ]|[+-]\d\d:?\d\d$/.test(d) ? d : `${d.replace(' ', 'T')}Z`;
-  const parsed = new Date(text);
-  return Number.isNaN(parsed.getTime()) ? d : parsed.toISOString();
-}
-
-const bool = (v: boolean | number | null | undefined): boolean => v === true || v === 1;
 const num = (v: number | string | null | undefined): number | null => (v === null || v === undefined ? null : Number(v));
-
-
-export function commonNameOf(u: { email: string | null; first_name: string | null; last_name: string | null }): string | null {
-  const name = [u.first_name, u.last_name].filter((s) => s && s.trim()).join(' ');
-  return name || u.email;
-}
 
 /** What the single-card view adds to the listing's. */
 export interface CardExtras {
@@ -40,13 +27,28 @@ export function collectionView(row: CardRow, ancestors?: CollectionName[]) {
     namespace: row.coll_namespace ?? null,
     personal_owner_id: num(row.coll_personal_owner_id),
     authority_level: row.coll_authority_level ?? null,
-    archived: bool(row.coll_archived),
+    archived: sqlBool(row.coll_archived),
     is_personal: row.coll_personal_owner_id !== null,
     ...(ancestors
       ? {
           effective_ancestors: [
-            { 'metabase.models.collection.root/is-root?': true, id: 'root', name: 'Our analytics', authority_level: null, is_personal: false },
-            ...ancestors.map((a) => ({ id: Number(a.id), name: a.name, slug: a.slug, entity_id: a.entity_id, location: a.location, authority_level: a.authority_level, personal_owner_id: num(a.personal_owner_id), is_personal: a.personal_owner_id !== null })),
+            {
+              'metabase.models.collection.root/is-root?': true,
+              id: 'root',
+              name: 'Our analytics',
+              authority_level: null,
+              is_personal: false,
+            },
+            ...ancestors.map((a) => ({
+              id: Number(a.id),
+              name: a.name,
+              slug: a.slug,
+              entity_id: a.entity_id,
+              location: a.location,
+              authority_level: a.authority_level,
+              personal_owner_id: num(a.personal_owner_id),
+              is_personal: a.personal_owner_id !== null,
+            })),
           ],
         }
       : {}),
@@ -63,8 +65,8 @@ export function toCardView(row: CardRow, extras: CardExtras) {
         first_name: row.u_first_name,
         last_name: row.u_last_name,
         common_name: commonNameOf({ email: row.u_email, first_name: row.u_first_name, last_name: row.u_last_name }),
-        is_superuser: bool(row.u_is_superuser),
-        is_qbnewb: bool(row.u_is_qbnewb),
+        is_superuser: sqlBool(row.u_is_superuser),
+        is_qbnewb: sqlBool(row.u_is_qbnewb),
         date_joined: isoTime(row.u_date_joined),
         last_login: isoTime(row.u_last_login),
       }
@@ -87,10 +89,10 @@ export function toCardView(row: CardRow, extras: CardExtras) {
     source_card_id: num(row.source_card_id),
     collection_id: num(row.collection_id),
     collection_position: num(row.collection_position),
-    collection_preview: bool(row.collection_preview),
+    collection_preview: sqlBool(row.collection_preview),
     cache_ttl: num(row.cache_ttl),
-    archived: bool(row.archived),
-    enable_embedding: bool(row.enable_embedding),
+    archived: sqlBool(row.archived),
+    enable_embedding: sqlBool(row.enable_embedding),
     embedding_params: parseJson(row.embedding_params, null),
     public_uuid: row.public_uuid,
     made_public_by_id: num(row.made_public_by_id),
@@ -106,10 +108,20 @@ export function toCardView(row: CardRow, extras: CardExtras) {
     dashboard_id: row.dashboard_id === null || row.dashboard_id === undefined ? null : Number(row.dashboard_id),
     dashboard_count: 0,
     moderation_reviews: [],
+    // Metabase's columns this server does not keep, with the values Metabase has for them when unset.
+    archived_directly: sqlBool(row.archived_directly),
+    based_on_upload: null,
+    metabase_version: null,
+    initially_published_at: null,
+    cache_invalidated_at: null,
+    embedding_type: null,
+    parameter_usage_count: 0,
   };
   if (extras.lastEdit !== undefined) {
     const e = extras.lastEdit;
-    view['last-edit-info'] = e ? { id: Number(e.id), email: e.email, first_name: e.first_name, last_name: e.last_name, timestamp: isoTime(e.timestamp) } : null;
+    view['last-edit-info'] = e
+      ? { id: Number(e.id), email: e.email, first_name: e.first_name, last_name: e.last_name, timestamp: isoTime(e.timestamp) }
+      : null;
   }
   if (extras.stats) {
     view.average_query_time = extras.stats.average;

@@ -2,28 +2,41 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res }
 import type { Response } from 'express';
 import { Access } from '../../common/auth/access.decorator';
 import { AuthUser, CurrentUser } from '../../common/auth/current-user';
-import { writeResultJson } from '../../common/http/write-result-json';
 import { IdParam } from '../../common/validation/pipes';
-import { abortOnDisconnect } from '../dataset/dataset.controller';
 import { CardListService } from './card-list.service';
-import { CardQueriesService } from './card-queries.service';
-import { CardQueryDto, CreateCardDto, GetCardQuery, ListCardsQuery, MoveCardsDto, UpdateCardDto } from './cards.dto';
+import { CardSharingService } from './card-sharing.service';
+import { CreateCardDto, GetCardQuery, ListCardsQuery, MoveCardsDto, UpdateCardDto } from './cards.dto';
 import { CardsService } from './cards.service';
 
-/** The saved questions, models and metrics themselves, and their queries. */
+/** The saved questions, models and metrics themselves: listed (also those shared or embeddable), read, written, copied, moved. */
 @Controller('api/card')
 export class CardsController {
   constructor(
     private readonly cards: CardsService,
     private readonly list: CardListService,
-    private readonly queries: CardQueriesService,
+    private readonly sharing: CardSharingService,
   ) {}
 
   /** Written as text: the listing builds its JSON itself (see card-list-sql.ts). */
   @Get()
   @Access('user')
   async index(@Query() q: ListCardsQuery, @CurrentUser() caller: AuthUser, @Res() res: Response) {
-    res.status(200).type('application/json').send(await this.list.list(caller, q.f ?? 'all', q.model_id));
+    res
+      .status(200)
+      .type('application/json')
+      .send(await this.list.list(caller, q.f ?? 'all', q.model_id));
+  }
+
+  @Get('embeddable')
+  @Access('admin')
+  embeddable() {
+    return this.sharing.embeddable();
+  }
+
+  @Get('public')
+  @Access('admin')
+  publicCards() {
+    return this.sharing.publicCards();
   }
 
   @Post()
@@ -38,13 +51,6 @@ export class CardsController {
   @HttpCode(200)
   move(@Body() body: MoveCardsDto, @CurrentUser() caller: AuthUser) {
     return this.cards.move(caller, body.card_ids, body.collection_id ?? null);
-  }
-
-  @Post('pivot/:cardId/query')
-  @Access('user')
-  @HttpCode(202)
-  pivot(@Param('cardId', IdParam('card-id')) id: number, @Body() body: CardQueryDto, @CurrentUser() caller: AuthUser, @Res({ passthrough: true }) res: Response) {
-    return this.queries.pivot(caller, id, { parameters: body.parameters, ignoreCache: body.ignore_cache === true }, abortOnDisconnect(res));
   }
 
   @Get(':id')
@@ -71,13 +77,5 @@ export class CardsController {
   @HttpCode(200)
   copy(@Param('id', IdParam()) id: number, @CurrentUser() caller: AuthUser) {
     return this.cards.copy(caller, id);
-  }
-
-  /** Runs the card's query: 202 with the results, also when the query failed (COMPAT.md "Query results"). */
-  @Post(':cardId/query')
-  @Access('user')
-  async query(@Param('cardId', IdParam('card-id')) id: number, @Body() body: CardQueryDto, @CurrentUser() caller: AuthUser, @Res() res: Response) {
-    const opts = { parameters: body.parameters, ignoreCache: body.ignore_cache === true, dashboardId: body.dashboard_id ?? null };
-    await writeResultJson(res, 202, await this.queries.run(caller, id, opts, abortOnDisconnect(res)));
   }
 }

@@ -1,13 +1,35 @@
 import { Transform } from 'class-transformer';
 import { IsArray, IsOptional, IsString, ValidateBy } from 'class-validator';
 import { MSG } from '../../common/validation/messages';
-import { Bool, BoolString, IsMap, MaxLen, NonBlankString, Nullable, OneOf, PositiveInt, PositiveIntArray } from '../../common/validation/validators';
-import { ParameterList, ParameterMappingList } from '../dataset/dataset.dto';
-import type { CardType } from './card.entity';
+import {
+  Bool,
+  BoolString,
+  IsMap,
+  MaxLen,
+  NonBlankString,
+  Nullable,
+  OneOf,
+  PositiveInt,
+  PositiveIntArray,
+} from '../../common/validation/validators';
+import { ParameterList, ParameterMappingList } from '../dataset';
+import type { CardType } from '../../schema/card.entity';
 
 export const CARD_TYPES: readonly CardType[] = ['question', 'model', 'metric'];
 /** Every `f` of the three releases (v0.52, v0.48, v0.44). */
-export const CARD_FILTERS = ['all', 'mine', 'bookmarked', 'database', 'table', 'using_model', 'using_segment', 'using_metric', 'archived', 'popular', 'recent'] as const;
+export const CARD_FILTERS = [
+  'all',
+  'mine',
+  'bookmarked',
+  'database',
+  'table',
+  'using_model',
+  'using_segment',
+  'using_metric',
+  'archived',
+  'popular',
+  'recent',
+] as const;
 export type CardFilter = (typeof CARD_FILTERS)[number];
 
 export const EMBEDDING_PARAMS_MSG = 'value must be a valid embedding params map.';
@@ -16,14 +38,20 @@ const isMap = (v: unknown): v is Record<string, unknown> => v !== null && typeof
 const ResultMetadata = () =>
   ValidateBy({
     name: 'isResultMetadata',
-    validator: { validate: (v) => Array.isArray(v) && v.every((c) => isMap(c) && typeof c.name === 'string'), defaultMessage: () => 'value must be an array of result column metadata maps (each with a `name`).' },
+    validator: {
+      validate: (v) => Array.isArray(v) && v.every((c) => isMap(c) && typeof c.name === 'string'),
+      defaultMessage: () => 'value must be an array of result column metadata maps (each with a `name`).',
+    },
   });
 
 /** `{slug: enabled | locked | disabled}`. */
 export const EmbeddingParams = () =>
   ValidateBy({
     name: 'isEmbeddingParams',
-    validator: { validate: (v) => isMap(v) && Object.values(v).every((x) => x === 'enabled' || x === 'locked' || x === 'disabled'), defaultMessage: () => EMBEDDING_PARAMS_MSG },
+    validator: {
+      validate: (v) => isMap(v) && Object.values(v).every((x) => x === 'enabled' || x === 'locked' || x === 'disabled'),
+      defaultMessage: () => EMBEDDING_PARAMS_MSG,
+    },
   });
 
 /** Keys create and update share. */
@@ -157,7 +185,9 @@ export class SeriesQuery {
   /** `exclude_ids=1&exclude_ids=2` (or one value). */
   @IsOptional()
   @PositiveIntArray()
-  @Transform(({ value }) => (Array.isArray(value) ? value : [value]).map((v: unknown) => (typeof v === 'string' && /^\d{1,9}$/.test(v) ? Number(v) : v)))
+  @Transform(({ value }) =>
+    (Array.isArray(value) ? value : [value]).map((v: unknown) => (typeof v === 'string' && /^\d{1,9}$/.test(v) ? Number(v) : v)),
+  )
   exclude_ids?: number[];
 }
 
@@ -168,6 +198,19 @@ export class MoveCardsDto {
   @Nullable()
   @PositiveInt()
   collection_id?: number | null;
+}
+
+/** POST /api/cards/move: the cards, and where to: `collection_id` (null: Root) and/or `dashboard_id`. */
+export class BulkMoveCardsDto extends MoveCardsDto {
+  @Nullable()
+  @PositiveInt()
+  dashboard_id?: number | null;
+}
+
+/** POST /api/cards/dashboards. */
+export class CardIdsDto {
+  @PositiveIntArray()
+  card_ids: number[];
 }
 
 export class CardQueryDto {
@@ -187,4 +230,3 @@ export class CardQueryDto {
   @Bool()
   collection_preview?: boolean | null;
 }
-

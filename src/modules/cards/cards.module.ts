@@ -1,19 +1,23 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { BookmarksModule } from '../bookmarks/bookmarks.module';
-import { CollectionItemsRegistry } from '../collections/collection-items.registry';
-import { CollectionsModule } from '../collections/collections.module';
-import { DatasetModule } from '../dataset/dataset.module';
-import { RevisionsModule } from '../revisions/revisions.module';
-import { SearchModule } from '../search/search.module';
-import { WarehouseModule } from '../warehouse/warehouse.module';
-import { TablesModule } from '../tables/tables.module';
-import { FieldsModule } from '../fields/fields.module';
+import { BookmarksModule } from '../bookmarks';
+import { EventBus } from '../../common/events/event-bus';
+import { CollectionsModule, subscribeItemSource } from '../collections';
+import { CardMetadataQuery, CardSourceQuery } from '../content';
+import { DatasetModule } from '../dataset';
+import { QueryCacheModule } from '../query-cache';
+import { RevisionsModule } from '../revisions';
+import { SearchModule } from '../search';
+import { WarehouseModule } from '../warehouse';
+import { TablesModule } from '../tables';
+import { FieldsModule } from '../fields';
 import { CardAccessService } from './card-access.service';
+import { CardDashboardsService } from './card-dashboards.service';
 import { CardDetailsController } from './card-details.controller';
-import { CardExportController } from './card-export.controller';
 import { CardMetadataService } from './card-metadata.service';
+import { CardParamsController } from './card-params.controller';
 import { CardParamsService } from './card-params.service';
+import { CardRelatedController } from './card-related.controller';
 import { CardRelatedService } from './card-related.service';
 import { CardSeriesService } from './card-series.service';
 import { CardSharingService } from './card-sharing.service';
@@ -21,31 +25,71 @@ import { CardHydrator } from './card-hydrator';
 import { CardItemsSource } from './card-items.source';
 import { CardListService } from './card-list.service';
 import { CardQueriesService } from './card-queries.service';
-import { Card } from './card.entity';
+import { CardQueryController } from './card-query.controller';
+import { CardRunner } from './card-runner.service';
+import { Card } from '../../schema/card.entity';
+import { CardsBulkController } from './cards-bulk.controller';
 import { CardsController } from './cards.controller';
 import { CardsRepository } from './cards.repository';
 import { CardsService } from './cards.service';
+import { CardStore } from './card-store';
 
 /**
- * Saved questions, models and metrics. The store other modules read them through (CARD_STORE) is provided by
- * ContentModule, so that the query modules this one uses never depend on it.
+ * Saved questions, models and metrics. The modules below this one (tables, fields, dataset: this module runs its
+ * queries through them) read cards by asking the event bus (the content module's card queries), which CardStore
+ * answers; the modules above import this one and read cards through what it exports.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([Card]), CollectionsModule, DatasetModule, RevisionsModule, SearchModule, BookmarksModule, WarehouseModule, TablesModule, FieldsModule],
-  // CardDetailsController first: its literal paths (`embeddable`, `public`, `related`) must match before `:id`.
-  controllers: [CardDetailsController, CardsController, CardExportController],
-  providers: [CardsRepository, CardAccessService, CardHydrator, CardListService, CardQueriesService, CardsService, CardItemsSource,
-    CardSeriesService, CardRelatedService, CardParamsService, CardMetadataService, CardSharingService],
-  // For the dashboard-queries module: cards run in a dashboard's context.
-  exports: [CardAccessService, CardQueriesService, CardParamsService, CardsService],
+  imports: [
+    TypeOrmModule.forFeature([Card]),
+    CollectionsModule,
+    DatasetModule,
+    QueryCacheModule,
+    RevisionsModule,
+    SearchModule,
+    BookmarksModule,
+    WarehouseModule,
+    TablesModule,
+    FieldsModule,
+  ],
+  controllers: [
+    CardsController,
+    CardQueryController,
+    CardParamsController,
+    CardRelatedController,
+    CardDetailsController,
+    CardsBulkController,
+  ],
+  providers: [
+    CardsRepository,
+    CardAccessService,
+    CardHydrator,
+    CardListService,
+    CardQueriesService,
+    CardRunner,
+    CardsService,
+    CardItemsSource,
+    CardSeriesService,
+    CardRelatedService,
+    CardParamsService,
+    CardMetadataService,
+    CardSharingService,
+    CardDashboardsService,
+    CardStore,
+  ],
+  // For the modules above (dashboards, dashboard-queries, sharing, actions...): cards read and run in their context.
+  exports: [CardsRepository, CardAccessService, CardQueriesService, CardRunner, CardParamsService, CardsService, CardStore],
 })
 export class CardsModule implements OnModuleInit {
   constructor(
-    private readonly registry: CollectionItemsRegistry,
+    private readonly bus: EventBus,
     private readonly items: CardItemsSource,
+    private readonly store: CardStore,
   ) {}
 
   onModuleInit(): void {
-    this.registry.register(this.items);
+    subscribeItemSource(this.bus, this.items);
+    this.bus.answer(CardSourceQuery, (q) => this.store.source(q.id, q.caller));
+    this.bus.answer(CardMetadataQuery, (q) => this.store.resultMetadata(q.id, q.caller));
   }
 }

@@ -1,59 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppSql } from '../../common/database/app-sql';
+import { archiveWithCollections } from '../../common/database/archive-with-collections';
+import { and, containsPattern, inList, raw, sql, type Sql } from '../../common/database/sql';
 import type { DerivedQuery } from './card-query';
 import { cardListSelect, type CardJsonRow } from './card-list-sql';
-
-/** A card as the listings and the mapper read it: the card's columns, its collection's and its creator's. */
-export interface CardRow {
-  id: number;
-  name: string;
-  description: string | null;
-  display: string;
-  dataset_query: string;
-  visualization_settings: string;
-  parameters: string | null;
-  parameter_mappings: string | null;
-  result_metadata: string | null;
-  type: string;
-  query_type: string | null;
-  database_id: number | null;
-  table_id: number | null;
-  source_card_id: number | null;
-  /** Set on a question saved into a dashboard (it lives there only). */
-  dashboard_id?: number | null;
-  collection_id: number | null;
-  collection_position: number | null;
-  cache_ttl: number | null;
-  archived: boolean | number;
-  collection_preview: boolean | number;
-  enable_embedding: boolean | number;
-  embedding_params: string | null;
-  public_uuid: string | null;
-  made_public_by_id: number | null;
-  creator_id: number;
-  entity_id: string | null;
-  view_count: number;
-  last_used_at: Date | string | null;
-  created_at: Date | string;
-  updated_at: Date | string;
-  coll_name: string | null;
-  coll_location: string | null;
-  coll_personal_owner_id: number | null;
-  coll_authority_level: string | null;
-  coll_archived: boolean | number | null;
-  coll_slug: string | null;
-  coll_entity_id: string | null;
-  coll_namespace: string | null;
-  coll_description: string | null;
-  u_email: string | null;
-  u_first_name: string | null;
-  u_last_name: string | null;
-  u_is_superuser: boolean | number | null;
-  u_is_qbnewb: boolean | number | null;
-  u_date_joined: Date | string | null;
-  u_last_login: Date | string | null;
-}
+import type { CardListRow, CardRow, CollectionName, DashboardShowing, LastEdit } from '../../schema/card.rows';
 
 const SELECT = `SELECT c.*,
   col.name AS coll_name, col.location AS coll_location, col.personal_owner_id AS coll_personal_owner_id,
@@ -67,8 +19,8 @@ LEFT JOIN core_user u ON u.id = c.creator_id`;
 
 /** What a listing reads of each card: no visualization settings, parameters or result metadata (the biggest columns). */
 const LIST_SELECT = `SELECT c.id, c.name, c.description, c.display, c.type, c.query_type, c.database_id, c.table_id, c.source_card_id,
-  c.collection_id, c.collection_position, c.collection_preview, c.cache_ttl, c.archived, c.enable_embedding, c.public_uuid,
-  c.made_public_by_id, c.creator_id, c.entity_id, c.view_count, c.last_used_at, c.created_at, c.updated_at, c.dataset_query,
+  c.collection_id, c.collection_position, c.collection_preview, c.cache_ttl, c.archived, c.archived_directly, c.enable_embedding,
+  c.public_uuid, c.made_public_by_id, c.creator_id, c.entity_id, c.view_count, c.last_used_at, c.created_at, c.updated_at, c.dataset_query,
   col.name AS coll_name, col.location AS coll_location, col.personal_owner_id AS coll_personal_owner_id,
   col.authority_level AS coll_authority_level, col.archived AS coll_archived,
   u.email AS u_email, u.first_name AS u_first_name, u.last_name AS u_last_name
@@ -76,35 +28,41 @@ FROM report_card c
 LEFT JOIN collection col ON col.id = c.collection_id
 LEFT JOIN core_user u ON u.id = c.creator_id`;
 
-/** A card as a listing reads it (see LIST_SELECT). */
-export type CardListRow = Omit<
-  CardRow,
-  'visualization_settings' | 'parameters' | 'parameter_mappings' | 'result_metadata' | 'embedding_params' | 'coll_slug' | 'coll_entity_id' | 'coll_namespace' | 'coll_description' | 'u_is_superuser' | 'u_is_qbnewb' | 'u_date_joined' | 'u_last_login'
->;
-
-export interface CollectionName {
-  id: number;
-  name: string;
-  location: string;
-  personal_owner_id: number | null;
-  authority_level: string | null;
-  slug: string | null;
-  entity_id: string | null;
+/** What GET /api/card/ lists: every condition given must hold. */
+export interface CardListFilter {
+  archived: boolean;
+  /** The caller's readable-collection condition on `c.collection_id` (CollectionAccessService.readableWhere). */
+  readable: Sql;
+  creatorId?: number;
+  ids?: number[];
+  databaseId?: number;
+  tableId?: number;
+  /** Cards whose query reads this model or question. */
+  usingCard?: number;
+  usingMetric?: number;
+  usingSegment?: number;
+  /** Most viewed first. */
+  popular?: boolean;
+  /** Only the cards this user ran, latest run first. */
+  ranBy?: number;
 }
 
-export interface LastEdit {
-  card_id: number;
-  id: number;
-  email: string;
-  first_name: string | null;
-  last_name: string | null;
-  timestamp: Date | string;
+/** A collection's items of the card kinds (`type`s). */
+export interface CardItemsFilter {
+  archived: boolean;
+  types: string[];
+  /** One collection's (null: Root's). */
+  collectionId: number | null;
+  pinned?: boolean;
 }
+
+/** Card ids per statement of dashboardsShowing (each is bound twice). */
+const SHOWING_CHUNK = 400;
 
 /** Every app-DB query of the cards module that is more than a find by id. */
 @Injectable()
 export class CardsRepository {
-  readonly sql: AppSql;
+  private readonly sql: AppSql;
 
   constructor(db: DataSource) {
     this.sql = new AppSql(db);
@@ -114,26 +72,144 @@ export class CardsRepository {
     return (await this.sql.query<CardRow>(`${SELECT} WHERE c.id = $1`, [id]))[0] ?? null;
   }
 
-  /** Cards matching `where` (its values numbered from $1), in `order`. */
-  rows(where: string, params: unknown[], order = 'c.name, c.id', limit?: number): Promise<CardRow[]> {
-    return this.sql.query<CardRow>(`${SELECT} WHERE ${where} ORDER BY ${order}${limit ? ` LIMIT ${Math.floor(limit)}` : ''}`, params);
+  /** Cards by id, by name; `archived` when given must match. */
+  byIds(ids: number[], o: { archived?: boolean } = {}): Promise<CardRow[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.rows(and(inList(raw('c.id'), ids), o.archived !== undefined && sql`c.archived = ${o.archived}`));
   }
 
-  /** GET /api/card/'s cards matching `where`, each as the JSON the app database built (card-list-sql.ts). */
-  jsonRows(where: string, params: unknown[], order = 'c.name, c.id'): Promise<CardJsonRow[]> {
-    return this.sql.query<CardJsonRow>(`${cardListSelect(this.sql.pg)} WHERE ${where} ORDER BY ${order}`, params);
+  /** GET /api/card/'s cards, each as the JSON the app database built (card-list-sql.ts). */
+  list(f: CardListFilter): Promise<CardJsonRow[]> {
+    const ref = (kinds: string[], id: number) =>
+      sql`c.id IN (SELECT card_id FROM card_reference WHERE ${inList(raw('kind'), kinds)} AND ref_id = ${id})`;
+    const where = and(
+      sql`c.archived = ${f.archived}`,
+      f.creatorId !== undefined && sql`c.creator_id = ${f.creatorId}`,
+      f.ids && inList(raw('c.id'), f.ids),
+      f.databaseId !== undefined && sql`c.database_id = ${f.databaseId}`,
+      f.tableId !== undefined && sql`c.table_id = ${f.tableId}`,
+      f.usingCard !== undefined && ref(['card'], f.usingCard),
+      f.usingMetric !== undefined && ref(['metric', 'card'], f.usingMetric),
+      f.usingSegment !== undefined && ref(['segment'], f.usingSegment),
+      f.ranBy !== undefined && sql`c.id IN (SELECT card_id FROM query_execution WHERE executor_id = ${f.ranBy} AND card_id IS NOT NULL)`,
+      f.readable,
+    );
+    const order =
+      f.ranBy !== undefined
+        ? sql`(SELECT MAX(q.started_at) FROM query_execution q WHERE q.card_id = c.id AND q.executor_id = ${f.ranBy}) DESC, c.id`
+        : raw(f.popular ? 'c.view_count DESC, c.name, c.id' : 'c.name, c.id');
+    return this.sql.query<CardJsonRow>(sql`${raw(cardListSelect(this.sql.pg))} WHERE ${where} ORDER BY ${order}`);
   }
 
-  /** Cards matching `where` with the listing's columns only. */
-  listRows(where: string, params: unknown[], order = 'c.name, c.id'): Promise<CardListRow[]> {
-    return this.sql.query<CardListRow>(`${LIST_SELECT} WHERE ${where} ORDER BY ${order}`, params);
+  /** A collection's cards with the listing's columns only, by name, and the author and time of each one's latest revision. */
+  async inCollection(f: CardItemsFilter): Promise<{ rows: CardListRow[]; edits: Map<number, LastEdit> }> {
+    const where = and(
+      sql`c.archived = ${f.archived}`,
+      inList(raw('c.type'), f.types),
+      f.collectionId === null ? sql`c.collection_id IS NULL` : sql`c.collection_id = ${f.collectionId}`,
+      f.pinned === true && sql`c.collection_position IS NOT NULL`,
+      f.pinned === false && sql`c.collection_position IS NULL`,
+    );
+    const [rows, edits] = await Promise.all([
+      this.sql.query<CardListRow>(sql`${raw(LIST_SELECT)} WHERE ${where} ORDER BY c.name, c.id`),
+      this.lastEditsWhere(where),
+    ]);
+    return { rows, edits };
+  }
+
+  /**
+   * Unarchived MBQL cards of these displays that `readable` lets through, newest first, `limit` at a time below
+   * the id `before`; `nameContains` when given.
+   */
+  seriesCandidates(f: { displays: readonly string[]; before: number | null; nameContains?: string; readable: Sql; limit: number }) {
+    const where = and(
+      sql`c.archived = ${false}`,
+      sql`c.query_type = ${'query'}`,
+      inList(raw('c.display'), f.displays),
+      f.before !== null && sql`c.id < ${f.before}`,
+      !!f.nameContains && sql`LOWER(c.name) LIKE ${containsPattern(f.nameContains.toLowerCase())} ESCAPE '\\'`,
+      f.readable,
+    );
+    return this.rows(where, 'c.id DESC', f.limit);
+  }
+
+  /** Unarchived cards on a table that `readable` lets through, most viewed first. */
+  onTable(tableId: number, readable: Sql, limit: number): Promise<CardRow[]> {
+    return this.rows(and(sql`c.table_id = ${tableId}`, sql`c.archived = ${false}`, readable), 'c.view_count DESC, c.id', limit);
+  }
+
+  /** The card, when `readable` lets it through. */
+  async readableById(id: number, readable: Sql): Promise<CardRow | null> {
+    return (await this.rows(and(sql`c.id = ${id}`, readable)))[0] ?? null;
+  }
+
+  /** Unarchived cards with static embedding on, by name. */
+  embeddable(): Promise<Array<{ id: number; name: string }>> {
+    return this.sql.query(sql`SELECT id, name FROM report_card WHERE enable_embedding = ${true} AND archived = ${false} ORDER BY name, id`);
+  }
+
+  /** Unarchived cards with a public link, by name. */
+  withPublicLinks(): Promise<Array<{ id: number; name: string; public_uuid: string }>> {
+    return this.sql.query(
+      sql`SELECT id, name, public_uuid FROM report_card WHERE public_uuid IS NOT NULL AND archived = ${false} ORDER BY name, id`,
+    );
+  }
+
+  /** The card types (`question`, `model`, `metric`) found in each collection among `collectionIds`. */
+  async typesIn(collectionIds: number[], archived: boolean): Promise<Array<{ collection_id: number; type: string }>> {
+    if (collectionIds.length === 0) return [];
+    // One bound value holding every id (a Postgres array, a JSON list on SQLite): an index lookup per id, with no
+    // limit on how many ids one statement takes.
+    const ids = this.sql.pg
+      ? sql`collection_id = ANY(${collectionIds}::int[])`
+      : sql`collection_id IN (SELECT value FROM json_each(${JSON.stringify(collectionIds)}))`;
+    const rows = await this.sql.query<{ collection_id: number; type: string }>(
+      sql`SELECT DISTINCT collection_id, type FROM report_card WHERE archived = ${archived} AND ${ids}`,
+    );
+    return rows.map((r) => ({ collection_id: Number(r.collection_id), type: r.type }));
+  }
+
+  /** The ids of the cards in these collections, archived or not (in `tx` when given). */
+  async idsInCollections(collectionIds: number[], tx?: EntityManager): Promise<number[]> {
+    const statement = sql`SELECT id FROM report_card WHERE ${inList(raw('collection_id'), collectionIds)}`;
+    const rows = tx ? await this.inTx<{ id: number }>(tx, statement) : await this.sql.query<{ id: number }>(statement);
+    return rows.map((r) => Number(r.id));
+  }
+
+  /**
+   * Archiving collections archives the cards in them that are not archived yet; unarchiving restores those, and
+   * leaves the cards archived on their own before.
+   */
+  archiveInCollections(tx: EntityManager, collectionIds: number[], archived: boolean): Promise<void> {
+    return archiveWithCollections(tx, 'report_card', collectionIds, archived);
+  }
+
+  /** Whether a database, table or card of this id exists. */
+  async exists(kind: 'database' | 'table' | 'card', id: number): Promise<boolean> {
+    const table = raw(kind === 'database' ? 'metabase_database' : kind === 'table' ? 'metabase_table' : 'report_card');
+    return (await this.sql.query(sql`SELECT id FROM ${table} WHERE id = ${id}`)).length > 0;
+  }
+
+  /** A statement in the caller's transaction (its runner takes `?` on SQLite; each value is used once, in order). */
+  private async inTx<T = unknown>(tx: EntityManager, statement: Sql): Promise<T[]> {
+    const { text, values } = statement.numbered();
+    return tx.query(
+      this.sql.pg ? text : text.replace(/\$\d+/g, '?'),
+      values.map((v) => (!this.sql.pg && typeof v === 'boolean' ? Number(v) : v)),
+    );
+  }
+
+  private rows(where: Sql, order = 'c.name, c.id', limit?: number): Promise<CardRow[]> {
+    const limited = limit ? sql` LIMIT ${Math.floor(limit)}` : raw('');
+    return this.sql.query<CardRow>(sql`${raw(SELECT)} WHERE ${where} ORDER BY ${raw(order)}${limited}`);
   }
 
   /** Collections by id (the ancestors of a card's collection), in one query. */
   async collections(ids: number[]): Promise<CollectionName[]> {
     if (ids.length === 0) return [];
     return this.sql.query<CollectionName>(
-      `SELECT id, name, location, personal_owner_id, authority_level, slug, entity_id FROM collection WHERE id IN (${ids.map((_, i) => `$${i + 1}`).join(', ')})`,
+      'SELECT id, name, location, personal_owner_id, authority_level, slug, entity_id FROM collection' +
+        ` WHERE id IN (${ids.map((_, i) => `$${i + 1}`).join(', ')})`,
       ids,
     );
   }
@@ -150,15 +226,14 @@ export class CardsRepository {
     return new Map(rows.map((r) => [Number(r.card_id), r]));
   }
 
-  /** The latest revision's author and time of every card matching `where` (on `c`, values from $1), in one query however many. */
-  async lastEditsWhere(where: string, params: unknown[]): Promise<Map<number, LastEdit>> {
+  /** The latest revision's author and time of every card matching `where` (on `c`), in one query however many. */
+  private async lastEditsWhere(where: Sql): Promise<Map<number, LastEdit>> {
     const rows = await this.sql.query<LastEdit>(
-      `SELECT r.model_id AS card_id, u.id, u.email, u.first_name, u.last_name, r.timestamp
+      sql`SELECT r.model_id AS card_id, u.id, u.email, u.first_name, u.last_name, r.timestamp
        FROM report_card c
-       JOIN revision r ON r.model = 'card' AND r.model_id = c.id AND r.most_recent = $${params.length + 1}
+       JOIN revision r ON r.model = 'card' AND r.model_id = c.id AND r.most_recent = ${true}
        JOIN core_user u ON u.id = r.user_id
        WHERE ${where}`,
-      [...params, true],
     );
     return new Map(rows.map((r) => [Number(r.card_id), r]));
   }
@@ -170,6 +245,49 @@ export class CardsRepository {
       [cardId, false],
     );
     return { average: r?.average === null || r?.average === undefined ? null : Math.round(Number(r.average)), last: r?.last ?? null };
+  }
+
+  /** The dashboards each card is on (archived ones too, as Metabase lists them), once per card and dashboard, by card then dashboard id. */
+  async dashboardsShowing(cardIds: number[]): Promise<DashboardShowing[]> {
+    const out: DashboardShowing[] = [];
+    for (let i = 0; i < cardIds.length; i += SHOWING_CHUNK) {
+      const chunk = cardIds.slice(i, i + SHOWING_CHUNK);
+      const ids = chunk.map((_, j) => `$${j + 1}`).join(', ');
+      const rows = await this.sql.query<DashboardShowing>(
+        `SELECT x.card_id, d.id, d.name, d.collection_id, col.location AS coll_location, col.personal_owner_id AS coll_personal_owner_id
+         FROM (SELECT card_id, dashboard_id FROM report_dashboardcard WHERE card_id IN (${ids})
+               UNION
+               SELECT s.card_id, dc.dashboard_id FROM dashboardcard_series s JOIN report_dashboardcard dc ON dc.id = s.dashboardcard_id
+               WHERE s.card_id IN (${ids})) x
+         JOIN report_dashboard d ON d.id = x.dashboard_id
+         LEFT JOIN collection col ON col.id = d.collection_id
+         ORDER BY x.card_id, d.id`,
+        chunk,
+      );
+      out.push(
+        ...rows.map((r) => ({
+          ...r,
+          card_id: Number(r.card_id),
+          id: Number(r.id),
+          collection_id: r.collection_id === null ? null : Number(r.collection_id),
+        })),
+      );
+    }
+    return out;
+  }
+
+  async dashboardName(id: number): Promise<string | null> {
+    const [r] = await this.sql.query<{ name: string }>('SELECT name FROM report_dashboard WHERE id = $1', [id]);
+    return r?.name ?? null;
+  }
+
+  /** A model whose results are stored in its database and read from there (persistence module). */
+  async isPersisted(cardId: number): Promise<boolean> {
+    const rows = await this.sql.query("SELECT 1 AS x FROM persisted_info WHERE card_id = $1 AND state = 'persisted' AND active = $2", [
+      cardId,
+      true,
+    ]);
+    return rows.length > 0;
   }
 
   async databaseExists(dbId: number): Promise<boolean> {
@@ -185,9 +303,35 @@ export class CardsRepository {
     await this.sql.execute('UPDATE report_card SET view_count = view_count + 1, last_used_at = $2 WHERE id = $1', [cardId, new Date()]);
   }
 
+  /** `report_card.dashboard_id`: the dashboard a question was saved into (a column the Card entity does not map). */
+  async setDashboard(tx: EntityManager, cardId: number, dashboardId: number | null): Promise<void> {
+    await this.inTx(tx, sql`UPDATE report_card SET dashboard_id = ${dashboardId} WHERE id = ${cardId}`);
+  }
+
+  /** Questions saved into a dashboard that stay when it goes become ordinary questions. */
+  async releaseFromDashboard(tx: EntityManager, dashboardId: number): Promise<void> {
+    await this.inTx(tx, sql`UPDATE report_card SET dashboard_id = NULL WHERE dashboard_id = ${dashboardId}`);
+  }
+
+  /** Questions saved into a dashboard follow it to its new collection. */
+  async moveWithDashboard(tx: EntityManager, dashboardId: number, collectionId: number | null): Promise<void> {
+    await this.inTx(tx, sql`UPDATE report_card SET collection_id = ${collectionId} WHERE dashboard_id = ${dashboardId}`);
+  }
+
+  /** Forgets what a card being deleted refers to. */
+  async deleteReferences(tx: EntityManager, cardId: number): Promise<void> {
+    await tx.createQueryBuilder().delete().from('card_reference').where('card_id = :cardId', { cardId }).execute();
+  }
+
   /** Rewrites what the card's query refers to (for the `using_*` filters). */
   async replaceReferences(tx: EntityManager, cardId: number, refs: DerivedQuery['references']): Promise<void> {
     await tx.createQueryBuilder().delete().from('card_reference').where('card_id = :cardId', { cardId }).execute();
-    if (refs.length) await tx.createQueryBuilder().insert().into('card_reference').values(refs.map((r) => ({ card_id: cardId, kind: r.kind, ref_id: r.ref_id }))).execute();
+    if (refs.length)
+      await tx
+        .createQueryBuilder()
+        .insert()
+        .into('card_reference')
+        .values(refs.map((r) => ({ card_id: cardId, kind: r.kind, ref_id: r.ref_id })))
+        .execute();
   }
 }

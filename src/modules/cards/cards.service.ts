@@ -1,26 +1,26 @@
-import { randomBytes } from 'node:crypto';
+import { sqlBool } from '../../common/database/row-values';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type { AuthUser } from '../../common/auth/current-user';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../common/errors/api-errors';
-import { BookmarksRepository } from '../bookmarks/bookmarks.repository';
-import { RevisionService } from '../revisions/revision.service';
-import { SearchIndexService } from '../search/search-index.service';
+import { BookmarksRepository } from '../bookmarks';
+import { offerRevisionTarget, RevisionService } from '../revisions';
+import { SearchIndexService } from '../search';
 import { CardAccessService, placeOf } from './card-access.service';
 import { CardHydrator } from './card-hydrator';
 import { deriveQuery, type DerivedQuery } from './card-query';
 import { CardQueriesService } from './card-queries.service';
 import { describeCardChange, snapshotOf } from './card-snapshot';
-import { Card, type CardType } from './card.entity';
+import { Card, type CardType } from '../../schema/card.entity';
 import { CardsRepository } from './cards.repository';
 import type { CreateCardDto, UpdateCardDto } from './cards.dto';
-import { ContentRegistry } from '../dataset/content.registry';
-import { DeletionHooks } from '../warehouse/deletion-hooks';
+import { EventBus } from '../../common/events/event-bus';
+import { CardDeleting, CardQueryChanged } from './card-events';
+import { entityId } from '../../common/database/entity-id';
 
 const DATABASE_MSG = 'value must be a map with the key `database`, an integer greater than zero.';
 
 /** Metabase's entity ids: 21 URL-safe characters. */
-const entityId = () => randomBytes(16).toString('base64url').slice(0, 21);
 const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
 
 /** The type a request asks for: `type`, else the older `dataset` flag (true: a model). */
@@ -43,12 +43,11 @@ export class CardsService implements OnModuleInit {
     private readonly revisions: RevisionService,
     private readonly search: SearchIndexService,
     private readonly bookmarks: BookmarksRepository,
-    private readonly content: ContentRegistry,
-    private readonly deletion: DeletionHooks,
+    private readonly bus: EventBus,
   ) {}
 
   onModuleInit(): void {
-    this.revisions.register('card', {
+    offerRevisionTarget(this.bus, 'card', {
       assertRead: async (user, id) => void (await this.access.readable(user, id)),
       assertWrite: async (user, id) => void (await this.access.writable(user, id)),
       describe: describeCardChange,
@@ -101,13 +100,19 @@ export class CardsService implements OnModuleInit {
     const row = await this.access.writable(caller, id);
     // Only admins change embedding; the same values sent back with the rest of the card are no change (Metabase).
     const embeddingChanges =
-      (body.enable_embedding !== undefined && body.enable_embedding !== null && body.enable_embedding !== (row.enable_embedding === true || row.enable_embedding === 1)) ||
-      (body.embedding_params !== undefined && body.embedding_params !== null && JSON.stringify(body.embedding_params) !== (row.embedding_params ?? 'null'));
+      (body.enable_embedding !== undefined && body.enable_embedding !== null && body.enable_embedding !== sqlBool(row.enable_embedding)) ||
+      (body.embedding_params !== undefined &&
+        body.embedding_params !== null &&
+        JSON.stringify(body.embedding_params) !== (row.embedding_params ?? 'null'));
     if (embeddingChanges && !caller.isSuperuser) throw new ForbiddenError();
-    const queryChanged = body.dataset_query !== undefined && body.dataset_query !== null && JSON.stringify(body.dataset_query) !== row.dataset_query;
+    const queryChanged =
+      body.dataset_query !== undefined && body.dataset_query !== null && JSON.stringify(body.dataset_query) !== row.dataset_query;
     const derived = queryChanged ? this.derive(body.dataset_query) : null;
     if (derived) await this.access.assertMayQuery(caller, derived);
-    if (body.collection_id !== undefined && (body.collection_id ?? null) !== (row.collection_id === null ? null : Number(row.collection_id))) {
+    if (
+      body.collection_id !== undefined &&
+      (body.collection_id ?? null) !== (row.collection_id === null ? null : Number(row.collection_id))
+    ) {
       await this.access.assertWriteCollection(caller, body.collection_id ?? null);
     }
     const metadata = body.result_metadata ?? (derived ? await this.queries.resultMetadata(caller, body.dataset_query) : undefined);
@@ -118,21 +123,34 @@ export class CardsService implements OnModuleInit {
       await this.saved(tx, caller, card, derived, false);
     });
     // A persisted model's table now holds another query's result: rebuilt in the background (persistence module).
-    if (derived) this.content.cardQueryChanged(id);
+    if (derived) await this.bus.emit(new CardQueryChanged(id));
     return this.get(caller, id, { ignoreView: true });
   }
 
   /** DELETE: the card, its references, revisions, bookmarks and search terms go for good. */
   async remove(caller: AuthUser, id: number): Promise<void> {
     await this.access.writable(caller, id);
-    await this.deletion.card(id);
-    await this.db.transaction(async (tx) => {
-      await tx.createQueryBuilder().delete().from('card_reference').where('card_id = :id', { id }).execute();
+    await this.bus.emit(new CardDeleting(id));
+    await this.db.transaction((tx) => this.purge(tx, [id]));
+  }
+
+  /**
+   * Deletes cards with their references, revisions, bookmarks and search terms, in the caller's transaction (their
+   * dashcards, persisted tables' rows and actions go by cascade). `beforePurge` must have run before.
+   */
+  async purge(tx: EntityManager, ids: number[]): Promise<void> {
+    for (const id of ids) {
+      await this.cards.deleteReferences(tx, id);
       await this.revisions.forget(tx, 'card', id);
       await this.bookmarks.forget(tx, 'card', id);
       await this.search.remove(tx, 'card', id);
       await tx.delete(Card, { id });
-    });
+    }
+  }
+
+  /** Tells that these cards are about to be purged (outside any transaction: listeners reach the warehouse). */
+  async beforePurge(ids: number[]): Promise<void> {
+    for (const id of ids) await this.bus.emit(new CardDeleting(id));
   }
 
   /** POST /api/card/:id/copy: "Copy of <name>", in the same collection, made by the caller. */
@@ -172,13 +190,36 @@ export class CardsService implements OnModuleInit {
     return { status: 'ok' };
   }
 
+  /**
+   * POST /api/cards/move: the rules and the one transaction of POST /api/card/collections. Without `collection_id`
+   * nothing moves, but the caller must still be able to change every card (Metabase updates each with no changes).
+   */
+  async bulkMove(caller: AuthUser, cardIds: number[], collectionId: number | null | undefined) {
+    if (collectionId === undefined) {
+      for (const id of new Set(cardIds)) await this.access.writable(caller, id);
+    } else {
+      await this.move(caller, cardIds, collectionId);
+    }
+    return { status: 'success' };
+  }
+
   /** The revision target's restore: the snapshot's editable keys back on the card, as a new revision. */
-  private async restore(tx: EntityManager, _user: AuthUser, id: number, snapshot: Record<string, unknown>): Promise<Record<string, unknown>> {
+  private async restore(
+    tx: EntityManager,
+    _user: AuthUser,
+    id: number,
+    snapshot: Record<string, unknown>,
+  ): Promise<Record<string, unknown>> {
     const card = await tx.findOneBy(Card, { id });
     if (!card) throw new NotFoundError();
     const s = snapshot as Partial<UpdateCardDto> & { dataset_query?: Record<string, unknown> };
     const derived = s.dataset_query ? this.derive(s.dataset_query) : null;
-    this.apply(card, { ...s, type: (snapshot.type as CardType) ?? card.type }, derived, (snapshot.result_metadata as unknown[] | null) ?? null);
+    this.apply(
+      card,
+      { ...s, type: (snapshot.type as CardType) ?? card.type },
+      derived,
+      (snapshot.result_metadata as unknown[] | null) ?? null,
+    );
     await tx.save(card);
     await this.cards.replaceReferences(tx, id, deriveQuery(JSON.parse(card.dataset_query)).references);
     await this.search.index(tx, 'card', id, { name: card.name, description: card.description });
@@ -189,7 +230,8 @@ export class CardsService implements OnModuleInit {
     if (body.name !== undefined) card.name = body.name;
     if (body.display !== undefined) card.display = body.display;
     if (body.description !== undefined) card.description = body.description === null || body.description === '' ? null : body.description;
-    if (body.visualization_settings !== undefined && body.visualization_settings !== null) card.visualization_settings = JSON.stringify(body.visualization_settings);
+    if (body.visualization_settings !== undefined && body.visualization_settings !== null)
+      card.visualization_settings = JSON.stringify(body.visualization_settings);
     if (derived && body.dataset_query) {
       card.dataset_query = JSON.stringify(body.dataset_query);
       Object.assign(card, this.derivedColumns(derived));
@@ -201,7 +243,8 @@ export class CardsService implements OnModuleInit {
     if (body.cache_ttl !== undefined) card.cache_ttl = body.cache_ttl ?? null;
     if (body.collection_preview !== undefined && body.collection_preview !== null) card.collection_preview = body.collection_preview;
     if (body.enable_embedding !== undefined && body.enable_embedding !== null) card.enable_embedding = body.enable_embedding;
-    if (body.embedding_params !== undefined && body.embedding_params !== null) card.embedding_params = JSON.stringify(body.embedding_params);
+    if (body.embedding_params !== undefined && body.embedding_params !== null)
+      card.embedding_params = JSON.stringify(body.embedding_params);
     const type = typeOf(body, card.type);
     if (type) card.type = type;
     if (body.archived !== undefined && body.archived !== null && body.archived !== card.archived) {

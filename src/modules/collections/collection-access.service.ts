@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import type { AuthUser } from '../../common/auth/current-user';
-import { AppSql } from '../../common/database/app-sql';
+import { inList, or, raw, sql, TRUE, type Sql } from '../../common/database/sql';
 import { ForbiddenError } from '../../common/errors/api-errors';
-import type { CollectionPerm } from './collection-permission.entity';
+import type { CollectionPerm } from '../../schema/collection-permission.entity';
+import { CollectionAccessRepository } from './collection-access.repository';
 import { childLocation, subtreeRange, topLevelId } from './location';
 
 /** What an access check needs of a collection; null stands for the Root collection. */
@@ -14,12 +14,8 @@ export interface CollectionPlace {
   namespace?: string | null;
 }
 
-/** A SQL condition with its values, numbered from the `$n` the caller passed in. */
-export interface SqlCondition {
-  sql: string;
-  params: unknown[];
-}
-
+const lo = (c: { id: number; location: string }) => subtreeRange(childLocation(c))[0];
+const hi = (c: { id: number; location: string }) => subtreeRange(childLocation(c))[1];
 const rank = (p: CollectionPerm | null | undefined): number => (p === 'write' ? 2 : p === 'read' ? 1 : 0);
 const best = (a: CollectionPerm | null, b: CollectionPerm | null): CollectionPerm | null => (rank(a) >= rank(b) ? a : b);
 
@@ -28,16 +24,12 @@ const best = (a: CollectionPerm | null, b: CollectionPerm | null): CollectionPer
  * Others get the best grant of their groups on the collection (Root included), and write access to their own
  * personal collection and everything under it; nobody but superusers sees another user's personal collections.
  *
- * Checks of one object are indexed lookups; listings use `readableCondition` in their own SQL, or `forCollections`
+ * Checks of one object are indexed lookups; listings use `readableWhere` in their own SQL, or `forCollections`
  * to answer `can_write` for a page in one query.
  */
 @Injectable()
 export class CollectionAccessService {
-  private readonly sql: AppSql;
-
-  constructor(db: DataSource) {
-    this.sql = new AppSql(db);
-  }
+  constructor(private readonly grants: CollectionAccessRepository) {}
 
   /** The caller's permission on a collection (null: Root of `namespace`). */
   async permission(user: AuthUser, c: CollectionPlace | null, namespace: string | null = null): Promise<CollectionPerm | null> {
@@ -45,14 +37,8 @@ export class CollectionAccessService {
     if (c && (await this.isOwnPersonal(user, c))) return 'write';
     if (c && this.isOthersPersonalTop(c, user)) return null;
     if (user.groupIds.length === 0) return null;
-    const groups = user.groupIds.map((_, i) => `$${i + 1}`).join(', ');
-    const rows = c
-      ? await this.sql.query<{ perm: CollectionPerm }>(`SELECT perm FROM collection_permission WHERE group_id IN (${groups}) AND collection_id = $${user.groupIds.length + 1}`, [...user.groupIds, c.id])
-      : await this.sql.query<{ perm: CollectionPerm }>(
-        `SELECT perm FROM collection_permission WHERE group_id IN (${groups}) AND collection_id IS NULL AND ${namespace === null ? 'namespace IS NULL' : `namespace = $${user.groupIds.length + 1}`}`,
-        namespace === null ? user.groupIds : [...user.groupIds, namespace],
-      );
-    return rows.reduce<CollectionPerm | null>((acc, r) => best(acc, r.perm), null);
+    const perms = await this.grants.grantsOn(user.groupIds, c?.id ?? null, namespace);
+    return perms.reduce<CollectionPerm | null>((acc, perm) => best(acc, perm), null);
   }
 
   async canRead(user: AuthUser, c: CollectionPlace | null, namespace: string | null = null): Promise<boolean> {
@@ -93,27 +79,19 @@ export class CollectionAccessService {
 
   /**
    * A condition on `column` (a collection id column, null meaning Root) that holds for the collections the caller may
-   * read, for a listing's own WHERE clause. Its values are numbered from `$firstParam`.
+   * read, for a listing's own WHERE clause (composable: sql.ts).
    */
-  async readableCondition(user: AuthUser, column: string, firstParam: number, namespace: string | null = null): Promise<SqlCondition> {
-    if (user.isSuperuser) return { sql: 'TRUE', params: [] };
-    const params: unknown[] = [];
-    const p = (v: unknown) => {
-      params.push(v);
-      return `$${firstParam + params.length - 1}`;
-    };
-    const parts: string[] = [];
-    if (await this.canRead(user, null, namespace)) parts.push(`${column} IS NULL`);
-    if (user.groupIds.length) {
-      const groups = user.groupIds.map((g) => p(g)).join(', ');
-      parts.push(`${column} IN (SELECT collection_id FROM collection_permission WHERE group_id IN (${groups}) AND collection_id IS NOT NULL)`);
-    }
+  async readableWhere(user: AuthUser, column: string, namespace: string | null = null): Promise<Sql> {
+    if (user.isSuperuser) return TRUE;
+    const col = raw(column);
     const own = await this.personalCollection(user.id);
-    if (own) {
-      const [lo, hi] = subtreeRange(childLocation(own));
-      parts.push(`${column} IN (SELECT id FROM collection WHERE id = ${p(own.id)} OR (location >= ${p(lo)} AND location < ${p(hi)}))`);
-    }
-    return { sql: parts.length ? `(${parts.join(' OR ')})` : 'FALSE', params };
+    return or(
+      (await this.canRead(user, null, namespace)) && sql`${col} IS NULL`,
+      user.groupIds.length > 0 &&
+        sql`${col} IN (SELECT collection_id FROM collection_permission
+          WHERE ${inList(raw('group_id'), user.groupIds)} AND collection_id IS NOT NULL)`,
+      own && sql`${col} IN (SELECT id FROM collection WHERE id = ${own.id} OR (location >= ${lo(own)} AND location < ${hi(own)}))`,
+    );
   }
 
   /** The id of the user's personal collection (every user has one). */
@@ -122,13 +100,8 @@ export class CollectionAccessService {
   }
 
   /** Each user's personal collection id, in one query. */
-  async personalCollectionIds(userIds: number[]): Promise<Map<number, number>> {
-    if (userIds.length === 0) return new Map();
-    const rows = await this.sql.query<{ id: number; personal_owner_id: number }>(
-      `SELECT id, personal_owner_id FROM collection WHERE personal_owner_id IN (${userIds.map((_, i) => `$${i + 1}`).join(', ')})`,
-      userIds,
-    );
-    return new Map(rows.map((r) => [Number(r.personal_owner_id), Number(r.id)]));
+  personalCollectionIds(userIds: number[]): Promise<Map<number, number>> {
+    return this.grants.personalCollectionIds(userIds);
   }
 
   /**
@@ -142,30 +115,19 @@ export class CollectionAccessService {
   private async isOwnPersonal(user: AuthUser, c: CollectionPlace): Promise<boolean> {
     if (c.personal_owner_id !== null) return c.personal_owner_id === user.id;
     if (c.location === '/') return false;
-    const top = topLevelId(c);
-    const rows = await this.sql.query<{ personal_owner_id: number | null }>('SELECT personal_owner_id FROM collection WHERE id = $1', [top]);
-    const owner = rows[0]?.personal_owner_id ?? null;
-    return owner !== null && Number(owner) === user.id;
+    return (await this.grants.ownerOf(topLevelId(c))) === user.id;
   }
 
-  private async personalCollection(userId: number): Promise<{ id: number; location: string } | null> {
-    const rows = await this.sql.query<{ id: number; location: string }>('SELECT id, location FROM collection WHERE personal_owner_id = $1', [userId]);
-    if (!rows[0]) return null;
-    return { id: Number(rows[0].id), location: rows[0].location };
+  private personalCollection(userId: number): Promise<{ id: number; location: string } | null> {
+    return this.grants.personalCollection(userId);
   }
 
   /** The caller's groups' best grant per collection: on `ids`, or on every collection when null. */
   private async grantsOf(user: AuthUser, ids: number[] | null): Promise<Map<number, CollectionPerm>> {
     const out = new Map<number, CollectionPerm>();
     if (user.groupIds.length === 0 || (ids && ids.length === 0)) return out;
-    const groups = user.groupIds.map((_, i) => `$${i + 1}`).join(', ');
-    const idList = ids ? ` AND collection_id IN (${ids.map((_, i) => `$${user.groupIds.length + i + 1}`).join(', ')})` : ' AND collection_id IS NOT NULL';
-    // 'write' sorts after 'read': MAX is the best grant, one row per collection however many groups hold one.
-    const rows = await this.sql.query<{ collection_id: number; perm: CollectionPerm }>(
-      `SELECT collection_id, MAX(perm) AS perm FROM collection_permission WHERE group_id IN (${groups})${idList} GROUP BY collection_id`,
-      ids ? [...user.groupIds, ...ids] : user.groupIds,
-    );
-    for (const r of rows) out.set(Number(r.collection_id), best(out.get(Number(r.collection_id)) ?? null, r.perm)!);
+    for (const g of await this.grants.bestGrants(user.groupIds, ids))
+      out.set(g.collectionId, best(out.get(g.collectionId) ?? null, g.perm)!);
     return out;
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppSql } from '../../common/database/app-sql';
-import type { CollectionPerm } from './collection-permission.entity';
+import type { CollectionPerm } from '../../schema/collection-permission.entity';
 
 export interface GrantRow {
   group_id: number;
@@ -37,18 +37,38 @@ export class CollectionGrantsRepository {
   async inherit(tx: EntityManager, childIds: number[], parentId: number | null, namespace: string | null): Promise<void> {
     for (const id of childIds) {
       if (parentId !== null) {
-        await this.write(tx, 'INSERT INTO collection_permission (group_id, collection_id, namespace, perm) SELECT group_id, $1, $2, perm FROM collection_permission WHERE collection_id = $3', [id, namespace, parentId]);
+        await this.write(
+          tx,
+          'INSERT INTO collection_permission (group_id, collection_id, namespace, perm)' +
+            ' SELECT group_id, $1, $2, perm FROM collection_permission WHERE collection_id = $3',
+          [id, namespace, parentId],
+        );
       } else if (namespace === null) {
-        await this.write(tx, 'INSERT INTO collection_permission (group_id, collection_id, namespace, perm) SELECT group_id, $1, NULL, perm FROM collection_permission WHERE collection_id IS NULL AND namespace IS NULL', [id]);
+        await this.write(
+          tx,
+          'INSERT INTO collection_permission (group_id, collection_id, namespace, perm)' +
+            ' SELECT group_id, $1, NULL, perm FROM collection_permission WHERE collection_id IS NULL AND namespace IS NULL',
+          [id],
+        );
       } else {
-        await this.write(tx, 'INSERT INTO collection_permission (group_id, collection_id, namespace, perm) SELECT group_id, $1, $2, perm FROM collection_permission WHERE collection_id IS NULL AND namespace = $3', [id, namespace, namespace]);
+        await this.write(
+          tx,
+          'INSERT INTO collection_permission (group_id, collection_id, namespace, perm)' +
+            ' SELECT group_id, $1, $2, perm FROM collection_permission WHERE collection_id IS NULL AND namespace = $3',
+          [id, namespace, namespace],
+        );
       }
     }
   }
 
   async removeFor(tx: EntityManager, collectionIds: number[]): Promise<void> {
     for (let i = 0; i < collectionIds.length; i += 5000) {
-      await tx.createQueryBuilder().delete().from('collection_permission').where('collection_id IN (:...ids)', { ids: collectionIds.slice(i, i + 5000) }).execute();
+      await tx
+        .createQueryBuilder()
+        .delete()
+        .from('collection_permission')
+        .where('collection_id IN (:...ids)', { ids: collectionIds.slice(i, i + 5000) })
+        .execute();
     }
   }
 
@@ -57,32 +77,50 @@ export class CollectionGrantsRepository {
     const ns = namespace === null ? 'IS NULL' : '= $1';
     const params = namespace === null ? [] : [namespace];
     const rows = await this.read<GrantRow>(
-      `SELECT p.group_id, p.collection_id, p.perm FROM collection_permission p JOIN collection c ON c.id = p.collection_id WHERE c.namespace ${ns}
+      `SELECT p.group_id, p.collection_id, p.perm FROM collection_permission p JOIN collection c ON c.id = p.collection_id
+       WHERE c.namespace ${ns}
        UNION ALL
        SELECT group_id, collection_id, perm FROM collection_permission WHERE collection_id IS NULL AND namespace ${ns}`,
       params,
       tx,
     );
-    return rows.map((r) => ({ group_id: Number(r.group_id), collection_id: r.collection_id === null ? null : Number(r.collection_id), perm: r.perm }));
+    return rows.map((r) => ({
+      group_id: Number(r.group_id),
+      collection_id: r.collection_id === null ? null : Number(r.collection_id),
+      perm: r.perm,
+    }));
   }
 
   async apply(tx: EntityManager, changes: GrantChange[], namespace: string | null): Promise<void> {
     for (const c of changes) {
       if (c.collection_id === null) {
         const ns = namespace === null ? 'namespace IS NULL' : 'namespace = $2';
-        await this.write(tx, `DELETE FROM collection_permission WHERE group_id = $1 AND collection_id IS NULL AND ${ns}`, namespace === null ? [c.group_id] : [c.group_id, namespace]);
+        await this.write(
+          tx,
+          `DELETE FROM collection_permission WHERE group_id = $1 AND collection_id IS NULL AND ${ns}`,
+          namespace === null ? [c.group_id] : [c.group_id, namespace],
+        );
       } else {
         await this.write(tx, 'DELETE FROM collection_permission WHERE group_id = $1 AND collection_id = $2', [c.group_id, c.collection_id]);
       }
       if (c.perm !== 'none') {
-        await this.write(tx, 'INSERT INTO collection_permission (group_id, collection_id, namespace, perm) VALUES ($1, $2, $3, $4)', [c.group_id, c.collection_id, namespace, c.perm]);
+        await this.write(tx, 'INSERT INTO collection_permission (group_id, collection_id, namespace, perm) VALUES ($1, $2, $3, $4)', [
+          c.group_id,
+          c.collection_id,
+          namespace,
+          c.perm,
+        ]);
       }
     }
   }
 
   /** Every group but Administrators (whose members are superusers: the graph does not apply to them). */
   async groupIds(tx?: EntityManager): Promise<number[]> {
-    const rows = await this.read<{ id: number }>("SELECT id FROM permissions_group WHERE magic_group_type IS NULL OR magic_group_type <> 'admin' ORDER BY id", [], tx);
+    const rows = await this.read<{ id: number }>(
+      "SELECT id FROM permissions_group WHERE magic_group_type IS NULL OR magic_group_type <> 'admin' ORDER BY id",
+      [],
+      tx,
+    );
     return rows.map((r) => Number(r.id));
   }
 
@@ -93,7 +131,11 @@ export class CollectionGrantsRepository {
   }
 
   async addRevision(tx: EntityManager, before: unknown, after: unknown, userId: number): Promise<number> {
-    await this.write(tx, 'INSERT INTO collection_permission_revision ("before", "after", user_id) VALUES ($1, $2, $3)', [JSON.stringify(before), JSON.stringify(after), userId]);
+    await this.write(tx, 'INSERT INTO collection_permission_revision ("before", "after", user_id) VALUES ($1, $2, $3)', [
+      JSON.stringify(before),
+      JSON.stringify(after),
+      userId,
+    ]);
     return this.revision(tx);
   }
 

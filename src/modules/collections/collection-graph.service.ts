@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import type { AuthUser } from '../../common/auth/current-user';
 import { MessageError, ValidationError } from '../../common/errors/api-errors';
-import type { CollectionPerm } from './collection-permission.entity';
+import type { CollectionPerm } from '../../schema/collection-permission.entity';
 import { CollectionGrantsRepository, GrantChange } from './collection-grants.repository';
 import { CollectionRow, CollectionsRepository } from './collections.repository';
 import { topLevelId } from './location';
@@ -14,7 +14,8 @@ export interface Graph {
   groups: Record<string, GroupGraph>;
 }
 
-export const MSG_STALE_GRAPH = 'Looks like someone else edited the permissions and your data is out of date. Please fetch new data and try again.';
+export const MSG_STALE_GRAPH =
+  'Looks like someone else edited the permissions and your data is out of date. Please fetch new data and try again.';
 const PERMS: readonly string[] = ['read', 'write', 'none'];
 
 /**
@@ -50,13 +51,19 @@ export class CollectionGraphService {
     return { revision, groups: out };
   }
 
-  async update(user: AuthUser, namespace: string | null, body: { revision?: number | null; groups: Record<string, unknown> }, force: boolean): Promise<number> {
+  async update(
+    user: AuthUser,
+    namespace: string | null,
+    body: { revision?: number | null; groups: Record<string, unknown> },
+    force: boolean,
+  ): Promise<number> {
     const wanted = parseGroups(body.groups);
     const ids = [...new Set(wanted.flatMap((w) => w.entries.map((e) => e.collection_id).filter((id): id is number => id !== null)))];
     const rows = await this.collections.findByIds(ids);
     const shared = new Map((await this.sharedAmong(rows, namespace)).map((c) => [c.id, c]));
     for (const id of ids) {
-      if (!shared.has(id)) throw ValidationError.of('groups', `collection ${id} is not a collection of this namespace outside personal collections.`, id);
+      if (!shared.has(id))
+        throw ValidationError.of('groups', `collection ${id} is not a collection of this namespace outside personal collections.`, id);
     }
     return this.grants.transaction(async (tx) => {
       await this.grants.lockGraph(tx);
@@ -99,11 +106,14 @@ export class CollectionGraphService {
 const rank = (p: Perm): number => (p === 'write' ? 2 : p === 'read' ? 1 : 0);
 
 /** `{"<groupId>": {"root" | "<collectionId>": "read" | "write" | "none"}}`, checked entry by entry. */
-function parseGroups(groups: Record<string, unknown>): Array<{ group_id: number; entries: Array<{ collection_id: number | null; perm: Perm }> }> {
+function parseGroups(
+  groups: Record<string, unknown>,
+): Array<{ group_id: number; entries: Array<{ collection_id: number | null; perm: Perm }> }> {
   const bad = (why: string, received: unknown) => ValidationError.of('groups', why, received);
   return Object.entries(groups).map(([g, perms]) => {
     if (!/^[1-9]\d{0,8}$/.test(g)) throw bad('group ids must be integers greater than zero.', g);
-    if (typeof perms !== 'object' || perms === null || Array.isArray(perms)) throw bad('each group must map collection ids (or "root") to permissions.', perms);
+    if (typeof perms !== 'object' || perms === null || Array.isArray(perms))
+      throw bad('each group must map collection ids (or "root") to permissions.', perms);
     const entries = Object.entries(perms as Record<string, unknown>).map(([k, p]) => {
       if (k !== 'root' && !/^[1-9]\d{0,8}$/.test(k)) throw bad('collection ids must be integers greater than zero, or "root".', k);
       if (typeof p !== 'string' || !PERMS.includes(p)) throw bad('value must be one of: `read`, `write`, `none`.', p);

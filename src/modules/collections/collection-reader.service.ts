@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '../../common/auth/current-user';
 import { NotFoundError } from '../../common/errors/api-errors';
 import { CollectionAccessService } from './collection-access.service';
-import type { CollectionPerm } from './collection-permission.entity';
+import type { CollectionPerm } from '../../schema/collection-permission.entity';
 import { effectiveLocation, effectiveLocations } from './collection-visibility';
 import { collectionView, CollectionView } from './collection.view';
 import { CollectionRow, CollectionsRepository } from './collections.repository';
@@ -41,7 +41,11 @@ export class CollectionReader {
    * The rows the caller may read. `context` are further collections (ancestors of the rows) whose permissions the
    * effective locations need. `excludeOthersPersonal` drops other users' personal trees (admins see them otherwise).
    */
-  async visible(user: AuthUser, rows: CollectionRow[], opts: { context?: CollectionRow[]; excludeOthersPersonal?: boolean } = {}): Promise<Visible> {
+  async visible(
+    user: AuthUser,
+    rows: CollectionRow[],
+    opts: { context?: CollectionRow[]; excludeOthersPersonal?: boolean } = {},
+  ): Promise<Visible> {
     const all = opts.context?.length ? [...rows, ...opts.context] : rows;
     const perms = await this.access.forCollections(user, all);
     const owners = await this.personalOwners(all);
@@ -63,7 +67,13 @@ export class CollectionReader {
 
   views(v: Visible): CollectionView[] {
     const effective = this.effective(v);
-    return v.rows.map((c) => collectionView(c, { canWrite: v.perms.get(c.id) === 'write', effectiveLocation: effective(c.location), personalTops: v.personalTops }));
+    return v.rows.map((c) =>
+      collectionView(c, {
+        canWrite: v.perms.get(c.id) === 'write',
+        effectiveLocation: effective(c.location),
+        personalTops: v.personalTops,
+      }),
+    );
   }
 
   /** The effective location of any location, for this caller (remembered per location). */
@@ -81,7 +91,8 @@ export class CollectionReader {
     }
     const missing = [...new Set(rows.map(topLevelId))].filter((id) => !known.has(id));
     for (let i = 0; i < missing.length; i += 1000) {
-      for (const c of await this.repo.findByIds(missing.slice(i, i + 1000))) if (c.personal_owner_id !== null) owners.set(c.id, c.personal_owner_id);
+      for (const c of await this.repo.findByIds(missing.slice(i, i + 1000)))
+        if (c.personal_owner_id !== null) owners.set(c.id, c.personal_owner_id);
     }
     return owners;
   }

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '../../common/auth/current-user';
-import type { CollectionPerm } from './collection-permission.entity';
+import type { CollectionPerm } from '../../schema/collection-permission.entity';
 import { CollectionAccessService } from './collection-access.service';
-import { CollectionItemsRegistry } from './collection-items.registry';
+import { EventBus } from '../../common/events/event-bus';
 import { modelsIn } from './collection-models';
 import { CollectionReader } from './collection-reader.service';
 import { buildTree, modelSets, officialThenNameKey, TreeNode } from './collection-visibility';
@@ -47,7 +47,7 @@ export class CollectionTreeService {
     private readonly repo: CollectionsRepository,
     private readonly reader: CollectionReader,
     private readonly access: CollectionAccessService,
-    private readonly registry: CollectionItemsRegistry,
+    private readonly bus: EventBus,
   ) {}
 
   async tree(user: AuthUser, o: TreeOptions): Promise<TreeNodeView[]> {
@@ -58,7 +58,7 @@ export class CollectionTreeService {
     }
     const namespace = start ? start.namespace : o.namespace;
     // Non-admins read only what they may: the database leaves the rest out.
-    const only = user.isSuperuser ? undefined : await this.access.readableCondition(user, 'id', 1, namespace);
+    const only = user.isSuperuser ? undefined : await this.access.readableWhere(user, 'id', namespace);
     let rows = await this.repo.inNamespace({ namespace, archived: o.excludeArchived ? false : undefined }, true, only);
     if (start) {
       const prefix = childLocation(start);
@@ -66,7 +66,10 @@ export class CollectionTreeService {
     }
     // The sources look up their models while the caller's permissions are worked out (the rows are the readable ones
     // already, but for other users' personal trees that an admin may leave out).
-    const modelsLookup = modelsIn(this.registry.all(), rows.map((c) => c.id));
+    const modelsLookup = modelsIn(
+      this.bus,
+      rows.map((c) => c.id),
+    );
     // Handled where it is awaited; this keeps a failure from counting as unhandled should visible() fail first.
     modelsLookup.catch(() => undefined);
     const v = await this.reader.visible(user, rows, { excludeOthersPersonal: o.excludeOthersPersonal });

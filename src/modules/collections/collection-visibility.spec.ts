@@ -1,6 +1,11 @@
 import { buildTree, effectiveLocation, effectiveParentId, modelSets, officialThenNameKey } from './collection-visibility';
 
-const node = (id: number, location: string, name = `c${id}`, authority_level: string | null = null) => ({ id, location, name, authority_level });
+const node = (id: number, location: string, name = `c${id}`, authority_level: string | null = null) => ({
+  id,
+  location,
+  name,
+  authority_level,
+});
 
 describe('collection visibility', () => {
   it('leaves unreadable ancestors out of the effective location', () => {
@@ -21,7 +26,11 @@ describe('collection visibility', () => {
 
   it('gathers here and below from every descendant', () => {
     const nodes = [node(1, '/'), node(2, '/1/'), node(3, '/1/2/'), node(4, '/')];
-    const here = new Map([[3, new Set(['card'])], [2, new Set(['dashboard', 'card'])], [4, new Set(['dataset'])]]);
+    const here = new Map([
+      [3, new Set(['card'])],
+      [2, new Set(['dashboard', 'card'])],
+      [4, new Set(['dataset'])],
+    ]);
     const sets = modelSets(nodes, here);
     expect(sets.below(1)).toEqual(['card', 'dashboard']);
     expect(sets.here(2)).toEqual(['card', 'dashboard']);

@@ -26,7 +26,11 @@ export function effectiveLocation(location: string, visible: (id: number) => boo
 }
 
 /** The nearest visible ancestor's id; null when none is (the node then shows at the top). */
-export function effectiveParentId(location: string, visible: (id: number) => boolean, parse: (location: string) => number[] = ancestorIds): number | null {
+export function effectiveParentId(
+  location: string,
+  visible: (id: number) => boolean,
+  parse: (location: string) => number[] = ancestorIds,
+): number | null {
   const ids = parse(location);
   for (let i = ids.length - 1; i >= 0; i--) if (visible(ids[i])) return ids[i];
   return null;
@@ -50,7 +54,8 @@ export function buildTree<T extends Placed>(nodes: T[], sortKey: (n: T) => strin
     const parent = effectiveParentId(t.node.location, has, parse);
     (parent === null ? top : (byId.get(parent)!.children as Array<TreeNode<T> & { key: string }>)).push(t);
   }
-  const compare = (a: TreeNode<T> & { key: string }, b: TreeNode<T> & { key: string }) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.node.id - b.node.id);
+  const compare = (a: TreeNode<T> & { key: string }, b: TreeNode<T> & { key: string }) =>
+    a.key < b.key ? -1 : a.key > b.key ? 1 : a.node.id - b.node.id;
   const sortAll = (level: Array<TreeNode<T> & { key: string }>) => {
     level.sort(compare);
     for (const t of level) if (t.children.length) sortAll(t.children as Array<TreeNode<T> & { key: string }>);

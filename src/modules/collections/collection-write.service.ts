@@ -1,22 +1,26 @@
-import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import type { AuthUser } from '../../common/auth/current-user';
 import { ArchivedError, ForbiddenError, MessageError, NotFoundError } from '../../common/errors/api-errors';
-import { SearchIndexService } from '../search/search-index.service';
+import { EventBus } from '../../common/events/event-bus';
 import { CollectionAccessService } from './collection-access.service';
 import { CollectionGrantsRepository } from './collection-grants.repository';
-import { CollectionItemsRegistry } from './collection-items.registry';
+import { CollectionSaved, CollectionsArchived, CollectionsDeleted, CollectionsDeleting } from './collection-events';
 import { CollectionReader } from './collection-reader.service';
 import { CollectionRow, CollectionsRepository } from './collections.repository';
 import { CreateCollectionDto, UpdateCollectionDto } from './collections.dto';
 import { ancestorIds, childLocation, isWithin, parentId, topLevelId } from './location';
+import { entityId } from '../../common/database/entity-id';
 
 export const MSG_MOVE_INTO_SELF = "You can't move a Collection into itself or into one of its descendants.";
 export const MSG_NAMESPACE = 'Collection must be in the same namespace as its parent';
 export const MSG_PERSONAL_ARCHIVE = 'You cannot archive a Personal Collection.';
 export const MSG_PERSONAL_MOVE = 'You cannot move a Personal Collection.';
-export const MSG_PARENT_ARCHIVED = 'The parent collection is archived: unarchive it first, or move this collection out of it with parent_id.';
+export const MSG_PARENT_ARCHIVED =
+  'The parent collection is archived: unarchive it first, or move this collection out of it with parent_id.';
+export const MSG_DELETE_UNTRASHED = 'Collection must be trashed before deletion.';
+export const MSG_DELETE_NAMESPACE = 'Collections in non-nil namespaces cannot be deleted.';
+export const MSG_DELETE_PERSONAL = 'Personal collections cannot be deleted.';
 
 /**
  * Creating, editing, moving, archiving collections. A new collection copies its parent's grants (the Root's of its
@@ -29,8 +33,7 @@ export class CollectionWriteService {
     private readonly grants: CollectionGrantsRepository,
     private readonly reader: CollectionReader,
     private readonly access: CollectionAccessService,
-    private readonly items: CollectionItemsRegistry,
-    private readonly search: SearchIndexService,
+    private readonly bus: EventBus,
   ) {}
 
   async create(user: AuthUser, dto: CreateCollectionDto): Promise<number> {
@@ -50,10 +53,10 @@ export class CollectionWriteService {
         namespace,
         authority_level: dto.authority_level ?? null,
         slug: slugify(dto.name),
-        entity_id: newEntityId(),
+        entity_id: entityId(),
       });
       if (!personalParent) await this.grants.inherit(tx, [id], parent?.id ?? null, namespace);
-      await this.search.index(tx, 'collection', id, { name: dto.name, description: dto.description ?? null });
+      await this.bus.emit(new CollectionSaved(tx, id, dto.name, dto.description ?? null));
       return id;
     });
   }
@@ -62,7 +65,8 @@ export class CollectionWriteService {
     const c = await this.reader.require(id);
     await this.access.assertWrite(user, c);
     // Clients send the form back whole: only a change of the authority level needs an admin.
-    if (dto.authority_level !== undefined && (dto.authority_level ?? null) !== c.authority_level && !user.isSuperuser) throw new ForbiddenError();
+    if (dto.authority_level !== undefined && (dto.authority_level ?? null) !== c.authority_level && !user.isSuperuser)
+      throw new ForbiddenError();
     const oldParent = await this.parentOf(c);
     const move = dto.parent_id !== undefined ? await this.checkMove(user, c, oldParent, dto.parent_id) : null;
     const archive = dto.archived !== undefined && dto.archived !== c.archived ? dto.archived : undefined;
@@ -79,10 +83,36 @@ export class CollectionWriteService {
       if (dto.authority_level !== undefined) changes.authority_level = dto.authority_level;
       await this.repo.update(tx, id, changes);
       if (dto.name !== undefined || dto.description !== undefined) {
-        await this.search.index(tx, 'collection', id, { name: dto.name ?? c.name, description: dto.description !== undefined ? dto.description : c.description });
+        const description = dto.description !== undefined ? dto.description : c.description;
+        await this.bus.emit(new CollectionSaved(tx, id, dto.name ?? c.name, description));
       }
       if (move) await this.applyMove(tx, c, move);
       if (archive !== undefined) await this.applyArchive(tx, (await this.repo.findById(id, tx))!, archive);
+    });
+  }
+
+  /**
+   * DELETE /api/collection/:id (admins): a trashed collection goes for good with everything in it, in one
+   * transaction. Collections below it that were trashed on their own stay in the trash: they move up to its place
+   * first, with their own subtrees, as in Metabase.
+   */
+  async delete(id: number): Promise<void> {
+    const c = await this.reader.require(id);
+    if (!c.archived) throw new MessageError(MSG_DELETE_UNTRASHED);
+    if (c.namespace !== null) throw new MessageError(MSG_DELETE_NAMESPACE);
+    if (c.personal_owner_id !== null) throw new MessageError(MSG_DELETE_PERSONAL);
+    // What reaches the warehouse (a persisted model's table) cannot be part of the transaction: it runs before.
+    const doomed = doomedIds(c, await this.repo.subtree(childLocation(c)));
+    await this.bus.emit(new CollectionsDeleting(doomed));
+    await this.repo.transaction(async (tx) => {
+      await this.repo.lockMoves(tx);
+      const self = await this.repo.findById(id, tx);
+      if (!self) throw new NotFoundError();
+      if (!self.archived) throw new MessageError(MSG_DELETE_UNTRASHED);
+      for (const kept of keptInTrash(self, await this.repo.subtree(childLocation(self), tx))) await this.repo.move(tx, kept, self.location);
+      const ids = [self.id, ...(await this.repo.subtree(childLocation(self), tx)).map((d) => d.id)];
+      for (let i = 0; i < ids.length; i += 5000) await this.bus.emit(new CollectionsDeleted(tx, ids.slice(i, i + 5000)));
+      await this.repo.deleteMany(tx, ids);
     });
   }
 
@@ -107,7 +137,11 @@ export class CollectionWriteService {
    * Moves the subtree. Into a personal tree its grants go; out of one into a shared place it takes the new parent's
    * (the Root's at the top); between shared places it keeps its own, as in Metabase.
    */
-  private async applyMove(tx: EntityManager, c: CollectionRow, m: { parent: CollectionRow | null; location: string; fromPersonal: boolean; toPersonal: boolean }) {
+  private async applyMove(
+    tx: EntityManager,
+    c: CollectionRow,
+    m: { parent: CollectionRow | null; location: string; fromPersonal: boolean; toPersonal: boolean },
+  ) {
     // Moves run one at a time and check again what they read before: two crossing moves must not make a cycle.
     await this.repo.lockMoves(tx);
     const self = await this.repo.findById(c.id, tx);
@@ -140,9 +174,7 @@ export class CollectionWriteService {
     await this.repo.setArchived(tx, [c.id], archived, archived);
     await this.repo.setArchived(tx, others, archived, false);
     const ids = [c.id, ...others];
-    for (const source of this.items.all()) {
-      for (let i = 0; i < ids.length; i += 5000) await source.archiveIn(tx, ids.slice(i, i + 5000), archived);
-    }
+    for (let i = 0; i < ids.length; i += 5000) await this.bus.emit(new CollectionsArchived(tx, ids.slice(i, i + 5000), archived));
   }
 
   private async parentOf(c: CollectionRow): Promise<CollectionRow | null> {
@@ -158,6 +190,19 @@ export class CollectionWriteService {
   }
 }
 
+/** The topmost collections below `c` trashed on their own: they outlive its deletion (their subtrees with them). */
+function keptInTrash(c: CollectionRow, below: CollectionRow[]): CollectionRow[] {
+  const directly = new Set(below.filter((d) => d.archived_directly).map((d) => d.id));
+  const own = ancestorIds(childLocation(c));
+  return below.filter((d) => directly.has(d.id) && !ancestorIds(d.location).some((a) => directly.has(a) && !own.includes(a)));
+}
+
+/** `c` and the collections below it that go with it. */
+function doomedIds(c: CollectionRow, below: CollectionRow[]): number[] {
+  const kept = keptInTrash(c, below);
+  return [c.id, ...below.filter((d) => !kept.some((k) => k.id === d.id || isWithin(d.location, childLocation(k)))).map((d) => d.id)];
+}
+
 export function slugify(name: string): string {
   return (
     name
@@ -168,9 +213,4 @@ export function slugify(name: string): string {
       .replace(/^_+|_+$/g, '')
       .slice(0, 510) || 'collection'
   );
-}
-
-/** Metabase's entity ids: 21 URL-safe characters. */
-export function newEntityId(): string {
-  return randomBytes(16).toString('base64url').slice(0, 21);
 }

@@ -1,11 +1,14 @@
-import type { CollectionPerm } from './collection-permission.entity';
+import type { CollectionPerm } from '../../schema/collection-permission.entity';
 import type { CollectionRow } from './collections.repository';
 import { parentId, topLevelId } from './location';
 
 export const ROOT_NAME = 'Our analytics';
 
 /** The fields every answer about one collection carries (Metabase's keys). */
-export function collectionView(c: CollectionRow, extra: { canWrite: boolean; effectiveLocation: string; personalTops: ReadonlySet<number> }) {
+export function collectionView(
+  c: CollectionRow,
+  extra: { canWrite: boolean; effectiveLocation: string; personalTops: ReadonlySet<number> },
+) {
   return {
     id: c.id,
     name: c.name,

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Header, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { Access } from '../../common/auth/access.decorator';
 import { AuthUser, CurrentUser } from '../../common/auth/current-user';
 import { IdParam } from '../../common/validation/pipes';
@@ -7,7 +7,14 @@ import { CollectionItemsService, ItemsOptions } from './collection-items.service
 import { CollectionTreeService } from './collection-tree.service';
 import { CollectionWriteService } from './collection-write.service';
 import {
-  CreateCollectionDto, GraphBodyDto, GraphQuery, ItemsQueryDto, ListCollectionsQuery, NamespaceQuery, TreeQuery, UpdateCollectionDto,
+  CreateCollectionDto,
+  GraphBodyDto,
+  GraphQuery,
+  ItemsQueryDto,
+  ListCollectionsQuery,
+  NamespaceQuery,
+  TreeQuery,
+  UpdateCollectionDto,
 } from './collections.dto';
 import { CollectionsService } from './collections.service';
 
@@ -23,7 +30,7 @@ const itemsOptions = (q: ItemsQueryDto, namespace: string | null): ItemsOptions 
   offset: q.offset,
 });
 
-/** /api/collection: the fixed paths first, then `:id`, which would otherwise take `root`, `tree` and `graph`. */
+/** /api/collection: collections, the Root, the tree and the permission graph (`root`, `tree`, `graph` win over `:id`). */
 @Controller('api/collection')
 export class CollectionsController {
   constructor(
@@ -103,10 +110,20 @@ export class CollectionsController {
     return this.collections.get(user, id);
   }
 
+  /** Deletes a trashed collection with its contents for good; Metabase answers the number of collections deleted (1). */
+  @Delete(':id')
+  @Access('admin')
+  @HttpCode(200)
+  // A bare number would go out as text/html; Metabase's clients read JSON.
+  @Header('Content-Type', 'application/json')
+  async remove(@Param('id', IdParam()) id: number): Promise<number> {
+    await this.writes.delete(id);
+    return 1;
+  }
+
   @Get(':id/items')
   @Access('user')
   items(@Param('id', IdParam()) id: number, @Query() q: ItemsQueryDto, @CurrentUser() user: AuthUser) {
     return this.itemLists.items(user, id, itemsOptions(q, null));
   }
-
 }

@@ -2,8 +2,17 @@ import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, ValidateIf } from 'class-validator';
 import { MSG } from '../../common/validation/messages';
-import { BoolString, IsMap, MaxLen, NonBlankString, NonNegativeInt, Nullable, OneOf, PositiveInt } from '../../common/validation/validators';
-import { Id } from '../permissions/permissions.dto';
+import {
+  BoolString,
+  IsMap,
+  MaxLen,
+  NonBlankString,
+  NonNegativeInt,
+  Nullable,
+  OneOf,
+  PositiveInt,
+  Id,
+} from '../../common/validation/validators';
 
 export const ITEM_MODELS = ['card', 'collection', 'dashboard', 'dataset', 'metric', 'no_models', 'pulse', 'snippet', 'timeline'] as const;
 export type ItemModel = (typeof ITEM_MODELS)[number];
@@ -19,8 +28,7 @@ const Name = () => applyDecorators(NonBlankString(), MaxLen(254));
 const IntString = () => Transform(({ value }) => (typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : value));
 
 /** A JSON boolean or, as Metabase's `BooleanValue` takes it, the string `true`/`false`. */
-const BoolOrString = () =>
-  Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value));
+const BoolOrString = () => Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value));
 
 export class NamespaceQuery {
   @Nullable()

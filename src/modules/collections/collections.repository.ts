@@ -1,8 +1,9 @@
+import { sqlBool } from '../../common/database/row-values';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppSql } from '../../common/database/app-sql';
-import type { SqlCondition } from './collection-access.service';
-import { Collection } from './collection.entity';
+import { and, inList, raw, sql, type Sql } from '../../common/database/sql';
+import { Collection } from '../../schema/collection.entity';
 import { subtreeRange } from './location';
 
 /** A collection row as the listings read it (booleans and dates normalized across the two app databases). */
@@ -21,7 +22,8 @@ export interface CollectionRow {
   created_at: string | null;
 }
 
-const BASE_COLUMNS = 'id, name, description, location, personal_owner_id, namespace, authority_level, slug, entity_id, archived, archived_directly';
+const BASE_COLUMNS =
+  'id, name, description, location, personal_owner_id, namespace, authority_level, slug, entity_id, archived, archived_directly';
 /**
  * Postgres answers the time as ISO text: the driver would otherwise parse every timestamp into a Date only for it to be
  * printed again (a third of the time of a listing of 30,000). SQLite keeps UTC text already.
@@ -68,33 +70,20 @@ export class CollectionsRepository {
 
   async findByIds(ids: number[]): Promise<CollectionRow[]> {
     if (ids.length === 0) return [];
-    return this.read(`SELECT ${this.columns} FROM collection WHERE id IN (${ids.map((_, i) => `$${i + 1}`).join(', ')})`, ids);
+    return this.read(sql`SELECT ${raw(this.columns)} FROM collection WHERE ${inList(raw('id'), ids)}`);
   }
 
   /**
    * Every collection of a namespace (one index scan on idx_collection_namespace); `light` reads the tree's columns
    * only; `only` narrows to a condition on `id` (the access service's readable condition, its values from $1).
    */
-  async inNamespace(f: CollectionFilter, light = false, only?: SqlCondition): Promise<CollectionRow[]> {
-    const params: unknown[] = [];
-    const where = [this.namespaceClause(f.namespace, params)];
-    if (f.archived !== undefined) {
-      params.push(f.archived);
-      where.push(`archived = $${params.length}`);
-    }
-    this.narrow(where, params, only);
-    return this.read(`SELECT ${light ? TREE_COLUMNS : this.columns} FROM collection WHERE ${where.join(' AND ')}`, params);
+  async inNamespace(f: CollectionFilter, light = false, only?: Sql): Promise<CollectionRow[]> {
+    return this.read(sql`SELECT ${raw(light ? TREE_COLUMNS : this.columns)} FROM collection WHERE ${and(...this.filter(f), only)}`);
   }
 
   /** The collections directly inside the place whose children live at `location`. */
   async childrenAt(location: string, f: CollectionFilter): Promise<CollectionRow[]> {
-    const params: unknown[] = [location];
-    const where = ['location = $1', this.namespaceClause(f.namespace, params)];
-    if (f.archived !== undefined) {
-      params.push(f.archived);
-      where.push(`archived = $${params.length}`);
-    }
-    return this.read(`SELECT ${this.columns} FROM collection WHERE ${where.join(' AND ')}`, params);
+    return this.read(sql`SELECT ${raw(this.columns)} FROM collection WHERE ${and(sql`location = ${location}`, ...this.filter(f))}`);
   }
 
   /** Every collection below the place whose children live at `prefix` (a range scan). */
@@ -104,12 +93,10 @@ export class CollectionsRepository {
   }
 
   /** The tree's columns of the collections of `namespace` below `prefix`, narrowed by `only` (as in inNamespace). */
-  async subtreeLight(prefix: string, namespace: string | null, only?: SqlCondition): Promise<CollectionRow[]> {
+  async subtreeLight(prefix: string, namespace: string | null, only?: Sql): Promise<CollectionRow[]> {
     const [lo, hi] = subtreeRange(prefix);
-    const params: unknown[] = [lo, hi];
-    const where = ['location >= $1 AND location < $2', this.namespaceClause(namespace, params)];
-    this.narrow(where, params, only);
-    return this.read(`SELECT ${TREE_COLUMNS} FROM collection WHERE ${where.join(' AND ')}`, params);
+    const where = and(sql`location >= ${lo} AND location < ${hi}`, ...this.filter({ namespace }), only);
+    return this.read(sql`SELECT ${raw(TREE_COLUMNS)} FROM collection WHERE ${where}`);
   }
 
   async insert(tx: EntityManager, c: Omit<CollectionRow, 'id' | 'created_at' | 'archived' | 'archived_directly'>): Promise<number> {
@@ -117,7 +104,11 @@ export class CollectionsRepository {
     return Number(result.identifiers[0].id);
   }
 
-  async update(tx: EntityManager, id: number, changes: Partial<Pick<CollectionRow, 'name' | 'description' | 'authority_level' | 'slug'>>): Promise<void> {
+  async update(
+    tx: EntityManager,
+    id: number,
+    changes: Partial<Pick<CollectionRow, 'name' | 'description' | 'authority_level' | 'slug'>>,
+  ): Promise<void> {
     if (Object.keys(changes).length === 0) return;
     await tx.createQueryBuilder().update('collection').set(changes).where('id = :id', { id }).execute();
   }
@@ -139,11 +130,24 @@ export class CollectionsRepository {
     const newPrefix = `${to}${c.id}/`;
     const [lo, hi] = subtreeRange(oldPrefix);
     await this.write(tx, 'UPDATE collection SET location = $1 WHERE id = $2', [to, c.id]);
-    await this.write(
-      tx,
-      'UPDATE collection SET location = $1 || SUBSTR(location, $2) WHERE location >= $3 AND location < $4',
-      [newPrefix, oldPrefix.length + 1, lo, hi],
-    );
+    await this.write(tx, 'UPDATE collection SET location = $1 || SUBSTR(location, $2) WHERE location >= $3 AND location < $4', [
+      newPrefix,
+      oldPrefix.length + 1,
+      lo,
+      hi,
+    ]);
+  }
+
+  /** Deletes collections by id (their grants go by cascade); their contents must be gone already. */
+  async deleteMany(tx: EntityManager, ids: number[]): Promise<void> {
+    for (let i = 0; i < ids.length; i += 5000) {
+      await tx
+        .createQueryBuilder()
+        .delete()
+        .from('collection')
+        .where('id IN (:...ids)', { ids: ids.slice(i, i + 5000) })
+        .execute();
+    }
   }
 
   /** Serializes moves on Postgres (SQLite runs one transaction at a time already). */
@@ -151,27 +155,30 @@ export class CollectionsRepository {
     if (this.pg) await tx.query("SELECT pg_advisory_xact_lock(hashtext('collection_move'))");
   }
 
+  /** The id of a user's personal collection, read in `tx`. */
+  async personalIdIn(tx: EntityManager, userId: number): Promise<number | null> {
+    const found = await tx.findOne(Collection, { where: { personal_owner_id: userId }, select: { id: true } });
+    return found ? Number(found.id) : null;
+  }
+
   /** Renames a user's personal collection with its owner. */
   async renamePersonal(tx: EntityManager, userId: number, name: string): Promise<void> {
     await tx.createQueryBuilder().update('collection').set({ name }).where('personal_owner_id = :userId', { userId }).execute();
   }
 
-  /** Adds `only` to a WHERE list; its placeholders count from $1, so they shift past the ones already there. */
-  private narrow(where: string[], params: unknown[], only?: SqlCondition): void {
-    if (!only) return;
-    const offset = params.length;
-    where.push(only.sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`));
-    params.push(...only.params);
+  /** The conditions of a listing's filter. */
+  private filter(f: CollectionFilter): Sql[] {
+    return [
+      f.namespace === null ? sql`namespace IS NULL` : sql`namespace = ${f.namespace}`,
+      ...(f.archived === undefined ? [] : [sql`archived = ${f.archived}`]),
+    ];
   }
 
-  private namespaceClause(namespace: string | null, params: unknown[]): string {
-    if (namespace === null) return 'namespace IS NULL';
-    params.push(namespace);
-    return `namespace = $${params.length}`;
-  }
-
-  private async read(sql: string, params: unknown[], tx?: EntityManager): Promise<CollectionRow[]> {
-    const rows = tx ? await tx.query(this.bind(sql), this.values(params)) : await this.sql.query<Record<string, unknown>>(sql, params);
+  private async read(statement: Sql | string, params: unknown[] = [], tx?: EntityManager): Promise<CollectionRow[]> {
+    if (typeof statement !== 'string') ({ text: statement, values: params } = statement.numbered());
+    const rows = tx
+      ? await tx.query(this.bind(statement), this.values(params))
+      : await this.sql.query<Record<string, unknown>>(statement, params);
     return (rows as Record<string, unknown>[]).map(toRow);
   }
 
@@ -198,8 +205,8 @@ export function toRow(r: Record<string, unknown>): CollectionRow {
   r.authority_level ??= null;
   r.slug ??= null;
   r.entity_id ??= null;
-  r.archived = r.archived === true || r.archived === 1 || r.archived === '1';
-  r.archived_directly = r.archived_directly === true || r.archived_directly === 1 || r.archived_directly === '1';
+  r.archived = sqlBool(r.archived);
+  r.archived_directly = sqlBool(r.archived_directly);
   r.created_at = iso(r.created_at);
   return r as unknown as CollectionRow;
 }

@@ -46,7 +46,7 @@ export class CollectionsService {
 
   /** GET /api/collection/: every collection the caller may read, the Root first when they may read it. */
   async list(user: AuthUser, o: ListOptions): Promise<Array<CollectionView | ReturnType<typeof rootView>>> {
-    const only = user.isSuperuser ? undefined : await this.access.readableCondition(user, 'id', 1, o.namespace);
+    const only = user.isSuperuser ? undefined : await this.access.readableWhere(user, 'id', o.namespace);
     let rows = await this.repo.inNamespace({ namespace: o.namespace, archived: o.archived }, false, only);
     if (o.personalOnly) rows = rows.filter((c) => c.personal_owner_id !== null);
     const v = await this.reader.visible(user, rows, { excludeOthersPersonal: o.excludeOthersPersonal });
@@ -55,5 +55,4 @@ export class CollectionsService {
     const rootPerm = await this.access.permission(user, null, o.namespace);
     return rootPerm ? [rootView(o.namespace, rootPerm === 'write'), ...views] : views;
   }
-
 }

@@ -1,7 +1,14 @@
-import type { CollectionItem } from './collection-items.registry';
+import type { CollectionItem } from './collection-item-source';
 import { compareItems, SortOptions } from './item-order';
 
-const item = (id: number, model: string, name: string, extra: Partial<CollectionItem> = {}): CollectionItem => ({ id, model, name, last_edited_at: null, last_edited_by: null, ...extra });
+const item = (id: number, model: string, name: string, extra: Partial<CollectionItem> = {}): CollectionItem => ({
+  id,
+  model,
+  name,
+  last_edited_at: null,
+  last_edited_by: null,
+  ...extra,
+});
 const order = (items: CollectionItem[], o: SortOptions) => [...items].sort((a, b) => compareItems(a, b, o)).map((i) => i.id);
 
 describe('collection item order', () => {

@@ -1,4 +1,4 @@
-import type { CollectionItem } from './collection-items.registry';
+import type { CollectionItem } from './collection-item-source';
 
 export interface SortOptions {
   sortColumn?: 'model' | 'name' | 'last_edited_by' | 'last_edited_at';
@@ -8,7 +8,16 @@ export interface SortOptions {
 }
 
 /** Metabase's order of models for `sort_column=model`. */
-const MODEL_RANK: Record<string, number> = { dashboard: 1, pulse: 2, dataset: 3, metric: 4, card: 5, snippet: 6, collection: 7, timeline: 8 };
+const MODEL_RANK: Record<string, number> = {
+  dashboard: 1,
+  pulse: 2,
+  dataset: 3,
+  metric: 4,
+  card: 5,
+  snippet: 6,
+  collection: 7,
+  timeline: 8,
+};
 
 const lower = (s: unknown) => String(s ?? '').toLowerCase();
 const cmp = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 : 0);
@@ -51,7 +60,11 @@ export function compareItems(a: CollectionItem, b: CollectionItem, o: SortOption
       c = nullsLast(time(a.last_edited_at), time(b.last_edited_at), dir);
       break;
     case 'last_edited_by':
-      c = nullsLast(a.last_edited_by === null ? null : lower(a.last_edited_by), b.last_edited_by === null ? null : lower(b.last_edited_by), dir);
+      c = nullsLast(
+        a.last_edited_by === null ? null : lower(a.last_edited_by),
+        b.last_edited_by === null ? null : lower(b.last_edited_by),
+        dir,
+      );
       break;
   }
   if (c) return c;

@@ -15,7 +15,8 @@ describe('collection locations', () => {
     const [lo, hi] = subtreeRange('/1/2/');
     const inRange = (l: string) => l >= lo && l < hi;
     for (const inside of ['/1/2/', '/1/2/3/', '/1/2/30/4/', '/1/2/999999/']) expect([inside, inRange(inside)]).toEqual([inside, true]);
-    for (const outside of ['/1/', '/1/20/', '/1/21/', '/1/3/', '/12/', '/1/2', '/']) expect([outside, inRange(outside)]).toEqual([outside, false]);
+    for (const outside of ['/1/', '/1/20/', '/1/21/', '/1/3/', '/12/', '/1/2', '/'])
+      expect([outside, inRange(outside)]).toEqual([outside, false]);
     expect(isWithin('/1/2/3/', '/1/2/')).toBe(true);
     expect(isWithin('/1/20/', '/1/2/')).toBe(false);
   });

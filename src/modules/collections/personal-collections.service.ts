@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { personalCollectionName } from '../../migrations/1764288000000-content';
-import { SearchIndexService } from '../search/search-index.service';
+import { EventBus } from '../../common/events/event-bus';
+import { CollectionSaved } from './collection-events';
 import { CollectionAccessService } from './collection-access.service';
-import { newEntityId, slugify } from './collection-write.service';
+import { entityId } from '../../common/database/entity-id';
+import { slugify } from './collection-write.service';
 import { CollectionsRepository } from './collections.repository';
 
 export { personalCollectionName };
@@ -21,7 +23,7 @@ export class PersonalCollectionsService {
   constructor(
     private readonly repo: CollectionsRepository,
     private readonly access: CollectionAccessService,
-    private readonly search: SearchIndexService,
+    private readonly bus: EventBus,
   ) {}
 
   /** Inside the transaction that creates the user. Personal collections hold no grants. */
@@ -35,9 +37,9 @@ export class PersonalCollectionsService {
       namespace: null,
       authority_level: null,
       slug: slugify(name),
-      entity_id: newEntityId(),
+      entity_id: entityId(),
     });
-    await this.search.index(tx, 'collection', id, { name });
+    await this.bus.emit(new CollectionSaved(tx, id, name, null));
     return id;
   }
 
@@ -45,8 +47,8 @@ export class PersonalCollectionsService {
   async rename(tx: EntityManager, user: Owner): Promise<void> {
     const name = personalCollectionName(user);
     await this.repo.renamePersonal(tx, user.id, name);
-    const id = (await tx.query(this.repo.pg ? 'SELECT id FROM collection WHERE personal_owner_id = $1' : 'SELECT id FROM collection WHERE personal_owner_id = ?', [user.id]))[0]?.id;
-    if (id !== undefined) await this.search.index(tx, 'collection', Number(id), { name });
+    const id = await this.repo.personalIdIn(tx, user.id);
+    if (id !== null) await this.bus.emit(new CollectionSaved(tx, id, name, null));
   }
 
   /** Each user's personal collection id, in one query. */

@@ -37,22 +37,47 @@ describe('findPath', () => {
 describe('chainFilterQuery', () => {
   it('joins along the path and constrains the joined field through a parameter', () => {
     const path = findPath(fields, 2, 3)!;
-    const q = chainFilterQuery(7, { id: 21, table_id: 2 }, [{ fieldId: 31, tableId: 3, type: 'string/=', value: ['Gizmo'], path }], 1000) as unknown as Q;
+    const q = chainFilterQuery(
+      7,
+      { id: 21, table_id: 2 },
+      [{ fieldId: 31, tableId: 3, type: 'string/=', value: ['Gizmo'], path }],
+      1000,
+    ) as unknown as Q;
     expect(q.query.joins).toEqual([
-      { 'source-table': 1, alias: '__chain_1', strategy: 'inner-join', fields: 'none', condition: ['=', ['field', 20, null], ['field', 11, { 'join-alias': '__chain_1' }]] },
-      { 'source-table': 3, alias: '__chain_2', strategy: 'inner-join', fields: 'none', condition: ['=', ['field', 12, { 'join-alias': '__chain_1' }], ['field', 30, { 'join-alias': '__chain_2' }]] },
+      {
+        'source-table': 1,
+        alias: '__chain_1',
+        strategy: 'inner-join',
+        fields: 'none',
+        condition: ['=', ['field', 20, null], ['field', 11, { 'join-alias': '__chain_1' }]],
+      },
+      {
+        'source-table': 3,
+        alias: '__chain_2',
+        strategy: 'inner-join',
+        fields: 'none',
+        condition: ['=', ['field', 12, { 'join-alias': '__chain_1' }], ['field', 30, { 'join-alias': '__chain_2' }]],
+      },
     ]);
-    expect(q.parameters).toEqual([{ type: 'string/=', target: ['dimension', ['field', 31, { 'join-alias': '__chain_2' }]], value: ['Gizmo'] }]);
+    expect(q.parameters).toEqual([
+      { type: 'string/=', target: ['dimension', ['field', 31, { 'join-alias': '__chain_2' }]], value: ['Gizmo'] },
+    ]);
     expect(q.query).toMatchObject({ 'source-table': 2, breakout: [['field', 21, null]], limit: 1001 });
   });
 
   it('shares the joins of constraints along the same path; a same-table constraint needs none', () => {
     const path = findPath(fields, 2, 3)!;
-    const q = chainFilterQuery(7, { id: 21, table_id: 2 }, [
-      { fieldId: 31, tableId: 3, type: 'category', value: 'Gizmo', path },
-      { fieldId: 30, tableId: 3, type: 'id', value: 1, path },
-      { fieldId: 20, tableId: 2, type: 'id', value: 3, path: [] },
-    ], 10, 'x') as unknown as Q;
+    const q = chainFilterQuery(
+      7,
+      { id: 21, table_id: 2 },
+      [
+        { fieldId: 31, tableId: 3, type: 'category', value: 'Gizmo', path },
+        { fieldId: 30, tableId: 3, type: 'id', value: 1, path },
+        { fieldId: 20, tableId: 2, type: 'id', value: 3, path: [] },
+      ],
+      10,
+      'x',
+    ) as unknown as Q;
     expect(q.query.joins).toHaveLength(2);
     expect(q.parameters[2].target).toEqual(['dimension', ['field', 20, null]]);
     expect(q.query.filter[0]).toBe('and');

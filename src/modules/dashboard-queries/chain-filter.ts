@@ -88,7 +88,13 @@ export function chainFilterQuery(
         next = `__chain_${aliases.size + 1}`;
         aliases.set(key, next);
         const from = ['field', hop.fromField, alias ? { 'join-alias': alias } : null];
-        joins.push({ 'source-table': hop.toTable, alias: next, strategy: 'inner-join', fields: 'none', condition: ['=', from, ['field', hop.toField, { 'join-alias': next }]] });
+        joins.push({
+          'source-table': hop.toTable,
+          alias: next,
+          strategy: 'inner-join',
+          fields: 'none',
+          condition: ['=', from, ['field', hop.toField, { 'join-alias': next }]],
+        });
       }
       alias = next;
     }

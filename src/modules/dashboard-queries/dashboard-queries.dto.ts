@@ -13,7 +13,10 @@ const isIdMap = (v: unknown) => v !== null && typeof v === 'object' && !Array.is
 export class DashcardQueryDto {
   @Nullable()
   @IsArray({ message: MSG.array })
-  @ValidateBy({ name: 'isParameterValues', validator: { validate: (v) => !Array.isArray(v) || v.every(isIdMap), defaultMessage: () => PARAMETER_VALUES_MSG } })
+  @ValidateBy({
+    name: 'isParameterValues',
+    validator: { validate: (v) => !Array.isArray(v) || v.every(isIdMap), defaultMessage: () => PARAMETER_VALUES_MSG },
+  })
   parameters?: Array<Record<string, unknown>> | null;
 
   @Nullable()

@@ -2,12 +2,10 @@ import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '../../common/auth/current-user';
 import { NotFoundError } from '../../common/errors/api-errors';
 import type { FailedResults, QueryResults } from '../../query-engine/postprocess/results';
-import { CardQueriesService, type CardDownload } from '../cards/card-queries.service';
+import { type CardDownload, CardQueriesService } from '../cards';
 import { parseJson } from '../../common/database/stored-json';
-import { mergedVisualizationSettings } from '../dataset/export/export-columns';
-import type { DatasetAnswer, DatasetStream } from '../dataset/dataset.service';
-import type { ReadableDashboard } from '../dashboards/dashboard-model';
-import { DashboardsService } from '../dashboards/dashboards.service';
+import { type DatasetAnswer, type DatasetStream, mergedVisualizationSettings } from '../dataset';
+import { DashboardsService, type ReadableDashboard } from '../dashboards';
 import { mapParameters, type SentValue } from './parameter-mapping';
 
 export interface DashcardRun {
@@ -33,7 +31,12 @@ export class DashboardQueriesService {
 
   async run(caller: AuthUser, r: DashcardRun, signal: AbortSignal): Promise<DatasetAnswer | DatasetStream> {
     const parameters = await this.resolve(caller, r);
-    return this.cards.run(caller, r.cardId, { parameters, ignoreCache: r.ignoreCache === true, dashboardId: r.dashboardId, context: 'dashboard' }, signal);
+    return this.cards.run(
+      caller,
+      r.cardId,
+      { parameters, ignoreCache: r.ignoreCache === true, dashboardId: r.dashboardId, context: 'dashboard' },
+      signal,
+    );
   }
 
   async pivot(caller: AuthUser, r: DashcardRun, signal: AbortSignal): Promise<QueryResults | FailedResults> {
@@ -46,7 +49,12 @@ export class DashboardQueriesService {
    * for run(), the card run with the download's context and row cap; the dashcard's visualization settings over
    * the card's (as the dashboard shows it).
    */
-  async download(caller: AuthUser, r: DashcardRun, opts: { context: string; maxRows: number; pivot: boolean }, signal: AbortSignal): Promise<CardDownload> {
+  async download(
+    caller: AuthUser,
+    r: DashcardRun,
+    opts: { context: string; maxRows: number; pivot: boolean },
+    signal: AbortSignal,
+  ): Promise<CardDownload> {
     const { parameters, dashcard } = await this.resolveWithDashcard(caller, r);
     const found = await this.cards.download(caller, r.cardId, { parameters, dashboardId: r.dashboardId, ...opts }, signal);
     const own = dashcard.card_id === r.cardId ? parseJson<Record<string, unknown>>(dashcard.row.visualization_settings, {}) : {};
@@ -62,6 +70,16 @@ export class DashboardQueriesService {
     const dashcard = found.dashcards.find((dc) => dc.id === r.dashcardId);
     if (!dashcard) throw new NotFoundError();
     if (dashcard.card_id !== r.cardId && !dashcard.series_card_ids.includes(r.cardId)) throw new NotFoundError();
-    return { dashcard, parameters: mapParameters(r.dashboardId, found.dashboard.parameters_list, dashcard.parameter_mappings, dashcard.card_id, r.cardId, r.parameters) };
+    return {
+      dashcard,
+      parameters: mapParameters(
+        r.dashboardId,
+        found.dashboard.parameters_list,
+        dashcard.parameter_mappings,
+        dashcard.card_id,
+        r.cardId,
+        r.parameters,
+      ),
+    };
   }
 }

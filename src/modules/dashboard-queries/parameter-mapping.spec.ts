@@ -23,12 +23,16 @@ describe('mapParameters', () => {
   });
 
   it('applies defaults of parameters not sent, onto series cards too', () => {
-    expect(mapParameters(5, params, mappings, 1, 2, [])).toEqual([{ id: 'st', type: 'location/state', slug: 'state', target: tag, value: ['TX'] }]);
+    expect(mapParameters(5, params, mappings, 1, 2, [])).toEqual([
+      { id: 'st', type: 'location/state', slug: 'state', target: tag, value: ['TX'] },
+    ]);
     expect(mapParameters(5, params, mappings, 1, 2, [{ id: 'st', value: null }])).toEqual([]);
   });
 
   it('refuses a value for a parameter the dashboard lacks', () => {
     expect(() => mapParameters(5, params, mappings, 1, 1, [{ id: 'nope', value: 1 }])).toThrow(MessageError);
-    expect(() => mapParameters(5, params, mappings, 1, 1, [{ id: 'nope', value: 1 }])).toThrow('Dashboard 5 does not have a parameter with the ID "nope".');
+    expect(() => mapParameters(5, params, mappings, 1, 1, [{ id: 'nope', value: 1 }])).toThrow(
+      'Dashboard 5 does not have a parameter with the ID "nope".',
+    );
   });
 });

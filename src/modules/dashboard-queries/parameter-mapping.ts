@@ -68,7 +68,13 @@ export function mapParameters(
     if (!hasValue(value)) continue;
     const p = byId.get(m.parameter_id);
     if (!p) continue;
-    out.push({ id: p.id, type: typeof p.type === 'string' ? p.type : 'category', target: m.target, value, ...(typeof p.slug === 'string' ? { slug: p.slug } : {}) });
+    out.push({
+      id: p.id,
+      type: typeof p.type === 'string' ? p.type : 'category',
+      target: m.target,
+      value,
+      ...(typeof p.slug === 'string' ? { slug: p.slug } : {}),
+    });
   }
   return out;
 }

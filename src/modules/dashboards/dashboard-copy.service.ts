@@ -3,23 +3,21 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { AuthUser } from '../../common/auth/current-user';
 import { ValidationError } from '../../common/errors/api-errors';
 import { MSG } from '../../common/validation/messages';
-import { deriveQuery } from '../cards/card-query';
-import { snapshotOf } from '../cards/card-snapshot';
-import { Card } from '../cards/card.entity';
-import { CardsRepository } from '../cards/cards.repository';
-import { RevisionService } from '../revisions/revision.service';
-import { SearchIndexService } from '../search/search-index.service';
-import { DatabaseAccessService } from '../warehouse/database-access.service';
+import { CardsRepository, deriveQuery, snapshotOf } from '../cards';
+import { Card } from '../../schema/card.entity';
+import { RevisionService } from '../revisions';
+import { SearchIndexService } from '../search';
+import { DatabaseAccessService } from '../warehouse';
 import { DashboardAccessService } from './dashboard-access.service';
 import { DashboardHydrator } from './dashboard-hydrator';
-import { Dashboard } from './dashboard.entity';
-import { entityId, loadLayout, setCardDashboard, parseDashcards, parseTabs, syncLayout, type DashcardInput } from './dashcard-layout';
+import { Dashboard } from '../../schema/dashboard.entity';
+import { loadLayout, parseDashcards, parseTabs, syncLayout, type DashcardInput } from './dashcard-layout';
+import { entityId } from '../../common/database/entity-id';
 import { DashboardWriteService } from './dashboard-write.service';
 import type { CopyDashboardDto } from './dashboards.dto';
 import { DashboardsRepository } from './dashboards.repository';
 
 const isMap = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-const placeholders = (n: number) => Array.from({ length: n }, (_, i) => `$${i + 1}`).join(', ');
 const CARD_MSG = 'value must be a map with `name`, `display`, `dataset_query` (with `database`) and `visualization_settings`.';
 
 /** Copies of dashboards (shallow or deep) and saving a denormalized (automatic) dashboard with its cards. */
@@ -44,10 +42,11 @@ export class DashboardCopyService {
    */
   async copy(caller: AuthUser, fromId: number, body: CopyDashboardDto): Promise<number> {
     const { row } = await this.access.readable(caller, fromId);
-    const collectionId = body.collection_id !== undefined ? (body.collection_id ?? null) : row.collection_id === null ? null : Number(row.collection_id);
+    const collectionId =
+      body.collection_id !== undefined ? (body.collection_id ?? null) : row.collection_id === null ? null : Number(row.collection_id);
     await this.access.assertWriteCollection(caller, collectionId);
     const onIt = [...(await this.repo.cardIdsOn(fromId))];
-    const cardRows = onIt.length ? await this.cards.rows(`c.id IN (${placeholders(onIt.length)})`, onIt) : [];
+    const cardRows = onIt.length ? await this.cards.byIds(onIt) : [];
     const perm = await this.hydrator.cardPerms(caller, cardRows);
     const ownOf = (r: (typeof cardRows)[number]) => Number((r as unknown as { dashboard_id: number | null }).dashboard_id) === fromId;
     const toCopy = cardRows.filter((r) => ownOf(r) || (body.is_deep_copy === true && perm(r) !== null)).map((r) => Number(r.id));
@@ -84,12 +83,19 @@ export class DashboardCopyService {
         col: c.col,
         size_x: c.size_x,
         size_y: c.size_y,
-        parameter_mappings: (JSON.parse(c.parameter_mappings ?? '[]') as Array<Record<string, unknown>>).map((pm) => (typeof pm.card_id === 'number' ? { ...pm, card_id: m(pm.card_id) } : pm)),
+        parameter_mappings: (JSON.parse(c.parameter_mappings ?? '[]') as Array<Record<string, unknown>>).map((pm) =>
+          typeof pm.card_id === 'number' ? { ...pm, card_id: m(pm.card_id) } : pm,
+        ),
         visualization_settings: JSON.parse(c.visualization_settings ?? '{}'),
         inline_parameters: JSON.parse(c.inline_parameters ?? '[]'),
         series: (layout.seriesOf.get(c.id) ?? []).map((s) => m(s) as number),
       }));
-      await syncLayout(tx, d.id, dashcards, layout.tabs.map((t) => ({ id: -t.id, name: t.name })));
+      await syncLayout(
+        tx,
+        d.id,
+        dashcards,
+        layout.tabs.map((t) => ({ id: -t.id, name: t.name })),
+      );
       await this.writes.saved(tx, caller, d, true);
       return d.id;
     });
@@ -103,24 +109,46 @@ export class DashboardCopyService {
     const name = body.name;
     if (typeof name !== 'string' || name.trim() === '') throw ValidationError.of('name', MSG.nonBlank, name);
     const rawCollection = parentCollectionId ?? body.collection_id ?? null;
-    if (rawCollection !== null && !(Number.isInteger(rawCollection) && (rawCollection as number) > 0)) throw ValidationError.of('collection_id', MSG.positiveInt, rawCollection);
+    if (rawCollection !== null && !(Number.isInteger(rawCollection) && (rawCollection as number) > 0))
+      throw ValidationError.of('collection_id', MSG.positiveInt, rawCollection);
     const collectionId = rawCollection as number | null;
     const params = body.parameters ?? [];
-    if (!Array.isArray(params) || !params.every((p) => isMap(p) && 'id' in p && 'type' in p)) throw ValidationError.of('parameters', MSG.param, params);
+    if (!Array.isArray(params) || !params.every((p) => isMap(p) && 'id' in p && 'type' in p))
+      throw ValidationError.of('parameters', MSG.param, params);
     const rawCards = (body.dashcards ?? body.ordered_cards ?? []) as unknown;
-    if (!Array.isArray(rawCards) || !rawCards.every(isMap)) throw ValidationError.of('dashcards', 'value must be an array of dashcard maps.', rawCards);
+    if (!Array.isArray(rawCards) || !rawCards.every(isMap))
+      throw ValidationError.of('dashcards', 'value must be an array of dashcard maps.', rawCards);
     const cardBodies = rawCards.map((dc) => (dc.card === undefined || dc.card === null ? null : dc.card));
     for (const c of cardBodies) {
       if (c === null) continue;
-      if (!isMap(c) || typeof c.name !== 'string' || !c.name.trim() || !isMap(c.dataset_query) || deriveQuery(c.dataset_query).database_id === null) throw ValidationError.of('dashcards', CARD_MSG, c);
+      if (
+        !isMap(c) ||
+        typeof c.name !== 'string' ||
+        !c.name.trim() ||
+        !isMap(c.dataset_query) ||
+        deriveQuery(c.dataset_query).database_id === null
+      )
+        throw ValidationError.of('dashcards', CARD_MSG, c);
     }
     await this.access.assertWriteCollection(caller, collectionId);
     const dbs = new Set(cardBodies.filter(isMap).map((c) => deriveQuery(c.dataset_query).database_id as number));
     for (const dbId of dbs) await this.databases.assertCanRead(caller, dbId);
     // Card ids in the body are the unsaved ones of the automatic dashboard: the dashcards are created anew.
     // Their mappings name those unsaved cards too: they are pointed at the new cards below.
-    const unsavedMappings = (dc: Record<string, unknown>) => (Array.isArray(dc.parameter_mappings) ? dc.parameter_mappings.map((pm) => (isMap(pm) ? { ...pm, card_id: null } : pm)) : dc.parameter_mappings);
-    const layout = parseDashcards(rawCards.map((dc, i) => ({ ...dc, id: -(i + 1), card_id: null, series: [], dashboard_tab_id: dc.dashboard_tab_id ?? null, parameter_mappings: unsavedMappings(dc) })));
+    const unsavedMappings = (dc: Record<string, unknown>) =>
+      Array.isArray(dc.parameter_mappings)
+        ? dc.parameter_mappings.map((pm) => (isMap(pm) ? { ...pm, card_id: null } : pm))
+        : dc.parameter_mappings;
+    const layout = parseDashcards(
+      rawCards.map((dc, i) => ({
+        ...dc,
+        id: -(i + 1),
+        card_id: null,
+        series: [],
+        dashboard_tab_id: dc.dashboard_tab_id ?? null,
+        parameter_mappings: unsavedMappings(dc),
+      })),
+    );
     const tabs = Array.isArray(body.tabs) ? parseTabs(body.tabs as Array<Record<string, unknown>>) : [];
     return this.db.transaction(async (tx) => {
       const d = await tx.save(
@@ -147,16 +175,38 @@ export class DashboardCopyService {
   }
 
   /** A copy of a card in `collectionId` (saved into `dashboardId` when given), with its revision and search terms. */
-  private async copyCard(tx: EntityManager, caller: AuthUser, c: Card, collectionId: number | null, dashboardId: number | null): Promise<number> {
+  private async copyCard(
+    tx: EntityManager,
+    caller: AuthUser,
+    c: Card,
+    collectionId: number | null,
+    dashboardId: number | null,
+  ): Promise<number> {
     const { id: _id, created_at: _c, updated_at: _u, public_uuid: _p, made_public_by_id: _m, ...rest } = c;
-    const saved = await tx.save(tx.create(Card, { ...rest, collection_id: collectionId, collection_position: null, creator_id: caller.id, entity_id: entityId(), view_count: 0, archived: false, archived_directly: false }));
-    const refs = deriveQuery(JSON.parse(c.dataset_query)).references;
-    if (refs.length) await tx.createQueryBuilder().insert().into('card_reference').values(refs.map((r) => ({ card_id: saved.id, kind: r.kind, ref_id: r.ref_id }))).execute();
+    const saved = await tx.save(
+      tx.create(Card, {
+        ...rest,
+        collection_id: collectionId,
+        collection_position: null,
+        creator_id: caller.id,
+        entity_id: entityId(),
+        view_count: 0,
+        archived: false,
+        archived_directly: false,
+      }),
+    );
+    await this.cards.replaceReferences(tx, saved.id, deriveQuery(JSON.parse(c.dataset_query)).references);
     await this.afterCard(tx, caller, saved, dashboardId);
     return saved.id;
   }
 
-  private async newCard(tx: EntityManager, caller: AuthUser, c: Record<string, unknown>, collectionId: number | null, dashboardId: number): Promise<number> {
+  private async newCard(
+    tx: EntityManager,
+    caller: AuthUser,
+    c: Record<string, unknown>,
+    collectionId: number | null,
+    dashboardId: number,
+  ): Promise<number> {
     const d = deriveQuery(c.dataset_query);
     const saved = await tx.save(
       tx.create(Card, {
@@ -178,16 +228,14 @@ export class DashboardCopyService {
         entity_id: entityId(),
       }),
     );
-    if (d.references.length) await tx.createQueryBuilder().insert().into('card_reference').values(d.references.map((r) => ({ card_id: saved.id, kind: r.kind, ref_id: r.ref_id }))).execute();
+    await this.cards.replaceReferences(tx, saved.id, d.references);
     await this.afterCard(tx, caller, saved, dashboardId);
     return saved.id;
   }
 
   private async afterCard(tx: EntityManager, caller: AuthUser, card: Card, dashboardId: number | null): Promise<void> {
-    await setCardDashboard(tx, card.id, dashboardId);
+    await this.cards.setDashboard(tx, card.id, dashboardId);
     await this.revisions.record(tx, { model: 'card', modelId: card.id, userId: caller.id, snapshot: snapshotOf(card), isCreation: true });
     await this.search.index(tx, 'card', card.id, { name: card.name, description: card.description });
   }
 }
-
-

@@ -1,30 +1,36 @@
+import { sqlBool } from '../../common/database/row-values';
 import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '../../common/auth/current-user';
-import { CollectionAccessService } from '../collections/collection-access.service';
-import type { CollectionPerm } from '../collections/collection-permission.entity';
-import { ancestorIds } from '../collections/location';
-import { placeOf } from '../cards/card-access.service';
-import { toCardView } from '../cards/card-view';
-import { CardsRepository, type CardRow } from '../cards/cards.repository';
-import { FieldHydrator } from '../fields/field-hydrator';
-import { FieldsRepository } from '../fields/fields.repository';
+import { ancestorIds, CollectionAccessService } from '../collections';
+import type { CollectionPerm } from '../../schema/collection-permission.entity';
+import { CardsRepository, placeOf, toCardView } from '../cards';
+import { type CardRow } from '../../schema/card.rows';
+import { FieldHydrator, FieldMetadataCache, FieldsRepository } from '../fields';
 import { dashboardPlace } from './dashboard-access.service';
 import { parseJson } from '../../common/database/stored-json';
 import { dashboardBase, dashboardCollection, dashcardView, lastEditView, tabView } from './dashboard-view';
-import { DashboardsRepository, type DashboardRow, type DashcardRow } from './dashboards.repository';
-import { DashcardActionsRegistry } from './dashcard-actions';
+import { DashboardLayoutCache } from './dashboard-layout.cache';
+import { DashboardsRepository } from './dashboards.repository';
+import { type DashboardRow, type DashcardRow } from '../../schema/dashboard.rows';
+import { EventBus } from '../../common/events/event-bus';
+import { dashcardActions } from './dashcard-actions';
 
 /** What the collection permission check needs of a card or dashboard row. */
 type Placed = Pick<CardRow, 'collection_id' | 'coll_location' | 'coll_personal_owner_id'>;
-
-const placeholders = (n: number, from = 1) => Array.from({ length: n }, (_, i) => `$${i + from}`).join(', ');
 
 /** Field ids a parameter mapping targets: `["dimension", ["field", id, ...]]`. */
 export function mappedFieldIds(mappings: unknown[]): number[] {
   const out: number[] = [];
   for (const m of mappings) {
     const target = (m as { target?: unknown }).target;
-    if (Array.isArray(target) && target[0] === 'dimension' && Array.isArray(target[1]) && target[1][0] === 'field' && typeof target[1][1] === 'number') out.push(target[1][1]);
+    if (
+      Array.isArray(target) &&
+      target[0] === 'dimension' &&
+      Array.isArray(target[1]) &&
+      target[1][0] === 'field' &&
+      typeof target[1][1] === 'number'
+    )
+      out.push(target[1][1]);
   }
   return out;
 }
@@ -38,27 +44,36 @@ export function mappedFieldIds(mappings: unknown[]): number[] {
 export class DashboardHydrator {
   constructor(
     private readonly repo: DashboardsRepository,
+    private readonly layouts: DashboardLayoutCache,
     private readonly cards: CardsRepository,
     private readonly collections: CollectionAccessService,
     private readonly fields: FieldsRepository,
     private readonly fieldHydrator: FieldHydrator,
-    private readonly actions: DashcardActionsRegistry,
+    private readonly fieldCache: FieldMetadataCache,
+    private readonly bus: EventBus,
   ) {}
 
   async one(caller: AuthUser, row: DashboardRow, perm: CollectionPerm | null) {
     const id = Number(row.id);
     const place = dashboardPlace(row);
     const ids = place ? ancestorIds(place.location) : [];
-    const [dashcards, series, tabs, ancestors, lastEdit] = await Promise.all([
-      this.repo.dashcards(id),
-      this.repo.series(id),
-      this.repo.tabs(id),
+    const [{ dashcards, series, tabs }, ancestors, lastEdit] = await Promise.all([
+      this.layouts.of(id),
       this.cards.collections(ids),
       this.repo.lastEdit(id),
     ]);
-    const cardIds = [...new Set([...dashcards.map((d) => d.card_id), ...series.map((s) => s.card_id)].filter((x): x is number => x !== null).map(Number))];
-    const actionIds = [...new Set(dashcards.map((d) => d.action_id).filter((x): x is number => x !== null).map(Number))];
-    const [cardViews, actionViews] = await Promise.all([this.cardViews(caller, cardIds), this.actions.views(actionIds)]);
+    const cardIds = [
+      ...new Set([...dashcards.map((d) => d.card_id), ...series.map((s) => s.card_id)].filter((x): x is number => x !== null).map(Number)),
+    ];
+    const actionIds = [
+      ...new Set(
+        dashcards
+          .map((d) => d.action_id)
+          .filter((x): x is number => x !== null)
+          .map(Number),
+      ),
+    ];
+    const [cardViews, actionViews] = await Promise.all([this.cardViews(caller, cardIds), dashcardActions(this.bus, actionIds, 'user')]);
     const seriesOf = new Map<number, Record<string, unknown>[]>();
     for (const s of series) {
       const card = cardViews.get(Number(s.card_id));
@@ -67,16 +82,33 @@ export class DashboardHydrator {
       list.push(card);
       seriesOf.set(Number(s.dashboardcard_id), list);
     }
-    const readableAncestors = caller.isSuperuser || ancestors.length === 0 ? null : await this.collections.forCollections(caller, ancestors.map((a) => ({ id: Number(a.id), location: a.location, personal_owner_id: a.personal_owner_id === null ? null : Number(a.personal_owner_id) })));
-    const shown = ids.map((aid) => ancestors.find((a) => Number(a.id) === aid)).filter((a): a is NonNullable<typeof a> => Boolean(a) && (readableAncestors === null || readableAncestors.has(Number(a!.id))));
+    const readableAncestors =
+      caller.isSuperuser || ancestors.length === 0
+        ? null
+        : await this.collections.forCollections(
+            caller,
+            ancestors.map((a) => ({
+              id: Number(a.id),
+              location: a.location,
+              personal_owner_id: a.personal_owner_id === null ? null : Number(a.personal_owner_id),
+            })),
+          );
+    const shown = ids
+      .map((aid) => ancestors.find((a) => Number(a.id) === aid))
+      .filter((a): a is NonNullable<typeof a> => Boolean(a) && (readableAncestors === null || readableAncestors.has(Number(a!.id))));
     return {
       ...dashboardBase(row),
       collection: dashboardCollection(row, shown),
       can_write: perm === 'write',
-      can_restore: perm === 'write' && (row.archived === true || row.archived === 1),
+      can_restore: perm === 'write' && sqlBool(row.archived),
       can_delete: perm === 'write',
       dashcards: dashcards.map((dc) =>
-        dashcardView(dc, dc.card_id === null ? null : (cardViews.get(Number(dc.card_id)) ?? null), seriesOf.get(Number(dc.id)) ?? [], dc.action_id === null ? null : (actionViews.get(Number(dc.action_id)) ?? null)),
+        dashcardView(
+          dc,
+          dc.card_id === null ? null : (cardViews.get(Number(dc.card_id)) ?? null),
+          seriesOf.get(Number(dc.id)) ?? [],
+          dc.action_id === null ? null : (actionViews.get(Number(dc.action_id)) ?? null),
+        ),
       ),
       tabs: tabs.map(tabView),
       param_fields: await this.paramFields(dashcards),
@@ -86,20 +118,25 @@ export class DashboardHydrator {
     };
   }
 
-  /** The cards by id, each as its view; a card the caller may not read shows without its query and result metadata. */
+  /**
+   * The cards by id, each as its view. A card the caller may not read is only its `{id}`, as a dashcard's card and as
+   * a series (Metabase's hide-unreadable-cards): neither its name, collection, creator nor query shows.
+   */
   async cardViews(caller: AuthUser, ids: number[]): Promise<Map<number, Record<string, unknown>>> {
     if (ids.length === 0) return new Map();
-    const rows = await this.cards.rows(`c.id IN (${placeholders(ids.length)})`, ids);
+    const rows = await this.cards.byIds(ids);
     const perms = await this.cardPerms(caller, rows);
     return new Map(
-      rows.map((r) => {
+      rows.map((r): [number, Record<string, unknown>] => {
         const perm = perms(r);
-        const view: Record<string, unknown> = { ...toCardView(r, { can_write: perm === 'write' }), dashboard_id: (r as CardRow & { dashboard_id?: number | null }).dashboard_id ?? null };
-        if (!perm) {
-          delete view.dataset_query;
-          delete view.result_metadata;
-        }
-        return [Number(r.id), view];
+        if (!perm) return [Number(r.id), { id: Number(r.id) }];
+        return [
+          Number(r.id),
+          {
+            ...toCardView(r, { can_write: perm === 'write' }),
+            dashboard_id: (r as CardRow & { dashboard_id?: number | null }).dashboard_id ?? null,
+          },
+        ];
       }),
     );
   }
@@ -119,12 +156,19 @@ export class DashboardHydrator {
     return (r) => (r.collection_id === null ? root : (perms.get(Number(r.collection_id)) ?? null));
   }
 
-  /** Metabase's `param_fields`: each field a parameter maps onto, by id, with its dimensions and name field. */
-  private async paramFields(dashcards: DashcardRow[]): Promise<Record<string, unknown>> {
-    const ids = [...new Set(dashcards.flatMap((dc) => mappedFieldIds(parseJson<unknown[]>(dc.parameter_mappings, []))))];
+  /**
+   * Metabase's `param_fields`: each field a parameter maps onto, by id, with its dimensions and name field. The same
+   * for every viewer of the dashboard: kept until field metadata changes.
+   */
+  private async paramFields(dashcards: readonly DashcardRow[]): Promise<Record<string, unknown>> {
+    const ids = [...new Set(dashcards.flatMap((dc) => mappedFieldIds(parseJson<unknown[]>(dc.parameter_mappings, []))))].sort(
+      (a, b) => a - b,
+    );
     if (ids.length === 0) return {};
-    const found = (await this.fields.fieldsByIds(ids)).filter((f) => f.active);
-    const hydrated = await this.fieldHydrator.detailed(found);
-    return Object.fromEntries(hydrated.map((f) => [String(f.id), f]));
+    return this.fieldCache.remember(`dashboard-param-fields:${ids.join(',')}`, async () => {
+      const found = (await this.fields.fieldsByIds(ids)).filter((f) => f.active);
+      const hydrated = await this.fieldHydrator.detailed(found);
+      return Object.fromEntries(hydrated.map((f) => [String(f.id), f]));
+    });
   }
 }

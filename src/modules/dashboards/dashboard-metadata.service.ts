@@ -1,16 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '../../common/auth/current-user';
 import { ApiError } from '../../common/errors/api-errors';
-import { deriveQuery, legacyQuery } from '../cards/card-query';
-import { CardsRepository, type CardRow } from '../cards/cards.repository';
-import { DatasetMetadataService } from '../dataset/dataset-metadata.service';
+import { CardsRepository, deriveQuery, legacyQuery } from '../cards';
+import { type CardRow } from '../../schema/card.rows';
+import { DatasetMetadataService } from '../dataset';
 import { DashboardAccessService } from './dashboard-access.service';
 import { DashboardHydrator } from './dashboard-hydrator';
 import { parseJson } from '../../common/database/stored-json';
+import { DashboardLayoutCache } from './dashboard-layout.cache';
 import { DashboardsRepository } from './dashboards.repository';
 import { DashboardVirtualTables } from './dashboard-virtual-tables';
-
-const placeholders = (n: number) => Array.from({ length: n }, (_, i) => `$${i + 1}`).join(', ');
 
 async function unlessRefused<T>(work: () => Promise<T>): Promise<T | null> {
   try {
@@ -53,6 +52,7 @@ export class DashboardMetadataService {
   constructor(
     private readonly access: DashboardAccessService,
     private readonly repo: DashboardsRepository,
+    private readonly layouts: DashboardLayoutCache,
     private readonly cards: CardsRepository,
     private readonly hydrator: DashboardHydrator,
     private readonly datasetMetadata: DatasetMetadataService,
@@ -61,24 +61,37 @@ export class DashboardMetadataService {
 
   async queryMetadata(caller: AuthUser, id: number) {
     await this.access.readable(caller, id);
-    const [dashcards, series] = await Promise.all([this.repo.dashcards(id), this.repo.series(id)]);
+    const { dashcards, series } = await this.layouts.of(id);
     const links = { cards: new Set<number>(), dashboards: new Set<number>() };
     for (const dc of dashcards) {
-      const entity = (parseJson<Record<string, unknown>>(dc.visualization_settings, {}).link as { entity?: { id?: unknown; model?: unknown } } | undefined)?.entity;
+      const entity = (
+        parseJson<Record<string, unknown>>(dc.visualization_settings, {}).link as { entity?: { id?: unknown; model?: unknown } } | undefined
+      )?.entity;
       if (entity && typeof entity.id === 'number') {
         if (entity.model === 'dashboard') links.dashboards.add(entity.id);
         else if (entity.model === 'card' || entity.model === 'dataset' || entity.model === 'metric') links.cards.add(entity.id);
       }
     }
-    const cardIds = [...new Set([...dashcards.map((d) => d.card_id), ...series.map((s) => s.card_id), ...links.cards].filter((x): x is number => x !== null).map(Number))];
-    const rows = cardIds.length ? await this.cards.rows(`c.id IN (${placeholders(cardIds.length)})`, cardIds) : [];
+    const cardIds = [
+      ...new Set(
+        [...dashcards.map((d) => d.card_id), ...series.map((s) => s.card_id), ...links.cards]
+          .filter((x): x is number => x !== null)
+          .map(Number),
+      ),
+    ];
+    const rows = cardIds.length ? await this.cards.byIds(cardIds) : [];
     const perm = await this.hydrator.cardPerms(caller, rows);
     const readable = rows.filter((r) => perm(r) !== null);
 
     const byDb = new Map<number, Wanted>();
     const virtual = new Set<number>();
     for (const r of readable) {
-      if (links.cards.has(Number(r.id)) && !dashcards.some((d) => Number(d.card_id) === Number(r.id)) && !series.some((s) => Number(s.card_id) === Number(r.id))) continue;
+      if (
+        links.cards.has(Number(r.id)) &&
+        !dashcards.some((d) => Number(d.card_id) === Number(r.id)) &&
+        !series.some((s) => Number(s.card_id) === Number(r.id))
+      )
+        continue;
       const sent = parseJson<unknown>(r.dataset_query, null);
       const derived = deriveQuery(sent);
       if (derived.database_id === null) continue;
@@ -91,9 +104,18 @@ export class DashboardMetadataService {
     const answers: Answer[] = [];
     for (const [dbId, w] of byDb) {
       const tables = [...w.tables];
-      const tags = Object.fromEntries([...w.tagFields].map((f, i) => [`f${i}`, { name: `f${i}`, 'display-name': `f${i}`, type: 'dimension', dimension: ['field', f, null], 'widget-type': 'category' }]));
+      const tags = Object.fromEntries(
+        [...w.tagFields].map((f, i) => [
+          `f${i}`,
+          { name: `f${i}`, 'display-name': `f${i}`, type: 'dimension', dimension: ['field', f, null], 'widget-type': 'category' },
+        ]),
+      );
       const merged: Record<string, unknown> = tables.length
-        ? { database: dbId, type: 'query', query: { 'source-table': tables[0], joins: tables.slice(1).map((t, i) => ({ 'source-table': t, alias: `t${i}` })) } }
+        ? {
+            database: dbId,
+            type: 'query',
+            query: { 'source-table': tables[0], joins: tables.slice(1).map((t, i) => ({ 'source-table': t, alias: `t${i}` })) },
+          }
         : { database: dbId, type: 'native', native: { query: 'SELECT 1' } };
       if (w.tagFields.size) merged.native = { query: 'SELECT 1', 'template-tags': tags };
       const got = await unlessRefused(() => this.datasetMetadata.queryMetadata(caller, merged));
@@ -102,9 +124,11 @@ export class DashboardMetadataService {
     // The virtual tables of every model and source question at once; source cards not on the dashboard in one more query.
     const loaded = new Map(rows.map((r) => [Number(r.id), r]));
     const missing = [...virtual].filter((v) => !loaded.has(v));
-    const extra = missing.length ? await this.cards.rows(`c.id IN (${placeholders(missing.length)})`, missing) : [];
+    const extra = missing.length ? await this.cards.byIds(missing) : [];
     const extraPerm = extra.length ? await this.hydrator.cardPerms(caller, extra) : perm;
-    const virtualRows = [...virtual].map((v) => loaded.get(v) ?? extra.find((r) => Number(r.id) === v)).filter((r): r is CardRow => r !== undefined);
+    const virtualRows = [...virtual]
+      .map((v) => loaded.get(v) ?? extra.find((r) => Number(r.id) === v))
+      .filter((r): r is CardRow => r !== undefined);
     const tables = await this.virtualTables.of(caller, virtualRows, (r) => (loaded.has(Number(r.id)) ? perm(r) : extraPerm(r)));
     answers.push({ databases: [], tables, fields: [] });
     const linkedDashboards = links.dashboards.size ? await this.linkedDashboards(caller, [...links.dashboards]) : [];
@@ -120,16 +144,29 @@ export class DashboardMetadataService {
 
   /** The dashboards link cards point at that the caller may read: their rows in one query, their collections' permissions in a few. */
   private async linkedDashboards(caller: AuthUser, ids: number[]) {
-    const rows = await this.repo.rows(`d.id IN (${placeholders(ids.length)})`, ids);
+    const rows = await this.repo.byIds(ids);
     const perm = await this.hydrator.cardPerms(caller, rows);
     return rows
       .filter((r) => perm(r) !== null)
-      .map((r) => ({ id: Number(r.id), name: r.name, description: r.description, collection_id: r.collection_id === null ? null : Number(r.collection_id) }));
+      .map((r) => ({
+        id: Number(r.id),
+        name: r.name,
+        description: r.description,
+        collection_id: r.collection_id === null ? null : Number(r.collection_id),
+      }));
   }
 }
 
 function brief(r: CardRow) {
-  return { id: Number(r.id), name: r.name, description: r.description, display: r.display, type: r.type, database_id: r.database_id === null ? null : Number(r.database_id), collection_id: r.collection_id === null ? null : Number(r.collection_id) };
+  return {
+    id: Number(r.id),
+    name: r.name,
+    description: r.description,
+    display: r.display,
+    type: r.type,
+    database_id: r.database_id === null ? null : Number(r.database_id),
+    collection_id: r.collection_id === null ? null : Number(r.collection_id),
+  };
 }
 
 function uniqueBy<T extends { id: unknown }>(items: T[]): T[] {

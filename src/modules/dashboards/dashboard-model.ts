@@ -1,4 +1,4 @@
-import type { DashboardRow, DashcardRow } from './dashboards.repository';
+import type { DashboardRow, DashcardRow, TabRow } from '../../schema/dashboard.rows';
 
 /** A dashboard parameter as stored: at least `id` and `type`. */
 export interface DashboardParameter {
@@ -17,10 +17,14 @@ export interface ParameterMapping {
   [key: string]: unknown;
 }
 
-/** What the dashboard-queries module reads of a dashboard: its parameters and, per dashcard, the cards and mappings. */
+/**
+ * What the dashboard-queries module reads of a dashboard: its parameters and, per dashcard, the cards and mappings;
+ * and its tabs. The dashcards and tabs are shared by every request (DashboardLayoutCache) and frozen.
+ */
 export interface ReadableDashboard {
   dashboard: DashboardRow & { parameters_list: DashboardParameter[] };
-  dashcards: ReadableDashcard[];
+  dashcards: readonly ReadableDashcard[];
+  tabs: readonly TabRow[];
 }
 
 export interface ReadableDashcard {
@@ -33,3 +37,7 @@ export interface ReadableDashcard {
   row: DashcardRow;
 }
 
+/** The cards on a dashboard: its dashcards' cards and their series. */
+export function dashboardCardIds(found: ReadableDashboard): number[] {
+  return found.dashcards.flatMap((dc) => [...(dc.card_id === null ? [] : [dc.card_id]), ...dc.series_card_ids]);
+}

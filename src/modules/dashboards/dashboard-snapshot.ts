@@ -1,8 +1,7 @@
-import { describeChanges } from '../revisions/revision-describe';
-import type { DescribeContext } from '../revisions/revision-targets';
-import type { DashboardCard } from './dashboard-card.entity';
-import type { DashboardTab } from './dashboard-tab.entity';
-import type { Dashboard } from './dashboard.entity';
+import { describeChanges, type DescribeContext } from '../revisions';
+import type { DashboardCard } from '../../schema/dashboard-card.entity';
+import type { DashboardTab } from '../../schema/dashboard-tab.entity';
+import type { Dashboard } from '../../schema/dashboard.entity';
 import { parseJson } from '../../common/database/stored-json';
 
 export interface SnapshotCard {
@@ -28,7 +27,12 @@ export interface SnapshotTab {
 }
 
 /** The dashboard as a revision keeps it (Metabase's serialized dashboard): its editable columns, `cards` and `tabs`. */
-export function dashboardSnapshot(d: Dashboard, cards: DashboardCard[], seriesOf: Map<number, number[]>, tabs: DashboardTab[]): Record<string, unknown> {
+export function dashboardSnapshot(
+  d: Dashboard,
+  cards: DashboardCard[],
+  seriesOf: Map<number, number[]>,
+  tabs: DashboardTab[],
+): Record<string, unknown> {
   return {
     id: d.id,
     name: d.name,
@@ -50,23 +54,23 @@ export function dashboardSnapshot(d: Dashboard, cards: DashboardCard[], seriesOf
     ...(d.show_in_getting_started ? { show_in_getting_started: true } : {}),
     cards: [...cards]
       .sort((a, b) => a.id - b.id)
-      .map(
-        (c): SnapshotCard => ({
-          id: c.id,
-          card_id: c.card_id,
-          dashboard_tab_id: c.dashboard_tab_id,
-          ...(c.action_id !== null && c.action_id !== undefined ? { action_id: Number(c.action_id) } : {}),
-          row: c.row,
-          col: c.col,
-          size_x: c.size_x,
-          size_y: c.size_y,
-          parameter_mappings: parseJson(c.parameter_mappings, []),
-          visualization_settings: parseJson(c.visualization_settings, {}),
-          inline_parameters: parseJson(c.inline_parameters, []),
-          series: seriesOf.get(c.id) ?? [],
-        }),
-      ),
-    tabs: [...tabs].sort((a, b) => a.position - b.position || a.id - b.id).map((t): SnapshotTab => ({ id: t.id, name: t.name, position: t.position })),
+      .map((c): SnapshotCard => ({
+        id: c.id,
+        card_id: c.card_id,
+        dashboard_tab_id: c.dashboard_tab_id,
+        ...(c.action_id !== null && c.action_id !== undefined ? { action_id: Number(c.action_id) } : {}),
+        row: c.row,
+        col: c.col,
+        size_x: c.size_x,
+        size_y: c.size_y,
+        parameter_mappings: parseJson(c.parameter_mappings, []),
+        visualization_settings: parseJson(c.visualization_settings, {}),
+        inline_parameters: parseJson(c.inline_parameters, []),
+        series: seriesOf.get(c.id) ?? [],
+      })),
+    tabs: [...tabs]
+      .sort((a, b) => a.position - b.position || a.id - b.id)
+      .map((t): SnapshotTab => ({ id: t.id, name: t.name, position: t.position })),
   };
 }
 
@@ -97,7 +101,11 @@ function tabsSentence(before: unknown, after: unknown): string | null {
   return 'modified the tabs';
 }
 
-export function describeDashboardChange(before: Record<string, unknown> | null, after: Record<string, unknown>, context?: DescribeContext): string | null {
+export function describeDashboardChange(
+  before: Record<string, unknown> | null,
+  after: Record<string, unknown>,
+  context?: DescribeContext,
+): string | null {
   return describeChanges(before, after, {
     model: 'Dashboard',
     collectionNames: context?.collectionNames,

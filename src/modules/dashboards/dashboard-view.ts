@@ -1,9 +1,10 @@
-import type { CardRow, CollectionName, LastEdit } from '../cards/cards.repository';
-import { collectionView, isoTime } from '../cards/card-view';
+import { sqlBool } from '../../common/database/row-values';
+import type { CardRow, CollectionName, LastEdit } from '../../schema/card.rows';
+import { collectionView } from '../cards';
+import { isoTime } from '../../common/database/sql-time';
 import { parseJson } from '../../common/database/stored-json';
-import type { DashboardRow, DashcardRow, TabRow } from './dashboards.repository';
+import type { DashboardRow, DashcardRow, TabRow } from '../../schema/dashboard.rows';
 
-const bool = (v: boolean | number | null | undefined): boolean => v === true || v === 1;
 const num = (v: number | string | null | undefined): number | null => (v === null || v === undefined ? null : Number(v));
 
 /** The dashboard's own columns, as every answer shows them (listings included). */
@@ -16,11 +17,11 @@ export function dashboardBase(row: DashboardRow) {
     collection_id: num(row.collection_id),
     collection_position: num(row.collection_position),
     cache_ttl: num(row.cache_ttl),
-    archived: bool(row.archived),
-    archived_directly: bool(row.archived_directly),
+    archived: sqlBool(row.archived),
+    archived_directly: sqlBool(row.archived_directly),
     width: row.width ?? 'fixed',
-    auto_apply_filters: row.auto_apply_filters === null || row.auto_apply_filters === undefined ? true : bool(row.auto_apply_filters),
-    enable_embedding: bool(row.enable_embedding),
+    auto_apply_filters: row.auto_apply_filters === null || row.auto_apply_filters === undefined ? true : sqlBool(row.auto_apply_filters),
+    enable_embedding: sqlBool(row.enable_embedding),
     embedding_params: parseJson(row.embedding_params, null),
     public_uuid: row.public_uuid,
     made_public_by_id: num(row.made_public_by_id),
@@ -32,9 +33,10 @@ export function dashboardBase(row: DashboardRow) {
     updated_at: isoTime(row.updated_at),
     points_of_interest: row.points_of_interest ?? null,
     caveats: row.caveats ?? null,
-    show_in_getting_started: bool(row.show_in_getting_started),
+    show_in_getting_started: sqlBool(row.show_in_getting_started),
     position: num(row.position),
     initially_published_at: null,
+    embedding_type: null,
     collection_authority_level: row.coll_authority_level ?? null,
   };
 }
@@ -45,18 +47,28 @@ export function lastEditView(e: LastEdit | null | undefined) {
 
 /** The `collection` key of a dashboard, with its effective ancestors. */
 export function dashboardCollection(row: DashboardRow, ancestors: CollectionName[]) {
-  return collectionView(
-    { ...row, coll_namespace: null, coll_description: null } as unknown as CardRow,
-    ancestors,
-  );
+  return collectionView({ ...row, coll_namespace: null, coll_description: null } as unknown as CardRow, ancestors);
 }
 
 export function tabView(t: TabRow) {
-  return { id: Number(t.id), dashboard_id: Number(t.dashboard_id), name: t.name, position: Number(t.position), entity_id: t.entity_id, created_at: isoTime(t.created_at), updated_at: isoTime(t.updated_at) };
+  return {
+    id: Number(t.id),
+    dashboard_id: Number(t.dashboard_id),
+    name: t.name,
+    position: Number(t.position),
+    entity_id: t.entity_id,
+    created_at: isoTime(t.created_at),
+    updated_at: isoTime(t.updated_at),
+  };
 }
 
 /** A dashcard with its card and series as already mapped (and the action of an action button, when it has one). */
-export function dashcardView(dc: DashcardRow, card: Record<string, unknown> | null, series: Record<string, unknown>[], action: Record<string, unknown> | null = null) {
+export function dashcardView(
+  dc: DashcardRow,
+  card: Record<string, unknown> | null,
+  series: Record<string, unknown>[],
+  action: Record<string, unknown> | null = null,
+) {
   return {
     id: Number(dc.id),
     dashboard_id: Number(dc.dashboard_id),

@@ -1,14 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '../../common/auth/current-user';
 import { parseJson } from '../../common/database/stored-json';
-import type { CardRow } from '../cards/cards.repository';
-import type { CardColumn } from '../content/card-store';
-import { FieldHydrator } from '../fields/field-hydrator';
-import { FieldsRepository } from '../fields/fields.repository';
-import { DIMENSION_OPTIONS } from '../tables/dimension-options';
-import { ROOT_COLLECTION_SCHEMA, virtualField } from '../tables/virtual-field';
-import { accessIn, DatabaseAccessService } from '../warehouse/database-access.service';
-import type { CollectionPerm } from '../collections/collection-permission.entity';
+import type { CardRow } from '../../schema/card.rows';
+import type { CardColumn } from '../content';
+import { FieldHydrator, FieldsRepository } from '../fields';
+import { DIMENSION_OPTIONS, ROOT_COLLECTION_SCHEMA, virtualField } from '../tables';
+import { accessIn, DatabaseAccessService } from '../warehouse';
+import type { CollectionPerm } from '../../schema/collection-permission.entity';
 
 /**
  * The virtual `card__<id>` tables of many models and saved questions at once, as GET /api/table/card__<id>/query_metadata

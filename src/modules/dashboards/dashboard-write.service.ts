@@ -1,25 +1,30 @@
+import { sqlBool } from '../../common/database/row-values';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { DataSource, EntityManager, In } from 'typeorm';
 import type { AuthUser } from '../../common/auth/current-user';
 import { ForbiddenError, NotFoundError } from '../../common/errors/api-errors';
-import { BookmarksRepository } from '../bookmarks/bookmarks.repository';
-import { Card } from '../cards/card.entity';
-import { CardsRepository } from '../cards/cards.repository';
-import { Revision } from '../revisions/revision.entity';
-import { RevisionService } from '../revisions/revision.service';
-import { SearchIndexService } from '../search/search-index.service';
+import { BookmarksRepository } from '../bookmarks';
+import { Card } from '../../schema/card.entity';
+import { CardsRepository } from '../cards';
+import { Revision } from '../../schema/revision.entity';
+import { offerRevisionTarget, RevisionService } from '../revisions';
+import { EventBus } from '../../common/events/event-bus';
+import { SearchIndexService } from '../search';
 import { DashboardAccessService } from './dashboard-access.service';
 import { DashboardHydrator } from './dashboard-hydrator';
 import { describeDashboardChange, dashboardSnapshot, type SnapshotCard, type SnapshotTab } from './dashboard-snapshot';
-import { Dashboard } from './dashboard.entity';
-import { entityId, loadLayout, releaseCards, parseDashcards, parseTabs, syncLayout, deleteDashcards, type DashcardInput, type TabInput } from './dashcard-layout';
+import { Dashboard } from '../../schema/dashboard.entity';
+import { loadLayout, parseDashcards, parseTabs, syncLayout, deleteDashcards, type DashcardInput, type TabInput } from './dashcard-layout';
+import { entityId } from '../../common/database/entity-id';
 import type { CreateDashboardDto, UpdateDashboardDto } from './dashboards.dto';
 import { DashboardsRepository } from './dashboards.repository';
 
 const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
-const placeholders = (n: number, from = 1) => Array.from({ length: n }, (_, i) => `$${i + from}`).join(', ');
 
-/** Creating, changing, archiving, deleting and reverting dashboards; each change writes its revision and search terms in its transaction. */
+/**
+ * Creating, changing, archiving, deleting and reverting dashboards; each change writes its revision and search terms in
+ * its transaction.
+ */
 @Injectable()
 export class DashboardWriteService implements OnModuleInit {
   constructor(
@@ -31,10 +36,11 @@ export class DashboardWriteService implements OnModuleInit {
     private readonly revisions: RevisionService,
     private readonly search: SearchIndexService,
     private readonly bookmarks: BookmarksRepository,
+    private readonly bus: EventBus,
   ) {}
 
   onModuleInit(): void {
-    this.revisions.register('dashboard', {
+    offerRevisionTarget(this.bus, 'dashboard', {
       assertRead: async (user, id) => void (await this.access.readable(user, id)),
       assertWrite: async (user, id) => void (await this.access.writable(user, id)),
       describe: describeDashboardChange,
@@ -67,8 +73,10 @@ export class DashboardWriteService implements OnModuleInit {
   async update(caller: AuthUser, id: number, body: UpdateDashboardDto): Promise<void> {
     const row = await this.access.writable(caller, id);
     const embeddingChanges =
-      (body.enable_embedding !== undefined && body.enable_embedding !== null && body.enable_embedding !== (row.enable_embedding === true || row.enable_embedding === 1)) ||
-      (body.embedding_params !== undefined && body.embedding_params !== null && JSON.stringify(body.embedding_params) !== (row.embedding_params ?? 'null'));
+      (body.enable_embedding !== undefined && body.enable_embedding !== null && body.enable_embedding !== sqlBool(row.enable_embedding)) ||
+      (body.embedding_params !== undefined &&
+        body.embedding_params !== null &&
+        JSON.stringify(body.embedding_params) !== (row.embedding_params ?? 'null'));
     if (embeddingChanges && !caller.isSuperuser) throw new ForbiddenError();
     const currentCollection = row.collection_id === null ? null : Number(row.collection_id);
     const moves = body.collection_id !== undefined && (body.collection_id ?? null) !== currentCollection;
@@ -80,7 +88,7 @@ export class DashboardWriteService implements OnModuleInit {
       const d = await tx.findOneByOrFail(Dashboard, { id });
       this.apply(d, body);
       await tx.save(d);
-      if (moves) await tx.createQueryBuilder().update(Card).set({ collection_id: d.collection_id }).where('dashboard_id = :id', { id }).execute();
+      if (moves) await this.cards.moveWithDashboard(tx, id, d.collection_id);
       await syncLayout(tx, id, dashcards, tabs);
       await this.saved(tx, caller, d, false);
     });
@@ -91,25 +99,34 @@ export class DashboardWriteService implements OnModuleInit {
     await this.access.writable(caller, id);
     const own = (await this.repo.ownCardsOnlyHere(id)).map((r) => Number(r.id));
     await this.db.transaction(async (tx) => {
-      const layout = await loadLayout(tx, id);
-      await deleteDashcards(tx, layout.cards.map((c) => c.id));
-      await tx.delete('dashboard_tab', { dashboard_id: id });
       for (const cardId of own) {
-        await tx.createQueryBuilder().delete().from('dashboardcard_series').where('card_id = :cardId', { cardId }).execute();
-        await tx.createQueryBuilder().delete().from('report_dashboardcard').where('card_id = :cardId', { cardId }).execute();
-        await tx.createQueryBuilder().delete().from('card_reference').where('card_id = :cardId', { cardId }).execute();
+        await this.repo.removeCardEverywhere(tx, cardId);
+        await this.cards.deleteReferences(tx, cardId);
         await this.revisions.forget(tx, 'card', cardId);
         await this.bookmarks.forget(tx, 'card', cardId);
         await this.search.remove(tx, 'card', cardId);
         await tx.delete(Card, { id: cardId });
       }
-      // Questions saved into it that other dashboards show stay, as ordinary questions of its collection.
-      await releaseCards(tx, id);
-      await this.revisions.forget(tx, 'dashboard', id);
-      await this.bookmarks.forget(tx, 'dashboard', id);
-      await this.search.remove(tx, 'dashboard', id);
-      await tx.delete(Dashboard, { id });
+      await this.purge(tx, id);
     });
+  }
+
+  /**
+   * Deletes the dashboard with its layout, revisions, bookmarks and search terms, in the caller's transaction.
+   * Questions saved into it that are left stay, as ordinary questions of its collection.
+   */
+  async purge(tx: EntityManager, id: number): Promise<void> {
+    const layout = await loadLayout(tx, id);
+    await deleteDashcards(
+      tx,
+      layout.cards.map((c) => c.id),
+    );
+    await tx.delete('dashboard_tab', { dashboard_id: id });
+    await this.cards.releaseFromDashboard(tx, id);
+    await this.revisions.forget(tx, 'dashboard', id);
+    await this.bookmarks.forget(tx, 'dashboard', id);
+    await this.search.remove(tx, 'dashboard', id);
+    await tx.delete(Dashboard, { id });
   }
 
   /**
@@ -123,7 +140,7 @@ export class DashboardWriteService implements OnModuleInit {
     const onIt = await this.repo.cardIdsOn(dashboardId);
     const fresh = wanted.filter((c) => !onIt.has(c));
     if (fresh.length === 0) return;
-    const rows = await this.cards.rows(`c.id IN (${placeholders(fresh.length)})`, fresh);
+    const rows = await this.cards.byIds(fresh);
     if (rows.length !== fresh.length) throw new NotFoundError();
     const perm = await this.hydrator.cardPerms(caller, rows);
     if (rows.some((r) => !perm(r))) throw new ForbiddenError();
@@ -133,12 +150,16 @@ export class DashboardWriteService implements OnModuleInit {
   private async assertActionsExist(dashcards: DashcardInput[]): Promise<void> {
     const ids = [...new Set(dashcards.map((d) => d.action_id).filter((x): x is number => x !== null))];
     if (ids.length === 0) return;
-    const found = await this.repo.sql.query<{ id: number }>(`SELECT id FROM action WHERE id IN (${placeholders(ids.length)})`, ids);
-    if (found.length !== ids.length) throw new NotFoundError();
+    if ((await this.repo.existingActionIds(ids)).length !== ids.length) throw new NotFoundError();
   }
 
   /** The revision target's restore: the snapshot's columns, tabs and dashcards back on the dashboard, as a new revision. */
-  private async restore(tx: EntityManager, _user: AuthUser, id: number, snapshot: Record<string, unknown>): Promise<Record<string, unknown>> {
+  private async restore(
+    tx: EntityManager,
+    _user: AuthUser,
+    id: number,
+    snapshot: Record<string, unknown>,
+  ): Promise<Record<string, unknown>> {
     const d = await tx.findOneBy(Dashboard, { id });
     if (!d) throw new NotFoundError();
     const s = snapshot as Omit<Partial<UpdateDashboardDto>, 'tabs'> & { cards?: SnapshotCard[]; tabs?: SnapshotTab[] };
@@ -148,11 +169,11 @@ export class DashboardWriteService implements OnModuleInit {
     await tx.save(d);
     const snapCards = Array.isArray(s.cards) ? s.cards : [];
     const cardIds = [...new Set(snapCards.flatMap((c) => [c.card_id, ...(c.series ?? [])]).filter((x): x is number => x !== null))];
-    const existing = new Set(cardIds.length ? (await tx.find(Card, { where: { id: In(cardIds) }, select: { id: true } })).map((c) => c.id) : []);
-    const actionIds = [...new Set(snapCards.map((c) => c.action_id).filter((x): x is number => typeof x === 'number'))];
-    const actions = new Set<number>(
-      actionIds.length ? ((await tx.createQueryBuilder().select('a.id', 'id').from('action', 'a').where('a.id IN (:...ids)', { ids: actionIds }).getRawMany()) as Array<{ id: number }>).map((r) => Number(r.id)) : [],
+    const existing = new Set(
+      cardIds.length ? (await tx.find(Card, { where: { id: In(cardIds) }, select: { id: true } })).map((c) => c.id) : [],
     );
+    const actionIds = [...new Set(snapCards.map((c) => c.action_id).filter((x): x is number => typeof x === 'number'))];
+    const actions = new Set<number>(actionIds.length ? await this.repo.existingActionIds(actionIds, tx) : []);
     const tabs: TabInput[] = (Array.isArray(s.tabs) ? s.tabs : []).map((t) => ({ id: t.id, name: t.name }));
     const dashcards: DashcardInput[] = snapCards
       .filter((c) => c.card_id === null || existing.has(c.card_id))
@@ -204,7 +225,8 @@ export class DashboardWriteService implements OnModuleInit {
     const snapshot = dashboardSnapshot(d, layout.cards, layout.seriesOf, layout.tabs);
     // A save that changes nothing (clients send the whole dashboard back) keeps no revision, as in Metabase.
     const latest = isCreation ? null : await tx.findOne(Revision, { where: { model: 'dashboard', model_id: d.id, most_recent: true } });
-    if (latest && latest.object === JSON.stringify(snapshot)) return this.search.index(tx, 'dashboard', d.id, { name: d.name, description: d.description });
+    if (latest && latest.object === JSON.stringify(snapshot))
+      return this.search.index(tx, 'dashboard', d.id, { name: d.name, description: d.description });
     await this.revisions.record(tx, { model: 'dashboard', modelId: d.id, userId: caller.id, snapshot, isCreation });
     await this.search.index(tx, 'dashboard', d.id, { name: d.name, description: d.description });
   }

@@ -5,7 +5,15 @@ import { IdParam } from '../../common/validation/pipes';
 import { DashboardCopyService } from './dashboard-copy.service';
 import { DashboardMetadataService } from './dashboard-metadata.service';
 import { DashboardWriteService } from './dashboard-write.service';
-import { CopyDashboardDto, CreateDashboardDto, GetDashboardQuery, ListDashboardsQuery, RevertDashboardDto, UpdateCardsDto, UpdateDashboardDto } from './dashboards.dto';
+import {
+  CopyDashboardDto,
+  CreateDashboardDto,
+  GetDashboardQuery,
+  ListDashboardsQuery,
+  RevertDashboardDto,
+  UpdateCardsDto,
+  UpdateDashboardDto,
+} from './dashboards.dto';
 import { DashboardsService } from './dashboards.service';
 
 /** Dashboards, their layout (dashcards and tabs), copies, saved automatic dashboards and revisions. */
@@ -53,7 +61,11 @@ export class DashboardsController {
   @Post('save/collection/:parentCollectionId')
   @Access('user')
   @HttpCode(200)
-  async saveInto(@Param('parentCollectionId', IdParam('parent-collection-id')) collectionId: number, @Body() body: Record<string, unknown>, @CurrentUser() caller: AuthUser) {
+  async saveInto(
+    @Param('parentCollectionId', IdParam('parent-collection-id')) collectionId: number,
+    @Body() body: Record<string, unknown>,
+    @CurrentUser() caller: AuthUser,
+  ) {
     return this.dashboards.get(caller, await this.copies.save(caller, body, collectionId), false);
   }
 
@@ -114,7 +126,11 @@ export class DashboardsController {
   @Post(':fromDashboardId/copy')
   @Access('user')
   @HttpCode(200)
-  async copy(@Param('fromDashboardId', IdParam('from-dashboard-id')) id: number, @Body() body: CopyDashboardDto, @CurrentUser() caller: AuthUser) {
+  async copy(
+    @Param('fromDashboardId', IdParam('from-dashboard-id')) id: number,
+    @Body() body: CopyDashboardDto,
+    @CurrentUser() caller: AuthUser,
+  ) {
     return this.dashboards.get(caller, await this.copies.copy(caller, id, body), false);
   }
 }

@@ -1,8 +1,8 @@
 import { IsOptional, IsString, ValidateBy } from 'class-validator';
 import { MSG } from '../../common/validation/messages';
 import { Bool, MaxLen, NonBlankString, Nullable, OneOf, PositiveInt } from '../../common/validation/validators';
-import { ParameterList } from '../dataset/dataset.dto';
-import { EmbeddingParams } from '../cards/cards.dto';
+import { ParameterList } from '../dataset';
+import { EmbeddingParams } from '../cards';
 
 export const DASHBOARD_FILTERS = ['all', 'mine', 'archived'] as const;
 export type DashboardFilter = (typeof DASHBOARD_FILTERS)[number];
@@ -23,7 +23,10 @@ export function uniqueIds(v: unknown): boolean {
 }
 
 const UniqueIdMaps = () =>
-  ValidateBy({ name: 'uniqueIds', validator: { validate: uniqueIds, defaultMessage: (args) => (isMapList(args?.value) ? UNIQUE_IDS_MSG : ID_MAPS_MSG) } });
+  ValidateBy({
+    name: 'uniqueIds',
+    validator: { validate: uniqueIds, defaultMessage: (args) => (isMapList(args?.value) ? UNIQUE_IDS_MSG : ID_MAPS_MSG) },
+  });
 
 export class CreateDashboardDto {
   @MaxLen(254)

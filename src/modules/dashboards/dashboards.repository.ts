@@ -1,78 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, In, type EntityManager } from 'typeorm';
 import { AppSql } from '../../common/database/app-sql';
-import type { LastEdit } from '../cards/cards.repository';
-
-/** A dashboard row with its collection's columns (for the access check and the `collection` key). */
-export interface DashboardRow {
-  id: number;
-  name: string;
-  description: string | null;
-  parameters: string | null;
-  collection_id: number | null;
-  collection_position: number | null;
-  cache_ttl: number | null;
-  archived: boolean | number;
-  archived_directly: boolean | number;
-  width: string;
-  points_of_interest: string | null;
-  caveats: string | null;
-  position: number | null;
-  show_in_getting_started: boolean | number;
-  auto_apply_filters: boolean | number;
-  enable_embedding: boolean | number;
-  embedding_params: string | null;
-  public_uuid: string | null;
-  made_public_by_id: number | null;
-  creator_id: number;
-  entity_id: string | null;
-  view_count: number;
-  last_viewed_at: Date | string | null;
-  created_at: Date | string;
-  updated_at: Date | string;
-  coll_name: string | null;
-  coll_location: string | null;
-  coll_personal_owner_id: number | null;
-  coll_authority_level: string | null;
-  coll_archived: boolean | number | null;
-  coll_slug: string | null;
-  coll_entity_id: string | null;
-}
-
-/** A dashcard row; `series_card_ids` is the comma-joined list of its series cards, in position order. */
-export interface DashcardRow {
-  id: number;
-  dashboard_id: number;
-  card_id: number | null;
-  dashboard_tab_id: number | null;
-  action_id: number | null;
-  row: number;
-  col: number;
-  size_x: number;
-  size_y: number;
-  parameter_mappings: string | null;
-  visualization_settings: string | null;
-  inline_parameters: string | null;
-  entity_id: string | null;
-  created_at: Date | string;
-  updated_at: Date | string;
-}
-
-export interface SeriesRow {
-  dashboardcard_id: number;
-  card_id: number;
-  position: number;
-}
-
-export interface TabRow {
-  id: number;
-  dashboard_id: number;
-  name: string;
-  position: number;
-  entity_id: string | null;
-  created_at: Date | string;
-  updated_at: Date | string;
-}
+import { archiveWithCollections } from '../../common/database/archive-with-collections';
+import { and, inList, raw, sql, type Sql } from '../../common/database/sql';
+import { Action } from '../../schema/action.entity';
+import { Dashboard } from '../../schema/dashboard.entity';
+import type { LastEdit } from '../../schema/card.rows';
+import type { DashboardRow, DashcardRow, SeriesRow, TabRow } from '../../schema/dashboard.rows';
 
 const SELECT = `SELECT d.*,
   col.name AS coll_name, col.location AS coll_location, col.personal_owner_id AS coll_personal_owner_id,
@@ -80,10 +14,21 @@ const SELECT = `SELECT d.*,
 FROM report_dashboard d
 LEFT JOIN collection col ON col.id = d.collection_id`;
 
+/** Which dashboards a listing wants; every condition given must hold. */
+export interface DashboardListFilter {
+  archived: boolean;
+  /** The caller's readable-collection condition on `d.collection_id` (CollectionAccessService.readableWhere). */
+  readable?: Sql;
+  creatorId?: number;
+  /** One collection's (null: Root's). */
+  collectionId?: number | null;
+  pinned?: boolean;
+}
+
 /** Every app-DB query of the dashboards module that is more than a find by id; each loads a whole set in one query. */
 @Injectable()
 export class DashboardsRepository {
-  readonly sql: AppSql;
+  private readonly sql: AppSql;
 
   constructor(db: DataSource) {
     this.sql = new AppSql(db);
@@ -93,8 +38,43 @@ export class DashboardsRepository {
     return (await this.sql.query<DashboardRow>(`${SELECT} WHERE d.id = $1`, [id]))[0] ?? null;
   }
 
-  rows(where: string, params: unknown[], order = 'd.name, d.id'): Promise<DashboardRow[]> {
-    return this.sql.query<DashboardRow>(`${SELECT} WHERE ${where} ORDER BY ${order}`, params);
+  byIds(ids: number[]): Promise<DashboardRow[]> {
+    return ids.length ? this.rows(inList(raw('d.id'), ids)) : Promise.resolve([]);
+  }
+
+  /** A listing's dashboards by name, with the author and time of each one's latest revision. */
+  async list(f: DashboardListFilter): Promise<{ rows: DashboardRow[]; edits: Map<number, LastEdit> }> {
+    const where = and(
+      sql`d.archived = ${f.archived}`,
+      f.readable,
+      f.creatorId !== undefined && sql`d.creator_id = ${f.creatorId}`,
+      f.collectionId === null && sql`d.collection_id IS NULL`,
+      f.collectionId !== undefined && f.collectionId !== null && sql`d.collection_id = ${f.collectionId}`,
+      f.pinned === true && sql`d.collection_position IS NOT NULL`,
+      f.pinned === false && sql`d.collection_position IS NULL`,
+    );
+    const [rows, edits] = await Promise.all([this.rows(where), this.lastEditsWhere(where)]);
+    return { rows, edits };
+  }
+
+  /** Unarchived dashboards with static embedding on. */
+  embeddable(): Promise<DashboardRow[]> {
+    return this.rows(sql`d.enable_embedding = ${true} AND d.archived = ${false}`);
+  }
+
+  /** Unarchived dashboards with a public link. */
+  withPublicLinks(): Promise<DashboardRow[]> {
+    return this.rows(sql`d.public_uuid IS NOT NULL AND d.archived = ${false}`);
+  }
+
+  /** The other unarchived dashboards of the same collection that `readable` lets through, most viewed first. */
+  sameCollection(row: Pick<DashboardRow, 'id' | 'collection_id'>, readable: Sql): Promise<DashboardRow[]> {
+    const collection = row.collection_id === null ? sql`d.collection_id IS NULL` : sql`d.collection_id = ${Number(row.collection_id)}`;
+    return this.rows(and(sql`d.id <> ${Number(row.id)}`, sql`d.archived = ${false}`, collection, readable), 'd.view_count DESC, d.id');
+  }
+
+  private rows(where: Sql, order = 'd.name, d.id'): Promise<DashboardRow[]> {
+    return this.sql.query<DashboardRow>(sql`${raw(SELECT)} WHERE ${where} ORDER BY ${raw(order)}`);
   }
 
   dashcards(dashboardId: number): Promise<DashcardRow[]> {
@@ -120,7 +100,8 @@ export class DashboardsRepository {
     return this.sql.query<{ id: number }>(
       `SELECT c.id FROM report_card c WHERE c.dashboard_id = $1
        AND NOT EXISTS (SELECT 1 FROM report_dashboardcard dc WHERE dc.card_id = c.id AND dc.dashboard_id <> $1)
-       AND NOT EXISTS (SELECT 1 FROM dashboardcard_series s JOIN report_dashboardcard dc ON dc.id = s.dashboardcard_id WHERE s.card_id = c.id AND dc.dashboard_id <> $1)`,
+       AND NOT EXISTS (SELECT 1 FROM dashboardcard_series s JOIN report_dashboardcard dc ON dc.id = s.dashboardcard_id
+                       WHERE s.card_id = c.id AND dc.dashboard_id <> $1)`,
       [dashboardId],
     );
   }
@@ -129,7 +110,8 @@ export class DashboardsRepository {
   async cardIdsOn(dashboardId: number): Promise<Set<number>> {
     const rows = await this.sql.query<{ id: number }>(
       `SELECT card_id AS id FROM report_dashboardcard WHERE dashboard_id = $1 AND card_id IS NOT NULL
-       UNION SELECT s.card_id AS id FROM dashboardcard_series s JOIN report_dashboardcard dc ON dc.id = s.dashboardcard_id WHERE dc.dashboard_id = $1`,
+       UNION SELECT s.card_id AS id FROM dashboardcard_series s JOIN report_dashboardcard dc ON dc.id = s.dashboardcard_id
+             WHERE dc.dashboard_id = $1`,
       [dashboardId],
     );
     return new Set(rows.map((r) => Number(r.id)));
@@ -146,17 +128,52 @@ export class DashboardsRepository {
     return r ?? null;
   }
 
-  /** The latest revision's author and time of each dashboard matching `where` (on `d`, values from $1). */
-  async lastEditsWhere(where: string, params: unknown[]): Promise<Map<number, LastEdit>> {
+  /** The latest revision's author and time of each dashboard matching `where` (on `d`). */
+  private async lastEditsWhere(where: Sql): Promise<Map<number, LastEdit>> {
     const rows = await this.sql.query<LastEdit>(
-      `SELECT r.model_id AS card_id, u.id, u.email, u.first_name, u.last_name, r.timestamp
+      sql`SELECT r.model_id AS card_id, u.id, u.email, u.first_name, u.last_name, r.timestamp
        FROM report_dashboard d
-       JOIN revision r ON r.model = 'dashboard' AND r.model_id = d.id AND r.most_recent = $${params.length + 1}
+       JOIN revision r ON r.model = 'dashboard' AND r.model_id = d.id AND r.most_recent = ${true}
        JOIN core_user u ON u.id = r.user_id
        WHERE ${where}`,
-      [...params, true],
     );
     return new Map(rows.map((r) => [Number(r.card_id), r]));
+  }
+
+  /** Which of `collectionIds` hold a dashboard (archived ones, or unarchived ones). */
+  async collectionsHolding(collectionIds: number[], archived: boolean): Promise<number[]> {
+    // One bound value holding every id (a Postgres array, a JSON list on SQLite), however many.
+    const ids = this.sql.pg
+      ? sql`collection_id = ANY(${collectionIds}::int[])`
+      : sql`collection_id IN (SELECT value FROM json_each(${JSON.stringify(collectionIds)}))`;
+    const rows = await this.sql.query<{ collection_id: number }>(
+      sql`SELECT DISTINCT collection_id FROM report_dashboard WHERE archived = ${archived} AND ${ids}`,
+    );
+    return rows.map((r) => Number(r.collection_id));
+  }
+
+  /** The ids of the dashboards in these collections, archived or not. */
+  async idsInCollections(collectionIds: number[], tx: EntityManager): Promise<number[]> {
+    const rows = await tx.find(Dashboard, { where: { collection_id: In(collectionIds) }, select: { id: true } });
+    return rows.map((r) => r.id);
+  }
+
+  /** Archiving collections archives their dashboards not archived yet; unarchiving restores those, not the ones archived on their own. */
+  archiveInCollections(tx: EntityManager, collectionIds: number[], archived: boolean): Promise<void> {
+    return archiveWithCollections(tx, 'report_dashboard', collectionIds, archived);
+  }
+
+  /** A card deleted for good leaves every dashboard: its dashcards and its places in series. */
+  async removeCardEverywhere(tx: EntityManager, cardId: number): Promise<void> {
+    await tx.createQueryBuilder().delete().from('dashboardcard_series').where('card_id = :cardId', { cardId }).execute();
+    await tx.createQueryBuilder().delete().from('report_dashboardcard').where('card_id = :cardId', { cardId }).execute();
+  }
+
+  /** Which of these action ids exist (dashcards may name only existing actions); in `tx` when given. */
+  async existingActionIds(ids: number[], tx?: EntityManager): Promise<number[]> {
+    if (tx) return (await tx.find(Action, { where: { id: In(ids) }, select: { id: true } })).map((a) => a.id);
+    const rows = await this.sql.query<{ id: number }>(sql`SELECT id FROM action WHERE ${inList(raw('id'), ids)}`);
+    return rows.map((r) => Number(r.id));
   }
 
   async bumpViews(id: number): Promise<void> {
@@ -164,7 +181,12 @@ export class DashboardsRepository {
   }
 
   async collectionPlace(id: number): Promise<{ id: number; location: string; personal_owner_id: number | null } | null> {
-    const [c] = await this.sql.query<{ id: number; location: string; personal_owner_id: number | null }>('SELECT id, location, personal_owner_id FROM collection WHERE id = $1', [id]);
-    return c ? { id: Number(c.id), location: c.location, personal_owner_id: c.personal_owner_id === null ? null : Number(c.personal_owner_id) } : null;
+    const [c] = await this.sql.query<{ id: number; location: string; personal_owner_id: number | null }>(
+      'SELECT id, location, personal_owner_id FROM collection WHERE id = $1',
+      [id],
+    );
+    return c
+      ? { id: Number(c.id), location: c.location, personal_owner_id: c.personal_owner_id === null ? null : Number(c.personal_owner_id) }
+      : null;
   }
 }

@@ -1,33 +1,23 @@
-import { Injectable } from '@nestjs/common';
+import { BusQuery, type EventBus } from '../../common/events/event-bus';
+
+type ActionViews = Map<number, Record<string, unknown>>;
 
 /**
- * Loads actions by id as dashcards show them (`action`): `views` as GET /api/dashboard/:id does, `publicViews` as a
- * public or embedded dashboard does (no owner, no SQL).
+ * The actions of action buttons (dashcards with an `action_id`) by id, as dashcards show them (`action`): for a
+ * `user` as GET /api/dashboard/:id does, for the `public` as a public or embedded dashboard does (no owner, no
+ * SQL). The actions module answers; the dashboards module does not depend on it.
  */
-export interface DashcardActionSource {
-  views(ids: number[]): Promise<Map<number, Record<string, unknown>>>;
-  publicViews(ids: number[]): Promise<Map<number, Record<string, unknown>>>;
+export class DashcardActionsQuery extends BusQuery<ActionViews> {
+  constructor(
+    readonly ids: number[],
+    readonly audience: 'user' | 'public',
+  ) {
+    super();
+  }
 }
 
-/**
- * Where the actions module plugs in the actions of action buttons (dashcards with an `action_id`): the dashboards
- * module does not depend on it (it depends on this one). Without a source, dashcards show no `action`.
- */
-@Injectable()
-export class DashcardActionsRegistry {
-  private source: DashcardActionSource | null = null;
-
-  register(source: DashcardActionSource): void {
-    this.source = source;
-  }
-
-  async views(ids: number[]): Promise<Map<number, Record<string, unknown>>> {
-    if (!this.source || ids.length === 0) return new Map();
-    return this.source.views(ids);
-  }
-
-  async publicViews(ids: number[]): Promise<Map<number, Record<string, unknown>>> {
-    if (!this.source || ids.length === 0) return new Map();
-    return this.source.publicViews(ids);
-  }
+/** The answer to DashcardActionsQuery; without action ids, or without an answer, dashcards show no `action`. */
+export async function dashcardActions(bus: EventBus, ids: number[], audience: 'user' | 'public'): Promise<ActionViews> {
+  if (ids.length === 0) return new Map();
+  return (await bus.askOne(new DashcardActionsQuery(ids, audience))) ?? new Map();
 }

@@ -1,14 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import { In, type EntityManager } from 'typeorm';
 import { ValidationError } from '../../common/errors/api-errors';
-import { DashboardCardSeries } from './dashboard-card-series.entity';
-import { DashboardCard } from './dashboard-card.entity';
-import { DashboardTab } from './dashboard-tab.entity';
-import { MAPPING_MSG, isMappingList } from '../dataset/dataset.dto';
+import { DashboardCardSeries } from '../../schema/dashboard-card-series.entity';
+import { DashboardCard } from '../../schema/dashboard-card.entity';
+import { DashboardTab } from '../../schema/dashboard-tab.entity';
+import { isMappingList, MAPPING_MSG } from '../dataset';
+import { entityId } from '../../common/database/entity-id';
 
-export const entityId = () => randomBytes(16).toString('base64url').slice(0, 21);
-
-const DASHCARD_MSG = 'value must be an array of dashcard maps, each with an integer `id`, `size_x`, `size_y`, `row` and `col`.';
+export const DASHCARD_MSG = 'value must be an array of dashcard maps, each with an integer `id`, `size_x`, `size_y`, `row` and `col`.';
 const TAB_MSG = 'value must be an array of tab maps, each with an integer `id` and a non-blank `name`.';
 const SERIES_MSG = 'value must be an array of maps with a card `id`.';
 
@@ -57,7 +55,8 @@ export function parseDashcards(list: Array<Record<string, unknown>>, param = 'da
     const mappings = m.parameter_mappings ?? [];
     if (!isMappingList(mappings)) throw ValidationError.of('parameter_mappings', MAPPING_MSG, mappings);
     const seriesRaw = m.series ?? [];
-    if (!Array.isArray(seriesRaw) || !seriesRaw.every((s) => (isMap(s) && isInt(s.id) && s.id > 0) || (isInt(s) && s > 0))) throw ValidationError.of('series', SERIES_MSG, seriesRaw);
+    if (!Array.isArray(seriesRaw) || !seriesRaw.every((s) => (isMap(s) && isInt(s.id) && s.id > 0) || (isInt(s) && s > 0)))
+      throw ValidationError.of('series', SERIES_MSG, seriesRaw);
     const series = seriesRaw.map((s) => (isMap(s) ? (s.id as number) : (s as number)));
     const vs = m.visualization_settings ?? {};
     if (!isMap(vs)) throw ValidationError.of(param, DASHCARD_MSG, list);
@@ -81,7 +80,11 @@ export function parseDashcards(list: Array<Record<string, unknown>>, param = 'da
     const onCard = new Set([input.card_id, ...series]);
     for (const pm of input.parameter_mappings) {
       if (pm.card_id !== undefined && pm.card_id !== null && !onCard.has(pm.card_id as number)) {
-        throw ValidationError.of('parameter_mappings', `value must map onto the dashcard's card: card ${JSON.stringify(pm.card_id)} is not on dashcard ${id}.`, pm);
+        throw ValidationError.of(
+          'parameter_mappings',
+          `value must map onto the dashcard's card: card ${JSON.stringify(pm.card_id)} is not on dashcard ${id}.`,
+          pm,
+        );
       }
     }
     return input;
@@ -104,7 +107,9 @@ export interface Layout {
 
 export async function loadLayout(tx: EntityManager, dashboardId: number): Promise<Layout> {
   const cards = await tx.find(DashboardCard, { where: { dashboard_id: dashboardId }, order: { id: 'ASC' } });
-  const series = cards.length ? await tx.find(DashboardCardSeries, { where: { dashboardcard_id: In(cards.map((c) => c.id)) }, order: { position: 'ASC', id: 'ASC' } }) : [];
+  const series = cards.length
+    ? await tx.find(DashboardCardSeries, { where: { dashboardcard_id: In(cards.map((c) => c.id)) }, order: { position: 'ASC', id: 'ASC' } })
+    : [];
   const seriesOf = new Map<number, number[]>();
   for (const s of series) seriesOf.set(s.dashboardcard_id, [...(seriesOf.get(s.dashboardcard_id) ?? []), s.card_id]);
   const tabs = await tx.find(DashboardTab, { where: { dashboard_id: dashboardId }, order: { position: 'ASC', id: 'ASC' } });
@@ -123,7 +128,12 @@ export async function deleteDashcards(tx: EntityManager, ids: number[]): Promise
  * are updated, others (negative ids, or ids no longer there, as a revert sends) are created, the rest deleted.
  * A dashcard's `dashboard_tab_id` may name a new tab by its request id. Undefined lists are left as they are.
  */
-export async function syncLayout(tx: EntityManager, dashboardId: number, dashcards: DashcardInput[] | undefined, tabs: TabInput[] | undefined): Promise<void> {
+export async function syncLayout(
+  tx: EntityManager,
+  dashboardId: number,
+  dashcards: DashcardInput[] | undefined,
+  tabs: TabInput[] | undefined,
+): Promise<void> {
   const current = await loadLayout(tx, dashboardId);
   const tabIds = new Map<number, number>(current.tabs.map((t) => [t.id, t.id]));
   let removedTabs: number[] = [];
@@ -179,27 +189,25 @@ export async function syncLayout(tx: EntityManager, dashboardId: number, dashcar
       const oldSeries = current.seriesOf.get(id) ?? [];
       if (JSON.stringify(oldSeries) !== JSON.stringify(d.series)) {
         await tx.delete(DashboardCardSeries, { dashboardcard_id: id });
-        if (d.series.length) await tx.insert(DashboardCardSeries, d.series.map((card_id, position) => ({ dashboardcard_id: id, card_id, position })));
+        if (d.series.length)
+          await tx.insert(
+            DashboardCardSeries,
+            d.series.map((card_id, position) => ({ dashboardcard_id: id, card_id, position })),
+          );
       }
     }
-    await deleteDashcards(tx, current.cards.filter((c) => !kept.has(c.id)).map((c) => c.id));
+    await deleteDashcards(
+      tx,
+      current.cards.filter((c) => !kept.has(c.id)).map((c) => c.id),
+    );
   }
   if (removedTabs.length) {
     // The dashcards of a removed tab go with it.
     const orphans = await tx.find(DashboardCard, { where: { dashboard_id: dashboardId, dashboard_tab_id: In(removedTabs) } });
-    await deleteDashcards(tx, orphans.map((c) => c.id));
+    await deleteDashcards(
+      tx,
+      orphans.map((c) => c.id),
+    );
     await tx.delete(DashboardTab, { id: In(removedTabs) });
   }
-}
-
-/** `report_card.dashboard_id` (a question saved into a dashboard): a column the Card entity does not map. */
-export async function setCardDashboard(tx: EntityManager, cardId: number, dashboardId: number | null): Promise<void> {
-  const pg = tx.connection.options.type === 'postgres';
-  await tx.query(pg ? 'UPDATE report_card SET dashboard_id = $1 WHERE id = $2' : 'UPDATE report_card SET dashboard_id = ? WHERE id = ?', [dashboardId, cardId]);
-}
-
-/** Questions saved into a dashboard that stay when it goes become ordinary questions. */
-export async function releaseCards(tx: EntityManager, dashboardId: number): Promise<void> {
-  const pg = tx.connection.options.type === 'postgres';
-  await tx.query(pg ? 'UPDATE report_card SET dashboard_id = NULL WHERE dashboard_id = $1' : 'UPDATE report_card SET dashboard_id = NULL WHERE dashboard_id = ?', [dashboardId]);
 }

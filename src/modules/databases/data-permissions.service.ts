@@ -1,9 +1,9 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { ClusterEvents } from '../../common/cluster/cluster-events';
 import { MessageError, ValidationError } from '../../common/errors/api-errors';
-import { ADMIN_GROUP_ID } from '../users/users.repository';
-import { DataAccess, DatabasePermission, DownloadAccess, NativeAccess, UploadAccess } from '../warehouse/database-permission.entity';
-import { Access, DatabasePermissionsRepository } from '../warehouse/database-permissions.repository';
+import { ADMIN_GROUP_ID } from '../../schema/permissions-group.entity';
+import { DataAccess, DatabasePermission, DownloadAccess, NativeAccess, UploadAccess } from '../../schema/database-permission.entity';
+import { Access, DatabasePermissionsRepository } from '../warehouse';
 import { DatabasesRepository } from './databases.repository';
 
 const DATA: DataAccess[] = ['unrestricted', 'no'];
@@ -62,14 +62,18 @@ export class DataPermissionsService {
     await this.perms.transaction(async (tx) => {
       // First, so that of two edits made from one revision the second waits for the first and then fails.
       if (!(await this.perms.bumpRevision(revision, tx))) {
-        throw new MessageError('Looks like someone else edited the permissions and your data is out of date. Please fetch new data and try again.', 409);
+        throw new MessageError(
+          'Looks like someone else edited the permissions and your data is out of date. Please fetch new data and try again.',
+          409,
+        );
       }
       for (const [gid, dbs] of Object.entries(groups)) {
         const groupId = Number(gid);
         if (!groupIds.includes(groupId)) throw ValidationError.of('groups', `group ${gid} does not exist.`, gid);
         if (groupId === ADMIN_GROUP_ID) {
           // Clients send back the whole graph they read, Administrators included: fine as long as nothing changes.
-          if (Object.values(dbs).every((a) => a.data === 'unrestricted' && a.native === 'write' && (a.download ?? 'full') === 'full')) continue;
+          if (Object.values(dbs).every((a) => a.data === 'unrestricted' && a.native === 'write' && (a.download ?? 'full') === 'full'))
+            continue;
           throw new MessageError('You cannot change the permissions of the Administrators group.');
         }
         for (const [dbId, edit] of Object.entries(dbs)) {
@@ -77,7 +81,11 @@ export class DataPermissionsService {
           await this.perms.set(groupId, Number(dbId), resolve(edit, await this.perms.grant(groupId, Number(dbId), tx)), tx);
           // Uploads need data access; an edit without `upload` keeps the group's setting.
           if (edit.data === 'no' || edit.upload) {
-            await tx.update(DatabasePermission, { group_id: groupId, db_id: Number(dbId) }, { upload: edit.data === 'no' ? 'no' : edit.upload });
+            await tx.update(
+              DatabasePermission,
+              { group_id: groupId, db_id: Number(dbId) },
+              { upload: edit.data === 'no' ? 'no' : edit.upload },
+            );
           }
         }
       }
@@ -109,11 +117,14 @@ function resolve(edit: GraphEdit, stored: DatabasePermission | null): Access {
 function parseGraph(body: unknown): { revision: number; groups: Record<string, Record<string, GraphEdit>> } {
   const b = body as { revision?: unknown; groups?: unknown } | null;
   if (!b || typeof b !== 'object') throw ValidationError.of('body', 'value must be a map.', body);
-  if (!Number.isInteger(b.revision) || (b.revision as number) < 0) throw ValidationError.of('revision', 'value must be an integer.', b.revision);
-  if (!b.groups || typeof b.groups !== 'object' || Array.isArray(b.groups)) throw ValidationError.of('groups', 'value must be a map.', b.groups);
+  if (!Number.isInteger(b.revision) || (b.revision as number) < 0)
+    throw ValidationError.of('revision', 'value must be an integer.', b.revision);
+  if (!b.groups || typeof b.groups !== 'object' || Array.isArray(b.groups))
+    throw ValidationError.of('groups', 'value must be a map.', b.groups);
   const groups: Record<string, Record<string, GraphEdit>> = {};
   for (const [gid, dbs] of Object.entries(b.groups as Record<string, unknown>)) {
-    if (!/^[1-9]\d{0,9}$/.test(gid) || !dbs || typeof dbs !== 'object') throw ValidationError.of('groups', 'value must map group ids to maps of database ids.', gid);
+    if (!/^[1-9]\d{0,9}$/.test(gid) || !dbs || typeof dbs !== 'object')
+      throw ValidationError.of('groups', 'value must map group ids to maps of database ids.', gid);
     groups[gid] = {};
     for (const [dbId, access] of Object.entries(dbs as Record<string, unknown>)) {
       const a = access as { data?: unknown; native?: unknown; download?: unknown; upload?: unknown } | null;
@@ -123,7 +134,8 @@ function parseGraph(body: unknown): { revision: number; groups: Record<string, R
       const edit: GraphEdit = { data: a.data as DataAccess, native: a.data === 'no' ? 'none' : (a.native as NativeAccess) };
       if (a.download !== undefined) edit.download = parseDownload(a.download);
       if (a.upload !== undefined) {
-        if (a.upload !== 'yes' && a.upload !== 'no') throw ValidationError.of('groups', "each database's upload must be `yes` or `no`.", a.upload);
+        if (a.upload !== 'yes' && a.upload !== 'no')
+          throw ValidationError.of('groups', "each database's upload must be `yes` or `no`.", a.upload);
         edit.upload = a.upload;
       }
       groups[gid][dbId] = edit;

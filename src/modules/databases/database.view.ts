@@ -1,13 +1,70 @@
-import { iso } from '../users/user.view';
-import { maskDetails } from '../warehouse/database-details';
-import { WarehouseDatabase } from './database.entity';
+import { iso } from '../../common/views/wire-values';
+import { maskDetails } from '../warehouse';
+import { WarehouseDatabase } from '../../schema/database.entity';
 
 /** What each engine can do, as Metabase's clients read `features` to decide what to offer. */
 const FEATURES: Record<string, string[]> = {
-  postgres: ['basic-aggregations', 'standard-deviation-aggregations', 'expressions', 'native-parameters', 'nested-queries', 'left-join', 'right-join', 'inner-join', 'full-join', 'foreign-keys', 'binning', 'case-sensitivity-string-filter-options', 'percentile-aggregations', 'set-timezone', 'regex', 'schemas'],
-  mysql: ['basic-aggregations', 'standard-deviation-aggregations', 'expressions', 'native-parameters', 'nested-queries', 'left-join', 'right-join', 'inner-join', 'foreign-keys', 'binning', 'case-sensitivity-string-filter-options', 'set-timezone', 'regex'],
-  sqlite: ['basic-aggregations', 'expressions', 'native-parameters', 'nested-queries', 'left-join', 'inner-join', 'foreign-keys', 'binning', 'case-sensitivity-string-filter-options'],
-  duckdb: ['basic-aggregations', 'standard-deviation-aggregations', 'expressions', 'native-parameters', 'nested-queries', 'left-join', 'right-join', 'inner-join', 'full-join', 'foreign-keys', 'binning', 'case-sensitivity-string-filter-options', 'percentile-aggregations', 'regex', 'schemas'],
+  postgres: [
+    'basic-aggregations',
+    'standard-deviation-aggregations',
+    'expressions',
+    'native-parameters',
+    'nested-queries',
+    'left-join',
+    'right-join',
+    'inner-join',
+    'full-join',
+    'foreign-keys',
+    'binning',
+    'case-sensitivity-string-filter-options',
+    'percentile-aggregations',
+    'set-timezone',
+    'regex',
+    'schemas',
+  ],
+  mysql: [
+    'basic-aggregations',
+    'standard-deviation-aggregations',
+    'expressions',
+    'native-parameters',
+    'nested-queries',
+    'left-join',
+    'right-join',
+    'inner-join',
+    'foreign-keys',
+    'binning',
+    'case-sensitivity-string-filter-options',
+    'set-timezone',
+    'regex',
+  ],
+  sqlite: [
+    'basic-aggregations',
+    'expressions',
+    'native-parameters',
+    'nested-queries',
+    'left-join',
+    'inner-join',
+    'foreign-keys',
+    'binning',
+    'case-sensitivity-string-filter-options',
+  ],
+  duckdb: [
+    'basic-aggregations',
+    'standard-deviation-aggregations',
+    'expressions',
+    'native-parameters',
+    'nested-queries',
+    'left-join',
+    'right-join',
+    'inner-join',
+    'full-join',
+    'foreign-keys',
+    'binning',
+    'case-sensitivity-string-filter-options',
+    'percentile-aggregations',
+    'regex',
+    'schemas',
+  ],
 };
 
 export type DatabaseView = ReturnType<typeof toDatabaseView>;

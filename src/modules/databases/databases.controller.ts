@@ -2,8 +2,16 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from
 import { Access } from '../../common/auth/access.decorator';
 import { AuthUser, CurrentUser } from '../../common/auth/current-user';
 import { IdParam } from '../../common/validation/pipes';
-import { SyncService } from '../sync/sync.service';
-import { CreateDatabaseDto, ListDatabasesQuery, MetadataQuery, UpdateDatabaseDto } from './databases.dto';
+import { SyncService } from '../sync';
+import { DatabaseChecksService } from './database-checks.service';
+import {
+  CreateDatabaseDto,
+  GetDatabaseQuery,
+  ListDatabasesQuery,
+  MetadataQuery,
+  UpdateDatabaseDto,
+  ValidateDatabaseDto,
+} from './databases.dto';
 import { DatabasesService } from './databases.service';
 
 @Controller('api/database')
@@ -11,6 +19,7 @@ export class DatabasesController {
   constructor(
     private readonly databases: DatabasesService,
     private readonly sync: SyncService,
+    private readonly checks: DatabaseChecksService,
   ) {}
 
   @Get()
@@ -26,10 +35,25 @@ export class DatabasesController {
     return this.databases.create(caller, body);
   }
 
+  /** Tries a connection before it is saved; the body nests it under `details` (Metabase's shape). */
+  @Post('validate')
+  @Access('admin')
+  @HttpCode(200)
+  validate(@Body() body: ValidateDatabaseDto) {
+    return this.checks.validate(body.details.engine, body.details.details);
+  }
+
   @Get(':id')
   @Access('user')
-  get(@Param('id', IdParam()) id: number, @CurrentUser() caller: AuthUser) {
-    return this.databases.get(caller, id);
+  get(@Param('id', IdParam()) id: number, @Query() q: GetDatabaseQuery, @CurrentUser() caller: AuthUser) {
+    return this.databases.getWith(caller, id, q.include);
+  }
+
+  /** Whether the database accepts a connection now (a fresh one, not the pool's). */
+  @Get(':id/healthcheck')
+  @Access('user')
+  healthcheck(@Param('id', IdParam()) id: number, @CurrentUser() caller: AuthUser) {
+    return this.checks.healthcheck(caller, id);
   }
 
   @Put(':id')

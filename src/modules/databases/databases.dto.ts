@@ -1,4 +1,6 @@
-import { IsOptional } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsObject, IsOptional, ValidateNested } from 'class-validator';
+import { MSG } from '../../common/validation/messages';
 import { Bool, BoolString, IntBetween, IsMap, NonBlankString, Nullable, OneOf, PositiveInt } from '../../common/validation/validators';
 import { ENGINES, Engine } from '../../query-engine/execute/drivers/driver';
 
@@ -83,4 +85,28 @@ export class MetadataQuery {
   @IsOptional()
   @BoolString()
   include_hidden?: boolean;
+}
+
+/** `?include=tables` adds the database's tables; `tables.fields` their fields too. */
+export class GetDatabaseQuery {
+  @IsOptional()
+  @OneOf(['tables', 'tables.fields'])
+  include?: 'tables' | 'tables.fields';
+}
+
+/** The connection to try: the same `engine` and `details` as a database is created with. */
+export class ConnectionToValidateDto {
+  @OneOf(ENGINES)
+  engine: Engine;
+
+  @IsMap()
+  details: Record<string, unknown>;
+}
+
+/** POST /api/database/validate takes the connection under the key `details` (as Metabase does). */
+export class ValidateDatabaseDto {
+  @IsObject({ message: MSG.map })
+  @ValidateNested()
+  @Type(() => ConnectionToValidateDto)
+  details: ConnectionToValidateDto;
 }

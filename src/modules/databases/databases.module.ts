@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { WarehouseField } from '../fields/field.entity';
-import { SyncModule } from '../sync/sync.module';
-import { WarehouseTable } from '../tables/table.entity';
-import { WarehouseModule } from '../warehouse/warehouse.module';
-import { WarehouseDatabase } from './database.entity';
+import { WarehouseField } from '../../schema/field.entity';
+import { SyncModule } from '../sync';
+import { WarehouseTable } from '../../schema/table.entity';
+import { WarehouseModule } from '../warehouse';
+import { WarehouseDatabase } from '../../schema/database.entity';
 import { DataPermissionsController } from './data-permissions.controller';
 import { DataPermissionsService } from './data-permissions.service';
+import { DatabaseChecksService } from './database-checks.service';
 import { DatabasesController } from './databases.controller';
 import { DatabasesRepository } from './databases.repository';
 import { DatabasesService } from './databases.service';
@@ -15,7 +16,7 @@ import { SampleDatabaseLoader } from './sample-database.loader';
 @Module({
   imports: [TypeOrmModule.forFeature([WarehouseDatabase, WarehouseTable, WarehouseField]), WarehouseModule, SyncModule],
   controllers: [DatabasesController, DataPermissionsController],
-  providers: [DatabasesRepository, DatabasesService, DataPermissionsService, SampleDatabaseLoader],
+  providers: [DatabasesRepository, DatabasesService, DatabaseChecksService, DataPermissionsService, SampleDatabaseLoader],
   exports: [DatabasesService, DatabasesRepository],
 })
 export class DatabasesModule {}

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In } from 'typeorm';
-import { WarehouseField } from '../fields/field.entity';
-import { WarehouseTable } from '../tables/table.entity';
-import { WarehouseDatabase } from './database.entity';
+import { WarehouseField } from '../../schema/field.entity';
+import { WarehouseTable } from '../../schema/table.entity';
+import { WarehouseDatabase } from '../../schema/database.entity';
 
 @Injectable()
 export class DatabasesRepository {

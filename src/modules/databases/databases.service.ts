@@ -3,22 +3,29 @@ import { AuthUser } from '../../common/auth/current-user';
 import { NotFoundError, ValidationError } from '../../common/errors/api-errors';
 import { AppLogger } from '../../common/logging/app-logger';
 import { Engine } from '../../query-engine/execute/drivers';
-import { SyncRepository } from '../sync/sync.repository';
-import { SyncService } from '../sync/sync.service';
-import { iso } from '../users/user.view';
+import { SyncRepository, SyncService } from '../sync';
+import { iso } from '../../common/views/wire-values';
 import { SecretBox } from '../../common/crypto/secret-box';
-import { toFieldView } from '../fields/field.view';
-import { toTableView } from '../tables/table.view';
-import { accessIn, DatabaseAccessService } from '../warehouse/database-access.service';
-import { mergeMasked, openDetails, retargetedWithKeptSecret, sealDetails, SECRET_MASK } from '../warehouse/database-details';
-import { DatabasePermissionsRepository } from '../warehouse/database-permissions.repository';
-import { WarehouseConnections } from '../warehouse/warehouse-connections';
-import { WarehouseField } from '../fields/field.entity';
-import { WarehouseTable } from '../tables/table.entity';
-import { WarehouseDatabase } from './database.entity';
+import { toFieldView } from './field.view';
+import { toTableView } from './table.view';
+import {
+  accessIn,
+  DatabaseAccessService,
+  DatabasePermissionsRepository,
+  mergeMasked,
+  openDetails,
+  retargetedWithKeptSecret,
+  sealDetails,
+  SECRET_MASK,
+  WarehouseConnections,
+} from '../warehouse';
+import { WarehouseField } from '../../schema/field.entity';
+import { WarehouseTable } from '../../schema/table.entity';
+import { WarehouseDatabase } from '../../schema/database.entity';
 import { toDatabaseView } from './database.view';
 import { CreateDatabaseDto, UpdateDatabaseDto } from './databases.dto';
-import { DeletionHooks } from '../warehouse/deletion-hooks';
+import { EventBus } from '../../common/events/event-bus';
+import { DatabaseDeleting } from './database-events';
 import { DatabasesRepository } from './databases.repository';
 import { mergedDatabaseSettings } from './database-settings';
 import { privilegedRoleWarnings } from './warehouse-role';
@@ -34,7 +41,7 @@ export class DatabasesService {
     private readonly syncRuns: SyncRepository,
     private readonly secrets: SecretBox,
     @Inject(AppLogger) private readonly logger: AppLogger,
-    private readonly deletion: DeletionHooks,
+    private readonly bus: EventBus,
   ) {}
 
   /** Databases the caller may query (all for admins), optionally with their tables. */
@@ -52,6 +59,22 @@ export class DatabasesService {
   async get(caller: AuthUser, id: number) {
     const db = await this.readable(caller, id);
     return toDatabaseView(db, { isAdmin: caller.isSuperuser, native: (await this.access.accessTo(caller, id)).native });
+  }
+
+  /**
+   * GET /api/database/:id?include=tables (or tables.fields): the database with its shown tables (and their shown
+   * fields), as Metabase hydrates them; hidden tables and sensitive or retired fields stay out, for admins too.
+   */
+  async getWith(caller: AuthUser, id: number, include: 'tables' | 'tables.fields' | undefined) {
+    const view = await this.get(caller, id);
+    if (!include) return view;
+    const tables = (await this.repo.activeTables([id])).filter(shownTable);
+    if (include === 'tables') return { ...view, tables: tables.map(toTableView) };
+    const fields = (await this.repo.activeFields(tables.map((t) => t.id))).filter(shownField);
+    return {
+      ...view,
+      tables: tables.map((t) => ({ ...toTableView(t), fields: fields.filter((f) => f.table_id === t.id).map(toFieldView) })),
+    };
   }
 
   /** The database with its active tables, each with its active fields. */
@@ -106,10 +129,20 @@ export class DatabasesService {
     const db = await this.repo.transaction(async (tx) => {
       const saved = await this.repo.save(
         {
-          name: dto.name.trim(), engine: dto.engine, details: sealDetails(details, this.secrets), description: dto.description ?? null,
-          is_full_sync: dto.is_full_sync ?? true, auto_run_queries: dto.auto_run_queries ?? true, cache_ttl: dto.cache_ttl ?? null,
-          metadata_sync_interval_minutes: dto.metadata_sync_interval_minutes ?? 60, field_values_interval_minutes: dto.field_values_interval_minutes ?? 1440,
-          creator_id: caller.id, initial_sync_status: 'incomplete', is_sample: false, settings, timezone: null,
+          name: dto.name.trim(),
+          engine: dto.engine,
+          details: sealDetails(details, this.secrets),
+          description: dto.description ?? null,
+          is_full_sync: dto.is_full_sync ?? true,
+          auto_run_queries: dto.auto_run_queries ?? true,
+          cache_ttl: dto.cache_ttl ?? null,
+          metadata_sync_interval_minutes: dto.metadata_sync_interval_minutes ?? 60,
+          field_values_interval_minutes: dto.field_values_interval_minutes ?? 1440,
+          creator_id: caller.id,
+          initial_sync_status: 'incomplete',
+          is_sample: false,
+          settings,
+          timezone: null,
         },
         tx,
       );
@@ -126,7 +159,14 @@ export class DatabasesService {
     const details = this.validated('sqlite', { db: file });
     return this.repo.transaction(async (tx) => {
       const saved = await this.repo.save(
-        { name: 'Sample Database', engine: 'sqlite', details: sealDetails(details, this.secrets), is_sample: true, initial_sync_status: 'incomplete', creator_id: null },
+        {
+          name: 'Sample Database',
+          engine: 'sqlite',
+          details: sealDetails(details, this.secrets),
+          is_sample: true,
+          initial_sync_status: 'incomplete',
+          creator_id: null,
+        },
         tx,
       );
       await this.perms.grantDefault(saved.id, tx);
@@ -144,7 +184,11 @@ export class DatabasesService {
     if (dto.details !== undefined || engine !== db.engine) {
       const stored = openDetails(db.details, this.secrets);
       const details = this.validated(engine, dto.details === undefined ? stored : mergeMasked(dto.details, stored));
-      const retargeted = retargetedWithKeptSecret({ engine: db.engine, details: stored }, { engine, details: { ...details } as Record<string, unknown> }, dto.details);
+      const retargeted = retargetedWithKeptSecret(
+        { engine: db.engine, details: stored },
+        { engine, details: { ...details } as Record<string, unknown> },
+        dto.details,
+      );
       if (retargeted.length) {
         throw ValidationError.of(
           'password',
@@ -156,7 +200,17 @@ export class DatabasesService {
       changes.details = sealDetails(details, this.secrets);
       changes.engine = engine;
     }
-    for (const k of ['name', 'description', 'is_full_sync', 'auto_run_queries', 'cache_ttl', 'caveats', 'points_of_interest', 'metadata_sync_interval_minutes', 'field_values_interval_minutes'] as const) {
+    for (const k of [
+      'name',
+      'description',
+      'is_full_sync',
+      'auto_run_queries',
+      'cache_ttl',
+      'caveats',
+      'points_of_interest',
+      'metadata_sync_interval_minutes',
+      'field_values_interval_minutes',
+    ] as const) {
       if (dto[k] !== undefined) (changes as Record<string, unknown>)[k] = dto[k];
     }
     const saved = await this.repo.save(changes);
@@ -170,7 +224,7 @@ export class DatabasesService {
 
   async delete(id: number): Promise<void> {
     if (!(await this.repo.findById(id))) throw new NotFoundError();
-    await this.deletion.database(id);
+    await this.bus.emit(new DatabaseDeleting(id));
     await this.connections.evict(id);
     await this.repo.delete(id);
   }
@@ -183,7 +237,14 @@ export class DatabasesService {
 
   async syncLog(id: number) {
     return (await this.syncRuns.recentRuns(id)).map((r) => ({
-      id: r.id, kind: r.kind, status: r.status, instance: r.instance, started_at: iso(r.started_at), ended_at: iso(r.ended_at), error: r.error, summary: r.summary,
+      id: r.id,
+      kind: r.kind,
+      status: r.status,
+      instance: r.instance,
+      started_at: iso(r.started_at),
+      ended_at: iso(r.ended_at),
+      error: r.error,
+      summary: r.summary,
     }));
   }
 
@@ -220,7 +281,8 @@ export class DatabasesService {
 
   /** The database's id and engine only: never its details. */
   private logWarnings(id: number, warnings: string[]): void {
-    for (const warning of warnings) this.logger.warning('Warehouse connection has more privileges than it needs', { database_id: id, warning });
+    for (const warning of warnings)
+      this.logger.warning('Warehouse connection has more privileges than it needs', { database_id: id, warning });
   }
 }
 

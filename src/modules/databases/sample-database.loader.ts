@@ -3,8 +3,8 @@ import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { AppLogger } from '../../common/logging/app-logger';
 import { requestContext } from '../../common/logging/request-context';
 import { ensureSampleDatabase } from '../../sample-data';
-import { SettingsService } from '../settings/settings.service';
-import { SyncService } from '../sync/sync.service';
+import { SettingsService } from '../settings';
+import { SyncService } from '../sync';
 import { DatabasesService } from './databases.service';
 
 const LOADED_FLAG = 'sample-database-loaded';
@@ -27,9 +27,11 @@ export class SampleDatabaseLoader implements OnApplicationBootstrap {
   onApplicationBootstrap(): void {
     if (!this.config.loadSampleDatabase) return;
     // In the background: the server answers while the sample is generated and synced.
-    void requestContext.run({ requestId: 'sample-database' }, () => this.load()).catch((e: unknown) =>
-      this.logger.warning('Could not load the Sample Database', { error: e instanceof Error ? e.message : String(e) }),
-    );
+    void requestContext
+      .run({ requestId: 'sample-database' }, () => this.load())
+      .catch((e: unknown) =>
+        this.logger.warning('Could not load the Sample Database', { error: e instanceof Error ? e.message : String(e) }),
+      );
   }
 
   async load(): Promise<number | null> {

@@ -1,3 +1,4 @@
+import { sqlBool } from '../../common/database/row-values';
 import type { Engine, WarehouseDriver } from '../../query-engine/execute/drivers';
 
 /**
@@ -29,14 +30,19 @@ export async function privilegedRoleWarnings(engine: Engine, driver: WarehouseDr
     const { rows } = await driver.query(PG_ROLE_SQL, [], { readOnly: true, timeoutMs: 10_000 });
     const [superuser, replication, serverRoles] = (rows[0] ?? []) as [unknown, unknown, unknown];
     const warnings: string[] = [];
-    if (isTrue(superuser)) {
-      warnings.push(`The connection's role is a Postgres superuser: native queries could read and write the server's files and run programs on it. ${ADVICE}`);
+    if (sqlBool(superuser)) {
+      warnings.push(
+        "The connection's role is a Postgres superuser:" +
+          ` native queries could read and write the server's files and run programs on it. ${ADVICE}`,
+      );
     }
     const roles = typeof serverRoles === 'string' ? serverRoles.split(',').filter(Boolean) : [];
-    if (roles.length && !isTrue(superuser)) {
-      warnings.push(`The connection's role is a member of ${roles.join(', ')}: native queries could reach the server's files or programs. ${ADVICE}`);
+    if (roles.length && !sqlBool(superuser)) {
+      warnings.push(
+        `The connection's role is a member of ${roles.join(', ')}: native queries could reach the server's files or programs. ${ADVICE}`,
+      );
     }
-    if (isTrue(replication) && !isTrue(superuser)) {
+    if (sqlBool(replication) && !sqlBool(superuser)) {
       warnings.push(`The connection's role has the REPLICATION attribute: it can stream every change made on the server. ${ADVICE}`);
     }
     return warnings;
@@ -51,8 +57,4 @@ export async function privilegedRoleWarnings(engine: Engine, driver: WarehouseDr
     ];
   }
   return [];
-}
-
-function isTrue(v: unknown): boolean {
-  return v === true || v === 1 || v === 't' || v === 'true' || v === '1';
 }

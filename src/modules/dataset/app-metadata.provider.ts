@@ -33,11 +33,13 @@ export class AppMetadataProvider implements MetadataProvider {
   }
 
   tableFields(tableId: number): Promise<FieldMeta[]> {
-    const load = memo(this.fieldsOfTable, tableId, () => this.cache.get(`fields-of:${tableId}`, async () => {
-      const fields = await this.repo.tableFields(tableId);
-      fields.forEach((f) => this.cache.set(`field:${f.id}`, f));
-      return fields;
-    }));
+    const load = memo(this.fieldsOfTable, tableId, () =>
+      this.cache.get(`fields-of:${tableId}`, async () => {
+        const fields = await this.repo.tableFields(tableId);
+        fields.forEach((f) => this.cache.set(`field:${f.id}`, f));
+        return fields;
+      }),
+    );
     return load.then((fields) => {
       fields.forEach((f) => this.fields.set(f.id, Promise.resolve(f)));
       return fields;

@@ -1,15 +1,14 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { AuthUser } from '../../common/auth/current-user';
 import { NotFoundError, ValidationError } from '../../common/errors/api-errors';
 import type { DatasetQuery } from '../../query-engine/mbql/types';
-import { MACRO_STORE, type MacroStore } from '../content/macro-store';
-import { DatabasesRepository } from '../databases/databases.repository';
-import { FieldHydrator } from '../fields/field-hydrator';
-import { WarehouseField } from '../fields/field.entity';
-import { FieldsRepository } from '../fields/fields.repository';
-import { MetadataAccess, tableView } from '../fields/metadata-access.service';
-import { DIMENSION_OPTIONS, fieldDimensionOptions } from '../tables/dimension-options';
-import { WarehouseTable } from '../tables/table.entity';
+import { segmentsMetricsOf } from '../content';
+import { EventBus } from '../../common/events/event-bus';
+import { DatabasesRepository } from '../databases';
+import { FieldHydrator, FieldsRepository, MetadataAccess, tableView } from '../fields';
+import { WarehouseField } from '../../schema/field.entity';
+import { DIMENSION_OPTIONS, fieldDimensionOptions } from '../tables';
+import { WarehouseTable } from '../../schema/table.entity';
 import { checkQueryBody, datasetQueryOf, normalizedOrError } from './query-body';
 
 /**
@@ -26,7 +25,7 @@ export class DatasetMetadataService {
     private readonly fields: FieldsRepository,
     private readonly databases: DatabasesRepository,
     private readonly hydrator: FieldHydrator,
-    @Inject(MACRO_STORE) private readonly macros: MacroStore,
+    private readonly bus: EventBus,
   ) {}
 
   async queryMetadata(caller: AuthUser, body: unknown) {
@@ -41,14 +40,20 @@ export class DatasetMetadataService {
     collect(query, ids, false);
     const sources = await this.tablesIn(db.id, [...ids.tables]);
     // FK targets of the source tables' fields: implicit joins and remapping reach those tables.
-    const targetIds = (await this.fields.activeFields(sources.map((t) => t.id))).map((f) => f.fk_target_field_id).filter((x): x is number => x !== null);
+    const targetIds = (await this.fields.activeFields(sources.map((t) => t.id)))
+      .map((f) => f.fk_target_field_id)
+      .filter((x): x is number => x !== null);
     const targetTables = (await this.fields.fieldsByIds(targetIds)).filter((f) => f.active).map((f) => f.table_id);
     const tables = await this.tablesIn(db.id, [...new Set([...sources.map((t) => t.id), ...targetTables])]);
 
     const binning = dbView.features.includes('binning');
     const tableIds = tables.map((t) => t.id);
     const all = await this.fields.activeFields(tableIds);
-    const [hydrated, segments, metrics] = await Promise.all([this.hydrator.detailed(all.filter(shown)), this.macros.onTables('segment', tableIds), this.macros.onTables('metric', tableIds)]);
+    const [hydrated, segments, metrics] = await Promise.all([
+      this.hydrator.detailed(all.filter(shown)),
+      segmentsMetricsOf(this.bus, 'segment', tableIds),
+      segmentsMetricsOf(this.bus, 'metric', tableIds),
+    ]);
     const tableViews = tables.map((t) => ({
       ...tableView(t),
       db: { ...dbView, details: undefined },
@@ -58,8 +63,18 @@ export class DatasetMetadataService {
       dimension_options: DIMENSION_OPTIONS,
     }));
     const tagFields = (await this.fields.fieldsByIds([...ids.tagFields])).filter((f) => f.active && shown(f)).sort((a, b) => a.id - b.id);
-    const tagTables = new Set((await this.tablesIn(db.id, tagFields.map((f) => f.table_id))).map((t) => t.id));
-    const fields = (await this.hydrator.detailed(tagFields.filter((f) => tagTables.has(f.table_id)))).map((f) => ({ ...f, ...fieldDimensionOptions(f, binning) }));
+    const tagTables = new Set(
+      (
+        await this.tablesIn(
+          db.id,
+          tagFields.map((f) => f.table_id),
+        )
+      ).map((t) => t.id),
+    );
+    const fields = (await this.hydrator.detailed(tagFields.filter((f) => tagTables.has(f.table_id)))).map((f) => ({
+      ...f,
+      ...fieldDimensionOptions(f, binning),
+    }));
     return { databases: [dbView], tables: tableViews, fields };
   }
 

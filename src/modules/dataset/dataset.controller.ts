@@ -1,26 +1,27 @@
-import { Body, Controller, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Param, Post, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { Access } from '../../common/auth/access.decorator';
-import { writeResultJson } from '../../common/http/write-result-json';
 import { AuthUser, CurrentUser } from '../../common/auth/current-user';
-import { ValidationError } from '../../common/errors/api-errors';
-import { MSG } from '../../common/validation/messages';
+import { abortOnDisconnect } from '../../common/http/abort-on-disconnect';
+import { AcceptsForm } from '../../common/http/accepts-form';
+import { writeResultJson } from '../../common/http/write-result-json';
 import { DatasetMetadataService } from './dataset-metadata.service';
-import { ParameterSearchQuery, ParameterValuesDto } from './dataset.dto';
 import { DatasetService } from './dataset.service';
-import { ParameterValuesService } from './parameter-values.service';
+import { EXPORT_CONTEXT, EXPORT_MAX_ROWS, parseExportRequest } from './export/export-request';
+import { writeExport } from './export/write-export';
 import { PivotService } from './pivot.service';
+import { normalizedOrError } from './query-body';
 
+/** Ad-hoc queries: run, pivoted, as SQL, their metadata and their past duration, and downloaded as a file. */
 @Controller('api/dataset')
 export class DatasetController {
   constructor(
     private readonly dataset: DatasetService,
     private readonly pivots: PivotService,
     private readonly metadata: DatasetMetadataService,
-    private readonly parameterValues: ParameterValuesService,
   ) {}
 
-  /** Runs a query: 202 with the results, also when the query failed (COMPAT.md "Query results"). */
+  /** Runs a query: 202 with the results, also when the query failed (as Metabase: the failure is in the body). */
   @Post()
   @Access('user')
   async run(@Body() body: unknown, @CurrentUser() caller: AuthUser, @Res() res: Response) {
@@ -61,38 +62,42 @@ export class DatasetController {
     return this.metadata.queryMetadata(caller, body);
   }
 
-  @Post('parameter/values')
+  /**
+   * POST /api/dataset/:export-format: an ad-hoc query as a download (csv, xlsx, json) or as result JSON (api).
+   * With `pivot_results` a structured query with breakouts runs as POST /api/dataset/pivot (the detail rows and the
+   * subtotal rows its `pivot_table.column_split` needs) and is laid out as the pivot table shows it (see
+   * export/write-export.ts): row headers, a column per column-breakout value, "Totals for …", "Row totals", "Grand totals".
+   */
+  @Post(':exportFormat')
   @Access('user')
-  @HttpCode(200)
-  parameterValuesOf(@Body() body: ParameterValuesDto, @CurrentUser() caller: AuthUser) {
-    return this.parameterValues.values(caller, body.parameter, body.field_ids ?? undefined);
-  }
-
-  @Post('parameter/search/:query')
-  @Access('user')
-  @HttpCode(200)
-  searchParameterValues(@Param('query') query: string, @Body() body: ParameterValuesDto, @CurrentUser() caller: AuthUser) {
-    return this.parameterValues.values(caller, body.parameter, body.field_ids ?? undefined, nonBlank(query));
-  }
-
-  @Post('parameter/search')
-  @Access('user')
-  @HttpCode(200)
-  searchParameterValuesByQuery(@Query() q: ParameterSearchQuery, @Body() body: ParameterValuesDto, @CurrentUser() caller: AuthUser) {
-    return this.parameterValues.values(caller, body.parameter, body.field_ids ?? undefined, nonBlank(q.query));
+  @AcceptsForm()
+  async export(@Param('exportFormat') format: string, @Body() body: unknown, @CurrentUser() caller: AuthUser, @Res() res: Response) {
+    const request = parseExportRequest(format, body);
+    const signal = abortOnDisconnect(res);
+    // Permission errors (403) and invalid requests are thrown here, before anything of the file is written.
+    const answer =
+      request.pivotResults && hasBreakouts(request.query)
+        ? await this.pivots.run(
+            { ...request.query, constraints: { 'max-results': EXPORT_MAX_ROWS }, visualization_settings: request.visualizationSettings },
+            caller,
+            signal,
+            EXPORT_CONTEXT[request.format],
+          )
+        : await this.dataset.stream(request.query, caller, signal, {
+            context: EXPORT_CONTEXT[request.format],
+            defaultMaxRows: EXPORT_MAX_ROWS,
+          });
+    await writeExport(res, request, answer);
   }
 }
 
-function nonBlank(query: string | undefined): string {
-  if (typeof query !== 'string' || !/\S/.test(query)) throw ValidationError.of('query', MSG.nonBlank, query);
-  return query;
-}
-
-/** Aborts when the client goes away before the answer is written: the query is then cancelled on the database. */
-export function abortOnDisconnect(res: Response): AbortSignal {
-  const controller = new AbortController();
-  res.on('close', () => {
-    if (!res.writableFinished) controller.abort();
-  });
-  return controller.signal;
+/**
+ * Only a structured query with breakouts has subtotals to add; anything else exports as it is (one that does not
+ * normalize, too: the export answers its failure). Read from the normalized query, so MBQL 5 counts as well.
+ */
+function hasBreakouts(query: Record<string, unknown>): boolean {
+  const normalized = normalizedOrError(query);
+  if (normalized instanceof Error) return false;
+  const breakout = normalized.type === 'query' ? normalized.query?.breakout : undefined;
+  return Array.isArray(breakout) && breakout.length > 0;
 }

@@ -13,7 +13,10 @@ export function isParameter(v: unknown): boolean {
 export const ParameterList = () =>
   applyDecorators(
     IsArray({ message: MSG.array }),
-    ValidateBy({ name: 'isParameters', validator: { validate: (v) => Array.isArray(v) && v.every(isParameter), defaultMessage: () => MSG.param } }),
+    ValidateBy({
+      name: 'isParameters',
+      validator: { validate: (v) => Array.isArray(v) && v.every(isParameter), defaultMessage: () => MSG.param },
+    }),
   );
 
 export const MAPPING_MSG = 'value must be an array of maps with the keys `parameter_id` and `target`.';
@@ -22,7 +25,8 @@ export const MAPPING_MSG = 'value must be an array of maps with the keys `parame
 export const isMappingList = (v: unknown): boolean =>
   Array.isArray(v) && v.every((m) => Boolean(m) && typeof m === 'object' && !Array.isArray(m) && 'parameter_id' in m && 'target' in m);
 
-export const ParameterMappingList = () => ValidateBy({ name: 'isParameterMappings', validator: { validate: isMappingList, defaultMessage: () => MAPPING_MSG } });
+export const ParameterMappingList = () =>
+  ValidateBy({ name: 'isParameterMappings', validator: { validate: isMappingList, defaultMessage: () => MAPPING_MSG } });
 
 const IsParameter = () =>
   ValidateBy({ name: 'isParameter', validator: { validate: (v) => isParameter(v), defaultMessage: () => MSG.param } });

@@ -1,12 +1,14 @@
 import { Module } from '@nestjs/common';
-import { DatabasesModule } from '../databases/databases.module';
-import { FieldsModule } from '../fields/fields.module';
-import { SnippetsModule } from '../snippets/snippets.module';
-import { WarehouseModule } from '../warehouse/warehouse.module';
+import { DatabasesModule } from '../databases';
+import { FieldsModule } from '../fields';
+import { QueryCacheModule } from '../query-cache';
+import { QueryLogModule } from '../query-log';
+import { SnippetsModule } from '../snippets';
+import { WarehouseModule } from '../warehouse';
 import { DatasetMetadataService } from './dataset-metadata.service';
-import { ContentRegistry } from './content.registry';
+import { QueryContent } from './query-content';
 import { DatasetController } from './dataset.controller';
-import { DatasetExportController } from './dataset-export.controller';
+import { DatasetParameterController } from './dataset-parameter.controller';
 import { DatasetService } from './dataset.service';
 import { MetadataCache } from './metadata-cache';
 import { ParameterValuesService } from './parameter-values.service';
@@ -14,10 +16,17 @@ import { PivotService } from './pivot.service';
 import { QueryMetadataRepository } from './query-metadata.repository';
 
 @Module({
-  imports: [WarehouseModule, SnippetsModule, FieldsModule, DatabasesModule],
-  // DatasetExportController's `:export-format` last: the literal routes of DatasetController match first.
-  controllers: [DatasetController, DatasetExportController],
-  providers: [DatasetService, PivotService, DatasetMetadataService, ParameterValuesService, ContentRegistry, MetadataCache, QueryMetadataRepository],
-  exports: [DatasetService, PivotService, ParameterValuesService, DatasetMetadataService, ContentRegistry],
+  imports: [WarehouseModule, SnippetsModule, FieldsModule, DatabasesModule, QueryCacheModule, QueryLogModule],
+  controllers: [DatasetController, DatasetParameterController],
+  providers: [
+    DatasetService,
+    PivotService,
+    DatasetMetadataService,
+    ParameterValuesService,
+    QueryContent,
+    MetadataCache,
+    QueryMetadataRepository,
+  ],
+  exports: [DatasetService, PivotService, ParameterValuesService, DatasetMetadataService, QueryContent],
 })
 export class DatasetModule {}

@@ -1,29 +1,25 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { AuthUser } from '../../common/auth/current-user';
-import { ForbiddenError, MessageError, NotFoundError, ValidationError } from '../../common/errors/api-errors';
-import { describeFailure } from '../../query-engine/execute/failures';
+import { ForbiddenError, NotFoundError, ValidationError } from '../../common/errors/api-errors';
 import { QueryProcessor, PlannedQuery, RunOptions } from '../../query-engine/execute/query-processor';
 import { InvalidQueryError } from '../../query-engine/mbql/validate';
 import { carriesSql } from '../../query-engine/preprocess/carries-sql';
 import { FailedResults, QueryResults, StreamedResults } from '../../query-engine/postprocess/results';
-import { SettingsService } from '../settings/settings.service';
-import { DatabaseAccessService } from '../warehouse/database-access.service';
-import { QuerySlots } from '../warehouse/query-slots';
-import { WarehouseConnections } from '../warehouse/warehouse-connections';
+import { SettingsService } from '../settings';
+import { Access, DatabaseAccessService, QuerySlots, WarehouseConnections, warehousePoolSize } from '../warehouse';
+import { SharedRuns } from '../../query-engine/execute/shared-runs';
 import { AppMetadataProvider } from './app-metadata.provider';
 import { MetadataCache } from './metadata-cache';
-import { downloadRowCap, isShared, QueryAuthorization, userOf, withRowCap } from './query-authorization';
+import { isShared, type Reader, userOf } from '../../common/auth/shared-grant';
+import { downloadRowCap, sharingScope, slotOwner, withRowCap } from './query-authorization';
 import { QueryMetadataRepository } from './query-metadata.repository';
 import { AppLogger } from '../../common/logging/app-logger';
-import { ContentRegistry } from './content.registry';
+import { QueryContent } from './query-content';
 import { checkQueryBody, datasetQueryOf, isNativeQuery, nativeRequestOf } from './query-body';
-import { Access } from '../warehouse/database-permissions.repository';
-import { QueryLogService } from '../query-log/query-log.service';
-import { queryHash, rawQueryHash } from '../query-log/query-hash';
-import { QueryCacheService } from '../query-cache/query-cache.service';
-import { MetricsService } from '../metrics/metrics.service';
-import { cacheKey } from '../query-cache/query-cache-key';
+import { queryHash, QueryLogService, rawQueryHash } from '../query-log';
+import { cacheKey, QueryCacheService } from '../query-cache';
+import { MetricsService } from '../observability';
 
 const UNRESTRICTED: Access = { data: 'unrestricted', native: 'write', download: 'full' };
 
@@ -61,23 +57,27 @@ type Logged = { hash: string; native: boolean; database_id: number | null; cache
 
 @Injectable()
 export class DatasetService {
+  /** The cache keys written for each run, by its first row (see cacheOnce); forgotten with the rows. */
+  private readonly cachedRuns = new WeakMap<object, Set<string>>();
+
   constructor(
     private readonly connections: WarehouseConnections,
     private readonly access: DatabaseAccessService,
     private readonly settings: SettingsService,
-    private readonly content: ContentRegistry,
+    private readonly content: QueryContent,
     private readonly queryLog: QueryLogService,
     private readonly cache: QueryCacheService,
     private readonly metadataCache: MetadataCache,
     private readonly metadataRepo: QueryMetadataRepository,
     private readonly slots: QuerySlots,
+    private readonly sharedRuns: SharedRuns,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(AppLogger) private readonly logger: AppLogger,
     @Optional() private readonly metrics?: MetricsService,
   ) {}
 
   /** Runs a query (from the cache when `cacheTtlSeconds` allows) and records the run in the execution log. */
-  async run(body: unknown, caller: QueryAuthorization, signal: AbortSignal, options: string | DatasetRunOptions = 'ad-hoc'): Promise<DatasetAnswer> {
+  async run(body: unknown, caller: Reader, signal: AbortSignal, options: string | DatasetRunOptions = 'ad-hoc'): Promise<DatasetAnswer> {
     return (await this.execute(body, caller, signal, options, false)) as DatasetAnswer;
   }
 
@@ -85,11 +85,22 @@ export class DatasetService {
    * Like run(), but a result that is not cached comes as StreamedResults: its rows are read from the database
    * while they are written out, and the run is logged once they are all read.
    */
-  stream(body: unknown, caller: QueryAuthorization, signal: AbortSignal, options: string | DatasetRunOptions = 'ad-hoc'): Promise<DatasetAnswer | DatasetStream> {
+  stream(
+    body: unknown,
+    caller: Reader,
+    signal: AbortSignal,
+    options: string | DatasetRunOptions = 'ad-hoc',
+  ): Promise<DatasetAnswer | DatasetStream> {
     return this.execute(body, caller, signal, options, true);
   }
 
-  private async execute(body: unknown, caller: QueryAuthorization, signal: AbortSignal, options: string | DatasetRunOptions, streaming: boolean): Promise<DatasetAnswer | DatasetStream> {
+  private async execute(
+    body: unknown,
+    caller: Reader,
+    signal: AbortSignal,
+    options: string | DatasetRunOptions,
+    streaming: boolean,
+  ): Promise<DatasetAnswer | DatasetStream> {
     const opts: DatasetRunOptions = typeof options === 'string' ? { context: options } : options;
     const context = opts.context ?? 'ad-hoc';
     const { processor, assertMayRun } = await this.processor(caller);
@@ -115,45 +126,61 @@ export class DatasetService {
     const defaultMaxRows = Math.min(opts.defaultMaxRows ?? AD_HOC_MAX_ROWS, downloadCap ?? Infinity);
     // A shared run is unrestricted, so its result is an admin's: keyed alike.
     const shape = isShared(caller) ? { isSuperuser: true, groupIds: [] } : caller;
-    const key = ttl > 0 && !opts.groupingSets ? cacheKey({ query: planned.query, defaultMaxRows, timezone: planned.database.timezone ?? null, caller: shape, access }) : null;
+    const key =
+      ttl > 0 && !opts.groupingSets
+        ? cacheKey({ query: planned.query, defaultMaxRows, timezone: planned.database.timezone ?? null, caller: shape, access })
+        : null;
     if (key && !opts.ignoreCache) {
       const startedAt = new Date();
       const hit = await this.cache.get<QueryResults>(key);
       this.metrics?.cacheLookup(hit !== null);
       if (hit) {
         const answer = { ...hit.result, context, json_query: planned.query, cached: true, updated_at: hit.updatedAt.toISOString() };
-        this.record({ ...answer, started_at: startedAt.toISOString(), running_time: Date.now() - startedAt.getTime() }, { ...logged, cache_hit: true }, caller, opts);
+        this.record(
+          { ...answer, started_at: startedAt.toISOString(), running_time: Date.now() - startedAt.getTime() },
+          { ...logged, cache_hit: true },
+          caller,
+          opts,
+        );
         return { ...answer, average_execution_time: await average };
       }
     }
-    const runOptions = { context, defaultMaxRows, timeoutMs: this.config.queryTimeoutSeconds * 1000, signal, groupingSets: opts.groupingSets };
-    const release = this.slots.take(isShared(caller) ? `${caller.shared.via}:${caller.shared.model}:${caller.shared.id}` : caller.id);
+    const runOptions = {
+      context,
+      defaultMaxRows,
+      timeoutMs: this.config.queryTimeoutSeconds * 1000,
+      signal,
+      groupingSets: opts.groupingSets,
+    };
+    // The processor waits for the caller's query slot, or joins an identical run in flight (see processor()).
     // A result to be cached is needed whole anyway.
     if (streaming && !key) {
-      let streamed: Awaited<ReturnType<QueryProcessor['stream']>>;
-      try {
-        streamed = await processor.stream(planned, runOptions);
-      } catch (e) {
-        release();
-        throw e;
-      }
+      const streamed = await processor.stream(planned, runOptions);
       if (streamed.status !== 'streaming') {
-        release();
         this.record(streamed, logged, caller, opts);
         return streamed;
       }
-      return this.loggedWhenRead(streamed, { ...streamed.head, average_execution_time: await average }, logged, caller, opts, release);
+      return this.loggedWhenRead(streamed, { ...streamed.head, average_execution_time: await average }, logged, caller, opts);
     }
-    let result: Awaited<ReturnType<QueryProcessor['run']>>;
-    try {
-      result = await processor.run(planned, runOptions);
-    } finally {
-      release();
-    }
+    const result = await processor.run(planned, runOptions);
     this.record(result, logged, caller, opts);
     if (result.status !== 'completed') return result;
-    if (key && result.running_time >= (opts.cacheMinDurationMs ?? 0)) this.cache.putInBackground(key, result, ttl);
+    if (key && result.running_time >= (opts.cacheMinDurationMs ?? 0)) this.cacheOnce(key, result, ttl);
     return { ...result, average_execution_time: await average };
+  }
+
+  /**
+   * Caches a result, once per run: callers that shared one run (SharedRuns) get the same row objects, and the
+   * entry they would each write is the same, so only the first writes it (a crowd on one card is one write).
+   */
+  private cacheOnce(key: string, result: QueryResults, ttl: number): void {
+    const first = result.data.rows[0];
+    if (first) {
+      const keys = this.cachedRuns.get(first) ?? new Set<string>();
+      if (keys.has(key)) return;
+      this.cachedRuns.set(first, keys.add(key));
+    }
+    this.cache.putInBackground(key, result, ttl);
   }
 
   /** The same stream, with the run recorded in the execution log once its rows have been read (or abandoned). */
@@ -161,14 +188,17 @@ export class DatasetService {
     streamed: StreamedResults,
     head: DatasetStream['head'],
     logged: Logged,
-    caller: QueryAuthorization,
+    caller: Reader,
     opts: DatasetRunOptions,
-    release: () => void,
   ): DatasetStream {
     const record = () => {
-      release();
       const outcome = streamed.outcome();
-      this.record({ ...outcome, status: outcome.failure ? 'failed' : 'completed', error: outcome.failure?.error, started_at: head.started_at }, logged, caller, opts);
+      this.record(
+        { ...outcome, status: outcome.failure ? 'failed' : 'completed', error: outcome.failure?.error, started_at: head.started_at },
+        logged,
+        caller,
+        opts,
+      );
     };
     async function* rows(): AsyncGenerator<unknown[][]> {
       try {
@@ -178,15 +208,7 @@ export class DatasetService {
         record();
       }
     }
-    // A stream closed without being read gives its slot back too.
-    const close = async () => {
-      try {
-        await streamed.close();
-      } finally {
-        release();
-      }
-    };
-    return { ...streamed, head, rows: rows(), close };
+    return { ...streamed, head, rows: rows() };
   }
 
   /** POST /api/dataset/duration: the average running time (ms) of the query's previous runs, 0 when unknown. */
@@ -202,7 +224,7 @@ export class DatasetService {
   private record(
     result: Pick<QueryResults | FailedResults, 'status' | 'started_at' | 'running_time' | 'row_count'> & { error?: string },
     { engine, ...logged }: Logged,
-    caller: QueryAuthorization,
+    caller: Reader,
     opts: DatasetRunOptions,
   ): void {
     if (!logged.cache_hit) this.metrics?.queryRan(engine, result.status === 'failed' ? 'failed' : 'completed', result.running_time);
@@ -221,24 +243,22 @@ export class DatasetService {
     });
   }
 
-  /** The SQL a query becomes, without running it (the body as query-body.ts nativeRequestOf reads it). */
+  /**
+   * The SQL a query becomes, without running it (the body as query-body.ts nativeRequestOf reads it). A query the
+   * engine cannot compile (unknown field, bad binning...) is the caller's to fix: the error filter answers its 400.
+   */
   async native(body: unknown, caller: AuthUser) {
     const request = nativeRequestOf(body);
     const { processor, assertMayRun } = await this.processor(caller);
     const planned = await processor.plan(request.query).catch((e: unknown) => {
+      // The query is this endpoint's `query` parameter: one that does not validate is answered as a bad parameter
+      // (the validation shape), naming the value as sent, which only the request knows.
       if (e instanceof InvalidQueryError) throw ValidationError.of('query', e.message, request.sent);
       throw e;
     });
     if (!planned) throw new NotFoundError();
     await assertMayRun(planned);
-    try {
-      return await processor.toNative(planned, { pretty: request.pretty });
-    } catch (e) {
-      // A query the engine cannot compile (unknown field, bad binning...) is the caller's to fix: a 400 saying why.
-      const failure = describeFailure(e, 'compile');
-      if (failure) throw new MessageError(failure.message, 400);
-      throw e;
-    }
+    return processor.toNative(planned, { pretty: request.pretty });
   }
 
   /**
@@ -246,9 +266,9 @@ export class DatasetService {
    * native-query permission for SQL someone wrote. The query as sent is checked there; its sources are resolved while
    * it runs, and the processor asks again (authorizeSql) when a native saved question turns out to be a source at
    * any level. Both read the caller's access once per database and run. A shared object's run has no such checks
-   * (see SharedAuthorization).
+   * (see SharedGrant).
    */
-  private async processor(caller: QueryAuthorization): Promise<{ processor: QueryProcessor; assertMayRun(planned: PlannedQuery): Promise<Access> }> {
+  private async processor(caller: Reader): Promise<{ processor: QueryProcessor; assertMayRun(planned: PlannedQuery): Promise<Access> }> {
     const timezone = (await this.settings.get<string | null>('report-timezone')) || null;
     const metadata = new AppMetadataProvider(this.metadataRepo, timezone, this.metadataCache);
     const content = this.content.resolverFor(caller);
@@ -276,6 +296,10 @@ export class DatasetService {
       authorizeSql: async (db) => {
         if ((await accessTo(db.id)).native !== 'write') throw new ForbiddenError();
       },
+      // Each run waits for the caller's turn on its database, unless it joins an identical run in flight of a caller
+      // with the same scope (query-authorization.ts sharingScope).
+      slot: (db, signal) => this.slots.take(db.id, warehousePoolSize(db.engine), slotOwner(caller), signal),
+      sharing: { runs: this.sharedRuns, scope: async (db) => sharingScope(caller, await accessTo(db.id)), owner: slotOwner(caller) },
       // Stage timings are debug lines: at other levels the processor does not time its stages at all.
       ...(this.logger.debugEnabled() ? { log: (msg: string, fields: Record<string, unknown>) => this.logger.debug(msg, fields) } : {}),
     });
@@ -287,7 +311,15 @@ function invalid(e: InvalidQueryError, body: unknown, context: string): FailedRe
   const now = new Date().toISOString();
   const db = (body as { database?: unknown }).database;
   return {
-    status: 'failed', error: e.message, error_type: 'invalid-query', data: { rows: [], cols: [] }, row_count: 0, context,
-    json_query: body, database_id: Number.isInteger(db) ? (db as number) : null, started_at: now, running_time: 0,
+    status: 'failed',
+    error: e.message,
+    error_type: 'invalid-query',
+    data: { rows: [], cols: [] },
+    row_count: 0,
+    context,
+    json_query: body,
+    database_id: Number.isInteger(db) ? (db as number) : null,
+    started_at: now,
+    running_time: 0,
   };
 }

@@ -2,9 +2,9 @@ import type { DataSource, EntitySubscriberInterface } from 'typeorm';
 import type { AppConfig } from '../../config/app-config';
 import { ClusterEvent, ClusterOrigin } from '../../common/cluster/cluster-event';
 import { ClusterEvents } from '../../common/cluster/cluster-events';
-import { WarehouseTable } from '../tables/table.entity';
-import { WarehouseField } from '../fields/field.entity';
-import { Setting } from '../settings/setting.entity';
+import { WarehouseTable } from '../../schema/table.entity';
+import { WarehouseField } from '../../schema/field.entity';
+import { Setting } from '../../schema/setting.entity';
 import { MetadataCache } from './metadata-cache';
 
 describe('MetadataCache', () => {
@@ -88,7 +88,8 @@ describe('MetadataCache', () => {
       bus.subscribe((e, o) => sent.push([e, o]));
       cache = new MetadataCache({ subscribers } as unknown as DataSource, { settingsRefreshSeconds: 3 } as AppConfig, bus);
     });
-    const remote = (event: ClusterEvent) => (bus as unknown as { deliver(e: ClusterEvent, o: ClusterOrigin): void }).deliver(event, 'remote');
+    const remote = (event: ClusterEvent) =>
+      (bus as unknown as { deliver(e: ClusterEvent, o: ClusterOrigin): void }).deliver(event, 'remote');
 
     it("drops everything on another instance's metadata event or after the bus reconnected, not on other events", async () => {
       await cache.get('table:1', load('old'));

@@ -2,9 +2,9 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import { DataSource, EntitySubscriberInterface, InsertEvent, RemoveEvent, TransactionCommitEvent, UpdateEvent } from 'typeorm';
 import { ClusterEvents } from '../../common/cluster/cluster-events';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import { WarehouseDatabase } from '../databases/database.entity';
-import { WarehouseField } from '../fields/field.entity';
-import { WarehouseTable } from '../tables/table.entity';
+import { WarehouseDatabase } from '../../schema/database.entity';
+import { WarehouseField } from '../../schema/field.entity';
+import { WarehouseTable } from '../../schema/table.entity';
 
 /** Enough for every table and field of a large warehouse; past it, the oldest entries go first. */
 const MAX_ENTRIES = 20_000;

@@ -1,12 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { AuthUser } from '../../common/auth/current-user';
+import { isAdmin, type Reader } from '../../common/auth/shared-grant';
 import { describeReceived, ForbiddenError, MessageError, NotFoundError, ValidationError } from '../../common/errors/api-errors';
 import type { FieldRef } from '../../query-engine/mbql/types';
-import { hasListValues } from '../fields/field-values.service';
-import { FieldValuesService } from '../fields/field-values.service';
-import { FieldInTable, MetadataAccess } from '../fields/metadata-access.service';
-import { WarehouseConnections } from '../warehouse/warehouse-connections';
-import { ContentRegistry } from './content.registry';
+import { FieldInTable, FieldValuesService, hasListValues, MetadataAccess } from '../fields';
+import { WarehouseConnections } from '../warehouse';
+import { QueryContent } from './query-content';
 import { DatasetService } from './dataset.service';
 import { CardValuesSource, cardValuesQuery, containsPattern, distinctValuesSql, NOT_COMPARABLE } from './parameter-values.sql';
 
@@ -39,10 +37,10 @@ export class ParameterValuesService {
     private readonly fieldValues: FieldValuesService,
     private readonly connections: WarehouseConnections,
     private readonly dataset: DatasetService,
-    private readonly content: ContentRegistry,
+    private readonly content: QueryContent,
   ) {}
 
-  async values(caller: AuthUser, parameter: ParameterLike, fieldIds: number[] | undefined, query?: string): Promise<ParameterValues> {
+  async values(caller: Reader, parameter: ParameterLike, fieldIds: number[] | undefined, query?: string): Promise<ParameterValues> {
     if (parameter.values_source_type === 'static-list') return staticList(parameter, query);
     if (parameter.values_source_type === 'card') return this.fromCard(caller, cardSource(parameter.values_source_config), query);
     if (!fieldIds || fieldIds.length === 0) throw new MessageError('Missing field-ids for parameter');
@@ -50,7 +48,7 @@ export class ParameterValuesService {
     // Every field is checked (404 unknown, 403 unreadable) before any warehouse is read.
     for (const id of [...new Set(fieldIds)]) {
       const f = await this.access.field(caller, id, 'read');
-      if (f.field.visibility_type === 'sensitive' && !caller.isSuperuser) throw new ForbiddenError();
+      if (f.field.visibility_type === 'sensitive' && !isAdmin(caller)) throw new ForbiddenError();
       found.push(f);
     }
     let more = false;
@@ -67,9 +65,10 @@ export class ParameterValuesService {
   /**
    * The values of a column of a card's results, in the card's database, as the query processor answers them: the
    * caller must be allowed to read the card (404 when it does not exist, as for an unknown field) and to query its
-   * database. The order is the breakout's (ascending); with labels, the first label of each value is kept.
+   * database; for a shared object's grant the source card is part of the object's own configuration, read as its runs
+   * read the cards they use. The order is the breakout's (ascending); with labels, the first label of each value is kept.
    */
-  private async fromCard(caller: AuthUser, source: CardValuesSource, query: string | undefined): Promise<ParameterValues> {
+  private async fromCard(caller: Reader, source: CardValuesSource, query: string | undefined): Promise<ParameterValues> {
     const card = await this.content.resolverFor(caller).card(source.cardId);
     if (!card) throw new NotFoundError();
     const mbql = cardValuesQuery(card.databaseId, source, PARAMETER_VALUES_MAX, query);
@@ -80,7 +79,7 @@ export class ParameterValuesService {
     return { values: dedupe(rows.slice(0, PARAMETER_VALUES_MAX)), has_more_values: rows.length > PARAMETER_VALUES_MAX };
   }
 
-  private async ofField(caller: AuthUser, f: FieldInTable, query: string | undefined): Promise<ParameterValues> {
+  private async ofField(caller: Reader, f: FieldInTable, query: string | undefined): Promise<ParameterValues> {
     if (hasListValues(f.field)) {
       const stored = await this.fieldValues.values(caller, f.field.id);
       const pairs = stored.values;
@@ -93,7 +92,8 @@ export class ParameterValuesService {
     const driver = this.connections.driverFor(f.db);
     const sql = distinctValuesSql(driver.engine, f.table, f.field, query !== undefined);
     const params = query !== undefined ? [containsPattern(query)] : [];
-    const rows = (await driver.query(sql, params, { readOnly: true, timeoutMs: LOOKUP_TIMEOUT_MS, maxRows: PARAMETER_VALUES_MAX + 1 })).rows;
+    const rows = (await driver.query(sql, params, { readOnly: true, timeoutMs: LOOKUP_TIMEOUT_MS, maxRows: PARAMETER_VALUES_MAX + 1 }))
+      .rows;
     return { values: rows.slice(0, PARAMETER_VALUES_MAX).map((r) => [r[0]]), has_more_values: rows.length > PARAMETER_VALUES_MAX };
   }
 }
@@ -114,14 +114,16 @@ function cardSource(config: unknown): CardValuesSource {
   }
   const refWhy = 'a field reference such as ["field", 12, null] or ["field", "NAME", {"base-type": "type/Text"}]';
   if (!isFieldRef(c.value_field)) throw invalidConfig('value_field', refWhy, c.value_field);
-  if (c.label_field !== undefined && c.label_field !== null && !isFieldRef(c.label_field)) throw invalidConfig('label_field', refWhy, c.label_field);
+  if (c.label_field !== undefined && c.label_field !== null && !isFieldRef(c.label_field))
+    throw invalidConfig('label_field', refWhy, c.label_field);
   return { cardId, valueField: c.value_field, labelField: (c.label_field as FieldRef | null | undefined) ?? undefined };
 }
 
 function isFieldRef(v: unknown): v is FieldRef {
   if (!Array.isArray(v) || v[0] !== 'field' || v.length < 2 || v.length > 3) return false;
   const [, idOrName, opts] = v as unknown[];
-  const target = (typeof idOrName === 'number' && Number.isInteger(idOrName) && idOrName > 0) || (typeof idOrName === 'string' && idOrName !== '');
+  const target =
+    (typeof idOrName === 'number' && Number.isInteger(idOrName) && idOrName > 0) || (typeof idOrName === 'string' && idOrName !== '');
   return target && (opts === undefined || opts === null || (typeof opts === 'object' && !Array.isArray(opts)));
 }
 

@@ -1,5 +1,5 @@
-import { WarehouseField } from '../fields/field.entity';
-import { WarehouseTable } from '../tables/table.entity';
+import { WarehouseField } from '../../schema/field.entity';
+import { WarehouseTable } from '../../schema/table.entity';
 import type { FieldRef } from '../../query-engine/mbql/types';
 import { cardValuesQuery, containsPattern, distinctValuesSql } from './parameter-values.sql';
 
@@ -14,12 +14,21 @@ describe('parameter value SQL', () => {
   });
 
   it('quotes names and binds the search text', () => {
-    expect(distinctValuesSql('postgres', table, text, false)).toBe('SELECT DISTINCT "TITLE" FROM "PUBLIC"."PRODUCTS" WHERE "TITLE" IS NOT NULL ORDER BY 1');
-    expect(distinctValuesSql('postgres', table, num, true)).toBe(`SELECT DISTINCT "PRICE" FROM "PUBLIC"."PRODUCTS" WHERE LOWER(CAST("PRICE" AS TEXT)) LIKE ? ESCAPE '!' ORDER BY 1`);
-    expect(distinctValuesSql('mysql', table, num, true)).toContain('LOWER(CAST(`PRICE` AS CHAR)) LIKE ?');
-    expect(distinctValuesSql('sqlite', { ...table, schema: null } as WarehouseTable, { name: 'a"b', base_type: 'type/Text' } as WarehouseField, false)).toBe(
-      'SELECT DISTINCT "a""b" FROM "PRODUCTS" WHERE "a""b" IS NOT NULL ORDER BY 1',
+    expect(distinctValuesSql('postgres', table, text, false)).toBe(
+      'SELECT DISTINCT "TITLE" FROM "PUBLIC"."PRODUCTS" WHERE "TITLE" IS NOT NULL ORDER BY 1',
     );
+    expect(distinctValuesSql('postgres', table, num, true)).toBe(
+      `SELECT DISTINCT "PRICE" FROM "PUBLIC"."PRODUCTS" WHERE LOWER(CAST("PRICE" AS TEXT)) LIKE ? ESCAPE '!' ORDER BY 1`,
+    );
+    expect(distinctValuesSql('mysql', table, num, true)).toContain('LOWER(CAST(`PRICE` AS CHAR)) LIKE ?');
+    expect(
+      distinctValuesSql(
+        'sqlite',
+        { ...table, schema: null } as WarehouseTable,
+        { name: 'a"b', base_type: 'type/Text' } as WarehouseField,
+        false,
+      ),
+    ).toBe('SELECT DISTINCT "a""b" FROM "PRODUCTS" WHERE "a""b" IS NOT NULL ORDER BY 1');
   });
 });
 
@@ -41,8 +50,16 @@ describe('card parameter values query', () => {
     expect(q.query?.filter).toEqual([
       'and',
       ['not-null', value],
-      ['or', ['contains', ['concat', value], 'Chair', { 'case-sensitive': false }], ['contains', ['concat', label], 'Chair', { 'case-sensitive': false }]],
+      [
+        'or',
+        ['contains', ['concat', value], 'Chair', { 'case-sensitive': false }],
+        ['contains', ['concat', label], 'Chair', { 'case-sensitive': false }],
+      ],
     ]);
-    expect(cardValuesQuery(3, { cardId: 7, valueField: value }, 1000, 'x').query?.filter).toEqual(['and', ['not-null', value], ['contains', ['concat', value], 'x', { 'case-sensitive': false }]]);
+    expect(cardValuesQuery(3, { cardId: 7, valueField: value }, 1000, 'x').query?.filter).toEqual([
+      'and',
+      ['not-null', value],
+      ['contains', ['concat', value], 'x', { 'case-sensitive': false }],
+    ]);
   });
 });

@@ -1,8 +1,8 @@
 import type { Engine } from '../../query-engine/execute/drivers/driver';
 import type { DatasetQuery, FieldRef, Filter } from '../../query-engine/mbql/types';
-import { castText, escapeLike, LIKE_ESCAPE, quoteIdent, tableRef } from '../warehouse/warehouse-sql';
-import { WarehouseTable } from '../tables/table.entity';
-import { WarehouseField } from '../fields/field.entity';
+import { castText, escapeLike, LIKE_ESCAPE, quoteIdent, tableRef } from '../warehouse';
+import { WarehouseTable } from '../../schema/table.entity';
+import { WarehouseField } from '../../schema/field.entity';
 
 /**
  * The queries behind parameter values. Live values of fields without a stored value list are SQL: names only through
@@ -21,10 +21,11 @@ export function containsPattern(value: string): string {
 /** Distinct non-null values of the field, ordered; with `search`, only those whose text contains the bound pattern. */
 export function distinctValuesSql(e: Engine, table: WarehouseTable, field: WarehouseField, search: boolean): string {
   const c = quoteIdent(e, field.name);
-  const where = search ? `LOWER(${field.base_type === 'type/Text' ? c : castText(e, c)}) LIKE ? ESCAPE '${LIKE_ESCAPE}'` : `${c} IS NOT NULL`;
+  const where = search
+    ? `LOWER(${field.base_type === 'type/Text' ? c : castText(e, c)}) LIKE ? ESCAPE '${LIKE_ESCAPE}'`
+    : `${c} IS NOT NULL`;
   return `SELECT DISTINCT ${c} FROM ${tableRef(e, table.schema, table.name)} WHERE ${where} ORDER BY 1`;
 }
-
 
 /** Where a card-sourced parameter takes its values: a column of the card's results, and optionally one for labels. */
 export interface CardValuesSource {

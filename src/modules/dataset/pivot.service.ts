@@ -4,12 +4,13 @@ import type { DatasetQuery, InnerQuery } from '../../query-engine/mbql/types';
 import { compilerFor } from '../../query-engine/compile';
 import { MAX_PIVOT_BREAKOUTS, pivotColumns, PIVOT_GROUPING_COLUMN, runPivot, tooManyBreakouts } from '../../query-engine/postprocess/pivot';
 import { FailedResults, QueryResults, resultsMetadata } from '../../query-engine/postprocess/results';
-import { DatabaseAccessService } from '../warehouse/database-access.service';
+import { DatabaseAccessService } from '../warehouse';
 import { AD_HOC_MAX_ROWS, DatasetService } from './dataset.service';
 import { QueryMetadataRepository } from './query-metadata.repository';
 import { EXPORT_MAX_ROWS } from './export/export-request';
 import { checkQueryBody, normalizedOrError } from './query-body';
-import { downloadRowCap, isShared, type QueryAuthorization } from './query-authorization';
+import { isShared, type Reader } from '../../common/auth/shared-grant';
+import { downloadRowCap } from './query-authorization';
 
 /** A pivot holds all its rows at once: never more than a download may have (Metabase's 1,048,575). */
 export const PIVOT_MAX_ROWS = EXPORT_MAX_ROWS;
@@ -35,20 +36,30 @@ export class PivotService {
   /**
    * `context` names the run in the execution log (a download's, for exports); `cardId` the saved question run, if any;
    * `dashboardId` the dashboard it runs in (a dashcard's pivot run), logged as the plain dashcard run logs it.
-   * `caller` a verified shared object (public link, embed): its runs have no permission checks (see QueryAuthorization).
+   * `caller` a verified shared object (public link, embed): its runs have no permission checks (see SharedGrant).
    */
-  async run(body: unknown, caller: QueryAuthorization, signal: AbortSignal, context = 'ad-hoc', cardId: number | null = null, dashboardId: number | null = null): Promise<QueryResults | FailedResults> {
+  async run(
+    body: unknown,
+    caller: Reader,
+    signal: AbortSignal,
+    context = 'ad-hoc',
+    cardId: number | null = null,
+    dashboardId: number | null = null,
+  ): Promise<QueryResults | FailedResults> {
     // A map whose `database` is an integer greater than zero: optional by its schema, then required (as Metabase).
     const raw = checkQueryBody(body, 'pivot');
     const options = {
       rows: raw.pivot_rows ?? raw['pivot-rows'],
       cols: raw.pivot_cols ?? raw['pivot-cols'],
-      split: ((raw.visualization_settings ?? raw['visualization-settings']) as Record<string, unknown> | undefined)?.['pivot_table.column_split'],
+      split: ((raw.visualization_settings ?? raw['visualization-settings']) as Record<string, unknown> | undefined)?.[
+        'pivot_table.column_split'
+      ],
     };
     const queryBody = Object.fromEntries(Object.entries(raw).filter(([k]) => !PIVOT_KEYS.includes(k)));
     const normalized = normalizedOrError(queryBody);
     // Not a query (a malformed MBQL 5 one): the failed answer of any query, logged as such.
-    if (normalized instanceof Error) return this.dataset.run(queryBody, caller, signal, { context, cardId, dashboardId }) as Promise<FailedResults>;
+    if (normalized instanceof Error)
+      return this.dataset.run(queryBody, caller, signal, { context, cardId, dashboardId }) as Promise<FailedResults>;
     if (normalized.type === 'native') return this.nativeRefused(normalized, caller, queryBody);
     const inner: InnerQuery = normalized.query && typeof normalized.query === 'object' ? normalized.query : {};
     const breakouts = Array.isArray(inner.breakout) ? inner.breakout : [];
@@ -60,18 +71,23 @@ export class PivotService {
     const started = Date.now();
     const db = Number.isInteger(normalized.database) ? await this.metadataRepo.connection(normalized.database as number) : null;
     // A limited download caps the whole table, not each grouping's query (which the dataset service caps on its own).
-    const downloadCap = db !== null && !isShared(caller) ? downloadRowCap(caller, context, (await this.access.accessTo(caller, db.id)).download) : undefined;
+    const downloadCap =
+      db !== null && !isShared(caller) ? downloadRowCap(caller, context, (await this.access.accessTo(caller, db.id)).download) : undefined;
     const maxRows = Math.min(valid ? Math.min(requested, PIVOT_MAX_ROWS) : AD_HOC_MAX_ROWS, downloadCap ?? Infinity);
     // An invalid max-results goes on as it was, for the query's validation to refuse.
-    const constraints = (cap: number) => (requested === undefined || requested === null || valid ? { ...normalized.constraints, 'max-results': cap } : normalized.constraints);
+    const constraints = (cap: number) =>
+      requested === undefined || requested === null || valid ? { ...normalized.constraints, 'max-results': cap } : normalized.constraints;
 
-    const outcome = await runPivot(inner, { ...options, maxRows, groupingSets: db !== null && compilerFor(db.engine).groupingSets === true }, (query, run) =>
-      this.dataset.run(
-        { ...normalized, type: 'query', query, constraints: constraints(Math.min(run.maxRows, maxRows)) },
-        caller,
-        signal,
-        { log: run.log, context, cardId, dashboardId, groupingSets: run.groupingSets },
-      ),
+    const outcome = await runPivot(
+      inner,
+      { ...options, maxRows, groupingSets: db !== null && compilerFor(db.engine).groupingSets === true },
+      (query, run) =>
+        this.dataset.run(
+          { ...normalized, type: 'query', query, constraints: constraints(Math.min(run.maxRows, maxRows)) },
+          caller,
+          signal,
+          { log: run.log, context, cardId, dashboardId, groupingSets: run.groupingSets },
+        ),
     );
     if (!('head' in outcome)) return outcome;
     const { head, rows } = outcome;
@@ -83,14 +99,22 @@ export class PivotService {
   }
 
   /** A native query cannot be pivoted: the failed shape, after the same 404/403 answers as any query. */
-  private async nativeRefused(query: DatasetQuery, caller: QueryAuthorization, body: unknown): Promise<FailedResults> {
+  private async nativeRefused(query: DatasetQuery, caller: Reader, body: unknown): Promise<FailedResults> {
     const db = Number.isInteger(query.database) ? await this.metadataRepo.connection(query.database as number) : null;
     if (!db) throw new NotFoundError();
     if (!isShared(caller)) await this.access.assertCanRead(caller, db.id);
     const now = new Date().toISOString();
     return {
-      status: 'failed', error: NATIVE_PIVOT, error_type: 'invalid-query', data: { rows: [], cols: [] }, row_count: 0, context: 'ad-hoc',
-      json_query: body, database_id: db.id, started_at: now, running_time: 0,
+      status: 'failed',
+      error: NATIVE_PIVOT,
+      error_type: 'invalid-query',
+      data: { rows: [], cols: [] },
+      row_count: 0,
+      context: 'ad-hoc',
+      json_query: body,
+      database_id: db.id,
+      started_at: now,
+      running_time: 0,
     };
   }
 }

@@ -1,30 +1,26 @@
-import type { AuthUser } from '../../common/auth/current-user';
+import { isShared, type Reader } from '../../common/auth/shared-grant';
 import { ForbiddenError } from '../../common/errors/api-errors';
 import type { PlannedQuery } from '../../query-engine/execute/query-processor';
-import type { DownloadAccess } from '../warehouse/database-permission.entity';
+import type { DataAccess, DownloadAccess, NativeAccess } from '../../schema/database-permission.entity';
+
+/** Whose query slots a run takes (QuerySlots): the user's, or those the anonymous viewers of a shared object share. */
+export function slotOwner(who: Reader): number | string {
+  return isShared(who) ? `${who.shared.via}:${who.shared.model}:${who.shared.id}` : who.id;
+}
 
 /**
- * A run authorized by a shared object that its guard has verified (a public link's UUID, a signed embed token), not
- * by anyone's permissions: the sharing module builds the query from that object, so no data, native or card-read
- * check applies, as in Metabase.
+ * Who may share a run of an identical query (SharedRuns): the viewers of one shared object (a public link or an
+ * embed of one card or dashboard), or callers with the same permissions as the query cache tells them apart
+ * (query-cache-key.ts): admins, or users of exactly the same groups with the same access to the database.
  */
-export interface SharedAuthorization {
-  shared: { via: 'public' | 'embed'; model: 'card' | 'dashboard'; id: number };
+export function sharingScope(who: Reader, access: { data: DataAccess; native: NativeAccess }): string {
+  if (isShared(who)) return `shared:${slotOwner(who)}`;
+  if (who.isSuperuser) return 'superuser';
+  const groups = [...new Set(who.groupIds)].sort((a, b) => a - b).join(',');
+  return `groups:${groups}:${access.data}:${access.native}`;
 }
 
-/** Who a query runs for: a signed-in user (their groups' permissions apply), or a verified shared object. */
-export type QueryAuthorization = AuthUser | SharedAuthorization;
-
-export function isShared(who: QueryAuthorization): who is SharedAuthorization {
-  return 'shared' in who;
-}
-
-/** The user behind a run, when there is one (the execution log's executor). */
-export function userOf(who: QueryAuthorization): AuthUser | null {
-  return isShared(who) ? null : who;
-}
-
-/** The execution contexts of downloads (COMPAT.md "Query results"): the runs download permissions apply to. */
+/** The execution contexts of downloads (Metabase's `csv-download`...): the runs download permissions apply to. */
 export const DOWNLOAD_CONTEXTS: readonly string[] = ['csv-download', 'xlsx-download', 'json-download'];
 
 /** Rows a `limited` download holds at most (Metabase's "10 thousand rows"). */
@@ -36,7 +32,7 @@ export const LIMITED_DOWNLOAD_ROWS = 10_000;
  * links and embeds), nor for `full` (the export cap applies); LIMITED_DOWNLOAD_ROWS for `limited`; `none` is
  * refused with a 403, before anything of the file is written.
  */
-export function downloadRowCap(who: QueryAuthorization, context: string, download: DownloadAccess): number | undefined {
+export function downloadRowCap(who: Reader, context: string, download: DownloadAccess): number | undefined {
   if (isShared(who) || !DOWNLOAD_CONTEXTS.includes(context)) return undefined;
   if (download === 'none') throw new ForbiddenError();
   return download === 'limited' ? LIMITED_DOWNLOAD_ROWS : undefined;

@@ -30,10 +30,14 @@ export function checkQueryBody(body: unknown, rule: BodyRule): Record<string, un
   const absent = db === undefined || db === null;
   if (rule === 'dataset') {
     if (!absent && !Number.isInteger(db)) {
-      throw new ValidationError({ database: 'value may be nil, or if non-nil, value must be an integer.' }, { database: [describeReceived('value must be an integer', db)] });
+      throw new ValidationError(
+        { database: 'value may be nil, or if non-nil, value must be an integer.' },
+        { database: [describeReceived('value must be an integer', db)] },
+      );
     }
   } else if (rule === 'pivot') {
-    if (!absent && !isPositiveInt(db)) throw new ValidationError({ database: `nullable ${MSG.positiveInt}` }, { database: [describeReceived(MSG.positiveInt, db)] });
+    if (!absent && !isPositiveInt(db))
+      throw new ValidationError({ database: `nullable ${MSG.positiveInt}` }, { database: [describeReceived(MSG.positiveInt, db)] });
     if (absent) throw new MessageError(DATABASE_REQUIRED);
   } else if (!isPositiveInt(db)) {
     throw ValidationError.of('database', MSG.positiveInt, db);

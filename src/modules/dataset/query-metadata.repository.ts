@@ -26,7 +26,10 @@ export class QueryMetadataRepository {
   }
 
   async connection(id: number): Promise<ConnectionRow | null> {
-    const [r] = await this.sql.query<{ id: number; engine: DatabaseMeta['engine']; details: string }>('SELECT id, engine, details FROM metabase_database WHERE id = $1', [id]);
+    const [r] = await this.sql.query<{ id: number; engine: DatabaseMeta['engine']; details: string }>(
+      'SELECT id, engine, details FROM metabase_database WHERE id = $1',
+      [id],
+    );
     return r ? { id: Number(r.id), engine: r.engine, details: JSON.parse(r.details) as Record<string, unknown> } : null;
   }
 
@@ -39,7 +42,10 @@ export class QueryMetadataRepository {
   }
 
   async tableFields(tableId: number): Promise<FieldMeta[]> {
-    const rows = await this.sql.query<FieldRow>(`SELECT ${FIELD_COLUMNS} FROM metabase_field WHERE table_id = $1 AND active = $2 ORDER BY position, id`, [tableId, true]);
+    const rows = await this.sql.query<FieldRow>(
+      `SELECT ${FIELD_COLUMNS} FROM metabase_field WHERE table_id = $1 AND active = $2 ORDER BY position, id`,
+      [tableId, true],
+    );
     return rows.map(toFieldMeta);
   }
 

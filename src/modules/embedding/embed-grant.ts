@@ -1,8 +1,8 @@
 import { MessageError } from '../../common/errors/api-errors';
-import type { CardRow } from '../cards/cards.repository';
-import type { SentValue } from '../dashboard-queries/parameter-mapping';
-import type { ReadableDashboard } from '../dashboards/dashboard-model';
-import { sharedParameters } from '../public-sharing/shared-views';
+import type { CardRow } from '../../schema/card.rows';
+import type { SentValue } from '../dashboard-queries';
+import type { ReadableDashboard } from '../dashboards';
+import { sharedParameters } from '../public-sharing';
 import { mergeEmbedParams, viewerValues } from './embed-params';
 import type { EmbedGrant } from './embed-token.guard';
 import type { StoredParameter } from './embed-views';
@@ -40,7 +40,13 @@ export function cardRunParameters(grant: EmbedGrant, query: Record<string, unkno
   for (const p of cardParameters(cardOf(grant))) {
     if (typeof p.slug !== 'string' || !Object.prototype.hasOwnProperty.call(merged, p.slug)) continue;
     const value = merged[p.slug];
-    out.push({ id: p.id, type: p.type ?? 'category', target: p.target, slug: p.slug, value: isOperator(p.type) && !Array.isArray(value) ? [value] : value });
+    out.push({
+      id: p.id,
+      type: p.type ?? 'category',
+      target: p.target,
+      slug: p.slug,
+      value: isOperator(p.type) && !Array.isArray(value) ? [value] : value,
+    });
   }
   return out;
 }

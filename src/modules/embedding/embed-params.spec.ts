@@ -19,17 +19,24 @@ describe('mergeEmbedParams', () => {
   describe('enabled', () => {
     it('token value: applied', () => expect(run('enabled', true, false)).toEqual({ state: 'TX' }));
     it('viewer value: applied', () => expect(run('enabled', false, true)).toEqual({ state: 'CA' }));
-    it('both: refused', () => expect(refusal(() => run('enabled', true, true))).toBe("You can't specify a value for state if it's already set in the JWT."));
+    it('both: refused', () =>
+      expect(refusal(() => run('enabled', true, true))).toBe("You can't specify a value for state if it's already set in the JWT."));
     it('neither: no value', () => expect(run('enabled', false, false)).toEqual({}));
   });
 
   describe('locked', () => {
     it('token value: applied', () => expect(run('locked', true, false)).toEqual({ state: 'TX' }));
-    it('viewer value only: the token must set it', () => expect(refusal(() => run('locked', false, true))).toBe('You must specify a value for state in the JWT.'));
-    it('both: the viewer may not', () => expect(refusal(() => run('locked', true, true))).toBe('You can only specify a value for state in the JWT.'));
+    it('viewer value only: the token must set it', () =>
+      expect(refusal(() => run('locked', false, true))).toBe('You must specify a value for state in the JWT.'));
+    it('both: the viewer may not', () =>
+      expect(refusal(() => run('locked', true, true))).toBe('You can only specify a value for state in the JWT.'));
     it('neither: refused', () => expect(refusal(() => run('locked', false, false))).toBe('You must specify a value for state in the JWT.'));
-    it('an empty list from the token is a value: no filter, but set', () => expect(mergeEmbedParams({ state: 'locked' }, { state: [] }, {})).toEqual({ state: [] }));
-    it('a blank string from the token is no value', () => expect(refusal(() => mergeEmbedParams({ state: 'locked' }, { state: ' ' }, {}))).toBe('You must specify a value for state in the JWT.'));
+    it('an empty list from the token is a value: no filter, but set', () =>
+      expect(mergeEmbedParams({ state: 'locked' }, { state: [] }, {})).toEqual({ state: [] }));
+    it('a blank string from the token is no value', () =>
+      expect(refusal(() => mergeEmbedParams({ state: 'locked' }, { state: ' ' }, {}))).toBe(
+        'You must specify a value for state in the JWT.',
+      ));
   });
 
   describe('disabled', () => {
@@ -45,7 +52,8 @@ describe('mergeEmbedParams', () => {
     it('viewer value: refused', () => expect(refusal(() => run(undefined, false, true))).toBe('Unknown parameter state.'));
     it('both: refused', () => expect(refusal(() => run(undefined, true, true))).toBe('Unknown parameter state.'));
     it('neither: no value', () => expect(run(undefined, false, false)).toEqual({}));
-    it('no whitelist at all: every value is unknown', () => expect(refusal(() => mergeEmbedParams(null, {}, { x: 1 }))).toBe('Unknown parameter x.'));
+    it('no whitelist at all: every value is unknown', () =>
+      expect(refusal(() => mergeEmbedParams(null, {}, { x: 1 }))).toBe('Unknown parameter x.'));
   });
 
   it('null and blank values count as not given; the rest merge', () => {
@@ -56,11 +64,18 @@ describe('mergeEmbedParams', () => {
 
 describe('viewerValues', () => {
   it('reads ?slug=value, repeated slugs as lists, blank as no value, and leaves values as sent', () => {
-    expect(viewerValues({ state: 'TX', city: ['A', 'B'], empty: '', n: '12' })).toEqual({ state: 'TX', city: ['A', 'B'], empty: null, n: '12' });
+    expect(viewerValues({ state: 'TX', city: ['A', 'B'], empty: '', n: '12' })).toEqual({
+      state: 'TX',
+      city: ['A', 'B'],
+      empty: null,
+      n: '12',
+    });
   });
 
   it('reads `parameters` as a JSON map; the endpoint options are no slugs', () => {
-    expect(viewerValues({ parameters: '{"state":["TX"],"n":3}', format_rows: 'true', pivot_results: 'false', dashboard_load_id: 'x' })).toEqual({ state: ['TX'], n: 3 });
+    expect(
+      viewerValues({ parameters: '{"state":["TX"],"n":3}', format_rows: 'true', pivot_results: 'false', dashboard_load_id: 'x' }),
+    ).toEqual({ state: ['TX'], n: 3 });
   });
 
   it('refuses `parameters` that is not a JSON map', () => {

@@ -17,7 +17,7 @@ export function isGiven(v: unknown): boolean {
 }
 
 /**
- * The rules of COMPAT.md "Signed embedding", as Metabase checks them (`validate-and-merge-params`), on the slugs given
+ * Metabase's rules for a signed embed's `embedding_params`, as it checks them (`validate-and-merge-params`), on the slugs given
  * a value by the token and by the viewer:
  * - `disabled`: neither may set it;
  * - `enabled`: either may, not both;
@@ -25,13 +25,19 @@ export function isGiven(v: unknown): boolean {
  * - a slug the whitelist does not list: unknown.
  * Answers the merged slug -> value map (the token's values win; both can only meet on no slug after the checks).
  */
-export function mergeEmbedParams(whitelist: EmbeddingParams | null | undefined, token: Record<string, unknown>, viewer: Record<string, unknown>): Record<string, unknown> {
+export function mergeEmbedParams(
+  whitelist: EmbeddingParams | null | undefined,
+  token: Record<string, unknown>,
+  viewer: Record<string, unknown>,
+): Record<string, unknown> {
   const rules = whitelist ?? {};
   const fromToken = new Set(Object.keys(token).filter((k) => isGiven(token[k])));
   const fromViewer = new Set(Object.keys(viewer).filter((k) => isGiven(viewer[k])));
   for (const [slug, rule] of Object.entries(rules)) {
-    if (rule === 'disabled' && (fromToken.has(slug) || fromViewer.has(slug))) throw new MessageError(`You're not allowed to specify a value for ${slug}.`);
-    if (rule === 'enabled' && fromToken.has(slug) && fromViewer.has(slug)) throw new MessageError(`You can't specify a value for ${slug} if it's already set in the JWT.`);
+    if (rule === 'disabled' && (fromToken.has(slug) || fromViewer.has(slug)))
+      throw new MessageError(`You're not allowed to specify a value for ${slug}.`);
+    if (rule === 'enabled' && fromToken.has(slug) && fromViewer.has(slug))
+      throw new MessageError(`You can't specify a value for ${slug} if it's already set in the JWT.`);
     if (rule === 'locked') {
       if (!fromToken.has(slug)) throw new MessageError(`You must specify a value for ${slug} in the JWT.`);
       if (fromViewer.has(slug)) throw new MessageError(`You can only specify a value for ${slug} in the JWT.`);
@@ -68,7 +74,8 @@ export function viewerValues(query: Record<string, unknown>): Record<string, unk
     } catch {
       parsed = undefined;
     }
-    if (parsed === null || parsed === undefined || typeof parsed !== 'object' || Array.isArray(parsed)) throw ValidationError.of('parameters', MSG.jsonString, json);
+    if (parsed === null || parsed === undefined || typeof parsed !== 'object' || Array.isArray(parsed))
+      throw ValidationError.of('parameters', MSG.jsonString, json);
     for (const [slug, v] of Object.entries(parsed as Record<string, unknown>)) out[slug] = v;
   }
   return out;

@@ -33,16 +33,25 @@ describe('embed token guards', () => {
   let settings: Record<string, unknown>;
   let card: Record<string, unknown> | null;
   let dashboard: Record<string, unknown> | null;
+  let loadedWith: unknown[];
   const make = <T>(G: new (...a: never[]) => T): T => {
     const cards = { row: async () => card } as unknown as CardsRepository;
     const dashboards = { row: async () => dashboard } as unknown as DashboardsRepository;
     // As SharedQueriesService: the unarchived dashboard with its dashcards, else null.
-    const shared = { dashboard: async () => (dashboard && !dashboard.archived ? { dashboard: { ...dashboard, parameters_list: [] }, dashcards: [] } : null) } as unknown as SharedQueriesService;
+    const shared = {
+      dashboard: async (grant: unknown) => {
+        loadedWith.push(grant);
+        return dashboard && !dashboard.archived ? { dashboard: { ...dashboard, parameters_list: [] }, dashcards: [] } : null;
+      },
+    } as unknown as SharedQueriesService;
     const reader = { get: async (k: string) => settings[k] };
     return new (G as unknown as new (...a: unknown[]) => T)(new Reflector(), reader, cards, dashboards, shared);
   };
   const refusal = async (p: Promise<unknown>) => {
-    const e = await p.then(() => null, (x: unknown) => x);
+    const e = await p.then(
+      () => null,
+      (x: unknown) => x,
+    );
     if (!e) throw new Error('not refused');
     return e;
   };
@@ -51,19 +60,36 @@ describe('embed token guards', () => {
     settings = { 'embedding-secret-key': KEY, 'enable-embedding-static': true };
     card = { id: 7, archived: false, enable_embedding: true, embedding_params: '{"state":"enabled"}' };
     dashboard = { id: 3, archived: 0, enable_embedding: 1, embedding_params: null };
+    loadedWith = [];
   });
 
-  it("hands on the verified claims, the object and its whitelist; never an unverified token", async () => {
+  it("hands on the token's grant, the verified claims, the object and its whitelist; never an unverified token", async () => {
     const { ctx, req } = context('card', sign({ resource: { question: 7 }, params: { state: 'TX' } }));
     await expect(make(EmbedTokenGuard).canActivate(ctx)).resolves.toBe(true);
-    expect(req.shared).toEqual({ claims: { resource: 'question', id: 7, params: { state: 'TX' } }, preview: false, whitelist: { state: 'enabled' }, card });
+    expect(req.shared).toEqual({
+      shared: { via: 'embed', model: 'card', id: 7 },
+      claims: { resource: 'question', id: 7, params: { state: 'TX' } },
+      preview: false,
+      whitelist: { state: 'enabled' },
+      card,
+    });
     const d = context('dashboard', sign({ resource: { dashboard: 3 }, params: {} }));
     await make(EmbedTokenGuard).canActivate(d.ctx);
-    expect(d.req.shared).toMatchObject({ dashboard: { dashboard: { id: 3 }, dashcards: [] }, whitelist: {} });
+    expect(d.req.shared).toMatchObject({
+      shared: { via: 'embed', model: 'dashboard', id: 3 },
+      dashboard: { dashboard: { id: 3 }, dashcards: [] },
+      whitelist: {},
+    });
+    // The dashboard is read with the grant of the verified token, never as anyone else.
+    expect(loadedWith).toEqual([{ shared: { via: 'embed', model: 'dashboard', id: 3 } }]);
     dashboard = { ...dashboard, archived: 1 };
-    expect(await refusal(make(EmbedTokenGuard).canActivate(context('dashboard', sign({ resource: { dashboard: 3 }, params: {} })).ctx))).toBeInstanceOf(ArchivedError);
+    expect(
+      await refusal(make(EmbedTokenGuard).canActivate(context('dashboard', sign({ resource: { dashboard: 3 }, params: {} })).ctx)),
+    ).toBeInstanceOf(ArchivedError);
     dashboard = null;
-    expect(await refusal(make(EmbedTokenGuard).canActivate(context('dashboard', sign({ resource: { dashboard: 3 }, params: {} })).ctx))).toBeInstanceOf(NotFoundError);
+    expect(
+      await refusal(make(EmbedTokenGuard).canActivate(context('dashboard', sign({ resource: { dashboard: 3 }, params: {} })).ctx)),
+    ).toBeInstanceOf(NotFoundError);
     const bad = context('card', sign({ resource: { question: 7 }, params: {} }).slice(0, -2));
     expect(await refusal(make(EmbedTokenGuard).canActivate(bad.ctx))).toBeInstanceOf(MessageError);
     expect(bad.req.shared).toBeUndefined();
@@ -71,7 +97,9 @@ describe('embed token guards', () => {
 
   it('checks the route resource, the static switch, existence, archiving and the object switch', async () => {
     const token = sign({ resource: { question: 7 }, params: {} });
-    expect(((await refusal(make(EmbedTokenGuard).canActivate(context('dashboard', token).ctx))) as Error).message).toBe('Token is missing value for keypath [:resource :dashboard]');
+    expect(((await refusal(make(EmbedTokenGuard).canActivate(context('dashboard', token).ctx))) as Error).message).toBe(
+      'Token is missing value for keypath [:resource :dashboard]',
+    );
     settings['enable-embedding-static'] = false;
     expect(((await refusal(make(EmbedTokenGuard).canActivate(context('card', token).ctx))) as Error).message).toBe(EMBEDDING_OFF);
     settings['enable-embedding-static'] = true;
@@ -89,10 +117,16 @@ describe('embed token guards', () => {
     await expect(make(PreviewTokenGuard).canActivate(ctx)).resolves.toBe(true);
     expect(req.shared).toMatchObject({ preview: true, whitelist: { state: 'locked' } });
     card = { ...card, archived: true };
-    expect(await refusal(make(PreviewTokenGuard).canActivate(context('card', sign({ resource: { question: 7 }, params: {}, _embedding_params: {} })).ctx))).toBeInstanceOf(NotFoundError);
+    expect(
+      await refusal(
+        make(PreviewTokenGuard).canActivate(context('card', sign({ resource: { question: 7 }, params: {}, _embedding_params: {} })).ctx),
+      ),
+    ).toBeInstanceOf(NotFoundError);
   });
 
   it('a route without @EmbedOf is a bug, not an open door', async () => {
-    await expect(make(EmbedTokenGuard).canActivate(context('unmarked', sign({ resource: { question: 7 }, params: {} })).ctx)).rejects.toThrow('Embed route without @EmbedOf(resource)');
+    await expect(
+      make(EmbedTokenGuard).canActivate(context('unmarked', sign({ resource: { question: 7 }, params: {} })).ctx),
+    ).rejects.toThrow('Embed route without @EmbedOf(resource)');
   });
 });

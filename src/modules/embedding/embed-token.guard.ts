@@ -1,14 +1,16 @@
+import { sqlBool } from '../../common/database/row-values';
 import { CanActivate, ExecutionContext, Inject, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { setShared } from '../../common/auth/shared-object';
+import type { SharedGrant, SharedScope } from '../../common/auth/shared-grant';
 import { parseJson } from '../../common/database/stored-json';
 import { ArchivedError, MessageError, NotFoundError } from '../../common/errors/api-errors';
 import { SETTINGS_READER, type SettingsReader } from '../../common/settings/settings-reader';
-import { CardsRepository, type CardRow } from '../cards/cards.repository';
-import type { ReadableDashboard } from '../dashboards/dashboard-model';
-import { DashboardsRepository } from '../dashboards/dashboards.repository';
-import { SharedQueriesService } from '../public-sharing/shared-queries.service';
+import { CardsRepository } from '../cards';
+import { type CardRow } from '../../schema/card.rows';
+import { DashboardsRepository, type ReadableDashboard } from '../dashboards';
+import { SharedQueriesService } from '../public-sharing';
 import { isEmbeddingParams, type EmbeddingParams } from './embed-params';
 import { verifyEmbedToken, type EmbedClaims, type EmbedResource } from './embed-token';
 
@@ -20,15 +22,18 @@ const EMBED_RESOURCE = 'embed-resource';
 /** Which resource a route's `:token` must name: `question` for card routes, `dashboard` for dashboard routes. */
 export const EmbedOf = (resource: EmbedResource) => SetMetadata(EMBED_RESOURCE, resource);
 
-/** What the token guards establish and hand to the controller (@SharedObject()): verified claims and the loaded object. */
-export interface EmbedGrant {
+/**
+ * What the token guards establish and hand to the controller (@SharedObject()): the grant of the verified token (every
+ * run and look-up of the embed reads with it), its claims and the loaded object.
+ */
+export interface EmbedGrant extends SharedGrant {
   claims: EmbedClaims;
   /** An admin's preview (`/api/preview-embed/...`). */
   preview: boolean;
   /** The parameter whitelist in force: the object's `embedding_params`, or a preview token's `_embedding_params`. */
   whitelist: EmbeddingParams;
   card?: CardRow;
-  /** The dashboard with its dashcards, as the shared runner takes it. */
+  /** The dashboard with its dashcards, as SharedQueriesService.runDashcard takes it. */
   dashboard?: ReadableDashboard;
 }
 
@@ -55,16 +60,18 @@ abstract class TokenGuardBase implements CanActivate {
     const secret = await this.settings.get<string | null>('embedding-secret-key');
     const claims = verifyEmbedToken(token, secret, resource, { preview: this.preview });
     if ((await this.settings.get<boolean>('enable-embedding-static')) !== true) throw new MessageError(EMBEDDING_OFF);
+    const shared: SharedScope = { via: 'embed', model: resource === 'dashboard' ? 'dashboard' : 'card', id: claims.id };
     // A dashboard comes with its dashcards (what its routes run), and is looked up alone only to say why it is not served.
-    const found = resource === 'dashboard' ? await this.shared.dashboard(claims.id) : null;
+    const found = resource === 'dashboard' ? await this.shared.dashboard({ shared }) : null;
     const row = resource === 'question' ? await this.cards.row(claims.id) : (found?.dashboard ?? (await this.dashboards.row(claims.id)));
     if (!row) throw new NotFoundError();
-    if (row.archived === true || row.archived === 1) throw this.preview ? new NotFoundError() : new ArchivedError();
-    if (!this.preview && !(row.enable_embedding === true || row.enable_embedding === 1)) throw new MessageError(OBJECT_NOT_EMBEDDABLE);
+    if (sqlBool(row.archived)) throw this.preview ? new NotFoundError() : new ArchivedError();
+    if (!this.preview && !sqlBool(row.enable_embedding)) throw new MessageError(OBJECT_NOT_EMBEDDABLE);
     const stored = parseJson<unknown>(row.embedding_params, null);
     const whitelist = this.preview ? (claims.embeddingParams ?? {}) : isEmbeddingParams(stored) ? stored : {};
     if (resource === 'dashboard' && !found) throw new NotFoundError();
-    const grant: EmbedGrant = { claims, preview: this.preview, whitelist, ...(found ? { dashboard: found } : { card: row as CardRow }) };
+    const object = found ? { dashboard: found } : { card: row as CardRow };
+    const grant: EmbedGrant = { shared, claims, preview: this.preview, whitelist, ...object };
     setShared(ctx, grant);
     return true;
   }

@@ -6,7 +6,8 @@ import { ALG_NONE, CORRUPT, MISSING_ALG, NO_SECRET_KEY, verifyEmbedToken } from 
 const KEY = 'a'.repeat(32) + '0123456789abcdef'.repeat(2);
 const jwt = new JwtService();
 const NOW = 1_800_000_000;
-const sign = (payload: object, key = KEY, algorithm: 'HS256' | 'HS512' = 'HS256') => jwt.sign(payload, { secret: key, algorithm, noTimestamp: true });
+const sign = (payload: object, key = KEY, algorithm: 'HS256' | 'HS512' = 'HS256') =>
+  jwt.sign(payload, { secret: key, algorithm, noTimestamp: true });
 const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
 /** A token with any header, HMAC-SHA256-signed with `key` (or unsigned). */
 const raw = (header: object, payload: object, key: string | null = KEY) => {
@@ -65,28 +66,46 @@ describe('verifyEmbedToken', () => {
   });
 
   it('refuses a token without params, or with params that are not a map; {} is fine', () => {
-    expect(refusal(() => verifyEmbedToken(sign({ resource: { question: 7 } }), KEY, 'question'))).toBe('Token is missing value for keypath [:params]');
-    expect(refusal(() => verifyEmbedToken(sign({ resource: { question: 7 }, params: null }), KEY, 'question'))).toBe('Token is missing value for keypath [:params]');
-    expect(refusal(() => verifyEmbedToken(sign({ resource: { question: 7 }, params: [1] }), KEY, 'question'))).toBe('Token `params` must be a map.');
+    expect(refusal(() => verifyEmbedToken(sign({ resource: { question: 7 } }), KEY, 'question'))).toBe(
+      'Token is missing value for keypath [:params]',
+    );
+    expect(refusal(() => verifyEmbedToken(sign({ resource: { question: 7 }, params: null }), KEY, 'question'))).toBe(
+      'Token is missing value for keypath [:params]',
+    );
+    expect(refusal(() => verifyEmbedToken(sign({ resource: { question: 7 }, params: [1] }), KEY, 'question'))).toBe(
+      'Token `params` must be a map.',
+    );
     expect(verifyEmbedToken(sign({ resource: { question: 7 }, params: {} }), KEY, 'question').params).toEqual({});
   });
 
-  it("refuses a token for the other kind of resource, and a resource id that is not a positive integer", () => {
+  it('refuses a token for the other kind of resource, and a resource id that is not a positive integer', () => {
     const dash = sign({ resource: { dashboard: 3 }, params: {} });
     expect(refusal(() => verifyEmbedToken(dash, KEY, 'question'))).toBe('Token is missing value for keypath [:resource :question]');
     expect(refusal(() => verifyEmbedToken(sign(card), KEY, 'dashboard'))).toBe('Token is missing value for keypath [:resource :dashboard]');
-    expect(refusal(() => verifyEmbedToken(sign({ params: {} }), KEY, 'dashboard'))).toBe('Token is missing value for keypath [:resource :dashboard]');
+    expect(refusal(() => verifyEmbedToken(sign({ params: {} }), KEY, 'dashboard'))).toBe(
+      'Token is missing value for keypath [:resource :dashboard]',
+    );
     for (const id of ['3', 3.5, -1, 0, true, [3], { id: 3 }]) {
-      expect(refusal(() => verifyEmbedToken(sign({ resource: { dashboard: id }, params: {} }), KEY, 'dashboard'))).toBe('Dashboard id should be a positive integer.');
+      expect(refusal(() => verifyEmbedToken(sign({ resource: { dashboard: id }, params: {} }), KEY, 'dashboard'))).toBe(
+        'Dashboard id should be a positive integer.',
+      );
     }
-    expect(refusal(() => verifyEmbedToken(sign({ resource: { question: '7' }, params: {} }), KEY, 'question'))).toBe('Card id should be a positive integer.');
+    expect(refusal(() => verifyEmbedToken(sign({ resource: { question: '7' }, params: {} }), KEY, 'question'))).toBe(
+      'Card id should be a positive integer.',
+    );
   });
 
   it('a preview token needs _embedding_params, a valid whitelist', () => {
     const tok = (extra: object) => sign({ ...card, ...extra });
-    expect(verifyEmbedToken(tok({ _embedding_params: { state: 'locked' } }), KEY, 'question', { preview: true }).embeddingParams).toEqual({ state: 'locked' });
-    expect(refusal(() => verifyEmbedToken(tok({}), KEY, 'question', { preview: true }))).toBe('Token is missing value for keypath [:_embedding_params]');
-    expect(refusal(() => verifyEmbedToken(tok({ _embedding_params: { state: 'open' } }), KEY, 'question', { preview: true }))).toBe('value must be a valid embedding params map.');
+    expect(verifyEmbedToken(tok({ _embedding_params: { state: 'locked' } }), KEY, 'question', { preview: true }).embeddingParams).toEqual({
+      state: 'locked',
+    });
+    expect(refusal(() => verifyEmbedToken(tok({}), KEY, 'question', { preview: true }))).toBe(
+      'Token is missing value for keypath [:_embedding_params]',
+    );
+    expect(refusal(() => verifyEmbedToken(tok({ _embedding_params: { state: 'open' } }), KEY, 'question', { preview: true }))).toBe(
+      'value must be a valid embedding params map.',
+    );
     // Outside preview the claim is ignored: the object's stored whitelist applies.
     expect(verifyEmbedToken(tok({ _embedding_params: { state: 'enabled' } }), KEY, 'question').embeddingParams).toBeUndefined();
   });

@@ -1,5 +1,4 @@
-import { createSecretKey, type KeyObject } from 'node:crypto';
-import { JsonWebTokenError, JwtService, NotBeforeError, TokenExpiredError } from '@nestjs/jwt';
+import { Hs256Error, verifyHs256 } from '../../common/crypto/hs256';
 import { MessageError } from '../../common/errors/api-errors';
 import { isEmbeddingParams, type EmbeddingParams } from './embed-params';
 
@@ -26,36 +25,23 @@ export interface EmbedClaims {
   embeddingParams?: EmbeddingParams;
 }
 
-const jwt = new JwtService();
-
 /**
- * The HMAC key object of the last secret seen. jsonwebtoken turns a string secret into a key object on every call,
- * which costs two orders of magnitude more than the signature check itself (bench/results.md, "Embed burst").
- */
-let keyOf: { secret: string; key: KeyObject } | null = null;
-function hmacKey(secret: string): KeyObject {
-  if (keyOf?.secret !== secret) keyOf = { secret, key: createSecretKey(Buffer.from(secret, 'utf8')) };
-  return keyOf.key;
-}
-
-/**
- * Verifies an embed token (COMPAT.md "Signed embedding"): HS256 only, keyed with the `embedding-secret-key` string
+ * Verifies an embed token as Metabase does: HS256 only, keyed with the `embedding-secret-key` string
  * itself (its characters as bytes, as hosts sign with `jwt.sign(payload, key)`), `exp` checked with a 60 s leeway,
  * `params` required, and the id of the route's resource a positive integer. Every refusal is a 400 with the message
  * Metabase gives. `preview` also requires and checks `_embedding_params`.
  */
-export function verifyEmbedToken(token: string, secret: string | null | undefined, resource: EmbedResource, opts: { preview?: boolean; now?: number } = {}): EmbedClaims {
+export function verifyEmbedToken(
+  token: string,
+  secret: string | null | undefined,
+  resource: EmbedResource,
+  opts: { preview?: boolean; now?: number } = {},
+): EmbedClaims {
   if (!secret) throw new MessageError(NO_SECRET_KEY);
   checkAlg(token);
   let payload: unknown;
   try {
-    payload = jwt.verify<object>(token, {
-      // A KeyObject is what jsonwebtoken makes of the string anyway; @nestjs/jwt hands it through untouched.
-      secret: hmacKey(secret) as unknown as string,
-      algorithms: ['HS256'],
-      clockTolerance: CLOCK_LEEWAY_SECONDS,
-      ...(opts.now !== undefined ? { clockTimestamp: opts.now } : {}),
-    });
+    payload = verifyHs256(token, secret, { clockToleranceSeconds: CLOCK_LEEWAY_SECONDS, now: opts.now });
   } catch (e) {
     throw new MessageError(refusal(e));
   }
@@ -63,7 +49,8 @@ export function verifyEmbedToken(token: string, secret: string | null | undefine
   const resourceClaim = payload.resource;
   const id = isMap(resourceClaim) ? resourceClaim[resource] : undefined;
   if (id === undefined || id === null) throw new MessageError(missingKeypath(['resource', resource]));
-  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id <= 0) throw new MessageError(`${resource === 'question' ? 'Card' : 'Dashboard'} id should be a positive integer.`);
+  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id <= 0)
+    throw new MessageError(`${resource === 'question' ? 'Card' : 'Dashboard'} id should be a positive integer.`);
   const params = payload.params;
   if (params === undefined || params === null) throw new MessageError(missingKeypath(['params']));
   if (!isMap(params)) throw new MessageError('Token `params` must be a map.');
@@ -91,11 +78,13 @@ function checkAlg(token: string): void {
   if (typeof header.alg === 'string' && header.alg.toLowerCase() === 'none') throw new MessageError(ALG_NONE);
 }
 
+/** Metabase's message for each refusal. */
 function refusal(e: unknown): string {
-  if (e instanceof TokenExpiredError) return `Token is expired (${Math.floor(e.expiredAt.getTime() / 1000)})`;
-  if (e instanceof NotBeforeError) return `Token is not yet valid (${Math.floor(e.date.getTime() / 1000)})`;
-  if (e instanceof JsonWebTokenError) return CORRUPT;
-  throw e;
+  if (!(e instanceof Hs256Error)) throw e;
+  const r = e.refusal;
+  if (r.reason === 'expired') return `Token is expired (${r.at})`;
+  if (r.reason === 'not-yet-valid') return `Token is not yet valid (${r.at})`;
+  return CORRUPT;
 }
 
 function isMap(v: unknown): v is Record<string, unknown> {

@@ -10,8 +10,14 @@ export interface StoredParameter {
 }
 
 /** What a viewer may set: parameters the whitelist has `enabled` and the token does not set (Metabase's GET trimming). */
-export function viewerSettable<T extends Record<string, unknown>>(params: T[], whitelist: EmbeddingParams, tokenParams: Record<string, unknown>): T[] {
-  return params.filter((p) => typeof p.slug === 'string' && whitelist[p.slug] === 'enabled' && !Object.prototype.hasOwnProperty.call(tokenParams, p.slug));
+export function viewerSettable<T extends Record<string, unknown>>(
+  params: T[],
+  whitelist: EmbeddingParams,
+  tokenParams: Record<string, unknown>,
+): T[] {
+  return params.filter(
+    (p) => typeof p.slug === 'string' && whitelist[p.slug] === 'enabled' && !Object.prototype.hasOwnProperty.call(tokenParams, p.slug),
+  );
 }
 
 interface DashboardView {
@@ -28,6 +34,9 @@ export function embedDashboardView<V extends DashboardView>(view: V, shown: Arra
   return {
     ...view,
     parameters: shown,
-    dashcards: view.dashcards.map((dc) => ({ ...dc, parameter_mappings: dc.parameter_mappings.filter((m) => typeof m.parameter_id === 'string' && ids.has(m.parameter_id)) })),
+    dashcards: view.dashcards.map((dc) => ({
+      ...dc,
+      parameter_mappings: dc.parameter_mappings.filter((m) => typeof m.parameter_id === 'string' && ids.has(m.parameter_id)),
+    })),
   };
 }

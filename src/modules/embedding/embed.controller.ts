@@ -2,10 +2,11 @@ import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { Access } from '../../common/auth/access.decorator';
 import { SharedObject } from '../../common/auth/shared-object';
-import { IdParam } from '../../common/validation/pipes';
-import { RemappingQuery, SearchQuery } from '../fields/fields.dto';
+import { IdParam, NonBlankParam } from '../../common/validation/pipes';
+import { remappingValue } from '../cards';
+import { RemappingQuery, SearchQuery } from '../fields';
 import { EmbedLookupsService } from './embed-lookups.service';
-import { EmbedRunsService, exportFormat, nonBlank } from './embed-runs.service';
+import { EmbedRunsService, exportFormat } from './embed-runs.service';
 import { EmbedOf, type EmbedGrant } from './embed-token.guard';
 import { EmbeddingService } from './embedding.service';
 
@@ -50,14 +51,34 @@ export class EmbedController {
 
   @Get('card/:token/field/:fieldId/search/:searchFieldId')
   @EmbedOf('question')
-  cardFieldSearch(@SharedObject() grant: EmbedGrant, @Param('fieldId', IdParam('field-id')) fieldId: number, @Param('searchFieldId', IdParam('search-field-id')) searchId: number, @Query() q: SearchQuery) {
+  cardFieldSearch(
+    @SharedObject() grant: EmbedGrant,
+    @Param('fieldId', IdParam('field-id')) fieldId: number,
+    @Param('searchFieldId', IdParam('search-field-id')) searchId: number,
+    @Query() q: SearchQuery,
+  ) {
     return this.lookups.search(grant, fieldId, searchId, q.value, q.limit ?? undefined);
   }
 
   @Get('card/:token/field/:fieldId/remapping/:remappedId')
   @EmbedOf('question')
-  cardFieldRemapping(@SharedObject() grant: EmbedGrant, @Param('fieldId', IdParam('field-id')) fieldId: number, @Param('remappedId', IdParam('remapped-id')) remappedId: number, @Query() q: RemappingQuery) {
+  cardFieldRemapping(
+    @SharedObject() grant: EmbedGrant,
+    @Param('fieldId', IdParam('field-id')) fieldId: number,
+    @Param('remappedId', IdParam('remapped-id')) remappedId: number,
+    @Query() q: RemappingQuery,
+  ) {
     return this.lookups.remapping(grant, fieldId, remappedId, q.value);
+  }
+
+  @Get('card/:token/params/:paramKey/remapping')
+  @EmbedOf('question')
+  cardParamRemapping(
+    @SharedObject() grant: EmbedGrant,
+    @Param('paramKey', NonBlankParam('param-key')) key: string,
+    @Query('value') value: unknown,
+  ) {
+    return this.lookups.cardParamRemapping(grant, key, remappingValue(value));
   }
 
   @Get('dashboard/:token')
@@ -99,26 +120,51 @@ export class EmbedController {
 
   @Get('dashboard/:token/field/:fieldId/search/:searchFieldId')
   @EmbedOf('dashboard')
-  dashboardFieldSearch(@SharedObject() grant: EmbedGrant, @Param('fieldId', IdParam('field-id')) fieldId: number, @Param('searchFieldId', IdParam('search-field-id')) searchId: number, @Query() q: SearchQuery) {
+  dashboardFieldSearch(
+    @SharedObject() grant: EmbedGrant,
+    @Param('fieldId', IdParam('field-id')) fieldId: number,
+    @Param('searchFieldId', IdParam('search-field-id')) searchId: number,
+    @Query() q: SearchQuery,
+  ) {
     return this.lookups.search(grant, fieldId, searchId, q.value, q.limit ?? undefined);
   }
 
   @Get('dashboard/:token/field/:fieldId/remapping/:remappedId')
   @EmbedOf('dashboard')
-  dashboardFieldRemapping(@SharedObject() grant: EmbedGrant, @Param('fieldId', IdParam('field-id')) fieldId: number, @Param('remappedId', IdParam('remapped-id')) remappedId: number, @Query() q: RemappingQuery) {
+  dashboardFieldRemapping(
+    @SharedObject() grant: EmbedGrant,
+    @Param('fieldId', IdParam('field-id')) fieldId: number,
+    @Param('remappedId', IdParam('remapped-id')) remappedId: number,
+    @Query() q: RemappingQuery,
+  ) {
     return this.lookups.remapping(grant, fieldId, remappedId, q.value);
   }
 
   @Get('dashboard/:token/params/:paramKey/values')
   @EmbedOf('dashboard')
-  paramValues(@SharedObject() grant: EmbedGrant, @Param('paramKey') key: string, @Query() q: Viewer) {
-    return this.lookups.paramValues(grant, nonBlank('param-key', key), q);
+  paramValues(@SharedObject() grant: EmbedGrant, @Param('paramKey', NonBlankParam('param-key')) key: string, @Query() q: Viewer) {
+    return this.lookups.paramValues(grant, key, q);
   }
 
   @Get('dashboard/:token/params/:paramKey/search/:prefix')
   @EmbedOf('dashboard')
-  paramSearch(@SharedObject() grant: EmbedGrant, @Param('paramKey') key: string, @Param('prefix') prefix: string, @Query() q: Viewer) {
-    return this.lookups.paramValues(grant, nonBlank('param-key', key), q, nonBlank('prefix', prefix));
+  paramSearch(
+    @SharedObject() grant: EmbedGrant,
+    @Param('paramKey', NonBlankParam('param-key')) key: string,
+    @Param('prefix', NonBlankParam('prefix')) prefix: string,
+    @Query() q: Viewer,
+  ) {
+    return this.lookups.paramValues(grant, key, q, prefix);
+  }
+
+  @Get('dashboard/:token/params/:paramKey/remapping')
+  @EmbedOf('dashboard')
+  paramRemapping(
+    @SharedObject() grant: EmbedGrant,
+    @Param('paramKey', NonBlankParam('param-key')) key: string,
+    @Query('value') value: unknown,
+  ) {
+    return this.lookups.dashboardParamRemapping(grant, key, remappingValue(value));
   }
 
   @Get('pivot/card/:token/query')

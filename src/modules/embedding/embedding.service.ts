@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DashboardsRepository } from '../dashboards/dashboards.repository';
-import { DashcardActionsRegistry } from '../dashboards/dashcard-actions';
-import { SharedFieldsService } from '../public-sharing/shared-fields.service';
-import { dashcardActionIds, sharedCardView, sharedDashboardView } from '../public-sharing/shared-views';
+import { dashcardActions } from '../dashboards';
+import { EventBus } from '../../common/events/event-bus';
+import { dashcardActionIds, sharedCardView, sharedDashboardView, SharedFieldsService } from '../public-sharing';
 import { cardOf, cardParameters, dashboardOf, dashboardParameters } from './embed-grant';
 import { EmbedLookupsService } from './embed-lookups.service';
 import type { EmbedGrant } from './embed-token.guard';
@@ -16,8 +15,7 @@ import { embedDashboardView, viewerSettable } from './embed-views';
 @Injectable()
 export class EmbeddingService {
   constructor(
-    private readonly dashboards: DashboardsRepository,
-    private readonly actions: DashcardActionsRegistry,
+    private readonly bus: EventBus,
     private readonly fields: SharedFieldsService,
     private readonly lookups: EmbedLookupsService,
   ) {}
@@ -31,12 +29,11 @@ export class EmbeddingService {
   async dashboard(grant: EmbedGrant) {
     const found = dashboardOf(grant);
     const cards = await this.fields.dashboardCards(found);
-    const [tabs, paramFields, actions] = await Promise.all([
-      this.dashboards.tabs(Number(found.dashboard.id)),
+    const [paramFields, actions] = await Promise.all([
       this.lookups.allowed(grant, cards).then((ids) => this.fields.paramFields(ids)),
-      this.actions.publicViews(dashcardActionIds(found)),
+      dashcardActions(this.bus, dashcardActionIds(found), 'public'),
     ]);
     const shown = viewerSettable(dashboardParameters(found), grant.whitelist, grant.claims.params);
-    return embedDashboardView(sharedDashboardView(found, tabs, cards, paramFields, actions), shown);
+    return embedDashboardView(sharedDashboardView(found, found.tabs, cards, paramFields, actions), shown);
   }
 }

@@ -2,9 +2,10 @@ import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { Access } from '../../common/auth/access.decorator';
 import { SharedObject } from '../../common/auth/shared-object';
-import { IdParam } from '../../common/validation/pipes';
+import { IdParam, NonBlankParam } from '../../common/validation/pipes';
+import { remappingValue } from '../cards';
 import { EmbedLookupsService } from './embed-lookups.service';
-import { EmbedRunsService, nonBlank } from './embed-runs.service';
+import { EmbedRunsService } from './embed-runs.service';
 import { EmbedOf, type EmbedGrant } from './embed-token.guard';
 import { EmbeddingService } from './embedding.service';
 
@@ -36,6 +37,16 @@ export class PreviewEmbedController {
     return this.runs.card(grant, q, res, { pivot: false });
   }
 
+  @Get('card/:token/params/:paramKey/remapping')
+  @EmbedOf('question')
+  cardParamRemapping(
+    @SharedObject() grant: EmbedGrant,
+    @Param('paramKey', NonBlankParam('param-key')) key: string,
+    @Query('value') value: unknown,
+  ) {
+    return this.lookups.cardParamRemapping(grant, key, remappingValue(value));
+  }
+
   @Get('dashboard/:token')
   @EmbedOf('dashboard')
   dashboard(@SharedObject() grant: EmbedGrant) {
@@ -56,8 +67,18 @@ export class PreviewEmbedController {
 
   @Get('dashboard/:token/params/:paramKey/values')
   @EmbedOf('dashboard')
-  paramValues(@SharedObject() grant: EmbedGrant, @Param('paramKey') key: string, @Query() q: Viewer) {
-    return this.lookups.paramValues(grant, nonBlank('param-key', key), q);
+  paramValues(@SharedObject() grant: EmbedGrant, @Param('paramKey', NonBlankParam('param-key')) key: string, @Query() q: Viewer) {
+    return this.lookups.paramValues(grant, key, q);
+  }
+
+  @Get('dashboard/:token/params/:paramKey/remapping')
+  @EmbedOf('dashboard')
+  paramRemapping(
+    @SharedObject() grant: EmbedGrant,
+    @Param('paramKey', NonBlankParam('param-key')) key: string,
+    @Query('value') value: unknown,
+  ) {
+    return this.lookups.dashboardParamRemapping(grant, key, remappingValue(value));
   }
 
   @Get('pivot/card/:token/query')

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { AuthUser } from '../../common/auth/current-user';
+import { isAdmin, type Reader } from '../../common/auth/shared-grant';
 import { ForbiddenError, MessageError } from '../../common/errors/api-errors';
 import { QueryOptions, QueryResult, SqlParam } from '../../query-engine/execute/drivers';
-import { WarehouseDatabase } from '../databases/database.entity';
-import { WarehouseTable } from '../tables/table.entity';
-import { WarehouseConnections } from '../warehouse/warehouse-connections';
-import { WarehouseField } from './field.entity';
+import { WarehouseDatabase } from '../../schema/database.entity';
+import { WarehouseTable } from '../../schema/table.entity';
+import { WarehouseConnections } from '../warehouse';
+import { WarehouseField } from '../../schema/field.entity';
 import { keyParam, remappingSql, searchSql, startsWithPattern, summarySql } from './field-queries';
 import { isa } from './field-types';
 import { FieldsRepository } from './fields.repository';
@@ -29,11 +30,14 @@ export class FieldDataService {
   async summary(caller: AuthUser, id: number): Promise<Array<[string, number | null]>> {
     const { field, table, db } = await this.readable(caller, id);
     const row = (await this.run(db, (e) => summarySql(e, table, field), [])).rows[0] ?? [];
-    return [['count', num(row[0]) ?? 0], ['distincts', num(row[1])]];
+    return [
+      ['count', num(row[0]) ?? 0],
+      ['distincts', num(row[1])],
+    ];
   }
 
   /** `[[value of field, value of search field], ...]` for search values starting with `value`, any case. */
-  async search(caller: AuthUser, id: number, searchId: number, value: string, limit = SEARCH_DEFAULT): Promise<unknown[][]> {
+  async search(caller: Reader, id: number, searchId: number, value: string, limit = SEARCH_DEFAULT): Promise<unknown[][]> {
     const { field, db } = await this.readable(caller, id);
     const { field: searchField, table } = await this.readable(caller, searchId);
     const key = await this.keyOn(field, searchField, db);
@@ -43,7 +47,7 @@ export class FieldDataService {
   }
 
   /** `[value, remapped value]` for the row whose key is `value`; `[value]` when no row has it. */
-  async remapping(caller: AuthUser, id: number, remappedId: number, value: string): Promise<unknown[]> {
+  async remapping(caller: Reader, id: number, remappedId: number, value: string): Promise<unknown[]> {
     const { field, db } = await this.readable(caller, id);
     const { field: remapped, table } = await this.readable(caller, remappedId);
     const key = await this.keyOn(field, remapped, db);
@@ -54,9 +58,9 @@ export class FieldDataService {
   }
 
   /** Sensitive values are for admins only. */
-  private async readable(caller: AuthUser, id: number): Promise<FieldInTable> {
+  private async readable(caller: Reader, id: number): Promise<FieldInTable> {
     const found = await this.access.field(caller, id, 'read');
-    if (found.field.visibility_type === 'sensitive' && !caller.isSuperuser) throw new ForbiddenError();
+    if (found.field.visibility_type === 'sensitive' && !isAdmin(caller)) throw new ForbiddenError();
     return found;
   }
 
@@ -75,7 +79,12 @@ export class FieldDataService {
   }
 
   /** A read-only look-up; a WarehouseError is answered by the exception filter. */
-  private async run(db: WarehouseDatabase, sql: (e: WarehouseDatabase['engine']) => string, params: SqlParam[], opts: QueryOptions = {}): Promise<QueryResult> {
+  private async run(
+    db: WarehouseDatabase,
+    sql: (e: WarehouseDatabase['engine']) => string,
+    params: SqlParam[],
+    opts: QueryOptions = {},
+  ): Promise<QueryResult> {
     const driver = this.connections.driverFor(db);
     return driver.query(sql(driver.engine), params, { readOnly: true, timeoutMs: LOOKUP_TIMEOUT_MS, ...opts });
   }

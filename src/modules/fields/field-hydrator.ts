@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { iso } from '../users/user.view';
-import { Dimension } from './dimension.entity';
-import { FieldValues } from './field-values.entity';
-import { HasFieldValues, WarehouseField } from './field.entity';
-import { toFieldView } from './field.view';
+import { iso } from '../../common/views/wire-values';
+import { Dimension } from '../../schema/dimension.entity';
+import { FieldValues } from '../../schema/field-values.entity';
+import { HasFieldValues, WarehouseField } from '../../schema/field.entity';
+import { toFieldView } from '../databases';
 import { FieldsRepository } from './fields.repository';
 
 /** Metabase stores `auto-list` but shows it as `list`, so clients only ever deal with `list`. */

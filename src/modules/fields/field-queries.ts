@@ -1,7 +1,7 @@
 import type { Engine } from '../../query-engine/execute/drivers/driver';
-import { castText, escapeLike, LIKE_ESCAPE, quoteIdent, tableRef } from '../warehouse/warehouse-sql';
-import { WarehouseTable } from '../tables/table.entity';
-import { WarehouseField } from './field.entity';
+import { castText, escapeLike, LIKE_ESCAPE, quoteIdent, tableRef } from '../warehouse';
+import { WarehouseTable } from '../../schema/table.entity';
+import { WarehouseField } from '../../schema/field.entity';
 
 /**
  * The SQL the field endpoints send to a warehouse. Names only ever reach the text through quoteIdent/tableRef and

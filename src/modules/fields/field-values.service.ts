@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { AuthUser } from '../../common/auth/current-user';
+import { isAdmin, type Reader } from '../../common/auth/shared-grant';
 import { ForbiddenError, MessageError } from '../../common/errors/api-errors';
-import { WarehouseDatabase } from '../databases/database.entity';
-import { SyncService } from '../sync/sync.service';
-import { WarehouseField } from './field.entity';
+import { WarehouseDatabase } from '../../schema/database.entity';
+import { SyncService } from '../sync';
+import { WarehouseField } from '../../schema/field.entity';
 import { valuePairs } from './field-hydrator';
 import { isa } from './field-types';
 import { FieldValuesDto } from './fields.dto';
@@ -15,7 +16,8 @@ const NO_VALUES_VISIBILITY = new Set(['retired', 'sensitive', 'hidden', 'details
 const REMAPPABLE_SEMANTICS = ['type/Category', 'type/City', 'type/State', 'type/Country'];
 
 export const NOT_REMAPPABLE =
-  "You can only update the human readable values of a mapped values of a Field whose value of `has_field_values` is `list` or whose semantic type is 'category'/'city'/'state'/'country' or whose 'base_type' is 'type/Boolean'.";
+  'You can only update the human readable values of a mapped values of a Field whose value of `has_field_values` is `list`' +
+  " or whose semantic type is 'category'/'city'/'state'/'country' or whose 'base_type' is 'type/Boolean'.";
 export const PARTIAL_REMAPPING = 'If remapped values are specified, they must be specified for all field values';
 
 /** Metabase's field-should-have-field-values?: a visible, non-temporal field set to list its values. */
@@ -37,9 +39,9 @@ export class FieldValuesService {
     private readonly sync: SyncService,
   ) {}
 
-  async values(caller: AuthUser, id: number) {
+  async values(caller: Reader, id: number) {
     const { field, db } = await this.access.field(caller, id, 'read');
-    if (field.visibility_type === 'sensitive' && !caller.isSuperuser) throw new ForbiddenError();
+    if (field.visibility_type === 'sensitive' && !isAdmin(caller)) throw new ForbiddenError();
     if (!hasListValues(field)) return { field_id: id, values: [], has_more_values: false };
     let [stored] = await this.repo.values([id]);
     if (!stored) {
@@ -56,7 +58,11 @@ export class FieldValuesService {
     const pairs = dto.values;
     const withHuman = pairs.every((p) => p.length === 2);
     if (!withHuman && !pairs.every((p) => p.length === 1)) throw new MessageError(PARTIAL_REMAPPING);
-    await this.repo.saveValues(id, pairs.map((p) => p[0]), withHuman && pairs.length > 0 ? pairs.map((p) => p[1] as string) : null);
+    await this.repo.saveValues(
+      id,
+      pairs.map((p) => p[0]),
+      withHuman && pairs.length > 0 ? pairs.map((p) => p[1] as string) : null,
+    );
     return { status: 'success' };
   }
 

@@ -19,7 +19,7 @@ export class FieldsController {
 
   /**
    * Fields of saved questions are addressed by reference, `field,<name>,<options JSON>`, URL-encoded. Express matches
-   * the raw path, so the commas are written encoded here; declared before `:id/values`, which would 400 on it.
+   * the raw path, so the commas are written encoded here. The literal `field` wins over `:id/values`, which would 400 on it.
    */
   @Get(['field%2C:ref/values', 'field,:ref/values'])
   @Access('user')

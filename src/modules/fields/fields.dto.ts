@@ -2,7 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { IsArray, IsIn, ValidateBy } from 'class-validator';
 import { Bool, BoolString, IsMap, NonBlankString, Nullable, OneOf, PositiveInt } from '../../common/validation/validators';
-import { FieldVisibility, HasFieldValues } from './field.entity';
+import { FieldVisibility, HasFieldValues } from '../../schema/field.entity';
 import { COERCION_STRATEGIES, keywordName, SEMANTIC_TYPES } from './field-types';
 
 export const FIELD_VISIBILITIES: readonly FieldVisibility[] = ['details-only', 'hidden', 'normal', 'retired', 'sensitive'];
@@ -18,7 +18,10 @@ export const FIELD_MSG = {
 
 /** `type/Category` or `:type/Category`, checked against a fixed set of keywords. */
 const Keyword = (allowed: ReadonlySet<string>, message: string) =>
-  applyDecorators(Transform(({ value }) => keywordName(value)), IsIn([...allowed], { message }));
+  applyDecorators(
+    Transform(({ value }) => keywordName(value)),
+    IsIn([...allowed], { message }),
+  );
 
 export class UpdateFieldDto {
   @Nullable()
@@ -63,7 +66,13 @@ export class UpdateFieldDto {
 
   @Nullable()
   @IsArray({ message: FIELD_MSG.nonBlankArray })
-  @ValidateBy({ name: 'nonBlankStrings', validator: { validate: (v: unknown) => Array.isArray(v) && v.every((s) => typeof s === 'string' && /\S/.test(s)) } }, { message: FIELD_MSG.nonBlankArray })
+  @ValidateBy(
+    {
+      name: 'nonBlankStrings',
+      validator: { validate: (v: unknown) => Array.isArray(v) && v.every((s) => typeof s === 'string' && /\S/.test(s)) },
+    },
+    { message: FIELD_MSG.nonBlankArray },
+  )
   nfc_path?: string[] | null;
 
   @Nullable()
@@ -74,7 +83,10 @@ export class UpdateFieldDto {
 const isPair = (p: unknown) => Array.isArray(p) && (p.length === 1 || (p.length === 2 && typeof p[1] === 'string' && /\S/.test(p[1])));
 
 export class FieldValuesDto {
-  @ValidateBy({ name: 'valuePairs', validator: { validate: (v: unknown) => Array.isArray(v) && v.every(isPair) } }, { message: FIELD_MSG.valuePairs })
+  @ValidateBy(
+    { name: 'valuePairs', validator: { validate: (v: unknown) => Array.isArray(v) && v.every(isPair) } },
+    { message: FIELD_MSG.valuePairs },
+  )
   values: Array<[unknown] | [unknown, string]>;
 }
 

@@ -1,9 +1,11 @@
 import { Module } from '@nestjs/common';
-import { DatabasesModule } from '../databases/databases.module';
-import { SyncModule } from '../sync/sync.module';
-import { WarehouseModule } from '../warehouse/warehouse.module';
+import { DatabasesModule } from '../databases';
+import { SyncModule } from '../sync';
+import { WarehouseModule } from '../warehouse';
 import { FieldDataService } from './field-data.service';
+import { FieldMetadataCache } from './field-metadata.cache';
 import { FieldHydrator } from './field-hydrator';
+import { FieldRemappingService } from './field-remapping.service';
 import { FieldValuesService } from './field-values.service';
 import { FieldsController } from './fields.controller';
 import { FieldsRepository } from './fields.repository';
@@ -14,7 +16,24 @@ import { MetadataAccess } from './metadata-access.service';
 @Module({
   imports: [DatabasesModule, WarehouseModule, SyncModule],
   controllers: [FieldsController],
-  providers: [FieldsRepository, MetadataAccess, FieldHydrator, FieldValuesService, FieldDataService, FieldsService],
-  exports: [FieldsRepository, MetadataAccess, FieldHydrator, FieldValuesService, FieldDataService],
+  providers: [
+    FieldsRepository,
+    MetadataAccess,
+    FieldHydrator,
+    FieldMetadataCache,
+    FieldValuesService,
+    FieldDataService,
+    FieldRemappingService,
+    FieldsService,
+  ],
+  exports: [
+    FieldsRepository,
+    MetadataAccess,
+    FieldHydrator,
+    FieldMetadataCache,
+    FieldValuesService,
+    FieldDataService,
+    FieldRemappingService,
+  ],
 })
 export class FieldsModule {}

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In, QueryDeepPartialEntity } from 'typeorm';
-import { WarehouseTable } from '../tables/table.entity';
-import { Dimension } from './dimension.entity';
-import { FieldValues } from './field-values.entity';
-import { WarehouseField } from './field.entity';
+import { WarehouseTable } from '../../schema/table.entity';
+import { Dimension } from '../../schema/dimension.entity';
+import { FieldValues } from '../../schema/field-values.entity';
+import { WarehouseField } from '../../schema/field.entity';
 
 /** Field metadata in the app DB: fields, their value lists and dimensions, and the tables they belong to. */
 @Injectable()
@@ -36,7 +36,10 @@ export class FieldsRepository {
   /** Active fields whose foreign key points at one of `targetIds`. */
   fieldsPointingAt(targetIds: number[]): Promise<WarehouseField[]> {
     if (targetIds.length === 0) return Promise.resolve([]);
-    return this.db.manager.find(WarehouseField, { where: { fk_target_field_id: In(targetIds), active: true }, order: { table_id: 'ASC', position: 'ASC', id: 'ASC' } });
+    return this.db.manager.find(WarehouseField, {
+      where: { fk_target_field_id: In(targetIds), active: true },
+      order: { table_id: 'ASC', position: 'ASC', id: 'ASC' },
+    });
   }
 
   async updateField(id: number, changes: Partial<WarehouseField>, tx: EntityManager = this.db.manager): Promise<void> {
@@ -86,7 +89,9 @@ export class FieldsRepository {
 
   async saveValues(fieldId: number, values: unknown[], human: string[] | null): Promise<void> {
     await this.db.transaction((tx) =>
-      tx.upsert(FieldValues, { field_id: fieldId, values: values as never[], human_readable_values: human, has_more_values: false }, ['field_id']),
+      tx.upsert(FieldValues, { field_id: fieldId, values: values as never[], human_readable_values: human, has_more_values: false }, [
+        'field_id',
+      ]),
     );
   }
 }

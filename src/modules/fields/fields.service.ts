@@ -1,11 +1,11 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { AuthUser } from '../../common/auth/current-user';
 import { ForbiddenError, MessageError, ValidationError } from '../../common/errors/api-errors';
-import { MACRO_STORE, type MacroStore, type TableMacro } from '../content/macro-store';
-import { WarehouseDatabase } from '../databases/database.entity';
-import { contextForms, rankBySimilarity, similarity } from '../legacy-metrics/macro-similarity';
-import { chooseHasFieldValues } from '../sync/analyze';
-import { WarehouseField } from './field.entity';
+import { contextForms, rankBySimilarity, similarity, type SegmentMetricView, segmentsMetricsOf } from '../content';
+import { EventBus } from '../../common/events/event-bus';
+import { WarehouseDatabase } from '../../schema/database.entity';
+import { chooseHasFieldValues } from '../sync';
+import { WarehouseField } from '../../schema/field.entity';
 import { dimensionView, FieldHydrator, fieldView } from './field-hydrator';
 import { coercedType, isa } from './field-types';
 import { FieldValuesService } from './field-values.service';
@@ -27,7 +27,7 @@ export class FieldsService {
     private readonly repo: FieldsRepository,
     private readonly hydrator: FieldHydrator,
     private readonly fieldValues: FieldValuesService,
-    @Inject(MACRO_STORE) private readonly macros: MacroStore,
+    private readonly bus: EventBus,
   ) {}
 
   /** The field with its table (and database), FK target, dimensions and name field. */
@@ -83,7 +83,8 @@ export class FieldsService {
     await this.repo.transaction(async (tx) => {
       await this.repo.updateField(id, changes, tx);
       if (removedFk) await this.repo.deleteDimension(id, 'external', tx);
-      else if (changes.display_name !== undefined && changes.display_name !== field.display_name) await this.repo.renameDimension(id, changes.display_name, tx);
+      else if (changes.display_name !== undefined && changes.display_name !== field.display_name)
+        await this.repo.renameDimension(id, changes.display_name, tx);
     });
     const updated = (await this.repo.findField(id))!;
     if (updated.visibility_type === 'sensitive') {
@@ -103,11 +104,15 @@ export class FieldsService {
    */
   async related(caller: AuthUser, id: number) {
     const { field, table } = await this.access.field(caller, id, 'read');
-    const [fields, segments, metrics] = await Promise.all([this.repo.activeFields([table.id]), this.macros.onTables('segment', [table.id]), this.macros.onTables('metric', [table.id])]);
+    const [fields, segments, metrics] = await Promise.all([
+      this.repo.activeFields([table.id]),
+      segmentsMetricsOf(this.bus, 'segment', [table.id]),
+      segmentsMetricsOf(this.bus, 'metric', [table.id]),
+    ]);
     const others = fields.filter((f) => f.id !== field.id && f.visibility_type === 'normal');
     const self = ['field', field.id];
-    const usesField = (m: TableMacro) => similarity(contextForms(self), contextForms(m.definition)) > 0;
-    const ranked = (list: TableMacro[]) => rankBySimilarity(self, list, (m) => m.definition, RELATED_MAX);
+    const usesField = (m: SegmentMetricView) => similarity(contextForms(self), contextForms(m.definition)) > 0;
+    const ranked = (list: SegmentMetricView[]) => rankBySimilarity(self, list, (m) => m.definition, RELATED_MAX);
     return {
       table: tableView(table),
       fields: others.map(fieldView),
@@ -124,7 +129,9 @@ export class FieldsService {
       if (!dto.human_readable_field_id) throw new MessageError('Foreign key based remappings require a human readable field id');
       humanReadable = await this.checkHumanReadable(field, dto.human_readable_field_id);
     }
-    return dimensionView(await this.repo.saveDimension(id, { type: dto.type, name: dto.name.trim(), human_readable_field_id: humanReadable }));
+    return dimensionView(
+      await this.repo.saveDimension(id, { type: dto.type, name: dto.name.trim(), human_readable_field_id: humanReadable }),
+    );
   }
 
   async deleteDimension(caller: AuthUser, id: number): Promise<void> {

@@ -1,13 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { AuthUser } from '../../common/auth/current-user';
+import { isShared, type Reader } from '../../common/auth/shared-grant';
 import { ForbiddenError, NotFoundError } from '../../common/errors/api-errors';
-import { WarehouseDatabase } from '../databases/database.entity';
-import { toDatabaseView } from '../databases/database.view';
-import { DatabasesRepository } from '../databases/databases.repository';
-import { WarehouseTable } from '../tables/table.entity';
-import { toTableView } from '../tables/table.view';
-import { accessIn, DatabaseAccessService } from '../warehouse/database-access.service';
-import { WarehouseField } from './field.entity';
+import { WarehouseDatabase } from '../../schema/database.entity';
+import { DatabasesRepository, toDatabaseView, toTableView } from '../databases';
+import { WarehouseTable } from '../../schema/table.entity';
+import { accessIn, DatabaseAccessService } from '../warehouse';
+import { WarehouseField } from '../../schema/field.entity';
 import { FieldsRepository } from './fields.repository';
 
 /** `read` needs data access to the database; `write` (editing the data model) needs an admin. */
@@ -24,7 +23,9 @@ export interface FieldInTable extends TableInDb {
 
 /**
  * Finds tables and fields the way every metadata endpoint must: unknown or inactive is 404 (before any
- * permission answer, as Metabase does), then the caller's access to the database decides.
+ * permission answer, as Metabase does), then the caller's access to the database decides. A shared object's grant
+ * reads without data permissions, as Metabase's public and embed look-ups do: the services that take one ask only
+ * for the fields the object's own parameters filter on (and what those may be paired with). It never writes.
  */
 @Injectable()
 export class MetadataAccess {
@@ -34,7 +35,7 @@ export class MetadataAccess {
     private readonly access: DatabaseAccessService,
   ) {}
 
-  async table(caller: AuthUser, id: number, mode: MetadataMode): Promise<TableInDb> {
+  async table(caller: Reader, id: number, mode: MetadataMode): Promise<TableInDb> {
     const table = await this.repo.findTable(id);
     if (!table || !table.active) throw new NotFoundError();
     const db = await this.databases.findById(table.db_id);
@@ -43,14 +44,16 @@ export class MetadataAccess {
     return { table, db };
   }
 
-  async field(caller: AuthUser, id: number, mode: MetadataMode): Promise<FieldInTable> {
+  async field(caller: Reader, id: number, mode: MetadataMode): Promise<FieldInTable> {
     const field = await this.repo.findField(id);
     if (!field || !field.active) throw new NotFoundError();
     return { field, ...(await this.table(caller, field.table_id, mode)) };
   }
 
-  async check(caller: AuthUser, dbId: number, mode: MetadataMode): Promise<void> {
-    if (mode === 'write') {
+  async check(caller: Reader, dbId: number, mode: MetadataMode): Promise<void> {
+    if (isShared(caller)) {
+      if (mode !== 'read') throw new ForbiddenError();
+    } else if (mode === 'write') {
       if (!caller.isSuperuser) throw new ForbiddenError();
     } else {
       await this.access.assertCanRead(caller, dbId);

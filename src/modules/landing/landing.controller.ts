@@ -1,22 +1,26 @@
-import { Controller, Get, Header, Req, Res } from '@nestjs/common';
+import { Controller, Get, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { Access } from '../../common/auth/access.decorator';
-import { landingPage } from './landing-page';
+import { sendWebFile, WebPagesService } from '../web-pages';
 import { LandingService } from './landing.service';
 
 @Controller()
 export class LandingController {
-  constructor(private readonly landing: LandingService) {}
+  constructor(
+    private readonly landing: LandingService,
+    private readonly pages: WebPagesService,
+  ) {}
 
-  /** What the server is, whether setup is done and where the API docs are: HTML for a browser, JSON when asked for. */
+  /**
+   * A browser gets the application (its home page, or setup while no user exists); a script that asks for JSON
+   * gets what the server is, whether setup is done and where the API docs are.
+   */
   @Get()
   @Access('public')
-  @Header('Cache-Control', 'no-store')
-  async root(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
-    const info = await this.landing.info();
+  async root(@Req() req: Request, @Res() res: Response) {
     res.vary('Accept');
-    if (req.accepts(['html', 'json']) === 'json') return info;
-    res.type('text/html; charset=utf-8');
-    return landingPage(info);
+    if (req.accepts(['html', 'json']) !== 'json') return sendWebFile(res, this.pages.page('app'));
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(await this.landing.info());
   }
 }

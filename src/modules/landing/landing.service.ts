@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { versionInfo } from '../../common/version';
-import { UsersRepository } from '../users/users.repository';
+import { UsersRepository } from '../users';
 
 /** What `GET /` tells a person or a script arriving at the server's root. */
 export interface LandingInfo {
@@ -16,7 +16,9 @@ export interface LandingInfo {
 const NEXT_STEP = {
   method: 'POST' as const,
   path: '/api/setup' as const,
-  how: 'Read "setup-token" from GET /api/session/properties, then POST /api/setup with {token, user: {email, password, first_name, last_name}} to create the first admin.',
+  how:
+    'Read "setup-token" from GET /api/session/properties, then POST /api/setup' +
+    ' with {token, user: {email, password, first_name, last_name}} to create the first admin.',
 };
 
 @Injectable()
@@ -31,7 +33,12 @@ export class LandingService {
       version: versionInfo().tag,
       setup_done: setupDone,
       next_step: setupDone ? null : NEXT_STEP,
-      links: { api_docs: '/api/docs', openapi: '/api/docs/openapi.json', health: '/api/health', session_properties: '/api/session/properties' },
+      links: {
+        api_docs: '/api/docs',
+        openapi: '/api/docs/openapi.json',
+        health: '/api/health',
+        session_properties: '/api/session/properties',
+      },
     };
   }
 }

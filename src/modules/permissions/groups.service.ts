@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AuthUser } from '../../common/auth/current-user';
 import { ForbiddenError, MessageError, NotFoundError } from '../../common/errors/api-errors';
-import { PermissionsGroup } from './permissions-group.entity';
+import { PermissionsGroup } from '../../schema/permissions-group.entity';
 import { GroupView, MemberView, toMemberView } from './permissions.dto';
 import { PermissionsRepository } from './permissions.repository';
 

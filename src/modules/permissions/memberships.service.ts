@@ -2,9 +2,9 @@ import { Injectable, Optional } from '@nestjs/common';
 import { ClusterEvents } from '../../common/cluster/cluster-events';
 import { EntityManager } from 'typeorm';
 import { MessageError, NotFoundError, ValidationError } from '../../common/errors/api-errors';
-import { User } from '../users/user.entity';
-import { ADMIN_GROUP_ID, ALL_USERS_GROUP_ID } from '../users/users.repository';
-import { PermissionsGroupMembership } from './permissions-group-membership.entity';
+import { User } from '../../schema/user.entity';
+import { ADMIN_GROUP_ID, ALL_USERS_GROUP_ID } from '../../schema/permissions-group.entity';
+import { PermissionsGroupMembership } from '../../schema/permissions-group-membership.entity';
 import { AddMembershipDto, MembershipView, MemberView, toMembershipView, toMemberView } from './permissions.dto';
 import { PermissionsRepository } from './permissions.repository';
 

@@ -1,14 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
-import { Max } from 'class-validator';
-import { MSG } from '../../common/validation/messages';
-import { Bool, MaxLen, NonBlankString, Nullable, PositiveInt } from '../../common/validation/validators';
-import { commonName } from '../users/user.view';
-import { PermissionsGroupMembership } from './permissions-group-membership.entity';
+import { Bool, Id, MaxLen, NonBlankString, Nullable } from '../../common/validation/validators';
+import { commonName } from '../../common/views/wire-values';
+import { PermissionsGroupMembership } from '../../schema/permissions-group-membership.entity';
 import { GroupRow, MemberRow } from './permissions.repository';
-
-/** Ids are 32-bit integers in the app DB; a larger one could only fail inside the database. */
-export const MAX_ID = 2_147_483_647;
-export const Id = () => applyDecorators(PositiveInt(), Max(MAX_ID, { message: MSG.positiveInt }));
 
 /** One decorator, so the non-blank check runs (and reports) first. */
 const GroupName = () => applyDecorators(NonBlankString(), MaxLen(255));

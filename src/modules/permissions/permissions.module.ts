@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { User } from '../users/user.entity';
+import { User } from '../../schema/user.entity';
 import { GroupsService } from './groups.service';
 import { MembershipsService } from './memberships.service';
-import { PermissionsGroup } from './permissions-group.entity';
-import { PermissionsGroupMembership } from './permissions-group-membership.entity';
+import { PermissionsGroup } from '../../schema/permissions-group.entity';
+import { PermissionsGroupMembership } from '../../schema/permissions-group-membership.entity';
 import { PermissionsController } from './permissions.controller';
 import { PermissionsRepository } from './permissions.repository';
 

@@ -1,9 +1,10 @@
+import { sqlBool } from '../../common/database/row-values';
 import { isUniqueViolation } from '../../common/database/unique-violation';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { User } from '../users/user.entity';
-import { MagicGroupType, PermissionsGroup } from './permissions-group.entity';
-import { PermissionsGroupMembership } from './permissions-group-membership.entity';
+import { User } from '../../schema/user.entity';
+import { MagicGroupType, PermissionsGroup } from '../../schema/permissions-group.entity';
+import { PermissionsGroupMembership } from '../../schema/permissions-group-membership.entity';
 
 export interface GroupRow {
   id: number;
@@ -96,8 +97,14 @@ export class PermissionsRepository {
       .createQueryBuilder(PermissionsGroupMembership, 'm')
       .innerJoin(User, 'u', 'u.id = m.user_id')
       .select([
-        'u.id AS user_id', 'u.email AS email', 'u.first_name AS first_name', 'u.last_name AS last_name',
-        'u.is_superuser AS is_superuser', 'm.id AS membership_id', 'm.group_id AS group_id', 'm.is_group_manager AS is_group_manager',
+        'u.id AS user_id',
+        'u.email AS email',
+        'u.first_name AS first_name',
+        'u.last_name AS last_name',
+        'u.is_superuser AS is_superuser',
+        'm.id AS membership_id',
+        'm.group_id AS group_id',
+        'm.is_group_manager AS is_group_manager',
       ])
       .where('m.group_id = :groupId AND u.is_active = :active', { groupId, active: true })
       .orderBy('LOWER(u.first_name)', 'ASC', 'NULLS LAST')
@@ -111,8 +118,8 @@ export class PermissionsRepository {
       last_name: (r.last_name ?? null) as string | null,
       membership_id: Number(r.membership_id),
       group_id: Number(r.group_id),
-      is_group_manager: rawBool(r.is_group_manager),
-      is_superuser: rawBool(r.is_superuser),
+      is_group_manager: sqlBool(r.is_group_manager),
+      is_superuser: sqlBool(r.is_superuser),
     }));
   }
 
@@ -165,11 +172,6 @@ export class PermissionsRepository {
     if (this.db.options.type === 'postgres') qb.setLock('pessimistic_write');
     return (await qb.getRawMany()).length;
   }
-}
-
-/** SQLite answers booleans in raw rows as 0/1. */
-function rawBool(v: unknown): boolean {
-  return v === true || v === 1 || v === '1' || v === 't';
 }
 
 /** Runs an insert or update; a unique-constraint violation (a concurrent duplicate) answers undefined. */

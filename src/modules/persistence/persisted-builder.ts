@@ -2,12 +2,23 @@ import { Inject, Injectable } from '@nestjs/common';
 import { SecretBox } from '../../common/crypto/secret-box';
 import { AppLogger } from '../../common/logging/app-logger';
 import type { Engine } from '../../query-engine/execute/drivers/driver';
-import { DatasetService, type DatasetStream } from '../dataset/dataset.service';
-import type { WarehouseDatabase } from '../databases/database.entity';
-import { openDetails } from '../warehouse/database-details';
-import { WarehouseConnections } from '../warehouse/warehouse-connections';
+import { DatasetService, type DatasetStream } from '../dataset';
+import type { WarehouseDatabase } from '../../schema/database.entity';
+import { openDetails, WarehouseConnections } from '../warehouse';
 import { duckdbWriter } from './duckdb-writer';
-import { bindValue, createSchemaSql, createTableSql, dropSchemaSql, dropTableSql, firstPlaceSql, insertSql, PersistColumn, PersistEngine, rowsPerInsert, swapSql } from './persisted-ddl';
+import {
+  bindValue,
+  createSchemaSql,
+  createTableSql,
+  dropSchemaSql,
+  dropTableSql,
+  firstPlaceSql,
+  insertSql,
+  PersistColumn,
+  PersistEngine,
+  rowsPerInsert,
+  swapSql,
+} from './persisted-ddl';
 import { buildingTableName, oldTableName, uniqueColumnNames } from './persisted-names';
 import { mysqlWriter, postgresWriter, WarehouseWriteError, type WarehouseWriter } from './warehouse-writer';
 
@@ -123,8 +134,13 @@ export class PersistedBuilder {
       await writer.run(createSchemaSql(engine, schema));
     } catch (e) {
       if (isMissingRight(e)) {
-        const right = engine === 'mysql' ? `the CREATE privilege on the database \`${schema}\`` : `the CREATE privilege on the database (to create schema "${schema}") or CREATE on that schema`;
-        throw new BuildError(`The database user may not create the schema "${schema}" for persisted models: it needs ${right}. (${message(e)})`);
+        const right =
+          engine === 'mysql'
+            ? `the CREATE privilege on the database \`${schema}\``
+            : `the CREATE privilege on the database (to create schema "${schema}") or CREATE on that schema`;
+        throw new BuildError(
+          `The database user may not create the schema "${schema}" for persisted models: it needs ${right}. (${message(e)})`,
+        );
       }
       throw e;
     }
@@ -135,15 +151,20 @@ export class PersistedBuilder {
     const { db, schema } = target;
     const engine = db.engine;
     const controller = new AbortController();
-    const answer = await this.dataset.stream(target.query, { shared: { via: 'embed', model: 'card', id: target.cardId } }, controller.signal, {
-      context: 'persisted-model',
-      cardId: target.cardId,
-      defaultMaxRows: MAX_PERSISTED_ROWS,
-    });
+    const answer = await this.dataset.stream(
+      target.query,
+      { shared: { via: 'embed', model: 'card', id: target.cardId } },
+      controller.signal,
+      {
+        context: 'persisted-model',
+        cardId: target.cardId,
+        defaultMaxRows: MAX_PERSISTED_ROWS,
+      },
+    );
     if (answer.status !== 'streaming') {
       if (answer.status === 'failed') throw new BuildError(`The model's query failed: ${answer.error}`);
       // A cached answer cannot happen (no cache TTL is given).
-      throw new BuildError('The model\'s query gave no rows to write.');
+      throw new BuildError("The model's query gave no rows to write.");
     }
     const stream = answer as DatasetStream;
     let rows = 0;
@@ -154,7 +175,11 @@ export class PersistedBuilder {
       try {
         await writer.run(createTableSql(engine, schema, building, columns));
       } catch (e) {
-        if (isMissingRight(e)) throw new BuildError(`The database user may not create tables in the schema "${schema}": it needs the CREATE privilege on that schema. (${message(e)})`);
+        if (isMissingRight(e))
+          throw new BuildError(
+            `The database user may not create tables in the schema "${schema}":` +
+              ` it needs the CREATE privilege on that schema. (${message(e)})`,
+          );
         throw e;
       }
       const per = rowsPerInsert(columns.length);
@@ -178,7 +203,7 @@ export class PersistedBuilder {
       rows += pending.length;
       const failure = stream.outcome().failure;
       if (failure) throw new BuildError(`The model's query failed: ${failure.error}`);
-      this.logger.info("Persisted model built", { card_id: target.cardId, rows });
+      this.logger.info('Persisted model built', { card_id: target.cardId, rows });
       return { columns, rows };
     } finally {
       await stream.close().catch(() => undefined);
@@ -192,5 +217,8 @@ function message(e: unknown): string {
 
 /** Postgres 42501 insufficient_privilege; MySQL 1044 (database access denied), 1142 (command denied). */
 function isMissingRight(e: unknown): boolean {
-  return e instanceof WarehouseWriteError && ['42501', 'ER_DBACCESS_DENIED_ERROR', 'ER_TABLEACCESS_DENIED_ERROR', '1044', '1142'].includes(e.code ?? '');
+  return (
+    e instanceof WarehouseWriteError &&
+    ['42501', 'ER_DBACCESS_DENIED_ERROR', 'ER_TABLEACCESS_DENIED_ERROR', '1044', '1142'].includes(e.code ?? '')
+  );
 }

@@ -1,4 +1,14 @@
-import { bindValue, columnType, createSchemaSql, createTableSql, dropSchemaSql, firstPlaceSql, insertSql, rowsPerInsert, swapSql } from './persisted-ddl';
+import {
+  bindValue,
+  columnType,
+  createSchemaSql,
+  createTableSql,
+  dropSchemaSql,
+  firstPlaceSql,
+  insertSql,
+  rowsPerInsert,
+  swapSql,
+} from './persisted-ddl';
 import { cacheSchemaName, modelTableName, uniqueColumnNames } from './persisted-names';
 
 describe('persisted table names', () => {
@@ -24,10 +34,22 @@ describe('persisted table DDL per dialect', () => {
   ];
 
   it('creates the table with types from the result metadata, identifiers quoted by the dialect', () => {
-    expect(createTableSql('postgres', 's', 't', cols)).toBe('CREATE TABLE "s"."t" ("id" BIGINT, "na""me`" TEXT, "at" TIMESTAMPTZ, "price" DOUBLE PRECISION)');
-    expect(createTableSql('mysql', 's', 't', cols)).toBe('CREATE TABLE `s`.`t` (`id` BIGINT, `na"me``` LONGTEXT, `at` DATETIME(6), `price` DOUBLE)');
-    expect(createTableSql('duckdb', 's', 't', cols)).toBe('CREATE TABLE "s"."t" ("id" BIGINT, "na""me`" TEXT, "at" TIMESTAMPTZ, "price" DOUBLE)');
-    expect(['Boolean', 'Date', 'Time', 'DateTime', 'JSON'].map((t) => columnType('mysql', `type/${t}`))).toEqual(['BOOLEAN', 'DATE', 'TIME', 'DATETIME(6)', 'LONGTEXT']);
+    expect(createTableSql('postgres', 's', 't', cols)).toBe(
+      'CREATE TABLE "s"."t" ("id" BIGINT, "na""me`" TEXT, "at" TIMESTAMPTZ, "price" DOUBLE PRECISION)',
+    );
+    expect(createTableSql('mysql', 's', 't', cols)).toBe(
+      'CREATE TABLE `s`.`t` (`id` BIGINT, `na"me``` LONGTEXT, `at` DATETIME(6), `price` DOUBLE)',
+    );
+    expect(createTableSql('duckdb', 's', 't', cols)).toBe(
+      'CREATE TABLE "s"."t" ("id" BIGINT, "na""me`" TEXT, "at" TIMESTAMPTZ, "price" DOUBLE)',
+    );
+    expect(['Boolean', 'Date', 'Time', 'DateTime', 'JSON'].map((t) => columnType('mysql', `type/${t}`))).toEqual([
+      'BOOLEAN',
+      'DATE',
+      'TIME',
+      'DATETIME(6)',
+      'LONGTEXT',
+    ]);
   });
 
   it('makes the schema (a database on MySQL) and drops it with its tables', () => {
@@ -45,8 +67,14 @@ describe('persisted table DDL per dialect', () => {
   });
 
   it('swaps the new table in: in one transaction where DDL is transactional, one RENAME TABLE on MySQL', () => {
-    expect(swapSql('postgres', 's', 'm_new', 'm', 'm_old')).toEqual({ transaction: ['DROP TABLE IF EXISTS "s"."m"', 'ALTER TABLE "s"."m_new" RENAME TO "m"'], after: [] });
-    expect(swapSql('mysql', 's', 'm_new', 'm', 'm_old')).toEqual({ transaction: ['RENAME TABLE `s`.`m` TO `s`.`m_old`, `s`.`m_new` TO `s`.`m`'], after: ['DROP TABLE IF EXISTS `s`.`m_old`'] });
+    expect(swapSql('postgres', 's', 'm_new', 'm', 'm_old')).toEqual({
+      transaction: ['DROP TABLE IF EXISTS "s"."m"', 'ALTER TABLE "s"."m_new" RENAME TO "m"'],
+      after: [],
+    });
+    expect(swapSql('mysql', 's', 'm_new', 'm', 'm_old')).toEqual({
+      transaction: ['RENAME TABLE `s`.`m` TO `s`.`m_old`, `s`.`m_new` TO `s`.`m`'],
+      after: ['DROP TABLE IF EXISTS `s`.`m_old`'],
+    });
     expect(firstPlaceSql('mysql', 's', 'm_new', 'm')).toBe('RENAME TABLE `s`.`m_new` TO `s`.`m`');
   });
 

@@ -1,5 +1,5 @@
 import type { Engine } from '../../query-engine/execute/drivers/driver';
-import { quoteIdent } from '../warehouse/warehouse-sql';
+import { quoteIdent } from '../warehouse';
 
 /** The engines whose warehouses can hold persisted models. */
 export type PersistEngine = Extract<Engine, 'postgres' | 'mysql' | 'duckdb'>;
@@ -50,11 +50,15 @@ const ref = (engine: PersistEngine, schema: string, table: string) => `${quoteId
 
 /** MySQL's schemas are databases. */
 export function createSchemaSql(engine: PersistEngine, schema: string): string {
-  return engine === 'mysql' ? `CREATE DATABASE IF NOT EXISTS ${quoteIdent(engine, schema)}` : `CREATE SCHEMA IF NOT EXISTS ${quoteIdent(engine, schema)}`;
+  return engine === 'mysql'
+    ? `CREATE DATABASE IF NOT EXISTS ${quoteIdent(engine, schema)}`
+    : `CREATE SCHEMA IF NOT EXISTS ${quoteIdent(engine, schema)}`;
 }
 
 export function dropSchemaSql(engine: PersistEngine, schema: string): string {
-  return engine === 'mysql' ? `DROP DATABASE IF EXISTS ${quoteIdent(engine, schema)}` : `DROP SCHEMA IF EXISTS ${quoteIdent(engine, schema)} CASCADE`;
+  return engine === 'mysql'
+    ? `DROP DATABASE IF EXISTS ${quoteIdent(engine, schema)}`
+    : `DROP SCHEMA IF EXISTS ${quoteIdent(engine, schema)} CASCADE`;
 }
 
 export function createTableSql(engine: PersistEngine, schema: string, table: string, columns: readonly PersistColumn[]): string {
@@ -74,7 +78,8 @@ export function rowsPerInsert(columnCount: number): number {
 /** `INSERT INTO s.t (a, b) VALUES (?, ?), (?, ?)` for `rows` rows: every value a bound `?`. */
 export function insertSql(engine: PersistEngine, schema: string, table: string, columns: readonly PersistColumn[], rows: number): string {
   const one = `(${columns.map(() => '?').join(', ')})`;
-  return `INSERT INTO ${ref(engine, schema, table)} (${columns.map((c) => quoteIdent(engine, c.name)).join(', ')}) VALUES ${Array(rows).fill(one).join(', ')}`;
+  const names = columns.map((c) => quoteIdent(engine, c.name)).join(', ');
+  return `INSERT INTO ${ref(engine, schema, table)} (${names}) VALUES ${Array(rows).fill(one).join(', ')}`;
 }
 
 /**
@@ -83,14 +88,29 @@ export function insertSql(engine: PersistEngine, schema: string, table: string, 
  * commits each DDL statement, but one RENAME TABLE of two pairs is atomic: the old table moves aside and the new one
  * takes its name at once; the old one is dropped after.
  */
-export function swapSql(engine: PersistEngine, schema: string, building: string, target: string, old: string): { transaction: string[]; after: string[] } {
+export function swapSql(
+  engine: PersistEngine,
+  schema: string,
+  building: string,
+  target: string,
+  old: string,
+): { transaction: string[]; after: string[] } {
   if (engine === 'mysql') {
     return {
-      transaction: [`RENAME TABLE ${ref(engine, schema, target)} TO ${ref(engine, schema, old)}, ${ref(engine, schema, building)} TO ${ref(engine, schema, target)}`],
+      transaction: [
+        `RENAME TABLE ${ref(engine, schema, target)} TO ${ref(engine, schema, old)},` +
+          ` ${ref(engine, schema, building)} TO ${ref(engine, schema, target)}`,
+      ],
       after: [dropTableSql(engine, schema, old)],
     };
   }
-  return { transaction: [dropTableSql(engine, schema, target), `ALTER TABLE ${ref(engine, schema, building)} RENAME TO ${quoteIdent(engine, target)}`], after: [] };
+  return {
+    transaction: [
+      dropTableSql(engine, schema, target),
+      `ALTER TABLE ${ref(engine, schema, building)} RENAME TO ${quoteIdent(engine, target)}`,
+    ],
+    after: [],
+  };
 }
 
 /** MySQL has nothing to swap with on the first build: a plain rename. */
@@ -112,6 +132,7 @@ export function bindValue(engine: PersistEngine, column: PersistColumn, v: unkno
     const d = new Date(v);
     if (!Number.isNaN(d.getTime())) return d.toISOString().replace('T', ' ').replace('Z', '');
   }
-  if (typeof v === 'string' && engine === 'mysql' && column.base_type.startsWith('type/DateTime') && /^\d{4}-\d{2}-\d{2}T/.test(v)) return v.replace('T', ' ');
+  if (typeof v === 'string' && engine === 'mysql' && column.base_type.startsWith('type/DateTime') && /^\d{4}-\d{2}-\d{2}T/.test(v))
+    return v.replace('T', ' ');
   return v as string | number | boolean;
 }

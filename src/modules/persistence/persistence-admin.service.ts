@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '../../common/auth/current-user';
 import { NotFoundError, ValidationError } from '../../common/errors/api-errors';
-import { CardAccessService } from '../cards/card-access.service';
-import { SettingsService } from '../settings/settings.service';
+import { CardAccessService } from '../cards';
+import { DEFAULT_REFRESH_SCHEDULE, nextRun, parseRefreshSchedule, RefreshSchedule, SettingsService } from '../settings';
 import { mapPersisted, PersistedView } from './persistence.dto';
 import { PersistenceRepository } from './persistence.repository';
 import { ENABLED_SETTING, PersistenceService } from './persistence.service';
-import { DEFAULT_REFRESH_SCHEDULE, nextRun, parseRefreshSchedule, RefreshSchedule } from './refresh-schedule';
 
 export const SCHEDULE_SETTING = 'persisted-model-refresh-cron-schedule';
 

@@ -1,3 +1,4 @@
+import { sqlBool } from '../../common/database/row-values';
 import { Transform } from 'class-transformer';
 import { IsString } from 'class-validator';
 import { Bool, NonNegativeInt, Nullable, PositiveInt } from '../../common/validation/validators';
@@ -33,7 +34,9 @@ export class RefreshScheduleDto {
 /** SQLite's raw rows hold UTC as `YYYY-MM-DD HH:MM:SS` text without a zone: read as UTC, not local time. */
 const iso = (d: Date | string | null | undefined) => {
   if (d === null || d === undefined) return null;
-  return new Date(typeof d === 'string' && /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d+)?$/.test(d) ? `${d.replace(' ', 'T')}Z` : d).toISOString();
+  return new Date(
+    typeof d === 'string' && /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d+)?$/.test(d) ? `${d.replace(' ', 'T')}Z` : d,
+  ).toISOString();
 };
 
 /** One persisted model as Metabase's /api/persist answers it. `nextRefresh`: when the scheduler will rebuild it. */
@@ -52,7 +55,7 @@ export function mapPersisted(row: PersistedListRow, nextRefresh: Date | null) {
     definition,
     columns: (definition?.['field-definitions'] ?? []).map((f) => f['field-name']),
     query_hash: row.query_hash,
-    active: row.active === true || (row.active as unknown) === 1,
+    active: sqlBool(row.active),
     state: row.state,
     refresh_begin: iso(row.refresh_begin),
     refresh_end: iso(row.refresh_end),

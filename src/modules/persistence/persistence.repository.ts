@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppSql } from '../../common/database/app-sql';
-import { WarehouseDatabase } from '../databases/database.entity';
-import { PersistedInfo, PersistedState } from './persisted-info.entity';
+import { WarehouseDatabase } from '../../schema/database.entity';
+import { PersistedInfo, PersistedState } from '../../schema/persisted-info.entity';
 
 /** The card fields persisting needs. */
 export interface ModelRow {
@@ -37,7 +37,14 @@ export class PersistenceRepository {
       'SELECT id, name, type, archived, database_id, collection_id, dataset_query, result_metadata FROM report_card WHERE id = $1',
       [id],
     );
-    return row ? { ...row, id: Number(row.id), archived: Boolean(row.archived), database_id: row.database_id === null ? null : Number(row.database_id) } : null;
+    return row
+      ? {
+          ...row,
+          id: Number(row.id),
+          archived: Boolean(row.archived),
+          database_id: row.database_id === null ? null : Number(row.database_id),
+        }
+      : null;
   }
 
   async internalSetting(key: string): Promise<string | null> {
@@ -85,11 +92,19 @@ export class PersistenceRepository {
   }
 
   /** The row for a card, created in state `creating` when absent (one per card: the unique card_id decides races). */
-  async upsert(row: Pick<PersistedInfo, 'database_id' | 'card_id' | 'question_slug' | 'schema_name' | 'table_name' | 'creator_id'>): Promise<PersistedInfo> {
+  async upsert(
+    row: Pick<PersistedInfo, 'database_id' | 'card_id' | 'question_slug' | 'schema_name' | 'table_name' | 'creator_id'>,
+  ): Promise<PersistedInfo> {
     const existing = await this.byCard(row.card_id);
     if (existing) return existing;
     try {
-      return await this.db.manager.save(PersistedInfo, { ...row, state: 'creating', active: false, created_at: new Date(), state_change_at: new Date() });
+      return await this.db.manager.save(PersistedInfo, {
+        ...row,
+        state: 'creating',
+        active: false,
+        created_at: new Date(),
+        state_change_at: new Date(),
+      });
     } catch (e) {
       const again = await this.byCard(row.card_id);
       if (again) return again;
@@ -116,21 +131,22 @@ export class PersistenceRepository {
   async claimLease(id: number, holder: string, ttlMs: number): Promise<boolean> {
     const now = Date.now();
     const changed = await this.sql.execute(
-      'UPDATE persisted_info SET lease_holder = $1, lease_until = $2 WHERE id = $3 AND (lease_until IS NULL OR lease_until < $4 OR lease_holder = $5)',
+      'UPDATE persisted_info SET lease_holder = $1, lease_until = $2' +
+        ' WHERE id = $3 AND (lease_until IS NULL OR lease_until < $4 OR lease_holder = $5)',
       [holder, now + ttlMs, id, now, holder],
     );
     return changed === 1;
   }
 
   async releaseLease(id: number, holder: string): Promise<void> {
-    await this.sql.execute('UPDATE persisted_info SET lease_holder = NULL, lease_until = NULL WHERE id = $1 AND lease_holder = $2', [id, holder]);
+    await this.sql.execute('UPDATE persisted_info SET lease_holder = NULL, lease_until = NULL WHERE id = $1 AND lease_holder = $2', [
+      id,
+      holder,
+    ]);
   }
 
   /** Rows the scheduler may have to rebuild: every row not switched off or waiting to be dropped. */
   candidates(): Promise<PersistedInfo[]> {
-    return this.db.manager
-      .createQueryBuilder(PersistedInfo, 'p')
-      .where("p.state NOT IN ('off', 'deletable')")
-      .getMany();
+    return this.db.manager.createQueryBuilder(PersistedInfo, 'p').where("p.state NOT IN ('off', 'deletable')").getMany();
   }
 }

@@ -4,15 +4,19 @@ import { AppLogger } from '../../common/logging/app-logger';
 import { PersistenceAdminService } from './persistence-admin.service';
 import { PersistenceRepository } from './persistence.repository';
 import { DATABASE_SETTING, ENABLED_SETTING, PersistenceService, queryHashOf } from './persistence.service';
-import { isDue, RefreshSchedule } from './refresh-schedule';
-import type { PersistedInfo } from './persisted-info.entity';
-import { SettingsService } from '../settings/settings.service';
+import { isDue, RefreshSchedule, SettingsService } from '../settings';
+import type { PersistedInfo } from '../../schema/persisted-info.entity';
 
 /**
  * Why a persisted model needs building now, if it does: its query changed since the table was built (stale), a
  * scheduled time passed since its last build (or failed attempt), or it was never built.
  */
-export function dueReason(row: Pick<PersistedInfo, 'active' | 'query_hash' | 'refresh_begin' | 'state'>, currentQuery: string, schedule: RefreshSchedule, now: Date): 'stale' | 'scheduled' | null {
+export function dueReason(
+  row: Pick<PersistedInfo, 'active' | 'query_hash' | 'refresh_begin' | 'state'>,
+  currentQuery: string,
+  schedule: RefreshSchedule,
+  now: Date,
+): 'stale' | 'scheduled' | null {
   if (row.state === 'off' || row.state === 'deletable') return null;
   const last = row.refresh_begin ? new Date(row.refresh_begin) : null;
   // A failed build of a changed query waits for the schedule, so a broken query is not retried every minute.

@@ -4,12 +4,12 @@ import { AppLogger } from '../../common/logging/app-logger';
 import type { AuthUser } from '../../common/auth/current-user';
 import { MessageError, NotFoundError } from '../../common/errors/api-errors';
 import type { PersistedSource } from '../../query-engine/metadata';
-import { CardAccessService } from '../cards/card-access.service';
-import type { WarehouseDatabase } from '../databases/database.entity';
-import { SettingsService } from '../settings/settings.service';
+import { CardAccessService } from '../cards';
+import type { WarehouseDatabase } from '../../schema/database.entity';
+import { SettingsService } from '../settings';
 import { BuildError, PersistedBuilder } from './persisted-builder';
 import { canPersist, PersistEngine } from './persisted-ddl';
-import type { PersistedInfo } from './persisted-info.entity';
+import type { PersistedInfo } from '../../schema/persisted-info.entity';
 import { cacheSchemaName, modelTableName } from './persisted-names';
 import { PersistenceRepository, type ModelRow } from './persistence.repository';
 
@@ -94,13 +94,26 @@ export class PersistenceService {
       if (!card || !db || !canPersist(db.engine)) return false;
       await this.repo.setState(id, row.active ? 'refreshing' : 'creating', { refresh_begin: new Date() });
       try {
-        const built = await this.builder.build({ cardId: card.id, db: db as PersistableDb, schema: row.schema_name, table: row.table_name, query: JSON.parse(card.dataset_query), replacing: row.active });
+        const built = await this.builder.build({
+          cardId: card.id,
+          db: db as PersistableDb,
+          schema: row.schema_name,
+          table: row.table_name,
+          query: JSON.parse(card.dataset_query),
+          replacing: row.active,
+        });
         await this.repo.setState(id, 'persisted', {
           active: true,
           error: null,
           refresh_end: new Date(),
           query_hash: queryHashOf(card.dataset_query),
-          definition: JSON.stringify({ 'field-definitions': built.columns.map((c) => ({ 'field-name': c.name, 'base-type': c.base_type, 'display-name': c.display_name })) }),
+          definition: JSON.stringify({
+            'field-definitions': built.columns.map((c) => ({
+              'field-name': c.name,
+              'base-type': c.base_type,
+              'display-name': c.display_name,
+            })),
+          }),
         });
         return true;
       } catch (e) {
@@ -125,7 +138,12 @@ export class PersistenceService {
       await this.refreshRow(row.id, false);
     };
     this.pending = rebuild()
-      .catch((e: unknown) => this.logger.warning('Rebuilding a changed persisted model failed', { card_id: cardId, error: e instanceof Error ? e.message : String(e) }))
+      .catch((e: unknown) =>
+        this.logger.warning('Rebuilding a changed persisted model failed', {
+          card_id: cardId,
+          error: e instanceof Error ? e.message : String(e),
+        }),
+      )
       .finally(() => (this.pending = null));
   }
 
@@ -246,15 +264,26 @@ export class PersistenceService {
 }
 
 function assertEngine(db: WarehouseDatabase): void {
-  if (!canPersist(db.engine)) throw new MessageError(`Persisting models is not supported on ${db.engine === 'sqlite' ? 'SQLite' : db.engine} databases.`);
+  if (!canPersist(db.engine))
+    throw new MessageError(`Persisting models is not supported on ${db.engine === 'sqlite' ? 'SQLite' : db.engine} databases.`);
 }
 
 function definitionColumns(definition: string | null): PersistedSource['columns'] {
   if (!definition) return [];
-  const parsed = JSON.parse(definition) as { 'field-definitions'?: Array<{ 'field-name': string; 'base-type': string; 'display-name'?: string }> };
-  return (parsed['field-definitions'] ?? []).map((f) => ({ name: f['field-name'], base_type: f['base-type'], ...(f['display-name'] ? { display_name: f['display-name'] } : {}) }));
+  const parsed = JSON.parse(definition) as {
+    'field-definitions'?: Array<{ 'field-name': string; 'base-type': string; 'display-name'?: string }>;
+  };
+  return (parsed['field-definitions'] ?? []).map((f) => ({
+    name: f['field-name'],
+    base_type: f['base-type'],
+    ...(f['display-name'] ? { display_name: f['display-name'] } : {}),
+  }));
 }
 
 function slug(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '').slice(0, 254);
+  return name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_|_$/g, '')
+    .slice(0, 254);
 }

@@ -34,7 +34,10 @@ export type WriterFactory = (engine: PersistEngine, details: ServerDetails | Fil
 
 function wrap(e: unknown): WarehouseWriteError {
   const err = e as { message?: string; code?: string | number; errno?: number };
-  return new WarehouseWriteError(err.message ?? String(e), err.code !== undefined ? String(err.code) : err.errno !== undefined ? String(err.errno) : undefined);
+  return new WarehouseWriteError(
+    err.message ?? String(e),
+    err.code !== undefined ? String(err.code) : err.errno !== undefined ? String(err.errno) : undefined,
+  );
 }
 
 /** `?` to `$n` (our SQL here is generated: no `?` inside literals or quoted names other than the placeholders). */

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { PUBLIC_SHARING_OFF } from '../../common/auth/public-sharing.guard';
 import type { AuthUser } from '../../common/auth/current-user';
 import { ArchivedError, MessageError, NotFoundError } from '../../common/errors/api-errors';
-import { SettingsService } from '../settings/settings.service';
+import { SettingsService } from '../settings';
 import { PublicLinksRepository, type SharedModel } from './public-links.repository';
 
 /**

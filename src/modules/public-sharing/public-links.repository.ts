@@ -1,3 +1,4 @@
+import { sqlBool } from '../../common/database/row-values';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppSql } from '../../common/database/app-sql';
@@ -17,18 +18,28 @@ export class PublicLinksRepository {
 
   /** The id of the unarchived object whose link is `uuid`; null when there is none. */
   async idByUuid(model: SharedModel, uuid: string): Promise<number | null> {
-    const rows = await this.sql.query<{ id: number }>(`SELECT id FROM ${TABLE[model]} WHERE public_uuid = $1 AND archived = $2`, [uuid, false]);
+    const rows = await this.sql.query<{ id: number }>(`SELECT id FROM ${TABLE[model]} WHERE public_uuid = $1 AND archived = $2`, [
+      uuid,
+      false,
+    ]);
     return rows.length ? Number(rows[0].id) : null;
   }
 
   async link(model: SharedModel, id: number): Promise<{ public_uuid: string | null; archived: boolean } | null> {
-    const rows = await this.sql.query<{ public_uuid: string | null; archived: boolean | number }>(`SELECT public_uuid, archived FROM ${TABLE[model]} WHERE id = $1`, [id]);
-    return rows.length ? { public_uuid: rows[0].public_uuid, archived: rows[0].archived === true || rows[0].archived === 1 } : null;
+    const rows = await this.sql.query<{ public_uuid: string | null; archived: boolean | number }>(
+      `SELECT public_uuid, archived FROM ${TABLE[model]} WHERE id = $1`,
+      [id],
+    );
+    return rows.length ? { public_uuid: rows[0].public_uuid, archived: sqlBool(rows[0].archived) } : null;
   }
 
   /** Sets the link unless one exists (a concurrent POST keeps the first); the link the object then has. */
   async share(model: SharedModel, id: number, uuid: string, userId: number): Promise<string | null> {
-    await this.sql.execute(`UPDATE ${TABLE[model]} SET public_uuid = $1, made_public_by_id = $2 WHERE id = $3 AND public_uuid IS NULL`, [uuid, userId, id]);
+    await this.sql.execute(`UPDATE ${TABLE[model]} SET public_uuid = $1, made_public_by_id = $2 WHERE id = $3 AND public_uuid IS NULL`, [
+      uuid,
+      userId,
+      id,
+    ]);
     return (await this.link(model, id))?.public_uuid ?? null;
   }
 

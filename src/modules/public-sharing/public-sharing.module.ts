@@ -1,12 +1,9 @@
 import { Module } from '@nestjs/common';
 import { PUBLIC_LINK_RESOLVER } from '../../common/auth/access-plugins';
-import { CardsModule } from '../cards/cards.module';
-import { CardsRepository } from '../cards/cards.repository';
-import { DashboardQueriesModule } from '../dashboard-queries/dashboard-queries.module';
-import { DashboardsModule } from '../dashboards/dashboards.module';
-import { DatasetModule } from '../dataset/dataset.module';
-import { FieldsModule } from '../fields/fields.module';
-import { QueryCacheModule } from '../query-cache/query-cache.module';
+import { CardsModule } from '../cards';
+import { DashboardQueriesModule } from '../dashboard-queries';
+import { DashboardsModule } from '../dashboards';
+import { FieldsModule } from '../fields';
 import { PublicCardController } from './public-card.controller';
 import { PublicDashboardController } from './public-dashboard.controller';
 import { CardPublicLinkController, DashboardPublicLinkController } from './public-link.controller';
@@ -20,14 +17,19 @@ import { SharedQueriesService } from './shared-queries.service';
 /**
  * Public links: making and revoking them (superusers), and the anonymous /api/public/... surface behind the
  * `public-sharing` guard, for which this module provides PUBLIC_LINK_RESOLVER. SharedQueriesService and
- * SharedFieldsService (runs and look-ups for a verified shared object) are exported for the embedding module.
- * Cards are read through their own repository (as DashboardsModule does).
+ * SharedFieldsService (the objects, dashcard runs and look-ups of a verified shared object) are exported for the
+ * embedding module; card runs are the cards module's CardRunner.
  */
 @Module({
-  imports: [CardsModule, DashboardsModule, DashboardQueriesModule, DatasetModule, FieldsModule, QueryCacheModule],
-  controllers: [CardPublicLinkController, DashboardPublicLinkController, PublicCardController, PublicDashboardController, PublicOembedController],
+  imports: [CardsModule, DashboardsModule, DashboardQueriesModule, FieldsModule],
+  controllers: [
+    CardPublicLinkController,
+    DashboardPublicLinkController,
+    PublicCardController,
+    PublicDashboardController,
+    PublicOembedController,
+  ],
   providers: [
-    CardsRepository,
     PublicLinksRepository,
     PublicLinkService,
     SharedQueriesService,

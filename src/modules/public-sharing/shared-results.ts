@@ -1,8 +1,8 @@
 import type { FailedResults, QueryResults } from '../../query-engine/postprocess/results';
 import { MessageError } from '../../common/errors/api-errors';
-import type { DatasetAnswer, DatasetStream } from '../dataset/dataset.service';
+import type { DatasetAnswer, DatasetStream } from '../dataset';
 
-/** What a failed run of a shared card says, whatever went wrong (COMPAT.md "Signed embedding"). */
+/** What a failed run of a shared card says, whatever went wrong (Metabase's words, public and embedded alike). */
 export const QUERY_FAILED = 'An error occurred while running the query.';
 
 /**

@@ -1,10 +1,12 @@
+import { sqlBool } from '../../common/database/row-values';
 import { parseJson } from '../../common/database/stored-json';
 import { isMbql5Query } from '../../query-engine/mbql/mbql5';
-import { legacyQuery } from '../cards/card-query';
-import type { CardRow } from '../cards/cards.repository';
-import type { ReadableDashboard } from '../dashboards/dashboard-model';
-import type { TabRow } from '../dashboards/dashboards.repository';
-import type { WarehouseField } from '../fields/field.entity';
+import { legacyQuery } from '../cards';
+import type { CardRow } from '../../schema/card.rows';
+import type { ReadableDashboard } from '../dashboards';
+import type { TabRow } from '../../schema/dashboard.rows';
+import type { Dimension } from '../../schema/dimension.entity';
+import type { WarehouseField } from '../../schema/field.entity';
 
 type Tags = Record<string, Record<string, unknown>>;
 
@@ -51,21 +53,34 @@ export function sharedCardBrief(card: CardRow) {
 
 export type ParamFields = Record<string, ReturnType<typeof paramField>>;
 
-/** GET /api/public/card/:uuid (COMPAT.md "Public links"). */
+/** GET /api/public/card/:uuid: the keys Metabase answers there, no SQL of an MBQL card, nothing of its collection or owner. */
 export function sharedCardView(card: CardRow, paramFields: ParamFields) {
   return { ...sharedCardBrief(card), parameters: sharedParameters(card), param_fields: paramFields };
 }
 
 /** The actions of a dashboard's action buttons. */
 export function dashcardActionIds(found: ReadableDashboard): number[] {
-  return [...new Set(found.dashcards.map((dc) => dc.row.action_id).filter((id): id is number => id !== null && id !== undefined).map(Number))];
+  return [
+    ...new Set(
+      found.dashcards
+        .map((dc) => dc.row.action_id)
+        .filter((id): id is number => id !== null && id !== undefined)
+        .map(Number),
+    ),
+  ];
 }
 
 /**
- * GET /api/public/dashboard/:uuid (COMPAT.md "Public links"); `cards` by id, those not served (archived) absent;
+ * GET /api/public/dashboard/:uuid, with the keys Metabase answers there; `cards` by id, those not served (archived) absent;
  * `actions` the public views of its buttons' actions by id.
  */
-export function sharedDashboardView(found: ReadableDashboard, tabs: TabRow[], cards: Map<number, CardRow>, paramFields: ParamFields, actions = new Map<number, Record<string, unknown>>()) {
+export function sharedDashboardView(
+  found: ReadableDashboard,
+  tabs: readonly TabRow[],
+  cards: Map<number, CardRow>,
+  paramFields: ParamFields,
+  actions = new Map<number, Record<string, unknown>>(),
+) {
   const d = found.dashboard;
   const brief = (id: number | null) => (id === null || !cards.has(id) ? null : sharedCardBrief(cards.get(id) as CardRow));
   return {
@@ -74,7 +89,7 @@ export function sharedDashboardView(found: ReadableDashboard, tabs: TabRow[], ca
     description: d.description,
     parameters: d.parameters_list,
     width: d.width ?? 'fixed',
-    auto_apply_filters: d.auto_apply_filters === null || d.auto_apply_filters === undefined ? true : d.auto_apply_filters === true || d.auto_apply_filters === 1,
+    auto_apply_filters: d.auto_apply_filters === null || d.auto_apply_filters === undefined ? true : sqlBool(d.auto_apply_filters),
     tabs: tabs.map((t) => ({ id: Number(t.id), dashboard_id: Number(t.dashboard_id), name: t.name, position: Number(t.position) })),
     param_fields: paramFields,
     dashcards: found.dashcards
@@ -92,24 +107,54 @@ export function sharedDashboardView(found: ReadableDashboard, tabs: TabRow[], ca
         dashboard_tab_id: dc.dashboard_tab_id,
         parameter_mappings: dc.parameter_mappings,
         visualization_settings: parseJson(dc.row.visualization_settings, {}),
-        ...(dc.row.action_id === null || dc.row.action_id === undefined ? {} : { action_id: Number(dc.row.action_id), action: actions.get(Number(dc.row.action_id)) ?? null }),
+        ...(dc.row.action_id === null || dc.row.action_id === undefined
+          ? {}
+          : { action_id: Number(dc.row.action_id), action: actions.get(Number(dc.row.action_id)) ?? null }),
       })),
   };
 }
 
-/** A field behind a parameter, as the viewer's filter widget needs it. */
-export function paramField(f: WarehouseField) {
+/** What paramField needs to know of a field's neighbours (only fields that may be shown). */
+export interface ParamFieldRelations {
+  nameField(f: WarehouseField): WarehouseField | null;
+  field(id: number | null): WarehouseField | null;
+  dimensions(f: WarehouseField): Dimension[];
+}
+
+/**
+ * A field behind a parameter, as the viewer's filter widget needs it: the columns Metabase sends for it
+ * (`Field:params-columns-only`), its `name_field` (a primary key's Name field) and its dimensions with their
+ * human-readable field. Those two, and the field itself, are exactly the second fields the shared look-ups accept
+ * for it (SharedFieldsService); Metabase's widget remaps through them in that order.
+ */
+export function paramField(f: WarehouseField, rel: ParamFieldRelations) {
+  return {
+    ...paramFieldBrief(f),
+    effective_type: f.effective_type ?? f.base_type,
+    name_field: briefOrNull(rel.nameField(f)),
+    dimensions: rel.dimensions(f).map((d) => ({
+      id: Number(d.id),
+      field_id: Number(d.field_id),
+      name: d.name,
+      type: d.type,
+      human_readable_field_id: d.human_readable_field_id === null ? null : Number(d.human_readable_field_id),
+      human_readable_field: briefOrNull(rel.field(d.human_readable_field_id)),
+    })),
+  };
+}
+
+/** Metabase's `Field:params-columns-only`. */
+function paramFieldBrief(f: WarehouseField) {
   return {
     id: Number(f.id),
     table_id: Number(f.table_id),
     name: f.name,
     display_name: f.display_name,
     base_type: f.base_type,
-    effective_type: f.effective_type ?? f.base_type,
     semantic_type: f.semantic_type,
     has_field_values: f.has_field_values,
     fk_target_field_id: f.fk_target_field_id === null ? null : Number(f.fk_target_field_id),
-    name_field: null,
-    dimensions: [],
   };
 }
+
+const briefOrNull = (f: WarehouseField | null) => (f ? paramFieldBrief(f) : null);

@@ -1,11 +1,24 @@
 import { boundedJson } from './bounded-json';
 
 describe('boundedJson', () => {
-  const result = { status: 'completed', data: { rows: [[1, 'ä"'], [2, null], [3, { x: 1 }]], cols: [{ name: 'a' }] }, row_count: 3 };
+  const result = {
+    status: 'completed',
+    data: {
+      rows: [
+        [1, 'ä"'],
+        [2, null],
+        [3, { x: 1 }],
+      ],
+      cols: [{ name: 'a' }],
+    },
+    row_count: 3,
+  };
 
   it('equals JSON.stringify within the bound', () => {
     expect(boundedJson(result, 10_000)).toBe(JSON.stringify(result));
-    expect(boundedJson({ ...result, data: { ...result.data, rows: [] } }, 10_000)).toBe(JSON.stringify({ ...result, data: { ...result.data, rows: [] } }));
+    expect(boundedJson({ ...result, data: { ...result.data, rows: [] } }, 10_000)).toBe(
+      JSON.stringify({ ...result, data: { ...result.data, rows: [] } }),
+    );
     expect(boundedJson({ a: 1 }, 100)).toBe('{"a":1}');
   });
 

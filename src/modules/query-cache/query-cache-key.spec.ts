@@ -12,7 +12,12 @@ describe('cacheKey', () => {
 
   it('is stable across key order and group order, and ignores middleware', () => {
     expect(cacheKey(base)).toMatch(/^[0-9a-f]{64}$/);
-    expect(key({ caller: { isSuperuser: false, groupIds: [1, 3, 3] }, query: { native: { query: 'SELECT 1' }, type: 'native', database: 1, middleware: { x: 1 } } })).toBe(cacheKey(base));
+    expect(
+      key({
+        caller: { isSuperuser: false, groupIds: [1, 3, 3] },
+        query: { native: { query: 'SELECT 1' }, type: 'native', database: 1, middleware: { x: 1 } },
+      }),
+    ).toBe(cacheKey(base));
   });
 
   it('changes with the query, parameters, constraints, row cap and time zone', () => {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '../query-log/canonical-json';
+import { canonicalJson } from '../query-log';
 
 /** Bump when the cached shape or the key's meaning changes, so old entries are never read again. */
 const KEY_VERSION = 1;

@@ -1,14 +1,14 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { QueryCacheEntry } from './query-cache.entity';
+import { QueryCacheEntry } from '../../schema/query-cache.entity';
+import { QueryLogModule } from '../query-log';
 import { QueryCachePolicy } from './query-cache.policy';
 import { QueryCacheRepository } from './query-cache.repository';
 import { QueryCacheService } from './query-cache.service';
 
-/** Global: the modules that run saved questions (dataset, cards, dashboards) read and fill the same cache. */
-@Global()
+/** The cache of query results, which the modules that run queries (dataset, cards, public sharing) read and fill. */
 @Module({
-  imports: [TypeOrmModule.forFeature([QueryCacheEntry])],
+  imports: [TypeOrmModule.forFeature([QueryCacheEntry]), QueryLogModule],
   providers: [QueryCacheRepository, QueryCacheService, QueryCachePolicy],
   exports: [QueryCacheService, QueryCachePolicy],
 })

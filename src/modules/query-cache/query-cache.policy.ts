@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { rawQueryHash } from '../query-log/query-hash';
-import { QueryLogService } from '../query-log/query-log.service';
-import { SettingsService } from '../settings/settings.service';
+import { QueryLogService, rawQueryHash } from '../query-log';
+import { SettingsService } from '../settings';
 
 /** The stored `cache_ttl` values that may apply to a run, most specific first. They are in hours, as in Metabase. */
 export interface CacheTtlSources {
@@ -19,7 +18,12 @@ export interface CachePlan {
 }
 
 /** Metabase's TTL chain, as a pure function: no caching unless enabled; card, dashboard, database TTL (hours); else average x ratio. */
-export function cacheTtlSeconds(enabled: boolean, sources: Omit<CacheTtlSources, 'query'>, averageMs: number | null, ratio: number): number | null {
+export function cacheTtlSeconds(
+  enabled: boolean,
+  sources: Omit<CacheTtlSources, 'query'>,
+  averageMs: number | null,
+  ratio: number,
+): number | null {
   if (!enabled) return null;
   const stored = [sources.card, sources.dashboard, sources.database].find((v) => typeof v === 'number' && v > 0);
   if (stored !== undefined) return stored! * 3600;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, LessThanOrEqual, MoreThan } from 'typeorm';
-import { QueryCacheEntry } from './query-cache.entity';
+import { QueryCacheEntry } from '../../schema/query-cache.entity';
 
 @Injectable()
 export class QueryCacheRepository {

@@ -1,5 +1,5 @@
 import type { AppLogger } from '../../common/logging/app-logger';
-import type { QueryCacheEntry } from './query-cache.entity';
+import type { QueryCacheEntry } from '../../schema/query-cache.entity';
 import type { QueryCacheRepository } from './query-cache.repository';
 import { until } from '../../../test/support/until';
 import { MAX_CACHED_RESULT_BYTES, QueryCacheService } from './query-cache.service';

@@ -3,7 +3,7 @@ import { gunzip, gzip } from 'node:zlib';
 import { BeforeApplicationShutdown, Inject, Injectable, Optional } from '@nestjs/common';
 import { JobLeases } from '../../common/cluster/job-leases';
 import { AppLogger } from '../../common/logging/app-logger';
-import { BackgroundWork } from '../query-log/background-work';
+import { BackgroundWork } from '../query-log';
 import { boundedJson } from './bounded-json';
 import { QueryCacheRepository } from './query-cache.repository';
 
@@ -39,7 +39,9 @@ export class QueryCacheService implements BeforeApplicationShutdown {
     @Inject(AppLogger) private readonly logger: AppLogger,
     @Optional() private readonly leases?: JobLeases,
   ) {
-    this.work = new BackgroundWork((what, e) => this.logger.warning(`Query cache: ${what} failed`, { error: e instanceof Error ? e.message : String(e) }));
+    this.work = new BackgroundWork((what, e) =>
+      this.logger.warning(`Query cache: ${what} failed`, { error: e instanceof Error ? e.message : String(e) }),
+    );
   }
 
   /** The cached result for `key`, when there is one that has not expired. */
@@ -65,7 +67,13 @@ export class QueryCacheService implements BeforeApplicationShutdown {
     }
     const size = Buffer.byteLength(json, 'utf8');
     const results = (await gzipAsync(Buffer.from(json, 'utf8'))).toString('base64');
-    await this.repo.upsert({ query_hash: key, results, size_bytes: size, updated_at: now, expires_at: new Date(now.getTime() + ttlSeconds * 1000) });
+    await this.repo.upsert({
+      query_hash: key,
+      results,
+      size_bytes: size,
+      updated_at: now,
+      expires_at: new Date(now.getTime() + ttlSeconds * 1000),
+    });
     return true;
   }
 
@@ -87,7 +95,9 @@ export class QueryCacheService implements BeforeApplicationShutdown {
     });
     if (Date.now() - this.lastPruneAt >= CACHE_PRUNE_EVERY_MS) {
       this.lastPruneAt = Date.now();
-      this.work.start('pruning', () => (this.leases ? this.leases.runOncePer('query-cache-prune', CACHE_PRUNE_EVERY_MS, () => this.pruneExpired()) : this.pruneExpired()));
+      this.work.start('pruning', () =>
+        this.leases ? this.leases.runOncePer('query-cache-prune', CACHE_PRUNE_EVERY_MS, () => this.pruneExpired()) : this.pruneExpired(),
+      );
     }
   }
 

@@ -10,7 +10,9 @@ describe('queryHash', () => {
   });
 
   it('ignores constraints, middleware and empty parameters, but not parameter values', () => {
-    expect(queryHash({ ...q, constraints: { 'max-results': 10 }, middleware: { 'js-int-to-string?': true }, parameters: [] })).toBe(queryHash(q));
+    expect(queryHash({ ...q, constraints: { 'max-results': 10 }, middleware: { 'js-int-to-string?': true }, parameters: [] })).toBe(
+      queryHash(q),
+    );
     const p = (value: unknown) => ({ ...q, parameters: [{ type: 'category', target: ['variable', ['template-tag', 'x']], value }] });
     expect(queryHash(p('a'))).not.toBe(queryHash(q));
     expect(queryHash(p('a'))).not.toBe(queryHash(p('b')));

@@ -1,11 +1,10 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { QueryExecution } from './query-execution.entity';
+import { QueryExecution } from '../../schema/query-execution.entity';
 import { QueryLogRepository } from './query-log.repository';
 import { QueryLogService } from './query-log.service';
 
-/** Global: every module that runs queries (dataset, cards, dashboards, public, embed) records them here. */
-@Global()
+/** The execution log: the dataset module records every query it runs here (and the query cache reads it). */
 @Module({
   imports: [TypeOrmModule.forFeature([QueryExecution])],
   providers: [QueryLogRepository, QueryLogService],

@@ -5,8 +5,16 @@ import { AVERAGE_REUSE_MS, ExecutionRecord, PRUNE_EVERY_MS, QueryLogService, WRI
 
 describe('QueryLogService', () => {
   const record: ExecutionRecord = {
-    hash: 'h'.repeat(64), started_at: new Date(), running_time: 12.4, result_rows: 3, native: false, context: 'ad-hoc',
-    executor_id: 1, database_id: 2, error: null, cache_hit: false,
+    hash: 'h'.repeat(64),
+    started_at: new Date(),
+    running_time: 12.4,
+    result_rows: 3,
+    native: false,
+    context: 'ad-hoc',
+    executor_id: 1,
+    database_id: 2,
+    error: null,
+    cache_hit: false,
   };
   let repo: { insertMany: jest.Mock; recentRunningTimes: jest.Mock; deleteStartedBefore: jest.Mock };
   let retention: unknown;
@@ -14,7 +22,11 @@ describe('QueryLogService', () => {
   let service: QueryLogService;
 
   beforeEach(() => {
-    repo = { insertMany: jest.fn().mockResolvedValue(undefined), recentRunningTimes: jest.fn().mockResolvedValue([]), deleteStartedBefore: jest.fn().mockResolvedValue(4) };
+    repo = {
+      insertMany: jest.fn().mockResolvedValue(undefined),
+      recentRunningTimes: jest.fn().mockResolvedValue([]),
+      deleteStartedBefore: jest.fn().mockResolvedValue(4),
+    };
     retention = 30;
     logger = { warning: jest.fn() };
     const settings = { get: jest.fn(async () => retention) } as unknown as SettingsService;

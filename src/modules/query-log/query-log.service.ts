@@ -1,9 +1,9 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Optional } from '@nestjs/common';
 import { JobLeases } from '../../common/cluster/job-leases';
 import { AppLogger } from '../../common/logging/app-logger';
-import { SettingsService } from '../settings/settings.service';
+import { SettingsService } from '../settings';
 import { BackgroundWork } from './background-work';
-import { QueryExecution } from './query-execution.entity';
+import { QueryExecution } from '../../schema/query-execution.entity';
 import { QueryLogRepository } from './query-log.repository';
 
 /** How many of a query's latest successful runs `average_execution_time` averages over. */
@@ -23,7 +23,10 @@ export const AVERAGE_REUSE_MS = 30_000;
 const AVERAGES_KEPT = 10_000;
 
 /** What one run was; `error` is the engine's message for a failed run (never SQL or parameter values of ours). */
-export type ExecutionRecord = Omit<QueryExecution, 'id' | 'card_id' | 'dashboard_id'> & { card_id?: number | null; dashboard_id?: number | null };
+export type ExecutionRecord = Omit<QueryExecution, 'id' | 'card_id' | 'dashboard_id'> & {
+  card_id?: number | null;
+  dashboard_id?: number | null;
+};
 
 /**
  * The query execution log: one row per run, written in the background after the answer in batches (a commit per
@@ -46,17 +49,26 @@ export class QueryLogService implements BeforeApplicationShutdown {
     @Inject(AppLogger) private readonly logger: AppLogger,
     @Optional() private readonly leases?: JobLeases,
   ) {
-    this.work = new BackgroundWork((what, e) => this.logger.warning(`Query log: ${what} failed`, { error: e instanceof Error ? e.message : String(e) }));
+    this.work = new BackgroundWork((what, e) =>
+      this.logger.warning(`Query log: ${what} failed`, { error: e instanceof Error ? e.message : String(e) }),
+    );
   }
 
   /** Records a run in the background; never throws and never delays the caller. */
   record(run: ExecutionRecord): void {
-    this.pending.push({ ...run, card_id: run.card_id ?? null, dashboard_id: run.dashboard_id ?? null, running_time: Math.max(0, Math.round(run.running_time)) });
+    this.pending.push({
+      ...run,
+      card_id: run.card_id ?? null,
+      dashboard_id: run.dashboard_id ?? null,
+      running_time: Math.max(0, Math.round(run.running_time)),
+    });
     if (this.pending.length >= WRITE_BATCH) this.writePending();
     else this.writeTimer ??= setTimeout(() => this.writePending(), WRITE_DELAY_MS).unref();
     if (Date.now() - this.lastPruneAt >= PRUNE_EVERY_MS) {
       this.lastPruneAt = Date.now();
-      this.work.start('pruning', () => (this.leases ? this.leases.runOncePer('query-log-prune', PRUNE_EVERY_MS, () => this.prune()) : this.prune()));
+      this.work.start('pruning', () =>
+        this.leases ? this.leases.runOncePer('query-log-prune', PRUNE_EVERY_MS, () => this.prune()) : this.prune(),
+      );
     }
   }
 

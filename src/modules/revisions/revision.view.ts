@@ -1,6 +1,6 @@
-import { commonName, iso } from '../users/user.view';
+import { commonName, iso } from '../../common/views/wire-values';
 import { changeParts, diffSnapshots } from './revision-describe';
-import type { Revision } from './revision.entity';
+import type { Revision } from '../../schema/revision.entity';
 import type { RevisionAuthor } from './revisions.repository';
 
 export interface RevisionView {
@@ -38,9 +38,7 @@ export function toRevisionViews(rows: Revision[], authors: ReadonlyMap<number, R
       is_reversion: r.is_reversion,
       most_recent: r.most_recent,
       message: r.message,
-      user: author
-        ? { id: author.id, first_name: author.first_name, last_name: author.last_name, common_name: commonName(author) }
-        : null,
+      user: author ? { id: author.id, first_name: author.first_name, last_name: author.last_name, common_name: commonName(author) } : null,
       diff: before ? diffSnapshots(before, after) : null,
       has_multiple_changes: changeParts(before, after, { model: 'object' }).length > 1,
     };

@@ -1,6 +1,5 @@
 import { Transform } from 'class-transformer';
-import { OneOf, PositiveInt } from '../../common/validation/validators';
-import { Id } from '../permissions/permissions.dto';
+import { OneOf, PositiveInt, Id } from '../../common/validation/validators';
 
 /** The kinds of objects with revisions, as the API names them. */
 export const REVISION_ENTITIES = ['card', 'dashboard', 'metric', 'segment'] as const;

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { Revision } from './revision.entity';
+import { Revision } from '../../schema/revision.entity';
 import { RevisionService } from './revision.service';
 import { RevisionsController } from './revisions.controller';
 import { RevisionsRepository } from './revisions.repository';

@@ -1,6 +1,23 @@
-import { cardBranch, collectionBranch, hitCte, SEARCH_MODELS, SearchFilter, snippetBranch, SqlParams, tableBranch } from './search-branches';
+import { inList, raw } from '../../common/database/sql';
+import {
+  cardBranch,
+  collectionBranch,
+  hitCte,
+  SEARCH_MODELS,
+  SearchFilter,
+  snippetBranch,
+  SqlParams,
+  tableBranch,
+} from './search-branches';
 
-const filter = (over: Partial<SearchFilter> = {}): SearchFilter => ({ words: ['rev'], archived: false, createdBy: null, tableDbId: null, readableDbs: 'all', ...over });
+const filter = (over: Partial<SearchFilter> = {}): SearchFilter => ({
+  words: ['rev'],
+  archived: false,
+  createdBy: null,
+  tableDbId: null,
+  readableDbs: 'all',
+  ...over,
+});
 const all = new Set<string>(SEARCH_MODELS);
 
 describe('hitCte', () => {
@@ -16,10 +33,10 @@ describe('hitCte', () => {
 });
 
 describe('SqlParams', () => {
-  it('numbers a condition\'s values from the next free placeholder', async () => {
+  it("numbers a condition's values from the next free placeholder", () => {
     const p = new SqlParams();
     expect(p.add('a')).toBe('$1');
-    const cond = await p.addCondition(async (first) => ({ sql: `x IN ($${first}, $${first + 1})`, params: [7, 8] }));
+    const cond = p.addSql(inList(raw('x'), [7, 8]));
     expect(cond).toBe('x IN ($2, $3)');
     expect(p.add('b')).toBe('$4');
     expect(p.values).toEqual(['a', 7, 8, 'b']);

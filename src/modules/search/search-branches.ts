@@ -1,3 +1,4 @@
+import type { Sql } from '../../common/database/sql';
 import { likePrefix, prefixRange } from './search-range';
 
 /** Numbered placeholders (`$1`, `$2`, ...) collected while a statement is built; AppSql binds them on both DBs. */
@@ -9,11 +10,11 @@ export class SqlParams {
     return `$${this.values.length}`;
   }
 
-  /** Takes a condition whose own values are numbered from the next free placeholder. */
-  async addCondition(make: (first: number) => Promise<{ sql: string; params: unknown[] }>): Promise<string> {
-    const c = await make(this.values.length + 1);
-    this.values.push(...c.params);
-    return c.sql;
+  /** A composed condition (sql.ts), its values numbered from the next free placeholder. */
+  addSql(condition: Sql): string {
+    const { text, values } = condition.numbered(this.values.length + 1);
+    this.values.push(...values);
+    return text;
   }
 }
 
@@ -29,7 +30,9 @@ export interface SearchFilter {
 }
 
 /** The columns every branch answers, in this order, so that the branches form one UNION ALL. */
-export const SEARCH_COLUMNS = 'model, id, name, description, archived, collection_id, database_id, table_id, creator_id, updated_at, display, in_name';
+export const SEARCH_COLUMNS =
+  'model, id, name, description, archived, collection_id, database_id, table_id, creator_id, updated_at, display, created_at,' +
+  ' collection_position, in_name';
 
 /**
  * One kind of object. Its SELECT answers SEARCH_COLUMNS (`in_name`: 1 when every word of q is in the name) and,
@@ -60,9 +63,15 @@ export function hitCte(words: string[], p: SqlParams): string {
     const [lo, hi] = prefixRange(w);
     const lower = `term >= ${p.add(lo)}`;
     const upper = hi === null ? '' : ` AND term < ${p.add(hi)}`;
-    return `SELECT model, model_id, MAX(CASE WHEN in_name THEN 1 ELSE 0 END) AS n FROM search_term WHERE ${lower}${upper} GROUP BY model, model_id`;
+    return (
+      'SELECT model, model_id, MAX(CASE WHEN in_name THEN 1 ELSE 0 END) AS n FROM search_term' +
+      ` WHERE ${lower}${upper} GROUP BY model, model_id`
+    );
   });
-  return `hit AS (SELECT model, model_id, MIN(n) AS in_name FROM (${perWord.join(' UNION ALL ')}) w GROUP BY model, model_id HAVING COUNT(*) = ${words.length})`;
+  return (
+    `hit AS (SELECT model, model_id, MIN(n) AS in_name FROM (${perWord.join(' UNION ALL ')}) w` +
+    ` GROUP BY model, model_id HAVING COUNT(*) = ${words.length})`
+  );
 }
 
 /** For the few objects not in the word index: every word of q starts a word of `text` (split on spaces, `_`, `-`, `.`). */
@@ -89,8 +98,10 @@ export const cardBranch: SearchBranch = {
     if (f.tableDbId !== null) where.push(`o.database_id = ${p.add(f.tableDbId)}`);
     const from = f.words.length ? "hit h JOIN report_card o ON h.model = 'card' AND o.id = h.model_id" : 'report_card o';
     return `SELECT CASE o.type WHEN 'model' THEN 'dataset' WHEN 'metric' THEN 'metric' ELSE 'card' END AS model, o.id AS id, o.name AS name,
-      o.description AS description, o.archived AS archived, o.collection_id AS collection_id, o.database_id AS database_id, o.table_id AS table_id,
-      o.creator_id AS creator_id, o.updated_at AS updated_at, o.display AS display, ${f.words.length ? 'h.in_name' : '1'} AS in_name, o.collection_id AS acc_id
+      o.description AS description, o.archived AS archived, o.collection_id AS collection_id, o.database_id AS database_id,
+      o.table_id AS table_id, o.creator_id AS creator_id, o.updated_at AS updated_at, o.display AS display, o.created_at AS created_at,
+      o.collection_position AS collection_position,
+      ${f.words.length ? 'h.in_name' : '1'} AS in_name, o.collection_id AS acc_id
       FROM ${from} WHERE ${where.join(' AND ')}`;
   },
 };
@@ -102,8 +113,10 @@ export const collectionBranch: SearchBranch = {
     if (!models.has('collection') || f.createdBy || f.tableDbId !== null) return null;
     const where = [`o.archived = ${p.add(f.archived)}`, 'o.namespace IS NULL'];
     const from = f.words.length ? "hit h JOIN collection o ON h.model = 'collection' AND o.id = h.model_id" : 'collection o';
-    return `SELECT 'collection' AS model, o.id AS id, o.name AS name, o.description AS description, o.archived AS archived, o.id AS collection_id,
-      NULL AS database_id, NULL AS table_id, NULL AS creator_id, o.created_at AS updated_at, NULL AS display, ${f.words.length ? 'h.in_name' : '1'} AS in_name, o.id AS acc_id
+    return `SELECT 'collection' AS model, o.id AS id, o.name AS name, o.description AS description, o.archived AS archived,
+      o.id AS collection_id, NULL AS database_id, NULL AS table_id, NULL AS creator_id, o.created_at AS updated_at, NULL AS display,
+      o.created_at AS created_at, NULL AS collection_position,
+      ${f.words.length ? 'h.in_name' : '1'} AS in_name, o.id AS acc_id
       FROM ${from} WHERE ${where.join(' AND ')}`;
   },
 };
@@ -117,8 +130,10 @@ export const tableBranch: SearchBranch = {
     if (f.tableDbId !== null) where.push(`o.db_id = ${p.add(f.tableDbId)}`);
     const inName = likeWords(f.words, "o.display_name || ' ' || o.name", p);
     where.push(`(${inName} OR ${likeWords(f.words, "o.display_name || ' ' || o.name || ' ' || COALESCE(o.description, '')", p)})`);
-    return `SELECT 'table' AS model, o.id AS id, o.display_name AS name, o.description AS description, FALSE AS archived, NULL AS collection_id,
-      o.db_id AS database_id, o.id AS table_id, NULL AS creator_id, o.updated_at AS updated_at, NULL AS display, CASE WHEN ${inName} THEN 1 ELSE 0 END AS in_name
+    return `SELECT 'table' AS model, o.id AS id, o.display_name AS name, o.description AS description, FALSE AS archived,
+      NULL AS collection_id, o.db_id AS database_id, o.id AS table_id, NULL AS creator_id, o.updated_at AS updated_at, NULL AS display,
+      o.created_at AS created_at, NULL AS collection_position,
+      CASE WHEN ${inName} THEN 1 ELSE 0 END AS in_name
       FROM metabase_table o WHERE ${where.join(' AND ')}`;
   },
 };
@@ -131,7 +146,9 @@ export const databaseBranch: SearchBranch = {
     const inName = likeWords(f.words, 'o.name', p);
     const where = [dbCondition('o.id', f, p), `(${inName} OR ${likeWords(f.words, "o.name || ' ' || COALESCE(o.description, '')", p)})`];
     return `SELECT 'database' AS model, o.id AS id, o.name AS name, o.description AS description, FALSE AS archived, NULL AS collection_id,
-      o.id AS database_id, NULL AS table_id, NULL AS creator_id, o.updated_at AS updated_at, NULL AS display, CASE WHEN ${inName} THEN 1 ELSE 0 END AS in_name
+      o.id AS database_id, NULL AS table_id, NULL AS creator_id, o.updated_at AS updated_at, NULL AS display, o.created_at AS created_at,
+      NULL AS collection_position,
+      CASE WHEN ${inName} THEN 1 ELSE 0 END AS in_name
       FROM metabase_database o WHERE ${where.join(' AND ')}`;
   },
 };
@@ -143,10 +160,15 @@ export const snippetBranch: SearchBranch = {
   sql(f, models, p) {
     if (!models.has('snippet') || f.tableDbId !== null) return null;
     const inName = likeWords(f.words, 'o.name', p);
-    const where = [`o.archived = ${p.add(f.archived)}`, `(${inName} OR ${likeWords(f.words, "o.name || ' ' || COALESCE(o.description, '')", p)})`];
+    const where = [
+      `o.archived = ${p.add(f.archived)}`,
+      `(${inName} OR ${likeWords(f.words, "o.name || ' ' || COALESCE(o.description, '')", p)})`,
+    ];
     if (f.createdBy) where.push(`o.creator_id IN (${f.createdBy.map((id) => p.add(id)).join(', ')})`);
-    return `SELECT 'snippet' AS model, o.id AS id, o.name AS name, o.description AS description, o.archived AS archived, o.collection_id AS collection_id,
-      NULL AS database_id, NULL AS table_id, o.creator_id AS creator_id, o.updated_at AS updated_at, NULL AS display, CASE WHEN ${inName} THEN 1 ELSE 0 END AS in_name
+    return `SELECT 'snippet' AS model, o.id AS id, o.name AS name, o.description AS description, o.archived AS archived,
+      o.collection_id AS collection_id, NULL AS database_id, NULL AS table_id, o.creator_id AS creator_id, o.updated_at AS updated_at,
+      NULL AS display, o.created_at AS created_at, NULL AS collection_position,
+      CASE WHEN ${inName} THEN 1 ELSE 0 END AS in_name
       FROM native_query_snippet o WHERE ${where.join(' AND ')}`;
   },
 };
@@ -159,14 +181,23 @@ export const dashboardBranch: SearchBranch = {
     const where = [`o.archived = ${p.add(f.archived)}`];
     if (f.createdBy) where.push(`o.creator_id IN (${f.createdBy.map((id) => p.add(id)).join(', ')})`);
     const from = f.words.length ? "hit h JOIN report_dashboard o ON h.model = 'dashboard' AND o.id = h.model_id" : 'report_dashboard o';
-    return `SELECT 'dashboard' AS model, o.id AS id, o.name AS name, o.description AS description, o.archived AS archived, o.collection_id AS collection_id,
-      NULL AS database_id, NULL AS table_id, o.creator_id AS creator_id, o.updated_at AS updated_at, NULL AS display, ${f.words.length ? 'h.in_name' : '1'} AS in_name, o.collection_id AS acc_id
+    return `SELECT 'dashboard' AS model, o.id AS id, o.name AS name, o.description AS description, o.archived AS archived,
+      o.collection_id AS collection_id, NULL AS database_id, NULL AS table_id, o.creator_id AS creator_id, o.updated_at AS updated_at,
+      NULL AS display, o.created_at AS created_at, o.collection_position AS collection_position,
+      ${f.words.length ? 'h.in_name' : '1'} AS in_name, o.collection_id AS acc_id
       FROM ${from} WHERE ${where.join(' AND ')}`;
   },
 };
 
 /** Every kind of object search finds. */
-export const SEARCH_BRANCHES: readonly SearchBranch[] = [dashboardBranch, cardBranch, collectionBranch, tableBranch, databaseBranch, snippetBranch];
+export const SEARCH_BRANCHES: readonly SearchBranch[] = [
+  dashboardBranch,
+  cardBranch,
+  collectionBranch,
+  tableBranch,
+  databaseBranch,
+  snippetBranch,
+];
 
 /** The API's `models` values, in the order `available_models` lists them. */
 export const SEARCH_MODELS = ['dashboard', 'card', 'dataset', 'metric', 'collection', 'table', 'database', 'snippet'] as const;

@@ -1,6 +1,7 @@
 import { likePrefix, prefixRange } from './search-range';
 
-const inRange = (term: string, [lo, hi]: [string, string | null]) => Buffer.compare(Buffer.from(term), Buffer.from(lo)) >= 0 && (hi === null || Buffer.compare(Buffer.from(term), Buffer.from(hi)) < 0);
+const inRange = (term: string, [lo, hi]: [string, string | null]) =>
+  Buffer.compare(Buffer.from(term), Buffer.from(lo)) >= 0 && (hi === null || Buffer.compare(Buffer.from(term), Buffer.from(hi)) < 0);
 
 describe('prefixRange', () => {
   it('holds exactly the terms that start with the prefix, in byte order', () => {

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppSql } from '../../common/database/app-sql';
+import type { Sql } from '../../common/database/sql';
 import { hitCte, SEARCH_BRANCHES, SEARCH_COLUMNS, SEARCH_MODELS, SearchFilter, SqlParams } from './search-branches';
 
-/** The caller's readable-collection condition on a column, its values numbered from `first`. */
-export type Readable = (column: string) => (first: number) => Promise<{ sql: string; params: unknown[] }>;
+/** The caller's readable-collection condition on a column. */
+export type Readable = (column: string) => Promise<Sql>;
 import { likePrefix } from './search-range';
 
 /** One row of a search page, before hydration. */
@@ -21,8 +22,12 @@ export interface SearchRow {
   updated_at: Date | string | null;
   display: string | null;
   bookmarked: number;
+  created_at: Date | string | null;
+  collection_position: number | null;
   collection_name: string | null;
   collection_authority_level: string | null;
+  collection_location: string | null;
+  collection_personal_owner_id: number | null;
   creator_first_name: string | null;
   creator_last_name: string | null;
   creator_email: string | null;
@@ -55,7 +60,10 @@ export class SearchRepository {
     const p = new SqlParams();
     const found = await this.found(f, readable, p);
     if (!found) return new Map();
-    const rows = await this.sql.query<{ model: string; n: number | string }>(`${found} SELECT model, COUNT(*) AS n FROM found GROUP BY model`, p.values);
+    const rows = await this.sql.query<{ model: string; n: number | string }>(
+      `${found} SELECT model, COUNT(*) AS n FROM found GROUP BY model`,
+      p.values,
+    );
     return new Map(rows.map((r) => [r.model, Number(r.n)]));
   }
 
@@ -73,7 +81,8 @@ export class SearchRepository {
     const bookmarks = `LEFT JOIN (SELECT model, model_id FROM bookmark WHERE user_id = ${p.add(page.userId)}) bm
       ON bm.model = CASE WHEN f.model IN ('card', 'dataset', 'metric') THEN 'card' ELSE f.model END AND bm.model_id = f.id`;
     const nameRank = page.phrase
-      ? `CASE WHEN LOWER(f.name) = ${p.add(page.phrase)} THEN 0 WHEN LOWER(f.name) LIKE ${p.add(likePrefix(page.phrase))} ESCAPE '\\' THEN 1 ELSE 2 END`
+      ? `CASE WHEN LOWER(f.name) = ${p.add(page.phrase)} THEN 0` +
+        ` WHEN LOWER(f.name) LIKE ${p.add(likePrefix(page.phrase))} ESCAPE '\\' THEN 1 ELSE 2 END`
       : '0';
     const has = SEARCH_MODELS.map((m) => `MAX(CASE WHEN f.model = '${m}' THEN 1 ELSE 0 END) OVER () AS has_${m}`).join(', ');
     return this.sql.query<SearchRow>(
@@ -82,6 +91,7 @@ export class SearchRepository {
            SUM(CASE WHEN f.model IN (${wanted}) THEN 1 ELSE 0 END) OVER () AS total_n, ${has}
          FROM found f ${bookmarks})
        SELECT r.*, c.name AS collection_name, c.authority_level AS collection_authority_level,
+         c.location AS collection_location, c.personal_owner_id AS collection_personal_owner_id,
          u.first_name AS creator_first_name, u.last_name AS creator_last_name, u.email AS creator_email
        FROM (SELECT * FROM ranked WHERE model IN (${wanted})
              ORDER BY name_rank, in_name DESC, bookmarked DESC, updated_at DESC, model, id
@@ -93,15 +103,6 @@ export class SearchRepository {
     );
   }
 
-  async tables(ids: number[]): Promise<Map<number, { name: string; schema: string | null; display_name: string }>> {
-    if (ids.length === 0) return new Map();
-    const rows = await this.sql.query<{ id: number; name: string; schema: string | null; display_name: string }>(
-      `SELECT id, name, schema, display_name FROM metabase_table WHERE id IN (${ids.map((_, i) => `$${i + 1}`).join(', ')})`,
-      ids,
-    );
-    return new Map(rows.map((r) => [Number(r.id), r]));
-  }
-
   /**
    * `WITH [words...,] found AS (...)`: the collection-governed branches filtered together by the caller's collection
    * access (one grant lookup), then the others; null when no branch applies.
@@ -109,13 +110,15 @@ export class SearchRepository {
   private async found(f: SearchFilter, readable: Readable, p: SqlParams): Promise<string | null> {
     const ctes = f.words.length ? [hitCte(f.words, p)] : [];
     const all = new Set<string>(SEARCH_MODELS);
-    const governed = SEARCH_BRANCHES.filter((b) => b.collectionGoverned).map((b) => b.sql(f, all, p)).filter((s): s is string => s !== null);
+    const governed = SEARCH_BRANCHES.filter((b) => b.collectionGoverned)
+      .map((b) => b.sql(f, all, p))
+      .filter((s): s is string => s !== null);
     const branches: string[] = [];
     if (governed.length) {
       // With words, materialized (the matches are few): the access condition's grant lookup then runs once, not
       // once per branch. Without, every object is a row: storing them all costs more than a second lookup.
       ctes.push(`governed AS ${f.words.length ? 'MATERIALIZED ' : ''}(${governed.join(' UNION ALL ')})`);
-      branches.push(`SELECT ${SEARCH_COLUMNS} FROM governed g WHERE ${await p.addCondition(readable('g.acc_id'))}`);
+      branches.push(`SELECT ${SEARCH_COLUMNS} FROM governed g WHERE ${p.addSql(await readable('g.acc_id'))}`);
     }
     for (const b of SEARCH_BRANCHES.filter((x) => !x.collectionGoverned)) {
       const s = b.sql(f, all, p);

@@ -1,18 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '../../common/auth/current-user';
-import { CollectionAccessService, SqlCondition } from '../collections/collection-access.service';
-import { commonName } from '../users/user.view';
-import { DatabaseAccessService } from '../warehouse/database-access.service';
+import type { Sql } from '../../common/database/sql';
+import { CollectionAccessService } from '../collections';
+import { DatabaseAccessService } from '../warehouse';
 import { MAX_WORDS, SEARCH_MODELS, SearchFilter } from './search-branches';
+import { SearchDetailsRepository } from './search-details.repository';
+import { toSearchResult } from './search-result';
 import { SearchQuery } from './search.dto';
 import { Readable, SearchRepository, SearchRow } from './search.repository';
 import { searchWords } from './search-terms';
-import { sqlTime } from './sql-time';
 
 /** A page without `limit` holds at most this many (Metabase's search also stops at 1,000). */
 const MAX_RESULTS = 1000;
 
-const asBool = (v: unknown) => v === true || v === 1 || v === '1';
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
 /**
@@ -26,6 +26,7 @@ export class SearchService {
     private readonly repo: SearchRepository,
     private readonly collections: CollectionAccessService,
     private readonly databases: DatabaseAccessService,
+    private readonly details: SearchDetailsRepository,
   ) {}
 
   async search(user: AuthUser, q: SearchQuery) {
@@ -48,7 +49,7 @@ export class SearchService {
     const total = rows.length ? Number(rows[0].total_n) : [...counts!].reduce((n, [model, c]) => n + (requested.has(model) ? c : 0), 0);
     const available = SEARCH_MODELS.filter((m) => (rows.length ? Number(rows[0][`has_${m}`]) === 1 : (counts!.get(m) ?? 0) > 0));
     return {
-      data: await this.hydrate(rows),
+      data: await this.hydrate(user, rows),
       total,
       limit: q.limit ?? null,
       offset: q.offset ?? null,
@@ -58,16 +59,12 @@ export class SearchService {
     };
   }
 
-  /**
-   * The caller's readable-collection condition per column, computed once per request (it costs lookups) and
-   * renumbered for wherever a statement puts it.
-   */
+  /** The caller's readable-collection condition per column, computed once per request (it costs lookups). */
   private readableConditions(user: AuthUser): Readable {
-    const once = new Map<string, Promise<SqlCondition>>();
-    return (column) => async (first) => {
-      if (!once.has(column)) once.set(column, this.collections.readableCondition(user, column, 1));
-      const c = await once.get(column)!;
-      return { sql: c.sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + first - 1}`), params: c.params };
+    const once = new Map<string, Promise<Sql>>();
+    return (column) => {
+      if (!once.has(column)) once.set(column, this.collections.readableWhere(user, column));
+      return once.get(column)!;
     };
   }
 
@@ -77,30 +74,46 @@ export class SearchService {
     return [...map].filter(([, a]) => a.data === 'unrestricted').map(([id]) => id);
   }
 
-  private async hydrate(rows: SearchRow[]) {
-    const tableIds = rows.filter((r) => r.model === 'table').map((r) => Number(r.id));
-    const tables = await this.repo.tables(tableIds);
+  /** The page's rows with their details, each kind looked up once for the whole page. */
+  private async hydrate(user: AuthUser, rows: SearchRow[]) {
+    const idsOf = (...models: string[]) => rows.filter((r) => models.includes(r.model)).map((r) => Number(r.id));
+    const cardIds = idsOf('card', 'dataset', 'metric');
+    const dashboardIds = idsOf('dashboard');
+    const [edits, cards, tables, dbs, canWrite] = await Promise.all([
+      this.details.lastEdits(cardIds, dashboardIds),
+      this.details.cards(cardIds),
+      this.details.tables(idsOf('table')),
+      this.details.databaseSyncStatus(idsOf('database')),
+      this.writable(
+        user,
+        rows.filter((r) => r.model !== 'collection' && r.model !== 'snippet' && r.model !== 'table' && r.model !== 'database'),
+      ),
+    ]);
+    const editOf = new Map(edits.map((e) => [`${e.model === 'card' ? 'card' : 'dashboard'}:${Number(e.model_id)}`, e]));
     return rows.map((r) => {
-      const collectionId = r.collection_name === null ? null : num(r.collection_id);
-      const table = r.model === 'table' ? tables.get(Number(r.id)) : undefined;
-      const creator = r.creator_email === null ? null : { first_name: r.creator_first_name, last_name: r.creator_last_name, email: r.creator_email };
-      return {
-        model: r.model,
-        id: Number(r.id),
-        name: r.name,
-        description: r.description,
-        archived: asBool(r.archived),
-        collection: { id: collectionId, name: r.collection_name, authority_level: r.collection_authority_level },
-        collection_id: collectionId,
-        database_id: num(r.database_id),
-        table_id: num(r.table_id),
-        creator_id: num(r.creator_id),
-        creator_common_name: creator ? commonName(creator) : null,
-        display: r.display,
-        updated_at: sqlTime(r.updated_at),
-        bookmark: asBool(r.bookmarked),
-        ...(table ? { table_name: table.name, table_schema: table.schema, display_name: table.display_name } : {}),
-      };
+      const id = Number(r.id);
+      const isCard = r.model === 'card' || r.model === 'dataset' || r.model === 'metric';
+      return toSearchResult(r, {
+        lastEdit: isCard ? editOf.get(`card:${id}`) : r.model === 'dashboard' ? editOf.get(`dashboard:${id}`) : undefined,
+        card: isCard ? cards.get(id) : undefined,
+        table: r.model === 'table' ? tables.get(id) : undefined,
+        initialSyncStatus: r.model === 'database' ? (dbs.get(id) ?? null) : undefined,
+        canWrite: isCard || r.model === 'dashboard' ? canWrite(r) : undefined,
+      });
     });
+  }
+
+  /** Whether the caller may change each card and dashboard of the page: its collection decides (a few queries in all). */
+  private async writable(user: AuthUser, rows: SearchRow[]): Promise<(r: SearchRow) => boolean> {
+    // collection_id is kept only where the collection was found (see toSearchResult); a missing one counts as Root.
+    const inCollection = rows.filter((r) => r.collection_name !== null && r.collection_id !== null);
+    const places = inCollection.map((r) => ({
+      id: Number(r.collection_id),
+      location: r.collection_location ?? '/',
+      personal_owner_id: num(r.collection_personal_owner_id),
+    }));
+    const perms = await this.collections.forCollections(user, places);
+    const atRoot = rows.length > inCollection.length ? await this.collections.canWrite(user, null) : false;
+    return (r) => (r.collection_name !== null && r.collection_id !== null ? perms.get(Number(r.collection_id)) === 'write' : atRoot);
   }
 }

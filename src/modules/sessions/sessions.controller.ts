@@ -2,6 +2,7 @@ import { Body, Controller, Delete, HttpCode, Post, Req, Res } from '@nestjs/comm
 import type { Request, Response } from 'express';
 import { Access } from '../../common/auth/access.decorator';
 import { AuthUser, CurrentUser } from '../../common/auth/current-user';
+import { SignsIn } from '../../common/http/cross-site.guard';
 import { LoginDto } from './session.dto';
 import { SessionsService } from './sessions.service';
 
@@ -9,8 +10,10 @@ import { SessionsService } from './sessions.service';
 export class SessionsController {
   constructor(private readonly sessions: SessionsService) {}
 
+  /** Another site may not sign a browser in (as someone else): held to the cross-site rule without a cookie too. */
   @Post()
   @Access('public')
+  @SignsIn()
   @HttpCode(200)
   async login(@Body() body: LoginDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     const key = await this.sessions.login(body.username, body.password, req.ip ?? 'unknown');

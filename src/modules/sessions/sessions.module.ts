@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { UsersModule } from '../users/users.module';
-import { LoginFailure } from './login-attempt.entity';
-import { Session } from './session.entity';
+import { UsersModule } from '../users';
+import { LoginFailure } from '../../schema/login-attempt.entity';
+import { Session } from '../../schema/session.entity';
 import { SessionsController } from './sessions.controller';
 import { SessionsRepository } from './sessions.repository';
 import { SessionsService } from './sessions.service';

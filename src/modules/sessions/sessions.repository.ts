@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, LessThan, MoreThan } from 'typeorm';
-import { LoginFailure } from './login-attempt.entity';
-import { Session } from './session.entity';
+import { LoginFailure } from '../../schema/login-attempt.entity';
+import { Session } from '../../schema/session.entity';
 
 @Injectable()
 export class SessionsRepository {

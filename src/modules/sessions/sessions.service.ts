@@ -7,10 +7,9 @@ import { SESSION_COOKIE } from '../../common/auth/session-cookie';
 import { ClusterEvents } from '../../common/cluster/cluster-events';
 import { sha256Hex, verifyPassword } from '../../common/crypto/hashing';
 import { InvalidCredentialsError, TooManyAttemptsError } from '../../common/errors/api-errors';
-import { SettingsService } from '../settings/settings.service';
-import { UsersRepository } from '../users/users.repository';
-import { UsersService } from '../users/users.service';
-import { LoginFailure } from './login-attempt.entity';
+import { SettingsService } from '../settings';
+import { UsersRepository, UsersService } from '../users';
+import { LoginFailure } from '../../schema/login-attempt.entity';
 import { SessionsRepository } from './sessions.repository';
 
 /**

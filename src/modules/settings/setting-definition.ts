@@ -18,6 +18,6 @@ export interface SettingDefinition<T = unknown> {
   validateWith?: (value: T, read: (key: string) => Promise<unknown>) => Promise<string | undefined>;
   /** Environment variable that fixes the value (defaults to `MB_` + KEY). */
   envVar?: string;
-  /** Value computed on read, never stored. */
-  getter?: () => T | Promise<T>;
+  /** Value computed on read (from other settings in force, through `read`), never stored. */
+  getter?: (read: (key: string) => Promise<unknown>) => T | Promise<T>;
 }

@@ -35,7 +35,9 @@ export class SettingsController {
   @Put(':key')
   @Access('admin')
   @HttpCode(204)
-  async set(@Param('key') key: string, @Body() body: { value?: unknown }) {
+  async set(@Param('key') key: string, @Body() body: { value?: unknown } | undefined) {
+    // No body (or `null`) resets the setting; a list is no `{value}` map, and must not reset it either.
+    if (Array.isArray(body)) throw ValidationError.of('body', MSG.map, body);
     await this.settings.setMany({ [key]: body?.value ?? null });
   }
 }

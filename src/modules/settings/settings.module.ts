@@ -3,8 +3,12 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { SETTINGS_READER } from '../../common/settings/settings-reader';
 import { SettingsController } from './settings.controller';
 import { SettingsService } from './settings.service';
-import { Setting } from './setting.entity';
+import { Setting } from '../../schema/setting.entity';
 
+/**
+ * Settings. Global, as configuration is: nearly every module reads them, and so do the access guards of common/auth
+ * (through SETTINGS_READER, which common declares and this module provides).
+ */
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([Setting])],

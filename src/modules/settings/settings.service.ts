@@ -9,7 +9,7 @@ import { ForbiddenError, MessageError, NotFoundError, ValidationError } from '..
 import { NOT_AT_HAND } from '../../common/settings/settings-reader';
 import { SettingDefinition } from './setting-definition';
 import { EMBEDDING_TOGGLES, SETTINGS } from './setting-registry';
-import { Setting } from './setting.entity';
+import { Setting } from '../../schema/setting.entity';
 
 /** overridden()'s answer when nothing overrides the stored value (null is a value a setting can have). */
 const NOT_SET = Symbol('NOT_SET');
@@ -69,7 +69,8 @@ export class SettingsService {
 
   envName(def: SettingDefinition): string {
     let name = this.envNames.get(def.key);
-    if (name === undefined) this.envNames.set(def.key, (name = def.envVar ?? `MB_${def.key.replace(/\?$/, '').replace(/-/g, '_').toUpperCase()}`));
+    if (name === undefined)
+      this.envNames.set(def.key, (name = def.envVar ?? `MB_${def.key.replace(/\?$/, '').replace(/-/g, '_').toUpperCase()}`));
     return name;
   }
 
@@ -77,7 +78,7 @@ export class SettingsService {
   async get<T>(key: string): Promise<T> {
     const def = this.defs.get(key);
     if (!def) throw new Error(`Unknown setting ${key}`);
-    if (def.getter) return (await def.getter()) as T;
+    if (def.getter) return (await def.getter((k) => this.get(k))) as T;
     const overridden = this.overridden(def);
     if (overridden !== NOT_SET) return overridden as T;
     await this.ensureFresh();
@@ -122,7 +123,10 @@ export class SettingsService {
       }
       if (def.sensitive && typeof raw === 'string' && raw.startsWith(MASK)) continue; // the masked value sent back: keep the secret
       const value = this.coerce(def, raw);
-      const why = value === null ? undefined : await def.validateWith?.(value as never, (k) => (k in values ? Promise.resolve(values[k]) : this.get(k)));
+      const why =
+        value === null
+          ? undefined
+          : await def.validateWith?.(value as never, (k) => (k in values ? Promise.resolve(values[k]) : this.get(k)));
       if (why) throw ValidationError.of(key, why, raw);
       writes.push([key, value === null ? null : this.serialize(def, value)]);
     }
@@ -182,7 +186,10 @@ export class SettingsService {
   async readable(caller?: { isSuperuser: boolean }): Promise<Record<string, unknown>> {
     const out: Record<string, unknown> = {};
     for (const def of SETTINGS) {
-      const allowed = def.visibility === 'public' || (caller && def.visibility === 'authenticated') || (caller?.isSuperuser && def.visibility === 'admin');
+      const allowed =
+        def.visibility === 'public' ||
+        (caller && def.visibility === 'authenticated') ||
+        (caller?.isSuperuser && def.visibility === 'admin');
       if (allowed) out[def.key] = this.present(def, await this.get(def.key));
     }
     return out;
@@ -213,7 +220,9 @@ export class SettingsService {
   }
 
   private isFresh(): boolean {
-    const maxAgeMs = this.events.live ? Math.max(LIVE_MAX_AGE_MS, this.config.settingsRefreshSeconds * 1000) : this.config.settingsRefreshSeconds * 1000;
+    const maxAgeMs = this.events.live
+      ? Math.max(LIVE_MAX_AGE_MS, this.config.settingsRefreshSeconds * 1000)
+      : this.config.settingsRefreshSeconds * 1000;
     return Date.now() - this.checkedAt < maxAgeMs;
   }
 

@@ -1,14 +1,16 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { SessionsModule } from '../sessions/sessions.module';
-import { Setting } from '../settings/setting.entity';
-import { UsersModule } from '../users/users.module';
+import { SessionsModule } from '../sessions';
+import { Setting } from '../../schema/setting.entity';
+import { UsersModule } from '../users';
+import { SessionPropertiesController } from './session-properties.controller';
 import { SetupController } from './setup.controller';
 import { SetupService } from './setup.service';
 
+/** First-run setup, and the session properties that say whether it is still to be done. */
 @Module({
   imports: [TypeOrmModule.forFeature([Setting]), UsersModule, SessionsModule],
-  controllers: [SetupController],
+  controllers: [SetupController, SessionPropertiesController],
   providers: [SetupService],
 })
 export class SetupModule {}

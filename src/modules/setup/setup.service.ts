@@ -5,11 +5,10 @@ import { Repository } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { ForbiddenError, MessageError } from '../../common/errors/api-errors';
 import { AppLogger } from '../../common/logging/app-logger';
-import { SessionsService } from '../sessions/sessions.service';
-import { SettingsService } from '../settings/settings.service';
-import { Setting } from '../settings/setting.entity';
-import { UsersRepository } from '../users/users.repository';
-import { UsersService } from '../users/users.service';
+import { SessionsService } from '../sessions';
+import { SettingsService } from '../settings';
+import { Setting } from '../../schema/setting.entity';
+import { UsersRepository, UsersService } from '../users';
 import { SetupDto } from './setup.dto';
 
 const TOKEN_KEY = 'setup-token';

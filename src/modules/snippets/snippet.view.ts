@@ -1,5 +1,5 @@
-import { iso } from '../users/user.view';
-import { NativeQuerySnippet } from './snippet.entity';
+import { iso } from '../../common/views/wire-values';
+import { NativeQuerySnippet } from '../../schema/snippet.entity';
 
 export function toSnippetView(s: NativeQuerySnippet, creator?: { id: number; email: string; common_name: string } | null) {
   return {

@@ -52,4 +52,3 @@ export class ListSnippetsQuery {
   @BoolString()
   archived?: boolean;
 }
-

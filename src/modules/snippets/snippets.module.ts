@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { WarehouseModule } from '../warehouse/warehouse.module';
-import { SnippetDatabase } from './snippet-database.entity';
-import { NativeQuerySnippet } from './snippet.entity';
+import { WarehouseModule } from '../warehouse';
+import { SnippetDatabase } from '../../schema/snippet-database.entity';
+import { NativeQuerySnippet } from '../../schema/snippet.entity';
 import { SnippetsController } from './snippets.controller';
 import { SnippetsService } from './snippets.service';
 

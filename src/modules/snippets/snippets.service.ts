@@ -4,15 +4,16 @@ import { In, Repository } from 'typeorm';
 import { AuthUser } from '../../common/auth/current-user';
 import { uniqueOr } from '../../common/database/unique-violation';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../common/errors/api-errors';
-import { User } from '../users/user.entity';
-import { commonName } from '../users/user.view';
-import { DatabaseAccessService } from '../warehouse/database-access.service';
-import { SnippetDatabase } from './snippet-database.entity';
-import { NativeQuerySnippet } from './snippet.entity';
+import { User } from '../../schema/user.entity';
+import { commonName } from '../../common/views/wire-values';
+import { DatabaseAccessService } from '../warehouse';
+import { SnippetDatabase } from '../../schema/snippet-database.entity';
+import { NativeQuerySnippet } from '../../schema/snippet.entity';
 import { toSnippetView } from './snippet.view';
 import { CreateSnippetDto, UpdateSnippetDto } from './snippets.dto';
 
-const nameTaken = (name: string) => ValidationError.of('name', 'A snippet with that name already exists. Please pick a different name.', name);
+const nameTaken = (name: string) =>
+  ValidationError.of('name', 'A snippet with that name already exists. Please pick a different name.', name);
 
 /**
  * Native query snippets. Everyone may read them (they are SQL text, not data); creating one needs native query
@@ -56,7 +57,17 @@ export class SnippetsService {
     await this.assertMayWrite(caller);
     if (await this.repo.findOneBy({ name: dto.name })) throw nameTaken(dto.name);
     const saved = await uniqueOr(
-      () => this.repo.save(this.repo.create({ name: dto.name, content: dto.content, description: dto.description ?? null, collection_id: dto.collection_id ?? null, creator_id: caller.id, archived: false })),
+      () =>
+        this.repo.save(
+          this.repo.create({
+            name: dto.name,
+            content: dto.content,
+            description: dto.description ?? null,
+            collection_id: dto.collection_id ?? null,
+            creator_id: caller.id,
+            archived: false,
+          }),
+        ),
       () => nameTaken(dto.name),
     );
     return this.get(saved.id);
@@ -70,7 +81,11 @@ export class SnippetsService {
     for (const k of ['name', 'content', 'description', 'collection_id', 'archived'] as const) {
       if (dto[k] !== undefined) (changes as Record<string, unknown>)[k] = dto[k];
     }
-    if (Object.keys(changes).length > 0) await uniqueOr(() => this.repo.update({ id }, changes), () => nameTaken(dto.name ?? snippet.name));
+    if (Object.keys(changes).length > 0)
+      await uniqueOr(
+        () => this.repo.update({ id }, changes),
+        () => nameTaken(dto.name ?? snippet.name),
+      );
     return this.get(id);
   }
 

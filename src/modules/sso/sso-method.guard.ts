@@ -1,9 +1,12 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { MessageError } from '../../common/errors/api-errors';
-import { SettingsService } from '../settings/settings.service';
+import { loadEmbeddingOrigins } from '../../common/http/origin-policy';
+import { SettingsService } from '../settings';
 import { JwtSsoAuthGuard } from './jwt/jwt-sso.guard';
+import { JwtSsoService } from './jwt/jwt-sso.service';
 import { ssoToken } from './jwt/sso-token.strategy-base';
-import { checkReturnTo } from './return-to';
+import { checkReturnTo, redirectTargets } from './return-to';
+import { SamlSsoAuthGuard } from './saml/saml-sso.guard';
 import { SamlSsoService } from './saml/saml-sso.service';
 import { isEmbeddingClient, type SsoMethod, type SsoRequest } from './sso-request';
 
@@ -13,27 +16,32 @@ export const SDK_DISABLED = 'The embedding SDK is not enabled. An admin can turn
 /**
  * SSO_GUARD, what `@Access('sso')` requires: picks the method (`preferred_method` when that one is on; a JWT when one
  * came along; a posted SAMLResponse; else SAML when on, else JWT), refuses embedding clients while the SDK is off, checks
- * `return_to`, and for a JWT that came along runs the `sso-jwt` passport strategy. Settings are read per request.
+ * `return_to`, and when the request carries a login, has the method's strategy verify it: a JWT that came along
+ * (JwtSsoAuthGuard, claims on `req.ssoJwtClaims`), a SAMLResponse posted as a form (SamlSsoAuthGuard, login on
+ * `req.ssoSamlLogin`). Settings are read per request.
  */
 @Injectable()
 export class SsoMethodGuard implements CanActivate {
   constructor(
     private readonly settings: SettingsService,
-    private readonly jwtGuard: JwtSsoAuthGuard,
+    private readonly jwt: JwtSsoService,
     private readonly saml: SamlSsoService,
+    private readonly jwtGuard: JwtSsoAuthGuard,
+    private readonly samlGuard: SamlSsoAuthGuard,
   ) {}
 
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
     const req = ctx.switchToHttp().getRequest<SsoRequest>();
     const embeddingClient = isEmbeddingClient(req);
     if (embeddingClient && !(await this.settings.get<boolean>('enable-embedding-sdk'))) throw new MessageError(SDK_DISABLED, 403);
-    const jwtSecret = await this.jwtSecret();
+    const jwtOn = (await this.jwt.sharedSecret()) !== undefined;
     const samlOn = await this.saml.usable();
-    const method = this.pick(req, jwtSecret !== undefined, samlOn);
-    const ownHosts = await this.ownHosts(req);
-    const returnTo = checkReturnTo(this.param(req, 'return_to'), ownHosts);
-    req.sso = { method, embeddingClient, returnTo, ownHosts, jwtSecret };
+    const method = this.pick(req, jwtOn, samlOn);
+    const redirects = redirectTargets(await loadEmbeddingOrigins(this.settings));
+    const returnTo = checkReturnTo(this.param(req, 'return_to'), redirects);
+    req.sso = { method, embeddingClient, returnTo, redirects };
     if (method === 'jwt' && ssoToken(req)) return (await this.jwtGuard.canActivate(ctx)) === true;
+    if (method === 'saml' && postedSamlResponse(req)) return (await this.samlGuard.canActivate(ctx)) === true;
     return true;
   }
 
@@ -48,26 +56,6 @@ export class SsoMethodGuard implements CanActivate {
     throw new MessageError(SSO_NOT_CONFIGURED);
   }
 
-  /** The secret while JWT is usable: enabled, with both the secret and the identity provider's URI set. */
-  private async jwtSecret(): Promise<string | undefined> {
-    if (!(await this.settings.get<boolean>('jwt-enabled'))) return undefined;
-    const secret = await this.settings.get<string | null>('jwt-shared-secret');
-    const uri = await this.settings.get<string | null>('jwt-identity-provider-uri');
-    return secret && uri ? secret : undefined;
-  }
-
-  private async ownHosts(req: SsoRequest): Promise<string[]> {
-    const siteUrl = await this.settings.get<string | null>('site-url');
-    if (siteUrl) {
-      try {
-        return [new URL(siteUrl).host];
-      } catch {
-        /* fall back to the request's host */
-      }
-    }
-    return req.headers.host ? [req.headers.host] : [];
-  }
-
   private param(req: SsoRequest, name: string): string | undefined {
     const q = req.query?.[name];
     if (typeof q === 'string') return q;
@@ -75,4 +63,10 @@ export class SsoMethodGuard implements CanActivate {
     const b = body && typeof body === 'object' ? body[name] : undefined;
     return typeof b === 'string' ? b : undefined;
   }
+}
+
+/** SAML's assertion consumer: a POST whose form carries a SAMLResponse (anything else starts a login). */
+function postedSamlResponse(req: SsoRequest): boolean {
+  const body = req.body as Record<string, unknown> | undefined;
+  return req.method === 'POST' && typeof body?.SAMLResponse === 'string';
 }

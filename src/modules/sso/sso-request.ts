@@ -1,5 +1,7 @@
 import type { Request } from 'express';
 import type { SsoClaims } from './jwt/jwt-sso-token';
+import type { RedirectTargets } from './return-to';
+import type { SamlLogin } from './saml/saml-sso.service';
 
 export type SsoMethod = 'jwt' | 'saml';
 
@@ -10,15 +12,15 @@ export interface SsoContext {
   embeddingClient: boolean;
   /** Where to go after login, already checked to be relative or on our own host. */
   returnTo: string;
-  /** Hosts an absolute return URL may name: the site URL's, else the request's. */
-  ownHosts: string[];
-  /** JWT: the shared secret in force for this request (read once, at request time). */
-  jwtSecret?: string;
-  /** JWT: the verified claims, set by the `sso-jwt` strategy when a token came along. */
-  jwtClaims?: SsoClaims;
+  /** What an absolute return URL may name: the site URL's host, the trusted embedding origins. */
+  redirects: RedirectTargets;
 }
 
-export type SsoRequest = Request & { sso?: SsoContext; ssoJwtClaims?: SsoClaims };
+/**
+ * The request behind `@Access('sso')`: the guard's context, and what the method's strategy verified when the request
+ * carried a login (a JWT's claims, or the login a posted SAMLResponse proves). Neither: the login has yet to start.
+ */
+export type SsoRequest = Request & { sso?: SsoContext; ssoJwtClaims?: SsoClaims; ssoSamlLogin?: SamlLogin };
 
 export const EMBEDDING_CLIENT_HEADER = 'x-metabase-client';
 

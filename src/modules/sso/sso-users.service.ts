@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { MessageError } from '../../common/errors/api-errors';
-import { MembershipsService } from '../permissions/memberships.service';
-import { User } from '../users/user.entity';
-import { ALL_USERS_GROUP_ID, UsersRepository } from '../users/users.repository';
-import { UsersService } from '../users/users.service';
+import { MembershipsService } from '../permissions';
+import { User } from '../../schema/user.entity';
+import { UsersRepository, UsersService } from '../users';
+import { ALL_USERS_GROUP_ID } from '../../schema/permissions-group.entity';
 
 export const NO_ACCOUNT = "Sorry, but you'll need an account to view this page. Please contact your administrator.";
 export const ACCOUNT_DISABLED = 'Your account is disabled. Please contact your administrator.';
@@ -48,7 +48,13 @@ export class SsoUsersService {
       if (!u) {
         if (!policy.provisioning) throw new MessageError(NO_ACCOUNT, 401);
         u = await this.usersService.create(
-          { email: identity.email, first_name: identity.firstName ?? null, last_name: identity.lastName ?? null, login_attributes: identity.attributes, sso_source: policy.source },
+          {
+            email: identity.email,
+            first_name: identity.firstName ?? null,
+            last_name: identity.lastName ?? null,
+            login_attributes: identity.attributes,
+            sso_source: policy.source,
+          },
           tx,
         );
       } else {
@@ -84,8 +90,14 @@ export class SsoUsersService {
     const next = new Map(keep.map((m) => [m.group_id, m.is_group_manager]));
     for (const id of wanted) if (!next.has(id)) next.set(id, false);
     next.delete(ALL_USERS_GROUP_ID);
-    const same = next.size === current.filter((m) => m.group_id !== ALL_USERS_GROUP_ID).length && current.every((m) => m.group_id === ALL_USERS_GROUP_ID || next.has(m.group_id));
+    const same =
+      next.size === current.filter((m) => m.group_id !== ALL_USERS_GROUP_ID).length &&
+      current.every((m) => m.group_id === ALL_USERS_GROUP_ID || next.has(m.group_id));
     if (same) return;
-    await this.memberships.setGroups(user, [...next].map(([id, isManager]) => ({ id, is_group_manager: isManager })), tx);
+    await this.memberships.setGroups(
+      user,
+      [...next].map(([id, isManager]) => ({ id, is_group_manager: isManager })),
+      tx,
+    );
   }
 }

@@ -1,31 +1,25 @@
 import { Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 import { Access } from '../../common/auth/access.decorator';
 import { AcceptsForm } from '../../common/http/accepts-form';
-import { SessionsService } from '../sessions/sessions.service';
+import { SessionsService } from '../sessions';
 import type { SsoClaims } from './jwt/jwt-sso-token';
-import { JwtSsoService } from './jwt/jwt-sso.service';
-import { checkReturnTo } from './return-to';
-import { SamlSsoService } from './saml/saml-sso.service';
-import { allowedSdkOrigin, popupOrigin, popupPage, popupReturnTo, SDK_ORIGIN_REFUSED } from './saml/sdk-popup';
-import { MessageError } from '../../common/errors/api-errors';
-import { SettingsService } from '../settings/settings.service';
+import type { SamlLogin } from './saml/saml-sso.service';
+import { popupPage } from './saml/sdk-popup';
+import { SsoLoginService } from './sso-login.service';
 import type { SsoContext, SsoRequest } from './sso-request';
-import { SsoUsersService } from './sso-users.service';
 
 /**
  * `GET|POST /auth/sso`, for every SSO method. The `sso` level's guard (SsoMethodGuard) has picked the method, checked
- * `return_to` and, for a JWT that came along, verified it: this only signs in and answers (JSON for embedding
- * clients and JSON posts, a redirect for browsers).
+ * `return_to` and, when the request carried a login (a JWT, a posted SAMLResponse), had the method's strategy verify
+ * it: this only hands it to SsoLoginService and answers (JSON for embedding clients and JSON posts, the SDK's popup
+ * page, or a redirect for browsers).
  */
 @Controller('auth/sso')
 export class SsoController {
   constructor(
-    private readonly jwt: JwtSsoService,
+    private readonly login: SsoLoginService,
     private readonly sessions: SessionsService,
-    private readonly samlService: SamlSsoService,
-    private readonly ssoUsers: SsoUsersService,
-    private readonly settings: SettingsService,
   ) {}
 
   @Get()
@@ -45,17 +39,14 @@ export class SsoController {
 
   private async handle(req: SsoRequest, res: Response, posted: boolean): Promise<void> {
     const sso = req.sso as SsoContext;
-    if (sso.method === 'saml') return this.saml(req, res, sso, posted);
-    const claims = req.ssoJwtClaims;
-    if (!claims) return this.toIdentityProvider(sso, res);
-    return this.jwtLogin(req, res, claims, sso.embeddingClient || posted);
+    if (sso.method === 'saml' && req.ssoSamlLogin) return this.samlLogin(req, res, sso, req.ssoSamlLogin);
+    if (sso.method === 'jwt' && req.ssoJwtClaims) return this.jwtLogin(req, res, sso, req.ssoJwtClaims, sso.embeddingClient || posted);
+    return this.toIdentityProvider(req, res, sso);
   }
 
-  private async jwtLogin(req: Request, res: Response, claims: SsoClaims, json: boolean): Promise<void> {
-    const user = await this.jwt.signIn(claims);
-    const key = await this.sessions.create(user.id);
+  private async jwtLogin(req: SsoRequest, res: Response, sso: SsoContext, claims: SsoClaims, json: boolean): Promise<void> {
+    const key = await this.login.jwtSession(claims);
     await this.sessions.setCookie(req, res, key);
-    const sso = (req as SsoRequest).sso as SsoContext;
     if (json) {
       res.status(200).json({ status: 'ok', id: key, exp: claims.exp ?? null, iat: claims.iat ?? null });
       return;
@@ -63,58 +54,29 @@ export class SsoController {
     res.redirect(302, sso.returnTo);
   }
 
-  /** GET: off to the identity provider (its URL as JSON for embedding clients); POST: the assertion consumer. */
-  private async saml(req: SsoRequest, res: Response, sso: SsoContext, posted: boolean): Promise<void> {
-    const form = req.body as Record<string, unknown> | undefined;
-    if (!posted || typeof form?.SAMLResponse !== 'string') {
-      if (sso.embeddingClient) {
-        res.status(200).json({ url: await this.samlService.redirect(popupReturnTo(await this.sdkOrigin(req))), method: 'saml' });
-        return;
-      }
-      res.redirect(302, await this.samlService.redirect(sso.returnTo));
+  /** The assertion consumer: a session for the login the SAML strategy validated. */
+  private async samlLogin(req: SsoRequest, res: Response, sso: SsoContext, login: SamlLogin): Promise<void> {
+    const session = await this.login.samlSession(login, sso);
+    await this.sessions.setCookie(req, res, session.key);
+    if (session.sdkPage) {
+      res
+        .status(200)
+        .set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' })
+        .type('html')
+        .send(popupPage(session.sdkPage, session.key));
       return;
     }
-    const login = await this.samlService.consume(form as Record<string, string>);
-    const sdkPage = popupOrigin(login.returnTo);
-    const returnTo = sdkPage ? '/' : checkReturnTo(login.returnTo, sso.ownHosts);
-    const user = await this.ssoUsers.signIn(login, {
-      source: 'saml',
-      provisioning: await this.settings.get<boolean>('saml-user-provisioning-enabled?'),
-      groupSync: await this.settings.get<boolean>('saml-group-sync'),
-      groupMappings: (await this.settings.get<Record<string, number[]> | null>('saml-group-mappings')) ?? {},
-    });
-    const key = await this.sessions.create(user.id);
-    await this.sessions.setCookie(req, res, key);
-    if (sdkPage) {
-      res.status(200).set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' }).type('html').send(popupPage(sdkPage, key));
-      return;
-    }
-    res.redirect(302, returnTo);
+    res.redirect(302, session.returnTo);
   }
 
-  /** The page of an SDK starting a SAML login (its Origin, else our own), when it may embed; else 403. */
-  private async sdkOrigin(req: Request): Promise<string> {
-    const siteUrl = await this.settings.get<string | null>('site-url');
-    const own = siteUrl ? safeOrigin(siteUrl) : safeOrigin(`${req.protocol}://${req.headers.host ?? ''}`);
-    const origin = typeof req.headers.origin === 'string' ? req.headers.origin : own;
-    const allowed = allowedSdkOrigin(origin, await this.settings.get<string | null>('embedding-app-origins-sdk'), own);
-    if (!allowed) throw new MessageError(SDK_ORIGIN_REFUSED, 403);
-    return allowed;
-  }
-
-  private async toIdentityProvider(sso: SsoContext, res: Response): Promise<void> {
+  /** Off to the identity provider: its URL as JSON for embedding clients, a redirect for browsers. */
+  private async toIdentityProvider(req: SsoRequest, res: Response, sso: SsoContext): Promise<void> {
+    const origin = typeof req.headers.origin === 'string' ? req.headers.origin : undefined;
+    const url = await this.login.identityProviderUrl(sso, origin);
     if (sso.embeddingClient) {
-      res.status(200).json({ url: await this.jwt.identityProviderUri(), method: 'jwt' });
+      res.status(200).json({ url, method: sso.method });
       return;
     }
-    res.redirect(302, await this.jwt.identityProviderUrl(sso.returnTo));
-  }
-}
-
-function safeOrigin(url: string): string | undefined {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return undefined;
+    res.redirect(302, url);
   }
 }

@@ -1,6 +1,6 @@
 import type { QueryOptions, WarehouseDriver } from '../../query-engine/execute/drivers/driver';
-import type { WarehouseField } from '../fields/field.entity';
-import type { WarehouseTable } from '../tables/table.entity';
+import type { WarehouseField } from '../../schema/field.entity';
+import type { WarehouseTable } from '../../schema/table.entity';
 import { fingerprintTable, readFieldValues, SYNC_STATEMENT_TIMEOUT_MS } from './analyze';
 
 /** A driver that records the options of every query and answers one row of zeros. */

@@ -1,9 +1,9 @@
 import type { Engine, WarehouseDriver } from '../../query-engine/execute/drivers/driver';
 import { isoFromSqlTimestamp } from '../../query-engine/execute/drivers/values';
-import { Fingerprint, HasFieldValues, WarehouseField } from '../fields/field.entity';
-import { WarehouseTable } from '../tables/table.entity';
+import { Fingerprint, HasFieldValues, WarehouseField } from '../../schema/field.entity';
+import { WarehouseTable } from '../../schema/table.entity';
 import { looksSecret, semanticTypeFromValues } from './semantic-types';
-import { quoteIdent, tableRef } from '../warehouse/warehouse-sql';
+import { quoteIdent, tableRef } from '../warehouse';
 
 /**
  * No fingerprint or value query runs longer than this: a table too large (or a view too slow) to scan is
@@ -30,7 +30,11 @@ export interface FieldAnalysis {
 }
 
 /** One query per table: counts, null share and ranges for every column of a sample. */
-export async function fingerprintTable(driver: WarehouseDriver, table: WarehouseTable, fields: WarehouseField[]): Promise<{ rowCount: number; fields: FieldAnalysis[] }> {
+export async function fingerprintTable(
+  driver: WarehouseDriver,
+  table: WarehouseTable,
+  fields: WarehouseField[],
+): Promise<{ rowCount: number; fields: FieldAnalysis[] }> {
   const e = driver.engine;
   const usable = fields.filter((f) => !NOT_COMPARABLE.has(f.base_type));
   const selects = ['COUNT(*)'];
@@ -46,18 +50,29 @@ export async function fingerprintTable(driver: WarehouseDriver, table: Warehouse
   const rowCount = Number(row[0] ?? 0);
   let i = 1;
   const analyses: FieldAnalysis[] = [];
-  const samples = await sampleTextValues(driver, table, usable.filter((f) => f.base_type === 'type/Text' && !looksSecret(f.name)));
+  const samples = await sampleTextValues(
+    driver,
+    table,
+    usable.filter((f) => f.base_type === 'type/Text' && !looksSecret(f.name)),
+  );
   for (const f of usable) {
     const distinct = Number(row[i++] ?? 0);
     const nulls = Number(row[i++] ?? 0);
     const fingerprint: Fingerprint = { global: { 'distinct-count': distinct, 'nil%': rowCount ? nulls / rowCount : 0 } };
     if (NUMERIC.has(f.base_type)) fingerprint.type = { 'type/Number': { min: num(row[i++]), max: num(row[i++]), avg: num(row[i++]) } };
-    else if (TEMPORAL.has(f.base_type)) fingerprint.type = { 'type/DateTime': { earliest: temporal(row[i++], f.base_type), latest: temporal(row[i++], f.base_type) } };
+    else if (TEMPORAL.has(f.base_type))
+      fingerprint.type = { 'type/DateTime': { earliest: temporal(row[i++], f.base_type), latest: temporal(row[i++], f.base_type) } };
     else if (f.base_type === 'type/Text') fingerprint.type = { 'type/Text': { 'average-length': num(row[i++]) } };
-    const semanticType = f.semantic_type === null && !f.user_edited?.includes('semantic_type') && !looksSecret(f.name)
-      ? semanticTypeFromValues(f.base_type, samples.get(f.id) ?? [], distinct, rowCount)
-      : undefined;
-    analyses.push({ fieldId: f.id, fingerprint, semanticType, hasFieldValues: chooseHasFieldValues(f, distinct, semanticType ?? f.semantic_type) });
+    const semanticType =
+      f.semantic_type === null && !f.user_edited?.includes('semantic_type') && !looksSecret(f.name)
+        ? semanticTypeFromValues(f.base_type, samples.get(f.id) ?? [], distinct, rowCount)
+        : undefined;
+    analyses.push({
+      fieldId: f.id,
+      fingerprint,
+      semanticType,
+      hasFieldValues: chooseHasFieldValues(f, distinct, semanticType ?? f.semantic_type),
+    });
   }
   for (const f of fields.filter((x) => NOT_COMPARABLE.has(x.base_type))) {
     analyses.push({ fieldId: f.id, fingerprint: { global: { 'distinct-count': 0, 'nil%': 0 } }, hasFieldValues: 'none' });
@@ -66,7 +81,16 @@ export async function fingerprintTable(driver: WarehouseDriver, table: Warehouse
 }
 
 const LIST_SEMANTICS = new Set(['type/Category', 'type/State', 'type/Country', 'type/City', 'type/Source', 'type/Company']);
-const NEVER_LIST = new Set(['type/PK', 'type/FK', 'type/Email', 'type/URL', 'type/Description', 'type/SerializedJSON', 'type/Name', 'type/Title']);
+const NEVER_LIST = new Set([
+  'type/PK',
+  'type/FK',
+  'type/Email',
+  'type/URL',
+  'type/Description',
+  'type/SerializedJSON',
+  'type/Name',
+  'type/Title',
+]);
 
 /** `auto-list` for low-cardinality categories and booleans, `search` for other text, `none` for the rest. */
 export function chooseHasFieldValues(f: WarehouseField, distinct: number, semantic: string | null): HasFieldValues {
@@ -81,10 +105,15 @@ export function chooseHasFieldValues(f: WarehouseField, distinct: number, semant
 }
 
 /** Distinct values of one field, sorted, at most FIELD_VALUES_MAX and FIELD_VALUES_MAX_CHARS in all. */
-export async function readFieldValues(driver: WarehouseDriver, table: WarehouseTable, field: WarehouseField): Promise<{ values: unknown[]; hasMore: boolean }> {
+export async function readFieldValues(
+  driver: WarehouseDriver,
+  table: WarehouseTable,
+  field: WarehouseField,
+): Promise<{ values: unknown[]; hasMore: boolean }> {
   const e = driver.engine;
   const c = quoteIdent(e, field.name);
-  const sql = `SELECT DISTINCT ${c} FROM ${tableRef(e, table.schema, table.name)} WHERE ${c} IS NOT NULL ORDER BY ${c} LIMIT ${FIELD_VALUES_MAX + 1}`;
+  const source = tableRef(e, table.schema, table.name);
+  const sql = `SELECT DISTINCT ${c} FROM ${source} WHERE ${c} IS NOT NULL ORDER BY ${c} LIMIT ${FIELD_VALUES_MAX + 1}`;
   const rows = (await driver.query(sql, [], { readOnly: true, timeoutMs: SYNC_STATEMENT_TIMEOUT_MS })).rows;
   const values: unknown[] = [];
   let chars = 0;
@@ -102,7 +131,12 @@ async function sampleTextValues(driver: WarehouseDriver, table: WarehouseTable, 
   const e = driver.engine;
   const sql = `SELECT ${fields.map((f) => quoteIdent(e, f.name)).join(', ')} FROM ${tableRef(e, table.schema, table.name)} LIMIT 200`;
   const rows = (await driver.query(sql, [], { readOnly: true, timeoutMs: SYNC_STATEMENT_TIMEOUT_MS })).rows;
-  fields.forEach((f, i) => out.set(f.id, rows.map((r) => r[i])));
+  fields.forEach((f, i) =>
+    out.set(
+      f.id,
+      rows.map((r) => r[i]),
+    ),
+  );
   return out;
 }
 

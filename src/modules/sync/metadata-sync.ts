@@ -1,7 +1,7 @@
 import { EntityManager } from 'typeorm';
 import type { DescribedDatabase } from '../../query-engine/execute/drivers/driver';
-import { WarehouseField } from '../fields/field.entity';
-import { WarehouseTable } from '../tables/table.entity';
+import { WarehouseField } from '../../schema/field.entity';
+import { WarehouseTable } from '../../schema/table.entity';
 import { displayName, semanticTypeFromName } from './semantic-types';
 
 export interface MetadataSummary {
@@ -32,9 +32,21 @@ export async function applyDescribed(tx: EntityManager, dbId: number, described:
     if (!table) {
       table = await tx.save(
         tx.create(WarehouseTable, {
-          db_id: dbId, schema: info.schema, name: info.name, display_name: displayName(info.name), is_view: info.kind === 'view',
-          active: true, field_order: 'database', initial_sync_status: 'complete', description: null, entity_type: null,
-          visibility_type: null, user_edited: null, estimated_row_count: null, points_of_interest: null, caveats: null,
+          db_id: dbId,
+          schema: info.schema,
+          name: info.name,
+          display_name: displayName(info.name),
+          is_view: info.kind === 'view',
+          active: true,
+          field_order: 'database',
+          initial_sync_status: 'complete',
+          description: null,
+          entity_type: null,
+          visibility_type: null,
+          user_edited: null,
+          estimated_row_count: null,
+          points_of_interest: null,
+          caveats: null,
         }),
       );
       tablesByKey.set(key(info.schema, info.name), table);
@@ -54,12 +66,33 @@ export async function applyDescribed(tx: EntityManager, dbId: number, described:
       if (!field) {
         const created = await tx.save(
           tx.create(WarehouseField, {
-            table_id: table.id, name: col.name, display_name: displayName(col.name), database_type: col.databaseType,
-            base_type: col.baseType, effective_type: col.baseType, semantic_type: semantic, active: true,
-            position: col.position, database_position: col.position, custom_position: 0, database_is_pk: col.pk,
-            database_required: !col.nullable, visibility_type: 'normal', has_field_values: 'none', user_edited: null,
-            description: null, coercion_strategy: null, fk_target_field_id: null, nfc_path: null, settings: null,
-            json_unfolding: null, fingerprint: null, points_of_interest: null, caveats: null, preview_display: true, last_analyzed: null,
+            table_id: table.id,
+            name: col.name,
+            display_name: displayName(col.name),
+            database_type: col.databaseType,
+            base_type: col.baseType,
+            effective_type: col.baseType,
+            semantic_type: semantic,
+            active: true,
+            position: col.position,
+            database_position: col.position,
+            custom_position: 0,
+            database_is_pk: col.pk,
+            database_required: !col.nullable,
+            visibility_type: 'normal',
+            has_field_values: 'none',
+            user_edited: null,
+            description: null,
+            coercion_strategy: null,
+            fk_target_field_id: null,
+            nfc_path: null,
+            settings: null,
+            json_unfolding: null,
+            fingerprint: null,
+            points_of_interest: null,
+            caveats: null,
+            preview_display: true,
+            last_analyzed: null,
           }),
         );
         seenFields.add(created.id);
@@ -68,17 +101,23 @@ export async function applyDescribed(tx: EntityManager, dbId: number, described:
       }
       seenFields.add(field.id);
       const typeChanged = field.base_type !== col.baseType;
-      await tx.update(WarehouseField, { id: field.id }, {
-        active: true,
-        database_type: col.databaseType,
-        base_type: col.baseType,
-        effective_type: typeChanged ? col.baseType : field.effective_type,
-        database_position: col.position,
-        position: table.field_order === 'database' ? col.position : field.position,
-        database_is_pk: col.pk,
-        database_required: !col.nullable,
-        ...(edited(field, 'semantic_type') || (!typeChanged && field.semantic_type && !col.pk && !isFk) ? {} : { semantic_type: semantic }),
-      });
+      await tx.update(
+        WarehouseField,
+        { id: field.id },
+        {
+          active: true,
+          database_type: col.databaseType,
+          base_type: col.baseType,
+          effective_type: typeChanged ? col.baseType : field.effective_type,
+          database_position: col.position,
+          position: table.field_order === 'database' ? col.position : field.position,
+          database_is_pk: col.pk,
+          database_required: !col.nullable,
+          ...(edited(field, 'semantic_type') || (!typeChanged && field.semantic_type && !col.pk && !isFk)
+            ? {}
+            : { semantic_type: semantic }),
+        },
+      );
     }
     for (const f of existingFields) {
       if (!seenFields.has(f.id) && f.active) {
@@ -98,7 +137,12 @@ export async function applyDescribed(tx: EntityManager, dbId: number, described:
   return summary;
 }
 
-async function linkForeignKeys(tx: EntityManager, dbId: number, described: DescribedDatabase, tables: Map<string, WarehouseTable>): Promise<number> {
+async function linkForeignKeys(
+  tx: EntityManager,
+  dbId: number,
+  described: DescribedDatabase,
+  tables: Map<string, WarehouseTable>,
+): Promise<number> {
   const tableIds = [...tables.values()].map((t) => t.id);
   if (tableIds.length === 0) return 0;
   const fields = await tx.createQueryBuilder(WarehouseField, 'f').where('f.table_id IN (:...ids)', { ids: tableIds }).getMany();

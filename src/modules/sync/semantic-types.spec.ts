@@ -1,8 +1,14 @@
 import { chooseHasFieldValues } from './analyze';
-import { WarehouseField } from '../fields/field.entity';
+import { WarehouseField } from '../../schema/field.entity';
 import { displayName, looksSecret, semanticTypeFromName, semanticTypeFromValues } from './semantic-types';
 
-const col = (name: string, baseType = 'type/Text', extra: { isPk?: boolean; isFk?: boolean } = {}) => ({ name, baseType, isPk: false, isFk: false, ...extra });
+const col = (name: string, baseType = 'type/Text', extra: { isPk?: boolean; isFk?: boolean } = {}) => ({
+  name,
+  baseType,
+  isPk: false,
+  isFk: false,
+  ...extra,
+});
 const fromName = (name: string, baseType?: string) => semanticTypeFromName(col(name, baseType));
 
 describe('semanticTypeFromName', () => {
@@ -143,16 +149,20 @@ describe('displayName', () => {
 });
 
 describe('looksSecret', () => {
-  it.each(['PASSWORD', 'password_hash', 'user_password', 'api_key', 'apikey', 'reset_token', 'client_secret', 'salt'])('treats %s as a credential', (name) => {
-    expect(looksSecret(name)).toBe(true);
-  });
+  it.each(['PASSWORD', 'password_hash', 'user_password', 'api_key', 'apikey', 'reset_token', 'client_secret', 'salt'])(
+    'treats %s as a credential',
+    (name) => {
+      expect(looksSecret(name)).toBe(true);
+    },
+  );
   it.each(['PASSPORT_NO', 'name', 'category', 'tokenizer_kind', 'hashtag'])('leaves %s alone', (name) => {
     expect(looksSecret(name)).toBe(false);
   });
 });
 
 describe('chooseHasFieldValues', () => {
-  const field = (name: string) => ({ name, base_type: 'type/Text', user_edited: null, has_field_values: 'none' }) as unknown as WarehouseField;
+  const field = (name: string) =>
+    ({ name, base_type: 'type/Text', user_edited: null, has_field_values: 'none' }) as unknown as WarehouseField;
   it('lists a low-cardinality text column, but never the values of a credential column', () => {
     expect(chooseHasFieldValues(field('CATEGORY'), 4, 'type/Category')).toBe('auto-list');
     expect(chooseHasFieldValues(field('PASSWORD'), 3, null)).toBe('none');

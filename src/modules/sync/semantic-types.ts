@@ -44,7 +44,11 @@ const NAME_RULES: NameRule[] = [
   { pattern: /^(quantity|qty|count|.*_count|num_.*|number_of_.*)$/, semantic: 'type/Quantity', when: isNumeric },
   { pattern: /^(score|rating|.*_score|.*_rating|stars)$/, semantic: 'type/Score', when: isNumeric },
   { pattern: /^(percent|.*_percent|.*_pct|percentage)$/, semantic: 'type/Percentage', when: isNumeric },
-  { pattern: /^(created_at|created|creation_date|created_on|inserted_at|date_created)$/, semantic: 'type/CreationTimestamp', when: isTemporal },
+  {
+    pattern: /^(created_at|created|creation_date|created_on|inserted_at|date_created)$/,
+    semantic: 'type/CreationTimestamp',
+    when: isTemporal,
+  },
   { pattern: /^(updated_at|updated|modified_at|last_modified|date_updated)$/, semantic: 'type/UpdatedTimestamp', when: isTemporal },
   { pattern: /^(deleted_at|cancelled_at|canceled_at)$/, semantic: 'type/CancelationTimestamp', when: isTemporal },
   { pattern: /^(birth_?date|date_of_birth|dob|birthday)$/, semantic: 'type/Birthdate', when: isTemporal },

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In, LessThan } from 'typeorm';
 import { AppSql } from '../../common/database/app-sql';
-import { WarehouseDatabase } from '../databases/database.entity';
-import { FieldValues } from '../fields/field-values.entity';
-import { WarehouseField } from '../fields/field.entity';
-import { WarehouseTable } from '../tables/table.entity';
-import { SyncKind, SyncRun } from './sync-run.entity';
+import { WarehouseDatabase } from '../../schema/database.entity';
+import { FieldValues } from '../../schema/field-values.entity';
+import { WarehouseField } from '../../schema/field.entity';
+import { WarehouseTable } from '../../schema/table.entity';
+import { SyncKind, SyncRun } from '../../schema/sync-run.entity';
 
 /** Sync runs kept per database: weeks of hourly syncs, more than the sync log shows. */
 export const KEPT_SYNC_RUNS = 500;
@@ -68,13 +68,27 @@ export class SyncRepository {
   }
 
   async startRun(dbId: number, kind: SyncKind, instance: string): Promise<SyncRun> {
-    return this.db.manager.save(SyncRun, { db_id: dbId, kind, status: 'running', instance, started_at: new Date(), ended_at: null, error: null, summary: null });
+    return this.db.manager.save(SyncRun, {
+      db_id: dbId,
+      kind,
+      status: 'running',
+      instance,
+      started_at: new Date(),
+      ended_at: null,
+      error: null,
+      summary: null,
+    });
   }
 
   /** Ends a run and forgets the database's runs older than the latest `keep` (hourly syncs would pile up forever). */
   async endRun(run: SyncRun, error: string | null, summary: Record<string, number> | null, keep = KEPT_SYNC_RUNS): Promise<void> {
     await this.db.manager.update(SyncRun, { id: run.id }, { status: error ? 'failed' : 'succeeded', ended_at: new Date(), error, summary });
-    const [oldestKept] = await this.db.manager.find(SyncRun, { where: { db_id: run.db_id }, order: { id: 'DESC' }, skip: keep - 1, take: 1 });
+    const [oldestKept] = await this.db.manager.find(SyncRun, {
+      where: { db_id: run.db_id },
+      order: { id: 'DESC' },
+      skip: keep - 1,
+      take: 1,
+    });
     if (oldestKept) await this.db.manager.delete(SyncRun, { db_id: run.db_id, id: LessThan(oldestKept.id) });
   }
 

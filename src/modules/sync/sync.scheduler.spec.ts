@@ -1,6 +1,6 @@
 import type { AppConfig } from '../../config/app-config';
 import type { AppLogger } from '../../common/logging/app-logger';
-import type { WarehouseDatabase } from '../databases/database.entity';
+import type { WarehouseDatabase } from '../../schema/database.entity';
 import type { SyncRepository } from './sync.repository';
 import { dueSync, FailedAttempts, SyncScheduler } from './sync.scheduler';
 import type { SyncService } from './sync.service';
@@ -59,16 +59,30 @@ describe('dueSync', () => {
 });
 
 describe('SyncScheduler.tick', () => {
-  function scheduler(dbs: WarehouseDatabase[], run: (id: number, kind: string) => Promise<boolean>, failed: Record<number, FailedAttempts> = {}) {
+  function scheduler(
+    dbs: WarehouseDatabase[],
+    run: (id: number, kind: string) => Promise<boolean>,
+    failed: Record<number, FailedAttempts> = {},
+  ) {
     const sync = { run: jest.fn(run) };
     const repo = { allDatabases: jest.fn(async () => dbs), failedAttempts: jest.fn(async (id: number) => failed[id] ?? {}) };
     const logger = { warning: jest.fn() };
-    const s = new SyncScheduler(sync as unknown as SyncService, repo as unknown as SyncRepository, { syncCheckSeconds: 0 } as AppConfig, logger as unknown as AppLogger);
+    const s = new SyncScheduler(
+      sync as unknown as SyncService,
+      repo as unknown as SyncRepository,
+      { syncCheckSeconds: 0 } as AppConfig,
+      logger as unknown as AppLogger,
+    );
     return { s, sync, logger };
   }
 
   it('runs what is due, one database at a time, and counts the syncs that ran', async () => {
-    const dbs = [db({ id: 1 }), db({ id: 2, last_metadata_sync_at: null }), db({ id: 3, last_field_values_at: minutesAgo(5000) }), db({ id: 4, last_metadata_sync_at: null })];
+    const dbs = [
+      db({ id: 1 }),
+      db({ id: 2, last_metadata_sync_at: null }),
+      db({ id: 3, last_field_values_at: minutesAgo(5000) }),
+      db({ id: 4, last_metadata_sync_at: null }),
+    ];
     let active = 0;
     const { s, sync } = scheduler(dbs, async (id) => {
       expect(++active).toBe(1);
@@ -77,7 +91,11 @@ describe('SyncScheduler.tick', () => {
       return id !== 4; // another instance holds database 4
     });
     const ran = await s.tick();
-    expect(sync.run.mock.calls).toEqual([[2, 'metadata'], [3, 'field-values'], [4, 'metadata']]);
+    expect(sync.run.mock.calls).toEqual([
+      [2, 'metadata'],
+      [3, 'field-values'],
+      [4, 'metadata'],
+    ]);
     expect(ran).toBe(2);
   });
 

@@ -1,8 +1,8 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { AppLogger } from '../../common/logging/app-logger';
-import { WarehouseDatabase } from '../databases/database.entity';
-import { SyncKind } from './sync-run.entity';
+import { WarehouseDatabase } from '../../schema/database.entity';
+import { SyncKind } from '../../schema/sync-run.entity';
 import { SyncService } from './sync.service';
 import { SyncRepository } from './sync.repository';
 

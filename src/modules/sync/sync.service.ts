@@ -4,15 +4,15 @@ import { In } from 'typeorm';
 import { AppLogger } from '../../common/logging/app-logger';
 import { QueryError, QueryTimeoutError } from '../../query-engine/execute/drivers/errors';
 import { requestContext } from '../../common/logging/request-context';
-import { WarehouseDatabase } from '../databases/database.entity';
-import { FieldValues } from '../fields/field-values.entity';
-import { WarehouseField } from '../fields/field.entity';
-import { WarehouseTable } from '../tables/table.entity';
-import { WarehouseConnections } from '../warehouse/warehouse-connections';
-import { MetricsService } from '../metrics/metrics.service';
+import { WarehouseDatabase } from '../../schema/database.entity';
+import { FieldValues } from '../../schema/field-values.entity';
+import { WarehouseField } from '../../schema/field.entity';
+import { WarehouseTable } from '../../schema/table.entity';
+import { WarehouseConnections } from '../warehouse';
+import { MetricsService } from '../observability';
 import { fingerprintTable, readFieldValues } from './analyze';
 import { applyDescribed } from './metadata-sync';
-import { SyncKind } from './sync-run.entity';
+import { SyncKind } from '../../schema/sync-run.entity';
 import { SyncRepository } from './sync.repository';
 
 /** A table by where the warehouse has it (schema null where the engine has none, as sync records it). */
@@ -87,7 +87,11 @@ export class SyncService {
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       await this.repo.endRun(run, message, null).catch(() => undefined);
-      await this.repo.transaction((tx) => tx.update(WarehouseDatabase, { id: dbId, initial_sync_status: 'incomplete' }, { initial_sync_status: 'aborted' })).catch(() => undefined);
+      await this.repo
+        .transaction((tx) =>
+          tx.update(WarehouseDatabase, { id: dbId, initial_sync_status: 'incomplete' }, { initial_sync_status: 'aborted' }),
+        )
+        .catch(() => undefined);
       this.logger.warning('Sync failed', { db_id: dbId, kind, error: message });
       this.metrics?.syncRan(kind, 'failed', Date.now() - started);
       return false;
@@ -100,11 +104,22 @@ export class SyncService {
     const driver = this.connections.driverFor(db);
     const described = await driver.describe();
     const summary = await this.repo.transaction((tx) => applyDescribed(tx, db.id, described));
-    const tables = (await this.repo.tables(db.id)).filter((t) => t.active && (!only || ((t.schema ?? null) === only.schema && t.name === only.name)));
+    const tables = (await this.repo.tables(db.id)).filter(
+      (t) => t.active && (!only || ((t.schema ?? null) === only.schema && t.name === only.name)),
+    );
     const analyzed = await this.analyze(db, tables);
-    const values = only ? await this.refreshValues(db, (await this.repo.fields(tables.map((t) => t.id))).map((f) => f.id)) : await this.refreshValues(db);
+    const values = only
+      ? await this.refreshValues(
+          db,
+          (await this.repo.fields(tables.map((t) => t.id))).map((f) => f.id),
+        )
+      : await this.refreshValues(db);
     await this.repo.transaction((tx) =>
-      tx.update(WarehouseDatabase, { id: db.id }, { initial_sync_status: 'complete', last_metadata_sync_at: new Date(), last_field_values_at: new Date() }),
+      tx.update(
+        WarehouseDatabase,
+        { id: db.id },
+        { initial_sync_status: 'complete', last_metadata_sync_at: new Date(), last_field_values_at: new Date() },
+      ),
     );
     return { ...summary, ...analyzed, ...values };
   }
@@ -131,12 +146,16 @@ export class SyncService {
       await this.repo.transaction(async (tx) => {
         await tx.update(WarehouseTable, { id: table.id }, { estimated_row_count: result.rowCount });
         for (const a of result.fields) {
-          await tx.update(WarehouseField, { id: a.fieldId }, {
-            fingerprint: a.fingerprint,
-            has_field_values: a.hasFieldValues,
-            last_analyzed: new Date(),
-            ...(a.semanticType ? { semantic_type: a.semanticType } : {}),
-          });
+          await tx.update(
+            WarehouseField,
+            { id: a.fieldId },
+            {
+              fingerprint: a.fingerprint,
+              has_field_values: a.hasFieldValues,
+              last_analyzed: new Date(),
+              ...(a.semanticType ? { semantic_type: a.semanticType } : {}),
+            },
+          );
         }
       });
       analyzedFields += result.fields.length;
@@ -166,10 +185,14 @@ export class SyncService {
       }
       const { values, hasMore } = read;
       const old = existing.get(field.id);
-      const remap = old?.human_readable_values ? new Map(old.values.map((v, i) => [JSON.stringify(v), old.human_readable_values![i]])) : undefined;
+      const remap = old?.human_readable_values
+        ? new Map(old.values.map((v, i) => [JSON.stringify(v), old.human_readable_values![i]]))
+        : undefined;
       const human = remap ? values.map((v) => remap.get(JSON.stringify(v)) ?? String(v)) : null;
       await this.repo.transaction((tx) =>
-        tx.upsert(FieldValues, { field_id: field.id, values: values as never[], human_readable_values: human, has_more_values: hasMore }, ['field_id']),
+        tx.upsert(FieldValues, { field_id: field.id, values: values as never[], human_readable_values: human, has_more_values: hasMore }, [
+          'field_id',
+        ]),
       );
     }
     await this.repo.transaction((tx) => tx.update(WarehouseDatabase, { id: db.id }, { last_field_values_at: new Date() }));

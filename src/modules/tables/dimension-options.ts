@@ -1,4 +1,4 @@
-import { isa } from '../fields/field-types';
+import { isa } from '../fields';
 
 /**
  * The bucketing and binning choices query_metadata offers (Metabase's `dimension_options`): a table-level map of
@@ -11,28 +11,66 @@ interface DimensionOption {
   type: string;
 }
 
-const unit = (type: string) => ([name, u]: [string, string]): DimensionOption => ({ name, mbql: ['field', null, { 'temporal-unit': u }], type });
-const bins = (type: string) => ([name, strategy, param]: [string, string, number | null]): DimensionOption => ({
-  name,
-  mbql: ['field', null, { binning: param === null ? { strategy } : { strategy, [strategy]: param } }],
-  type,
-});
+const unit =
+  (type: string) =>
+  ([name, u]: [string, string]): DimensionOption => ({ name, mbql: ['field', null, { 'temporal-unit': u }], type });
+const bins =
+  (type: string) =>
+  ([name, strategy, param]: [string, string, number | null]): DimensionOption => ({
+    name,
+    mbql: ['field', null, { binning: param === null ? { strategy } : { strategy, [strategy]: param } }],
+    type,
+  });
 
 const DATE_UNITS: Array<[string, string]> = [
-  ['Day', 'day'], ['Week', 'week'], ['Month', 'month'], ['Quarter', 'quarter'], ['Year', 'year'], ['Day of week', 'day-of-week'],
-  ['Day of month', 'day-of-month'], ['Day of year', 'day-of-year'], ['Week of year', 'week-of-year'], ['Month of year', 'month-of-year'],
+  ['Day', 'day'],
+  ['Week', 'week'],
+  ['Month', 'month'],
+  ['Quarter', 'quarter'],
+  ['Year', 'year'],
+  ['Day of week', 'day-of-week'],
+  ['Day of month', 'day-of-month'],
+  ['Day of year', 'day-of-year'],
+  ['Week of year', 'week-of-year'],
+  ['Month of year', 'month-of-year'],
   ['Quarter of year', 'quarter-of-year'],
 ];
-const DATETIME_UNITS: Array<[string, string]> = [['Minute', 'minute'], ['Hour', 'hour'], ...DATE_UNITS.slice(0, 5), ['Minute of hour', 'minute-of-hour'], ['Hour of day', 'hour-of-day'], ...DATE_UNITS.slice(5)];
-const TIME_UNITS: Array<[string, string]> = [['Minute', 'minute'], ['Hour', 'hour'], ['Minute of hour', 'minute-of-hour']];
+const DATETIME_UNITS: Array<[string, string]> = [
+  ['Minute', 'minute'],
+  ['Hour', 'hour'],
+  ...DATE_UNITS.slice(0, 5),
+  ['Minute of hour', 'minute-of-hour'],
+  ['Hour of day', 'hour-of-day'],
+  ...DATE_UNITS.slice(5),
+];
+const TIME_UNITS: Array<[string, string]> = [
+  ['Minute', 'minute'],
+  ['Hour', 'hour'],
+  ['Minute of hour', 'minute-of-hour'],
+];
 
 const OPTIONS: DimensionOption[] = [
   ...DATE_UNITS.map(unit('type/Date')),
   ...DATETIME_UNITS.map(unit('type/DateTime')),
   ...TIME_UNITS.map(unit('type/Time')),
-  ...([['Auto bin', 'default', null], ['10 bins', 'num-bins', 10], ['50 bins', 'num-bins', 50], ['100 bins', 'num-bins', 100]] as Array<[string, string, number | null]>).map(bins('type/Number')),
+  ...(
+    [
+      ['Auto bin', 'default', null],
+      ['10 bins', 'num-bins', 10],
+      ['50 bins', 'num-bins', 50],
+      ['100 bins', 'num-bins', 100],
+    ] as Array<[string, string, number | null]>
+  ).map(bins('type/Number')),
   { name: "Don't bin", mbql: null, type: 'type/Number' },
-  ...([['Auto bin', 'default', null], ['Bin every 0.1 degrees', 'bin-width', 0.1], ['Bin every 1 degree', 'bin-width', 1.0], ['Bin every 10 degrees', 'bin-width', 10.0], ['Bin every 20 degrees', 'bin-width', 20.0]] as Array<[string, string, number | null]>).map(bins('type/Coordinate')),
+  ...(
+    [
+      ['Auto bin', 'default', null],
+      ['Bin every 0.1 degrees', 'bin-width', 0.1],
+      ['Bin every 1 degree', 'bin-width', 1.0],
+      ['Bin every 10 degrees', 'bin-width', 10.0],
+      ['Bin every 20 degrees', 'bin-width', 20.0],
+    ] as Array<[string, string, number | null]>
+  ).map(bins('type/Coordinate')),
   { name: "Don't bin", mbql: null, type: 'type/Coordinate' },
 ];
 
@@ -57,7 +95,10 @@ interface FieldLike {
 }
 
 /** Which options apply to a field: units by its temporal type, binning for numbers with a known range. */
-export function fieldDimensionOptions(f: FieldLike, binning: boolean): { default_dimension_option: string | null; dimension_options: string[] } {
+export function fieldDimensionOptions(
+  f: FieldLike,
+  binning: boolean,
+): { default_dimension_option: string | null; dimension_options: string[] } {
   const types = [f.base_type, f.effective_type ?? f.base_type];
   const is = (t: string) => types.some((x) => isa(x, t));
   const range = f.fingerprint?.type?.['type/Number'];

@@ -1,4 +1,4 @@
-import { WarehouseField } from '../fields/field.entity';
+import { WarehouseField } from '../../schema/field.entity';
 import { orderFields } from './field-order';
 
 const field = (id: number, name: string, semantic_type: string | null, database_position: number, custom_position = 0) =>

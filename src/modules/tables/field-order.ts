@@ -1,6 +1,6 @@
-import { isa } from '../fields/field-types';
-import { WarehouseField } from '../fields/field.entity';
-import { FieldOrder } from './table.entity';
+import { isa } from '../fields';
+import { WarehouseField } from '../../schema/field.entity';
+import { FieldOrder } from '../../schema/table.entity';
 
 const byName = (a: WarehouseField, b: WarehouseField) => {
   const x = a.name.toLowerCase();

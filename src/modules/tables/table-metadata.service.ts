@@ -1,11 +1,9 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { AuthUser } from '../../common/auth/current-user';
 import { NotFoundError } from '../../common/errors/api-errors';
-import { FieldHydrator } from '../fields/field-hydrator';
-import { FieldsRepository } from '../fields/fields.repository';
-import { MetadataAccess, tableView } from '../fields/metadata-access.service';
-import { CARD_STORE, CardStore } from '../content/card-store';
-import { MACRO_STORE, type MacroStore } from '../content/macro-store';
+import { FieldHydrator, FieldsRepository, MetadataAccess, tableView } from '../fields';
+import { CardMetadataQuery, segmentsMetricsOf } from '../content';
+import { EventBus } from '../../common/events/event-bus';
 import { DIMENSION_OPTIONS, fieldDimensionOptions } from './dimension-options';
 import { ROOT_COLLECTION_SCHEMA, virtualField } from './virtual-field';
 
@@ -22,8 +20,7 @@ export class TableMetadataService {
     private readonly access: MetadataAccess,
     private readonly fields: FieldsRepository,
     private readonly hydrator: FieldHydrator,
-    @Inject(CARD_STORE) private readonly cards: CardStore,
-    @Inject(MACRO_STORE) private readonly macros: MacroStore,
+    private readonly bus: EventBus,
   ) {}
 
   /**
@@ -44,8 +41,8 @@ export class TableMetadataService {
     const binning = dbView.features.includes('binning');
     const [hydrated, segments, metrics] = await Promise.all([
       this.hydrator.detailed(shown, { values: true, includeSensitive }),
-      this.macros.onTables('segment', [id]),
-      this.macros.onTables('metric', [id]),
+      segmentsMetricsOf(this.bus, 'segment', [id]),
+      segmentsMetricsOf(this.bus, 'metric', [id]),
     ]);
     const fields = hydrated.map((f) => ({ ...f, ...fieldDimensionOptions(f, binning) }));
     return {
@@ -63,10 +60,17 @@ export class TableMetadataService {
    * Segments and metrics are defined on warehouse tables only, so its lists stay empty (as in Metabase).
    */
   async cardQueryMetadata(caller: AuthUser, cardId: number) {
-    const card = await this.cards.resultMetadata(cardId, caller);
+    const card = (await this.bus.askOne(new CardMetadataQuery(cardId, caller))) ?? null;
     if (!card) throw new NotFoundError();
     const fieldIds = card.result_metadata.map((c) => c.id).filter((x): x is number => typeof x === 'number');
-    const underlying = new Map((await this.hydrator.detailed((await this.fields.fieldsByIds(fieldIds)).filter((f) => f.active), { includeSensitive: caller.isSuperuser })).map((f) => [f.id, f]));
+    const underlying = new Map(
+      (
+        await this.hydrator.detailed(
+          (await this.fields.fieldsByIds(fieldIds)).filter((f) => f.active),
+          { includeSensitive: caller.isSuperuser },
+        )
+      ).map((f) => [f.id, f]),
+    );
     const tableId = `card__${card.id}`;
     return {
       id: tableId,
@@ -77,7 +81,9 @@ export class TableMetadataService {
       description: card.description,
       entity_id: card.entity_id ?? null,
       type: card.type,
-      fields: card.result_metadata.map((col) => virtualField(col, tableId, underlying.get(col.id as number), card.type === 'model' && card.is_native === true)),
+      fields: card.result_metadata.map((col) =>
+        virtualField(col, tableId, underlying.get(col.id as number), card.type === 'model' && card.is_native === true),
+      ),
       segments: [],
       metrics: [],
       dimension_options: DIMENSION_OPTIONS,

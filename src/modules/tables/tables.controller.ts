@@ -26,7 +26,7 @@ export class TablesController {
     return this.tables.updateMany(caller, ids, edits);
   }
 
-  // The virtual tables of saved questions come first: `:id` would take `card__12` and refuse it as an id.
+  // The virtual tables of saved questions: `card__:id` wins over `:id`, which would refuse `card__12` as an id.
   @Get('card__:id/fks')
   @Access('user')
   cardFks(@Param('id', IdParam()) _id: number) {
@@ -85,6 +85,13 @@ export class TablesController {
   @HttpCode(200)
   discardValues(@Param('id', IdParam()) id: number, @CurrentUser() caller: AuthUser) {
     return this.tables.discardValues(caller, id);
+  }
+
+  @Post(':id/sync_schema')
+  @Access('admin')
+  @HttpCode(200)
+  syncSchema(@Param('id', IdParam()) id: number, @CurrentUser() caller: AuthUser) {
+    return this.tables.syncSchema(caller, id);
   }
 
   @Post(':id/rescan_values')

@@ -3,8 +3,8 @@ import { IsIn, IsString } from 'class-validator';
 import { ValidationError } from '../../common/errors/api-errors';
 import { MSG } from '../../common/validation/messages';
 import { Bool, BoolString, NonBlankString, Nullable, OneOf, PositiveIntArray } from '../../common/validation/validators';
-import { ENTITY_TYPES, keywordName } from '../fields/field-types';
-import { FieldOrder, TableVisibility } from './table.entity';
+import { ENTITY_TYPES, keywordName } from '../fields';
+import { FieldOrder, TableVisibility } from '../../schema/table.entity';
 
 export const TABLE_VISIBILITIES = ['cruft', 'hidden', 'technical'] as const;
 export const FIELD_ORDERS: readonly FieldOrder[] = ['alphabetical', 'custom', 'database', 'smart'];

@@ -1,14 +1,15 @@
 import { Module } from '@nestjs/common';
-import { FieldsModule } from '../fields/fields.module';
-import { SyncModule } from '../sync/sync.module';
+import { FieldsModule } from '../fields';
+import { SyncModule } from '../sync';
+import { WarehouseModule } from '../warehouse';
 import { TableMetadataService } from './table-metadata.service';
 import { TablesController } from './tables.controller';
 import { TablesRepository } from './tables.repository';
 import { TablesService } from './tables.service';
 
-/** Table metadata (GET/PUT /api/table/...). Saved questions appear as virtual tables through CARD_STORE. */
+/** Table metadata (GET/PUT /api/table/...). Saved questions appear as virtual tables through the content module's CardMetadataQuery. */
 @Module({
-  imports: [FieldsModule, SyncModule],
+  imports: [FieldsModule, SyncModule, WarehouseModule],
   controllers: [TablesController],
   providers: [TablesRepository, TablesService, TableMetadataService],
   exports: [TableMetadataService],

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In } from 'typeorm';
-import { WarehouseField } from '../fields/field.entity';
-import { WarehouseTable } from './table.entity';
+import { WarehouseField } from '../../schema/field.entity';
+import { WarehouseTable } from '../../schema/table.entity';
 
 @Injectable()
 export class TablesRepository {
@@ -32,7 +32,11 @@ export class TablesRepository {
   /** Writes each field's position (and custom position, when given) in one transaction. */
   async setPositions(positions: Array<{ id: number; position: number; custom_position?: number }>, tx: EntityManager): Promise<void> {
     for (const p of positions) {
-      await tx.update(WarehouseField, { id: p.id }, p.custom_position === undefined ? { position: p.position } : { position: p.position, custom_position: p.custom_position });
+      await tx.update(
+        WarehouseField,
+        { id: p.id },
+        p.custom_position === undefined ? { position: p.position } : { position: p.position, custom_position: p.custom_position },
+      );
     }
   }
 }

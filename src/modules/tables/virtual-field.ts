@@ -1,6 +1,5 @@
-import type { CardColumn } from '../content/card-store';
-import type { FieldHydrator } from '../fields/field-hydrator';
-import { isa } from '../fields/field-types';
+import type { CardColumn } from '../content';
+import { type FieldHydrator, isa } from '../fields';
 import { fieldDimensionOptions } from './dimension-options';
 
 /** Metabase names the schema of root-collection cards so in the saved-questions virtual database. */
@@ -29,7 +28,12 @@ export function virtualField(col: CardColumn, tableId: string, field: HydratedFi
     id: typeof col.id === 'number' ? col.id : ['field', col.name, { 'base-type': col.base_type ?? 'type/*' }],
   };
   const options = fieldDimensionOptions(
-    { base_type: col.base_type ?? 'type/*', effective_type: col.effective_type ?? null, semantic_type: merged.semantic_type ?? null, fingerprint: (col.fingerprint as never) ?? null },
+    {
+      base_type: col.base_type ?? 'type/*',
+      effective_type: col.effective_type ?? null,
+      semantic_type: merged.semantic_type ?? null,
+      fingerprint: (col.fingerprint as never) ?? null,
+    },
     true,
   );
   const isKey = isa(merged.semantic_type, 'type/PK') || isa(merged.semantic_type, 'type/FK');

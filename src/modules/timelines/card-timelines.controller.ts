@@ -6,11 +6,11 @@ import { CardTimelinesQuery } from './timelines.dto';
 import { TimelinesService } from './timelines.service';
 
 /** The timelines shown on a card's charts: those of the card's collection. */
-@Controller('api/card')
+@Controller('api/card/:id/timelines')
 export class CardTimelinesController {
   constructor(private readonly timelines: TimelinesService) {}
 
-  @Get(':id/timelines')
+  @Get()
   @Access('user')
   ofCard(@Param('id', IdParam()) id: number, @Query() q: CardTimelinesQuery, @CurrentUser() caller: AuthUser) {
     return this.timelines.forCard(caller, id, q);

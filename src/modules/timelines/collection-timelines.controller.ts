@@ -5,10 +5,7 @@ import { IdParam } from '../../common/validation/pipes';
 import { ListTimelinesQuery } from './timelines.dto';
 import { TimelinesService } from './timelines.service';
 
-/**
- * The timelines of a collection (and of the Root). `root/timelines` is declared before `:id/timelines`; both have
- * two segments, so the collections controller's one-segment `:id` routes never take them.
- */
+/** The timelines of a collection (and of the Root, `root/timelines`: a literal segment wins over `:id` wherever declared). */
 @Controller('api/collection')
 export class CollectionTimelinesController {
   constructor(private readonly timelines: TimelinesService) {}

@@ -33,4 +33,7 @@ function offsetMinutes(zone: string): number {
 
 /** A DTO property that must be a date string (see parseDateString); it stays a string, the service parses it. */
 export const DateString = () =>
-  ValidateBy({ name: 'dateString', validator: { validate: (v: unknown) => parseDateString(v) !== null, defaultMessage: () => DATE_STRING_MSG } });
+  ValidateBy({
+    name: 'dateString',
+    validator: { validate: (v: unknown) => parseDateString(v) !== null, defaultMessage: () => DATE_STRING_MSG },
+  });

@@ -1,14 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '../../common/auth/current-user';
 import { ForbiddenError, NotFoundError } from '../../common/errors/api-errors';
-import { CollectionAccessService, type CollectionPlace } from '../collections/collection-access.service';
-import type { CollectionPerm } from '../collections/collection-permission.entity';
+import { CollectionAccessService, type CollectionPlace } from '../collections';
+import type { CollectionPerm } from '../../schema/collection-permission.entity';
 import { TimelinesRepository, type EventRow, type TimelineRow } from './timelines.repository';
 
 /** Where a timeline (or an event's timeline) lives, for the collection access check (null: the Root collection). */
-export function timelinePlace(row: Pick<TimelineRow, 'collection_id' | 'coll_location' | 'coll_personal_owner_id'>): CollectionPlace | null {
+export function timelinePlace(
+  row: Pick<TimelineRow, 'collection_id' | 'coll_location' | 'coll_personal_owner_id'>,
+): CollectionPlace | null {
   if (row.collection_id === null || row.collection_id === undefined) return null;
-  return { id: Number(row.collection_id), location: row.coll_location ?? '/', personal_owner_id: row.coll_personal_owner_id === null ? null : Number(row.coll_personal_owner_id) };
+  return {
+    id: Number(row.collection_id),
+    location: row.coll_location ?? '/',
+    personal_owner_id: row.coll_personal_owner_id === null ? null : Number(row.coll_personal_owner_id),
+  };
 }
 
 /**

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '../../common/auth/current-user';
 import { MessageError } from '../../common/errors/api-errors';
-import { CollectionAccessService } from '../collections/collection-access.service';
+import { CollectionAccessService } from '../collections';
 import { parseDateString } from './date-string';
 import { TimelineAccessService, timelinePlace } from './timeline-access.service';
-import type { TimelineEvent } from './timeline-event.entity';
+import type { TimelineEvent } from '../../schema/timeline-event.entity';
 import { eventView } from './timeline-view';
 import type { CreateTimelineEventDto, ListTimelineEventsQuery, UpdateTimelineEventDto } from './timelines.dto';
 import { TimelinesRepository, type TimelineRow } from './timelines.repository';
@@ -28,8 +28,12 @@ export class TimelineEventsService {
   async list(caller: AuthUser, q: ListTimelineEventsQuery) {
     const timelineId = q.timeline_id ?? null;
     if (timelineId !== null) await this.access.readable(caller, timelineId);
-    const readable = caller.isSuperuser || timelineId !== null ? null : await this.collections.readableCondition(caller, 't.collection_id', 1);
-    const rows = await this.repo.eventsWhere(readable, timelineId, { archived: q.archived ? 'archived' : 'active', start: parseDateString(q.start), end: parseDateString(q.end) });
+    const readable = caller.isSuperuser || timelineId !== null ? null : await this.collections.readableWhere(caller, 't.collection_id');
+    const rows = await this.repo.eventsWhere(readable, timelineId, {
+      archived: q.archived ? 'archived' : 'active',
+      start: parseDateString(q.start),
+      end: parseDateString(q.end),
+    });
     return rows.map(eventView);
   }
 
@@ -60,7 +64,8 @@ export class TimelineEventsService {
    */
   async update(caller: AuthUser, id: number, body: UpdateTimelineEventDto) {
     const row = await this.access.writableEvent(caller, id);
-    if (body.timeline_id !== undefined && body.timeline_id !== null && body.timeline_id !== Number(row.timeline_id)) await this.writableTimeline(caller, body.timeline_id);
+    if (body.timeline_id !== undefined && body.timeline_id !== null && body.timeline_id !== Number(row.timeline_id))
+      await this.writableTimeline(caller, body.timeline_id);
     const changes: Partial<TimelineEvent> = {};
     if (body.name !== undefined && body.name !== null) changes.name = body.name;
     if (body.description !== undefined) changes.description = body.description;

@@ -1,12 +1,12 @@
+import { sqlBool } from '../../common/database/row-values';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { isoTime } from '../cards/card-view';
-import { CollectionAccessService } from '../collections/collection-access.service';
-import type { CollectionItem, CollectionItemSource, ItemsQuery } from '../collections/collection-items.registry';
+import { isoTime } from '../../common/database/sql-time';
+import { CollectionAccessService, type CollectionItem, type CollectionItemSource, type ItemsQuery } from '../collections';
 import { TimelinesRepository } from './timelines.repository';
 
 /**
- * Timelines as items of GET /api/collection/:id/items (registered with CollectionItemsRegistry), with the keys
+ * Timelines as items of GET /api/collection/:id/items (subscribed with subscribeItemSource), with the keys
  * Metabase lists them with. Timelines are never pinned. Archiving a collection archives its timelines with it.
  */
 @Injectable()
@@ -31,7 +31,7 @@ export class TimelineItemsSource implements CollectionItemSource {
       entity_id: r.entity_id,
       icon: r.icon,
       collection_id: r.collection_id === null ? null : Number(r.collection_id),
-      archived: r.archived === true || r.archived === 1,
+      archived: sqlBool(r.archived),
       last_edited_at: isoTime(r.updated_at),
       last_edited_by: null,
     }));
@@ -45,5 +45,10 @@ export class TimelineItemsSource implements CollectionItemSource {
 
   archiveIn(tx: EntityManager, collectionIds: number[], archived: boolean): Promise<void> {
     return this.repo.archiveIn(tx, collectionIds, archived);
+  }
+
+  /** Deleting collections deletes their timelines with their events. */
+  deleteIn(tx: EntityManager, collectionIds: number[]): Promise<void> {
+    return this.repo.deleteIn(tx, collectionIds);
   }
 }

@@ -1,8 +1,9 @@
-import { commonNameOf, isoTime } from '../cards/card-view';
-import { rootView } from '../collections/collection.view';
+import { sqlBool } from '../../common/database/row-values';
+import { commonNameOf } from '../../common/views/wire-values';
+import { isoTime } from '../../common/database/sql-time';
+import { rootView } from '../collections';
 import type { CreatorColumns, EventRow, TimelineRow } from './timelines.repository';
 
-const bool = (v: boolean | number | null | undefined): boolean => v === true || v === 1;
 const num = (v: number | string | null | undefined): number | null => (v === null || v === undefined ? null : Number(v));
 
 /** The hydrated `creator` of a timeline or an event (null when the user is gone). */
@@ -14,8 +15,8 @@ export function creatorView(row: CreatorColumns) {
     first_name: row.u_first_name,
     last_name: row.u_last_name,
     common_name: commonNameOf({ email: row.u_email, first_name: row.u_first_name, last_name: row.u_last_name }),
-    is_superuser: bool(row.u_is_superuser),
-    is_qbnewb: bool(row.u_is_qbnewb),
+    is_superuser: sqlBool(row.u_is_superuser),
+    is_qbnewb: sqlBool(row.u_is_qbnewb),
     date_joined: isoTime(row.u_date_joined),
     last_login: isoTime(row.u_last_login),
   };
@@ -29,10 +30,10 @@ export function eventView(e: EventRow) {
     name: e.name,
     description: e.description,
     timestamp: isoTime(e.timestamp),
-    time_matters: bool(e.time_matters),
+    time_matters: sqlBool(e.time_matters),
     timezone: e.timezone,
     icon: e.icon,
-    archived: bool(e.archived),
+    archived: sqlBool(e.archived),
     creator_id: Number(e.creator_id),
     creator: creatorView(e),
     created_at: isoTime(e.created_at),
@@ -56,7 +57,7 @@ export function timelineCollection(t: TimelineRow, canWrite: boolean) {
     personal_owner_id: num(t.coll_personal_owner_id),
     is_personal: t.coll_personal_owner_id !== null && t.coll_personal_owner_id !== undefined,
     authority_level: t.coll_authority_level,
-    archived: bool(t.coll_archived),
+    archived: sqlBool(t.coll_archived),
     created_at: isoTime(t.coll_created_at),
     type: null,
     can_write: canWrite,
@@ -70,9 +71,9 @@ export function timelineView(t: TimelineRow, canWrite: boolean, events?: EventVi
     name: t.name,
     description: t.description,
     icon: t.icon,
-    default: bool(t.default),
+    default: sqlBool(t.default),
     collection_id: num(t.collection_id),
-    archived: bool(t.archived),
+    archived: sqlBool(t.archived),
     entity_id: t.entity_id,
     creator_id: Number(t.creator_id),
     creator: creatorView(t),

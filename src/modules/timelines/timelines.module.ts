@@ -1,16 +1,16 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { CardsModule } from '../cards/cards.module';
-import { CollectionItemsRegistry } from '../collections/collection-items.registry';
-import { CollectionsModule } from '../collections/collections.module';
+import { CardsModule } from '../cards';
+import { EventBus } from '../../common/events/event-bus';
+import { CollectionsModule, subscribeItemSource } from '../collections';
 import { CardTimelinesController } from './card-timelines.controller';
 import { CollectionTimelinesController } from './collection-timelines.controller';
 import { TimelineAccessService } from './timeline-access.service';
-import { TimelineEvent } from './timeline-event.entity';
+import { TimelineEvent } from '../../schema/timeline-event.entity';
 import { TimelineItemsSource } from './timeline-items.source';
 import { TimelineEventsController } from './timeline-events.controller';
 import { TimelineEventsService } from './timeline-events.service';
-import { Timeline } from './timeline.entity';
+import { Timeline } from '../../schema/timeline.entity';
 import { TimelinesController } from './timelines.controller';
 import { TimelinesRepository } from './timelines.repository';
 import { TimelinesService } from './timelines.service';
@@ -28,11 +28,11 @@ import { TimelinesService } from './timelines.service';
 })
 export class TimelinesModule implements OnModuleInit {
   constructor(
-    private readonly registry: CollectionItemsRegistry,
+    private readonly bus: EventBus,
     private readonly items: TimelineItemsSource,
   ) {}
 
   onModuleInit(): void {
-    this.registry.register(this.items);
+    subscribeItemSource(this.bus, this.items);
   }
 }

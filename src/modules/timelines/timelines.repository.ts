@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import { AppSql } from '../../common/database/app-sql';
-import type { CollectionPlace, SqlCondition } from '../collections/collection-access.service';
-import { TimelineEvent } from './timeline-event.entity';
-import { Timeline } from './timeline.entity';
+import { and, raw, sql, type Sql } from '../../common/database/sql';
+import type { CollectionPlace } from '../collections';
+import { TimelineEvent } from '../../schema/timeline-event.entity';
+import { Timeline } from '../../schema/timeline.entity';
 
 /** The creator columns every row carries (`u_`), for the hydrated `creator`. */
 export interface CreatorColumns {
@@ -100,30 +101,27 @@ export class TimelinesRepository {
    * The timelines of one collection (null: Root) or of every collection (undefined), archived or not, limited to
    * `readable` when given; by name as Metabase orders them.
    */
-  timelines(o: { collectionId?: number | null; archived: boolean; readable?: SqlCondition; firstParam?: number }): Promise<TimelineRow[]> {
-    const params: unknown[] = [...(o.readable?.params ?? [])];
-    const where = [`t.archived = $${params.push(o.archived)}`];
-    if (o.readable) where.push(o.readable.sql);
-    if (o.collectionId === null) where.push('t.collection_id IS NULL');
-    else if (o.collectionId !== undefined) where.push(`t.collection_id = $${params.push(o.collectionId)}`);
-    return this.sql.query<TimelineRow>(`${TIMELINES} WHERE ${where.join(' AND ')} ORDER BY LOWER(t.name), t.id`, params);
+  timelines(o: { collectionId?: number | null; archived: boolean; readable?: Sql }): Promise<TimelineRow[]> {
+    const where = and(
+      o.readable,
+      sql`t.archived = ${o.archived}`,
+      o.collectionId === null && sql`t.collection_id IS NULL`,
+      o.collectionId !== undefined && o.collectionId !== null && sql`t.collection_id = ${o.collectionId}`,
+    );
+    return this.sql.query<TimelineRow>(sql`${raw(TIMELINES)} WHERE ${where} ORDER BY LOWER(t.name), t.id`);
   }
 
   /** The events of these timelines that pass `f`, oldest first. */
   async events(timelineIds: number[], f: EventFilter): Promise<EventRow[]> {
     if (timelineIds.length === 0) return [];
-    const params: unknown[] = [this.ids(timelineIds)];
-    const where = [this.idIn('e.timeline_id', 1), ...this.eventConditions(f, params)];
-    return this.sql.query<EventRow>(`${EVENTS} WHERE ${where.join(' AND ')} ORDER BY e."timestamp", e.id`, params);
+    const where = and(this.idIn(raw('e.timeline_id'), timelineIds), ...this.eventConditions(f));
+    return this.sql.query<EventRow>(sql`${raw(EVENTS)} WHERE ${where} ORDER BY e."timestamp", e.id`);
   }
 
-  /** Events of readable timelines (the readable condition is on `t.collection_id`, its values numbered from $1). */
-  eventsWhere(readable: SqlCondition | null, timelineId: number | null, f: EventFilter): Promise<EventRow[]> {
-    const params: unknown[] = [...(readable?.params ?? [])];
-    const where = readable ? [readable.sql] : [];
-    if (timelineId !== null) where.push(`e.timeline_id = $${params.push(timelineId)}`);
-    where.push(...this.eventConditions(f, params));
-    return this.sql.query<EventRow>(`${EVENTS} WHERE ${where.length ? where.join(' AND ') : 'TRUE'} ORDER BY e."timestamp", e.id`, params);
+  /** Events of readable timelines (the readable condition is on `t.collection_id`). */
+  eventsWhere(readable: Sql | null, timelineId: number | null, f: EventFilter): Promise<EventRow[]> {
+    const where = and(readable, timelineId !== null && sql`e.timeline_id = ${timelineId}`, ...this.eventConditions(f));
+    return this.sql.query<EventRow>(sql`${raw(EVENTS)} WHERE ${where} ORDER BY e."timestamp", e.id`);
   }
 
   async event(id: number): Promise<EventRow | null> {
@@ -136,7 +134,14 @@ export class TimelinesRepository {
       [id],
     );
     const c = rows[0];
-    return c ? { id: Number(c.id), location: c.location, personal_owner_id: c.personal_owner_id === null ? null : Number(c.personal_owner_id), namespace: c.namespace } : null;
+    return c
+      ? {
+          id: Number(c.id),
+          location: c.location,
+          personal_owner_id: c.personal_owner_id === null ? null : Number(c.personal_owner_id),
+          namespace: c.namespace,
+        }
+      : null;
   }
 
   async insertTimeline(values: Partial<Timeline>): Promise<number> {
@@ -179,34 +184,40 @@ export class TimelinesRepository {
     await tx.createQueryBuilder().update(Timeline).set({ archived }).where('collection_id IN (:...ids)', { ids: collectionIds }).execute();
   }
 
+  /** The timelines of these collections and their events, in the caller's transaction. */
+  async deleteIn(tx: EntityManager, collectionIds: number[]): Promise<void> {
+    for (let i = 0; i < collectionIds.length; i += 500) {
+      const ids = collectionIds.slice(i, i + 500);
+      const timelines = (await tx.find(Timeline, { where: { collection_id: In(ids) }, select: { id: true } })).map((t) => t.id);
+      if (timelines.length === 0) continue;
+      await tx.delete(TimelineEvent, { timeline_id: In(timelines) });
+      await tx.delete(Timeline, { id: In(timelines) });
+    }
+  }
+
   /** For the collections' tree: which of these collections hold timelines (archived or not). */
   async collectionsWithTimelines(collectionIds: number[], archived: boolean): Promise<number[]> {
     if (collectionIds.length === 0) return [];
-    const rows = await this.sql.query<{ collection_id: number }>(`SELECT DISTINCT collection_id FROM timeline WHERE archived = $1 AND ${this.idIn('collection_id', 2)}`, [
-      archived,
-      this.ids(collectionIds),
-    ]);
+    const rows = await this.sql.query<{ collection_id: number }>(
+      sql`SELECT DISTINCT collection_id FROM timeline WHERE archived = ${archived} AND ${this.idIn(raw('collection_id'), collectionIds)}`,
+    );
     return rows.map((r) => Number(r.collection_id));
   }
 
   /**
-   * `column` among the ids bound as one parameter (`$n`), however many there are (the tree asks about every
-   * collection): an array on Postgres, JSON text on SQLite. Bind `ids(...)` as that parameter.
+   * `column` among `ids`, bound as one value however many there are (the tree asks about every collection): an
+   * array on Postgres, JSON text on SQLite.
    */
-  private idIn(column: string, n: number): string {
-    return this.sql.pg ? `${column} = ANY($${n}::int[])` : `${column} IN (SELECT value FROM json_each($${n}))`;
+  private idIn(column: Sql, ids: number[]): Sql {
+    return this.sql.pg ? sql`${column} = ANY(${ids}::int[])` : sql`${column} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`;
   }
 
-  private ids(values: number[]): unknown {
-    return this.sql.pg ? values : JSON.stringify(values);
-  }
-
-  private eventConditions(f: EventFilter, params: unknown[]): string[] {
-    const where: string[] = [];
+  private eventConditions(f: EventFilter): Sql[] {
     const archived = f.archived ?? 'active';
-    if (archived !== 'all') where.push(`e.archived = $${params.push(archived === 'archived')}`);
-    if (f.start) where.push(`e."timestamp" >= $${params.push(f.start)}`);
-    if (f.end) where.push(`e."timestamp" <= $${params.push(f.end)}`);
-    return where;
+    return [
+      ...(archived !== 'all' ? [sql`e.archived = ${archived === 'archived'}`] : []),
+      ...(f.start ? [sql`e."timestamp" >= ${f.start}`] : []),
+      ...(f.end ? [sql`e."timestamp" <= ${f.end}`] : []),
+    ];
   }
 }

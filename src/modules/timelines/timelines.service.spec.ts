@@ -8,7 +8,18 @@ import { TimelinesService } from './timelines.service';
 /** The write rules of TimelinesService, with the repository and the access checks mocked. */
 describe('TimelinesService writes', () => {
   const caller = { id: 7, isSuperuser: false, groupIds: [1] } as AuthUser;
-  const row = (extra: Partial<TimelineRow> = {}) => ({ id: 3, name: 'T', description: 'd', icon: 'star', collection_id: 5, archived: 0, default: 0, creator_id: 7, ...extra }) as TimelineRow;
+  const row = (extra: Partial<TimelineRow> = {}) =>
+    ({
+      id: 3,
+      name: 'T',
+      description: 'd',
+      icon: 'star',
+      collection_id: 5,
+      archived: 0,
+      default: 0,
+      creator_id: 7,
+      ...extra,
+    }) as TimelineRow;
 
   function make(existing: TimelineRow) {
     const repo = {
@@ -69,6 +80,16 @@ describe('TimelinesService writes', () => {
     const m = make(row());
     await m.service.create(caller, { name: 'New' });
     expect(m.access.assertWriteCollection).toHaveBeenCalledWith(caller, null);
-    expect(m.repo.insertTimeline).toHaveBeenCalledWith(expect.objectContaining({ name: 'New', description: null, icon: 'star', collection_id: null, default: false, archived: false, creator_id: 7 }));
+    expect(m.repo.insertTimeline).toHaveBeenCalledWith(
+      expect.objectContaining({
+        name: 'New',
+        description: null,
+        icon: 'star',
+        collection_id: null,
+        default: false,
+        archived: false,
+        creator_id: 7,
+      }),
+    );
   });
 });

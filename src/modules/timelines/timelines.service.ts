@@ -1,14 +1,15 @@
-import { randomBytes } from 'node:crypto';
+import { sqlBool } from '../../common/database/row-values';
 import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '../../common/auth/current-user';
-import { CardAccessService } from '../cards/card-access.service';
-import { CollectionAccessService } from '../collections/collection-access.service';
+import { CardAccessService } from '../cards';
+import { CollectionAccessService } from '../collections';
 import { parseDateString } from './date-string';
 import { TimelineAccessService } from './timeline-access.service';
-import type { Timeline } from './timeline.entity';
+import type { Timeline } from '../../schema/timeline.entity';
 import { eventView, timelineView, type EventView } from './timeline-view';
 import { DEFAULT_ICON, type CreateTimelineDto, type UpdateTimelineDto } from './timelines.dto';
 import { TimelinesRepository, type EventFilter, type TimelineRow } from './timelines.repository';
+import { entityId } from '../../common/database/entity-id';
 
 /** What a timelines answer includes: events or not, and which. */
 export interface TimelineOptions {
@@ -18,8 +19,6 @@ export interface TimelineOptions {
   start?: string | null;
   end?: string | null;
 }
-
-const entityId = () => randomBytes(16).toString('base64url').slice(0, 21);
 
 /** Reading and writing timelines: one, a listing, a collection's and a card's; archiving and deleting with their events. */
 @Injectable()
@@ -33,7 +32,7 @@ export class TimelinesService {
 
   /** GET /api/timeline/: the timelines in collections the caller may read, archived ones only when `archived`. */
   async list(caller: AuthUser, o: TimelineOptions) {
-    const readable = caller.isSuperuser ? undefined : await this.collections.readableCondition(caller, 't.collection_id', 1);
+    const readable = caller.isSuperuser ? undefined : await this.collections.readableWhere(caller, 't.collection_id');
     const rows = await this.repo.timelines({ archived: o.archived === true, readable });
     return this.views(caller, rows, o);
   }
@@ -83,14 +82,15 @@ export class TimelinesService {
   async update(caller: AuthUser, id: number, body: UpdateTimelineDto) {
     const row = await this.access.writable(caller, id);
     const current = row.collection_id === null ? null : Number(row.collection_id);
-    if (body.collection_id !== undefined && (body.collection_id ?? null) !== current) await this.access.assertWriteCollection(caller, body.collection_id ?? null);
+    if (body.collection_id !== undefined && (body.collection_id ?? null) !== current)
+      await this.access.assertWriteCollection(caller, body.collection_id ?? null);
     const changes: Partial<Timeline> = {};
     if (body.name !== undefined && body.name !== null) changes.name = body.name;
     if (body.description !== undefined) changes.description = body.description;
     if (body.icon !== undefined && body.icon !== null) changes.icon = body.icon;
     if (body.default !== undefined && body.default !== null) changes.default = body.default;
     if (body.collection_id !== undefined) changes.collection_id = body.collection_id ?? null;
-    const archivedNow = row.archived === true || row.archived === 1;
+    const archivedNow = sqlBool(row.archived);
     const archiving = body.archived !== undefined && body.archived !== null && body.archived !== archivedNow;
     if (archiving) changes.archived = body.archived!;
     await this.repo.updateTimeline(id, changes, archiving ? body.archived! : null);
@@ -104,7 +104,10 @@ export class TimelinesService {
   }
 
   private async views(caller: AuthUser, rows: TimelineRow[], o: TimelineOptions) {
-    const [flags, events] = await Promise.all([this.access.writableFlags(caller, rows), o.include === 'events' ? this.events(rows, o) : Promise.resolve(null)]);
+    const [flags, events] = await Promise.all([
+      this.access.writableFlags(caller, rows),
+      o.include === 'events' ? this.events(rows, o) : Promise.resolve(null),
+    ]);
     return rows.map((r, i) => timelineView(r, flags[i], events ? (events.get(Number(r.id)) ?? []) : undefined));
   }
 
@@ -112,7 +115,10 @@ export class TimelinesService {
   private async events(rows: TimelineRow[], o: TimelineOptions): Promise<Map<number, EventView[]>> {
     const filter: EventFilter = { archived: o.archived ? 'all' : 'active', start: parseDateString(o.start), end: parseDateString(o.end) };
     const out = new Map<number, EventView[]>();
-    for (const e of await this.repo.events(rows.map((r) => Number(r.id)), filter)) {
+    for (const e of await this.repo.events(
+      rows.map((r) => Number(r.id)),
+      filter,
+    )) {
       const list = out.get(Number(e.timeline_id)) ?? [];
       list.push(eventView(e));
       out.set(Number(e.timeline_id), list);

@@ -85,10 +85,27 @@ export function quickType(text: string, s: number, e: number): UploadType | unde
 /** `dddd-dd-dd`, optionally followed by `[T ]dd:dd`, `:dd` and `.d{1,9}` (no offset): a date or a datetime. */
 function quickDateType(text: string, s: number, e: number): UploadType | undefined {
   const len = e - s;
-  if (len < 10 || !digitAt(text, s + 5) || !digitAt(text, s + 6) || text.charCodeAt(s + 7) !== 45 || !digitAt(text, s + 8) || !digitAt(text, s + 9)) return undefined;
+  if (
+    len < 10 ||
+    !digitAt(text, s + 5) ||
+    !digitAt(text, s + 6) ||
+    text.charCodeAt(s + 7) !== 45 ||
+    !digitAt(text, s + 8) ||
+    !digitAt(text, s + 9)
+  )
+    return undefined;
   if (len === 10) return validDate(text, s) ? 'date' : 'text';
   const sep = text.charCodeAt(s + 10);
-  if ((sep !== 84 && sep !== 32) || len < 16 || !digitAt(text, s + 11) || !digitAt(text, s + 12) || text.charCodeAt(s + 13) !== 58 || !digitAt(text, s + 14) || !digitAt(text, s + 15)) return undefined;
+  if (
+    (sep !== 84 && sep !== 32) ||
+    len < 16 ||
+    !digitAt(text, s + 11) ||
+    !digitAt(text, s + 12) ||
+    text.charCodeAt(s + 13) !== 58 ||
+    !digitAt(text, s + 14) ||
+    !digitAt(text, s + 15)
+  )
+    return undefined;
   if (len > 16) {
     if (len < 19 || text.charCodeAt(s + 16) !== 58 || !digitAt(text, s + 17) || !digitAt(text, s + 18)) return undefined;
     if (len > 19) {

@@ -46,7 +46,14 @@ async function scan(file: string, format: CsvFormat): Promise<CsvAnalysis> {
   if (!tracker) throw new MessageError('The CSV file is empty.');
   if (rows === 0) throw new MessageError('The CSV file contains only a header row and no data.');
   const { types, pk } = tracker.result();
-  return { format, columns: tracker.names.map((name, i) => ({ name, type: types[i] })), seen: [...tracker.types], pk, rows, tidy: !tracker.untidy && stats.emptyLines === 0 };
+  return {
+    format,
+    columns: tracker.names.map((name, i) => ({ name, type: types[i] })),
+    seen: [...tracker.types],
+    pk,
+    rows,
+    tidy: !tracker.untidy && stats.emptyLines === 0,
+  };
 }
 
 /** The second pass: the data rows (header skipped), values normalized for the columns' types. */

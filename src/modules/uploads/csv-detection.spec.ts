@@ -23,8 +23,38 @@ describe('CSV detection', () => {
   });
 
   it('classifies values and widens column types', () => {
-    expect(['1', '-20', '3000000000', '1.5', '1e3', 'TRUE', 'n', '2024-02-29', '2024-02-30', '2024-01-02 03:04', '2024-01-02T03:04:05.123Z', '2024-01-02T03:04:05+02:00', 'x', ' '].map(valueType)).toEqual([
-      'int', 'int', 'bigint', 'float', 'float', 'boolean', 'boolean', 'date', 'text', 'datetime', 'offset-datetime', 'offset-datetime', 'text', null,
+    expect(
+      [
+        '1',
+        '-20',
+        '3000000000',
+        '1.5',
+        '1e3',
+        'TRUE',
+        'n',
+        '2024-02-29',
+        '2024-02-30',
+        '2024-01-02 03:04',
+        '2024-01-02T03:04:05.123Z',
+        '2024-01-02T03:04:05+02:00',
+        'x',
+        ' ',
+      ].map(valueType),
+    ).toEqual([
+      'int',
+      'int',
+      'bigint',
+      'float',
+      'float',
+      'boolean',
+      'boolean',
+      'date',
+      'text',
+      'datetime',
+      'offset-datetime',
+      'offset-datetime',
+      'text',
+      null,
     ]);
     expect(widen('int', 'float')).toBe('float');
     expect(widen('bigint', 'int')).toBe('bigint');
@@ -34,16 +64,75 @@ describe('CSV detection', () => {
   });
 
   it('types values in place exactly as valueType does, or leaves them to it', () => {
-    const samples = ['0', '+5', '-0', '007', '123456789', '1234567890', '2147483648', '-', '+', '.', '1.', '.5', '-.5', '+1.25', '1.2.3', '1e5', `${'9'.repeat(299)}.5`,
-      '2024-02-29', '2023-02-29', '2000-02-29', '1900-02-29', '0099-01-01', '0100-01-01', '0000-01-01', '2024-13-01', '2024-00-10', '2024-04-31', '2024-1-01',
-      '2024-01-02 03:04', '2024-01-02T03:04:05', '2024-01-02 03:04:05.123456789', '2024-01-02 03:04:05.1234567890', '2024-01-02 03:04:05.', '2024-01-02 03:04:5',
-      '2024-01-02T03:04Z', '2024-01-02 03:04:05+02:00', '2024-02-30 10:00', '2024-01-02x03:04', 'true', 'FALSE', 'Yes', 'no', 'T', 'f', 'y', 'N', 'yess', 'nah', 'x', 'ab1', '1a', '12-34'];
+    const samples = [
+      '0',
+      '+5',
+      '-0',
+      '007',
+      '123456789',
+      '1234567890',
+      '2147483648',
+      '-',
+      '+',
+      '.',
+      '1.',
+      '.5',
+      '-.5',
+      '+1.25',
+      '1.2.3',
+      '1e5',
+      `${'9'.repeat(299)}.5`,
+      '2024-02-29',
+      '2023-02-29',
+      '2000-02-29',
+      '1900-02-29',
+      '0099-01-01',
+      '0100-01-01',
+      '0000-01-01',
+      '2024-13-01',
+      '2024-00-10',
+      '2024-04-31',
+      '2024-1-01',
+      '2024-01-02 03:04',
+      '2024-01-02T03:04:05',
+      '2024-01-02 03:04:05.123456789',
+      '2024-01-02 03:04:05.1234567890',
+      '2024-01-02 03:04:05.',
+      '2024-01-02 03:04:5',
+      '2024-01-02T03:04Z',
+      '2024-01-02 03:04:05+02:00',
+      '2024-02-30 10:00',
+      '2024-01-02x03:04',
+      'true',
+      'FALSE',
+      'Yes',
+      'no',
+      'T',
+      'f',
+      'y',
+      'N',
+      'yess',
+      'nah',
+      'x',
+      'ab1',
+      '1a',
+      '12-34',
+    ];
     for (const v of samples) {
       const text = `,${v};`;
       const quick = quickType(text, 1, 1 + v.length);
       if (quick !== undefined) expect([v, quick]).toEqual([v, valueType(v)]);
     }
-    expect(['1', '-20', '1.5', '2024-02-29', '2024-02-30', '2024-01-02 03:04', 'TRUE', 'n'].map((v) => quickType(v, 0, v.length))).toEqual(['int', 'int', 'float', 'date', 'text', 'datetime', 'boolean', 'boolean']);
+    expect(['1', '-20', '1.5', '2024-02-29', '2024-02-30', '2024-01-02 03:04', 'TRUE', 'n'].map((v) => quickType(v, 0, v.length))).toEqual([
+      'int',
+      'int',
+      'float',
+      'date',
+      'text',
+      'datetime',
+      'boolean',
+      'boolean',
+    ]);
   });
 
   it('keeps a unique integer `id` as the key and generates one otherwise', () => {
@@ -72,8 +161,16 @@ describe('CSV detection', () => {
   });
 
   it('sanitizes names so that nothing of the file reaches SQL unchanged', () => {
-    expect(columnNames(['First Name', 'first name', '', '_mb_row_id', 'Prix (€)'], '_mb_row_id')).toEqual(['first_name', 'first_name_2', 'unnamed_column_3', 'mb_row_id', 'prix']);
-    expect(tableName('up_', '../../etc/pa"ss;wd DROP.csv', new Date('2024-05-06T07:08:09Z'), 'ab12')).toBe('up_etc_pa_ss_wd_drop_20240506070809_ab12');
+    expect(columnNames(['First Name', 'first name', '', '_mb_row_id', 'Prix (€)'], '_mb_row_id')).toEqual([
+      'first_name',
+      'first_name_2',
+      'unnamed_column_3',
+      'mb_row_id',
+      'prix',
+    ]);
+    expect(tableName('up_', '../../etc/pa"ss;wd DROP.csv', new Date('2024-05-06T07:08:09Z'), 'ab12')).toBe(
+      'up_etc_pa_ss_wd_drop_20240506070809_ab12',
+    );
     expect(tableName(null, '...', new Date('2024-05-06T07:08:09Z'))).toMatch(/^upload_20240506070809_[0-9a-f]{4}$/);
   });
 });

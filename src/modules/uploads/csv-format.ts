@@ -20,7 +20,8 @@ const UTF8_BOM = [0xef, 0xbb, 0xbf];
  */
 export function detectEncoding(sample: Buffer, complete: boolean): { encoding: CsvEncoding; skipBytes: number } {
   if (sample.length >= 3 && UTF8_BOM.every((b, i) => sample[i] === b)) return { encoding: 'utf-8', skipBytes: 3 };
-  if (sample.length >= 2 && ((sample[0] === 0xff && sample[1] === 0xfe) || (sample[0] === 0xfe && sample[1] === 0xff))) throw unsupportedEncoding();
+  if (sample.length >= 2 && ((sample[0] === 0xff && sample[1] === 0xfe) || (sample[0] === 0xfe && sample[1] === 0xff)))
+    throw unsupportedEncoding();
   for (const b of sample) {
     if (b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d) throw unsupportedEncoding();
   }

@@ -31,7 +31,11 @@ export class NotUtf8Error extends Error {}
  * The file's header and then its rows in batches, read as a stream (a large file is never one string). Every row
  * must have as many values as the header: the first one that does not is named by its line.
  */
-export async function* readCsv(file: string, format: CsvFormat, stats?: { emptyLines: number }): AsyncGenerator<string[][], void, undefined> {
+export async function* readCsv(
+  file: string,
+  format: CsvFormat,
+  stats?: { emptyLines: number },
+): AsyncGenerator<string[][], void, undefined> {
   const source = fs.createReadStream(file, { start: format.skipBytes, highWaterMark: 1024 * 1024 });
   const decode = decoderFor(format);
   const splitter = new CsvSplitter(format.delimiter);

@@ -11,15 +11,26 @@ function split(text: string, size: number, delimiter = ','): string[][] {
 
 describe('CsvSplitter', () => {
   const text = 'a,b,c\r\n1,"x, ""y""",\n\n2,"multi\nline",z\r3,,"q"';
-  const expected = [['a', 'b', 'c'], ['1', 'x, "y"', ''], ['2', 'multi\nline', 'z'], ['3', '', 'q']];
+  const expected = [
+    ['a', 'b', 'c'],
+    ['1', 'x, "y"', ''],
+    ['2', 'multi\nline', 'z'],
+    ['3', '', 'q'],
+  ];
 
   it.each([1, 2, 3, 7, 1000])('gives the same records whatever the chunk size (%i)', (size) => {
     expect(split(text, size)).toEqual(expected);
   });
 
   it('takes semicolons and tabs', () => {
-    expect(split('a;b\n1;2\n', 3, ';')).toEqual([['a', 'b'], ['1', '2']]);
-    expect(split('a\tb\n1\t2', 100, '\t')).toEqual([['a', 'b'], ['1', '2']]);
+    expect(split('a;b\n1;2\n', 3, ';')).toEqual([
+      ['a', 'b'],
+      ['1', '2'],
+    ]);
+    expect(split('a\tb\n1\t2', 100, '\t')).toEqual([
+      ['a', 'b'],
+      ['1', '2'],
+    ]);
   });
 
   it('names the line of a ragged row and refuses broken quoting', () => {

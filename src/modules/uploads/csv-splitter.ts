@@ -1,4 +1,5 @@
 import { MessageError } from '../../common/errors/api-errors';
+import { MAX_UPLOAD_COLUMNS } from './upload-limits';
 
 const QUOTE = 34;
 const CR = 13;
@@ -13,6 +14,8 @@ const LF = 10;
  *
  * Records come out either as arrays of strings (push/end) or, for the typing pass, as positions in the text
  * (visit/finish: no string is made for an unquoted value, which spares the garbage collector most of its work).
+ * The header may have at most `maxFields` values: a wider one is refused as soon as its width passes that (a data
+ * row, as soon as it passes the header's), before its values are all held.
  */
 /**
  * One record as positions: field k is text[starts[k], ends[k]) unless quoted[k] holds its unescaped value (a quoted
@@ -22,8 +25,12 @@ export type RecordVisitor = (text: string, count: number, starts: Int32Array, en
 
 export class CsvSplitter {
   private rest = '';
+  /** The length `rest` had when it was last scanned (and found to hold no complete record). */
+  private scanned = 0;
   /** The line (1-based) where `rest` starts. */
   private line = 1;
+  /** The line where the record being split starts (for an error found while its values are collected). */
+  private recordLine = 1;
   private width = -1;
   /** Empty lines skipped so far (the raw COPY path of Postgres could not skip them). */
   emptyLines = 0;
@@ -32,14 +39,18 @@ export class CsvSplitter {
   private ends = new Int32Array(64);
   private readonly quoted: Array<string | undefined> = [];
 
-  constructor(delimiter: string) {
+  constructor(
+    delimiter: string,
+    private readonly maxFields = MAX_UPLOAD_COLUMNS,
+  ) {
     this.delim = delimiter.charCodeAt(0);
   }
 
   /** The records completed by this chunk. */
   push(chunk: string): string[][] {
     const out: string[][] = [];
-    this.split(this.rest + chunk, false, toStrings(out));
+    const text = this.take(chunk);
+    if (text !== null) this.split(text, false, toStrings(out));
     return out;
   }
 
@@ -52,7 +63,8 @@ export class CsvSplitter {
 
   /** Like push, the records as positions; answers how many. */
   visit(chunk: string, visitor: RecordVisitor): number {
-    return this.split(this.rest + chunk, false, visitor);
+    const text = this.take(chunk);
+    return text === null ? 0 : this.split(text, false, visitor);
   }
 
   /** Like end, the last record as positions. */
@@ -60,8 +72,21 @@ export class CsvSplitter {
     return this.split(this.rest, true, visitor);
   }
 
+  /**
+   * The text to split next, or null to wait for more: a record longer than a chunk is scanned again from its start
+   * once the text past it has grown to its length (not on every chunk, which was quadratic in the record's length).
+   */
+  private take(chunk: string): string | null {
+    const text = this.rest + chunk;
+    if (text.length >= 2 * this.scanned) return text;
+    this.rest = text;
+    return null;
+  }
+
   private field(k: number, start: number, end: number, quoted: string | undefined): void {
     if (k >= this.starts.length) {
+      // The arrays were grown to the header's width: past it, this row is too wide (checked only on growth, which is rare).
+      if (this.width >= 0 || k >= this.maxFields) throw this.tooWide(this.recordLine);
       const starts = new Int32Array(this.starts.length * 2);
       const ends = new Int32Array(this.ends.length * 2);
       starts.set(this.starts);
@@ -84,6 +109,7 @@ export class CsvSplitter {
       const start = i;
       const startLine = line;
       if (i >= n) break;
+      this.recordLine = startLine;
       let count = 0;
       let complete = false;
       for (;;) {
@@ -160,14 +186,23 @@ export class CsvSplitter {
         this.emptyLines++; // an empty line
         continue;
       }
-      if (this.width < 0) this.width = count;
-      else if (count !== this.width) throw new MessageError(`Row ${startLine} has a different number of values than the header row.`);
+      if (this.width < 0) {
+        if (count > this.maxFields) throw this.tooWide(startLine);
+        this.width = count;
+      } else if (count !== this.width) throw new MessageError(`Row ${startLine} has a different number of values than the header row.`);
       visitor(text, count, this.starts, this.ends, this.quoted);
       records++;
     }
     this.rest = text.slice(i);
+    this.scanned = this.rest.length;
     this.line = line;
     return records;
+  }
+
+  private tooWide(line: number): MessageError {
+    if (this.width >= 0) return new MessageError(`Row ${line} has a different number of values than the header row.`);
+    const max = this.maxFields.toLocaleString('en-US');
+    return new MessageError(`The CSV file has more than ${max} columns: an upload may have at most ${max} columns.`);
   }
 
   /** Past a line end at `i` (LF, CRLF or CR); -1 when a CR ends the chunk and its LF may follow in the next. */

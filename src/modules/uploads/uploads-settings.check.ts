@@ -1,6 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { SettingsService } from '../settings/settings.service';
-import { UPLOAD_ENGINES, UploadsSettings } from './uploads-settings';
+import { SettingsService, UPLOAD_ENGINES, UploadsSettings } from '../settings';
 import { UploadsRepository } from './uploads.repository';
 
 /**

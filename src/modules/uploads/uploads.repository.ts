@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppSql } from '../../common/database/app-sql';
-import { WarehouseDatabase } from '../databases/database.entity';
+import { WarehouseDatabase } from '../../schema/database.entity';
 
 export interface UploadTableRow {
   id: number;
@@ -43,14 +43,18 @@ export class UploadsRepository {
 
   async findTable(dbId: number, schema: string | null, name: string): Promise<UploadTableRow | null> {
     const rows = await this.sql.query<UploadTableRow>(
-      `SELECT id, db_id, schema, name, is_upload, active FROM metabase_table WHERE db_id = $1 AND name = $2 AND ${schema === null ? 'schema IS NULL' : 'schema = $3'}`,
+      'SELECT id, db_id, schema, name, is_upload, active FROM metabase_table' +
+        ` WHERE db_id = $1 AND name = $2 AND ${schema === null ? 'schema IS NULL' : 'schema = $3'}`,
       schema === null ? [dbId, name] : [dbId, name, schema],
     );
     return rows[0] ? normalize(rows[0]) : null;
   }
 
   async table(id: number): Promise<UploadTableRow | null> {
-    const rows = await this.sql.query<UploadTableRow>('SELECT id, db_id, schema, name, is_upload, active FROM metabase_table WHERE id = $1', [id]);
+    const rows = await this.sql.query<UploadTableRow>(
+      'SELECT id, db_id, schema, name, is_upload, active FROM metabase_table WHERE id = $1',
+      [id],
+    );
     return rows[0] ? normalize(rows[0]) : null;
   }
 
@@ -60,17 +64,24 @@ export class UploadsRepository {
 
   /** The table's columns as the last sync saw them, in their order. */
   fields(tableId: number): Promise<UploadFieldRow[]> {
-    return this.sql.query<UploadFieldRow>('SELECT name, base_type FROM metabase_field WHERE table_id = $1 AND active = $2 ORDER BY database_position, id', [tableId, true]);
+    return this.sql.query<UploadFieldRow>(
+      'SELECT name, base_type FROM metabase_field WHERE table_id = $1 AND active = $2 ORDER BY database_position, id',
+      [tableId, true],
+    );
   }
 
   /** The models whose query starts from the table. */
   async modelIds(tableId: number): Promise<number[]> {
-    const rows = await this.sql.query<{ id: number }>(`SELECT id FROM report_card WHERE table_id = $1 AND type = 'model' AND archived = $2`, [tableId, false]);
+    const rows = await this.sql.query<{ id: number }>(
+      `SELECT id FROM report_card WHERE table_id = $1 AND type = 'model' AND archived = $2`,
+      [tableId, false],
+    );
     return rows.map((r) => Number(r.id));
   }
 
   async archiveCards(ids: number[]): Promise<void> {
-    for (const id of ids) await this.sql.execute('UPDATE report_card SET archived = $1, archived_directly = $2 WHERE id = $3', [true, true, id]);
+    for (const id of ids)
+      await this.sql.execute('UPDATE report_card SET archived = $1, archived_directly = $2 WHERE id = $3', [true, true, id]);
   }
 
   async deactivateTable(id: number): Promise<void> {
@@ -80,5 +91,11 @@ export class UploadsRepository {
 
 /** SQLite answers booleans as 0/1. */
 function normalize(r: UploadTableRow): UploadTableRow {
-  return { ...r, id: Number(r.id), db_id: Number(r.db_id), is_upload: Boolean(Number(r.is_upload) || r.is_upload === true), active: Boolean(Number(r.active) || r.active === true) };
+  return {
+    ...r,
+    id: Number(r.id),
+    db_id: Number(r.db_id),
+    is_upload: Boolean(Number(r.is_upload) || r.is_upload === true),
+    active: Boolean(Number(r.active) || r.active === true),
+  };
 }

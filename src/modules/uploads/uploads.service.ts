@@ -4,14 +4,11 @@ import { AuthUser } from '../../common/auth/current-user';
 import { SecretBox } from '../../common/crypto/secret-box';
 import { ApiError, ForbiddenError, MessageError, NotFoundError } from '../../common/errors/api-errors';
 import type { FileDetails, ServerDetails } from '../../query-engine/execute/drivers';
-import { CardAccessService } from '../cards/card-access.service';
-import { CardsService } from '../cards/cards.service';
-import type { CreateCardDto } from '../cards/cards.dto';
-import { WarehouseDatabase } from '../databases/database.entity';
-import { SettingsService } from '../settings/settings.service';
-import { SyncService } from '../sync/sync.service';
-import { openDetails } from '../warehouse/database-details';
-import { WarehouseConnections } from '../warehouse/warehouse-connections';
+import { CardAccessService, CardsService, type CreateCardDto } from '../cards';
+import { WarehouseDatabase } from '../../schema/database.entity';
+import { SettingsService, UPLOAD_ENGINES, UploadsSettings } from '../settings';
+import { SyncService } from '../sync';
+import { openDetails, WarehouseConnections } from '../warehouse';
 import { analyzeCsv, csvRows, type CsvAnalysis } from './csv-analysis';
 import { checkAppendColumns } from './append-check';
 import { RowRejectedError, type BulkLoader, type RawCsv, type TableTarget } from './loaders/bulk-loader';
@@ -19,7 +16,6 @@ import { MysqlLoader } from './loaders/mysql-loader';
 import { PostgresLoader } from './loaders/postgres-loader';
 import { ROW_ID } from './column-types';
 import { modelName, tableName } from './upload-names';
-import { UPLOAD_ENGINES, UploadsSettings } from './uploads-settings';
 import { UploadsRepository, UploadTableRow } from './uploads.repository';
 
 /** A file multer stored under a random name in the upload temp folder; the client's name is only used sanitized. */
@@ -60,7 +56,9 @@ export class UploadsService {
       table: tableName(settings.table_prefix, file.originalname, new Date()),
     };
     const loader = await this.loaderFor(db);
-    await loadOrExplain(() => loader.create(target, analysis.columns, analysis.pk, csvRows(file.path, analysis), rawCsv(file, analysis))).finally(() => this.written(db));
+    await loadOrExplain(() =>
+      loader.create(target, analysis.columns, analysis.pk, csvRows(file.path, analysis), rawCsv(file, analysis)),
+    ).finally(() => this.written(db));
     try {
       const table = await this.syncUntilFound(db.id, target);
       await this.repo.markUpload(table.id);
@@ -89,7 +87,9 @@ export class UploadsService {
     const fields = (await this.repo.fields(table.id)).filter((f) => f.name !== ROW_ID);
     const columns = checkAppendColumns(fields, analysis);
     const loader = await this.loaderFor(db);
-    await loadOrExplain(() => loader.append({ schema: table.schema, table: table.name }, columns, csvRows(file.path, analysis), replace, rawCsv(file, analysis))).finally(() => this.written(db));
+    await loadOrExplain(() =>
+      loader.append({ schema: table.schema, table: table.name }, columns, csvRows(file.path, analysis), replace, rawCsv(file, analysis)),
+    ).finally(() => this.written(db));
     this.sync.inBackground(db.id, 'metadata', { schema: table.schema, name: table.name });
   }
 
@@ -115,7 +115,8 @@ export class UploadsService {
 
   private async uploadDatabase(): Promise<{ db: WarehouseDatabase; settings: UploadsSettings }> {
     const settings = await this.settings.get<UploadsSettings | null>('uploads-settings');
-    if (!settings || settings.db_id === null || settings.db_id === undefined) throw new MessageError('The uploads database is not configured.');
+    if (!settings || settings.db_id === null || settings.db_id === undefined)
+      throw new MessageError('The uploads database is not configured.');
     const db = await this.repo.database(settings.db_id);
     if (!db) throw new MessageError('The uploads database does not exist.');
     if (!UPLOAD_ENGINES.includes(db.engine)) throw new MessageError(`Uploads are not supported on ${db.engine} databases.`);
@@ -146,7 +147,10 @@ export class UploadsService {
         // The server's instance of the file is read-only; it is closed so that this one may write, and reopens on the next query.
         await this.connections.evict(db.id);
         // Loaded here: DuckDB's library is not loaded at start-up.
-        return new (await import('./loaders/duckdb-loader')).DuckDbLoader(details as FileDetails, { memoryLimit: this.config.duckdbMemoryLimit, threads: this.config.duckdbThreads });
+        return new (await import('./loaders/duckdb-loader')).DuckDbLoader(details as FileDetails, {
+          memoryLimit: this.config.duckdbMemoryLimit,
+          threads: this.config.duckdbThreads,
+        });
       default:
         throw new MessageError(`Uploads are not supported on ${db.engine} databases.`);
     }
@@ -166,12 +170,22 @@ export class UploadsService {
 
 /** The file for loaders that take it unparsed (each decides from `tidy` whether it can). */
 function rawCsv(file: UploadedCsv, analysis: CsvAnalysis): RawCsv {
-  return { file: file.path, encoding: analysis.format.encoding, skipBytes: analysis.format.skipBytes, delimiter: analysis.format.delimiter, tidy: analysis.tidy };
+  return {
+    file: file.path,
+    encoding: analysis.format.encoding,
+    skipBytes: analysis.format.skipBytes,
+    delimiter: analysis.format.delimiter,
+    tidy: analysis.tidy,
+  };
 }
+
+/** MySQL's errors for a table over its row size or column count (their SQLSTATEs, 42000 and HY000, say less). */
+const TABLE_LIMIT_ERRORS = new Set(['ER_TOO_BIG_ROWSIZE', 'ER_TOO_MANY_FIELDS']);
 
 /**
  * A value the warehouse refused (SQLSTATE classes 22 and 23, DuckDB's conversion and constraint errors) is the
- * file's fault: 400 with the database's message. Anything else stays an error of ours.
+ * file's fault: 400 with the database's message. So is a table the warehouse cannot hold (class 54, e.g. Postgres's
+ * "row is too big"; MySQL's row size and column count limits). Anything else stays an error of ours.
  */
 async function loadOrExplain<T>(work: () => Promise<T>): Promise<T> {
   try {
@@ -181,7 +195,8 @@ async function loadOrExplain<T>(work: () => Promise<T>): Promise<T> {
     const err = e as { code?: unknown; sqlState?: unknown; message?: string };
     const state = String(err.sqlState ?? err.code ?? '');
     const message = String(err.message ?? e).split('\n')[0];
-    if (e instanceof RowRejectedError || /^2[23]/.test(state) || /^(Conversion|Constraint|Invalid Input) Error/.test(message)) {
+    const tooBig = /^54/.test(state) || TABLE_LIMIT_ERRORS.has(String(err.code ?? ''));
+    if (e instanceof RowRejectedError || tooBig || /^2[23]/.test(state) || /^(Conversion|Constraint|Invalid Input) Error/.test(message)) {
       throw new MessageError(`The CSV file could not be loaded: ${message}`);
     }
     throw e;

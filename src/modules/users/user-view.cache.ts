@@ -20,7 +20,11 @@ const WATCHED: Record<string, Watch> = {
  */
 @Injectable()
 export class UserViewCache extends WatchedCache<UserView> {
-  constructor(db: DataSource, @Inject(APP_CONFIG) config: Pick<AppConfig, 'settingsRefreshSeconds'>, @Optional() events: ClusterEvents = new ClusterEvents()) {
+  constructor(
+    db: DataSource,
+    @Inject(APP_CONFIG) config: Pick<AppConfig, 'settingsRefreshSeconds'>,
+    @Optional() events: ClusterEvents = new ClusterEvents(),
+  ) {
     super(db, config, events, WATCHED, ['profile', 'user', 'permissions']);
   }
 }

@@ -1,7 +1,8 @@
-import { PermissionsGroupMembership } from '../permissions/permissions-group-membership.entity';
-import { User } from './user.entity';
+import { PermissionsGroupMembership } from '../../schema/permissions-group-membership.entity';
+import { commonName, iso } from '../../common/views/wire-values';
+import { User } from '../../schema/user.entity';
 
-/** The user as the API shows it (COMPAT.md: the keys of GET /api/user/current, and more). */
+/** The user as the API shows it: the keys Metabase's GET /api/user/current carries (which every client reads first), and more. */
 export interface UserView {
   id: number;
   email: string;
@@ -21,11 +22,6 @@ export interface UserView {
   personal_collection_id: number | null;
   user_group_memberships: Array<{ id: number; is_group_manager: boolean }>;
   group_ids: number[];
-}
-
-export function commonName(u: Pick<User, 'first_name' | 'last_name' | 'email'>): string {
-  const name = [u.first_name, u.last_name].filter((s) => s && s.trim()).join(' ');
-  return name || u.email;
 }
 
 export function toUserView(u: User, memberships: PermissionsGroupMembership[], personalCollectionId: number | null = null): UserView {
@@ -49,9 +45,4 @@ export function toUserView(u: User, memberships: PermissionsGroupMembership[], p
     user_group_memberships: memberships.map((m) => ({ id: m.group_id, is_group_manager: m.is_group_manager })),
     group_ids: memberships.map((m) => m.group_id),
   };
-}
-
-export function iso(d: Date | string | null | undefined): string | null {
-  if (d === null || d === undefined) return null;
-  return (d instanceof Date ? d : new Date(d)).toISOString();
 }

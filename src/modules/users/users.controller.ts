@@ -5,17 +5,16 @@ import { AuthUser, CurrentUser } from '../../common/auth/current-user';
 import { NotFoundError } from '../../common/errors/api-errors';
 import { IdParam } from '../../common/validation/pipes';
 import { ChangePasswordDto, CreateUserDto, ListUsersQuery, UpdateUserDto } from './users.dto';
-import { UserViewQuery } from './user-view.query';
+import { UserViewRepository } from './user-view.repository';
 import { UsersService } from './users.service';
 
 @Controller('api/user')
 export class UsersController {
   constructor(
     private readonly users: UsersService,
-    private readonly views: UserViewQuery,
+    private readonly views: UserViewRepository,
   ) {}
 
-  /** Declared before `:id`, which would otherwise take `current` as an id. */
   @Get('current')
   @Access('user')
   async current(@CurrentUser() caller: AuthUser) {

@@ -2,8 +2,19 @@ import { applyDecorators } from '@nestjs/common';
 import { Transform, Type } from 'class-transformer';
 import { IsArray, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
 import { MSG } from '../../common/validation/messages';
-import { Bool, BoolString, Email, IsMap, MaxLen, NonBlankString, NonNegativeInt, Nullable, OneOf, PositiveInt } from '../../common/validation/validators';
-import { Id } from '../permissions/permissions.dto';
+import {
+  Bool,
+  BoolString,
+  Email,
+  IsMap,
+  MaxLen,
+  NonBlankString,
+  NonNegativeInt,
+  Nullable,
+  OneOf,
+  PositiveInt,
+  Id,
+} from '../../common/validation/validators';
 
 const NAME_MAX = 254;
 const LOCALE_MESSAGE = "String must be a valid two-letter ISO language or language-country code e.g. 'en' or 'en_US'.";

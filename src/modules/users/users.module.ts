@@ -1,20 +1,20 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { CollectionsModule } from '../collections/collections.module';
-import { PermissionsGroupMembership } from '../permissions/permissions-group-membership.entity';
-import { PermissionsModule } from '../permissions/permissions.module';
-import { Session } from '../sessions/session.entity';
-import { User } from './user.entity';
+import { CollectionsModule } from '../collections';
+import { PermissionsGroupMembership } from '../../schema/permissions-group-membership.entity';
+import { PermissionsModule } from '../permissions';
+import { Session } from '../../schema/session.entity';
+import { User } from '../../schema/user.entity';
 import { UsersController } from './users.controller';
 import { UsersRepository } from './users.repository';
 import { UserViewCache } from './user-view.cache';
-import { UserViewQuery } from './user-view.query';
+import { UserViewRepository } from './user-view.repository';
 import { UsersService } from './users.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([User, PermissionsGroupMembership, Session]), PermissionsModule, CollectionsModule],
   controllers: [UsersController],
-  providers: [UsersRepository, UsersService, UserViewQuery, UserViewCache],
+  providers: [UsersRepository, UsersService, UserViewRepository, UserViewCache],
   exports: [UsersRepository, UsersService],
 })
 export class UsersModule {}

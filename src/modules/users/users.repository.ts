@@ -1,12 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In, Not, QueryDeepPartialEntity } from 'typeorm';
-import { PermissionsGroupMembership } from '../permissions/permissions-group-membership.entity';
-import { Session } from '../sessions/session.entity';
-import { User } from './user.entity';
+import { PermissionsGroupMembership } from '../../schema/permissions-group-membership.entity';
+import { Session } from '../../schema/session.entity';
+import { User } from '../../schema/user.entity';
 
-/** Users and their group memberships. The built-in groups are 1 (All Users) and 2 (Administrators). */
-export const ALL_USERS_GROUP_ID = 1;
-export const ADMIN_GROUP_ID = 2;
+/** Users and their group memberships. */
 
 export interface UserPageQuery {
   status: 'active' | 'deactivated' | 'all';
@@ -61,12 +59,15 @@ export class UsersRepository {
     if (q.query) {
       const like = `%${q.query.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       qb.andWhere(
-        `(LOWER(u.first_name) LIKE :like ESCAPE '\\' OR LOWER(u.last_name) LIKE :like ESCAPE '\\' OR LOWER(u.email) LIKE :like ESCAPE '\\')`,
+        `(LOWER(u.first_name) LIKE :like ESCAPE '\\' OR LOWER(u.last_name) LIKE :like ESCAPE '\\'` +
+          ` OR LOWER(u.email) LIKE :like ESCAPE '\\')`,
         { like },
       );
     }
     if (q.groupId) {
-      qb.andWhere('EXISTS (SELECT 1 FROM permissions_group_membership m WHERE m.user_id = u.id AND m.group_id = :groupId)', { groupId: q.groupId });
+      qb.andWhere('EXISTS (SELECT 1 FROM permissions_group_membership m WHERE m.user_id = u.id AND m.group_id = :groupId)', {
+        groupId: q.groupId,
+      });
     }
     const total = await qb.getCount();
     qb.orderBy('LOWER(u.first_name)', 'ASC', 'NULLS LAST').addOrderBy('LOWER(u.last_name)', 'ASC', 'NULLS LAST').addOrderBy('u.id', 'ASC');

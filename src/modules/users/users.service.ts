@@ -6,14 +6,15 @@ import { ClusterEvents } from '../../common/cluster/cluster-events';
 import { uniqueOr } from '../../common/database/unique-violation';
 import { hashPassword, sha256Hex, verifyPassword } from '../../common/crypto/hashing';
 import { ForbiddenError, MessageError, NotFoundError, ValidationError } from '../../common/errors/api-errors';
-import { PersonalCollectionsService } from '../collections/personal-collections.service';
-import { SettingsService } from '../settings/settings.service';
-import { MembershipsService } from '../permissions/memberships.service';
-import { PermissionsGroupMembership } from '../permissions/permissions-group-membership.entity';
+import { PersonalCollectionsService } from '../collections';
+import { SettingsService } from '../settings';
+import { MembershipsService } from '../permissions';
+import { PermissionsGroupMembership } from '../../schema/permissions-group-membership.entity';
 import { assertPasswordAcceptable, PasswordComplexity } from './password-policy';
-import { User, UserType } from './user.entity';
+import { User, UserType } from '../../schema/user.entity';
 import { ChangePasswordDto, CreateUserDto, ListUsersQuery, UpdateUserDto } from './users.dto';
-import { ADMIN_GROUP_ID, ALL_USERS_GROUP_ID, UsersRepository } from './users.repository';
+import { UsersRepository } from './users.repository';
+import { ADMIN_GROUP_ID, ALL_USERS_GROUP_ID } from '../../schema/permissions-group.entity';
 import { toUserView, UserView } from './user.view';
 
 export interface NewUser {
@@ -55,22 +56,29 @@ export class UsersService {
       const email = input.email.trim().toLowerCase();
       const inUse = () => ValidationError.of('email', 'Email address already in use.', input.email);
       if (await this.users.findByEmail(email, m)) throw inUse();
-      const user = await uniqueOr(() => m.save(
-        m.create(User, {
-          email,
-          first_name: input.first_name ?? null,
-          last_name: input.last_name ?? null,
-          password_hash: passwordHash,
-          is_superuser: Boolean(input.is_superuser),
-          type: input.type ?? 'personal',
-          login_attributes: input.login_attributes ?? null,
-          sso_source: input.sso_source ?? null,
-          locale: null,
-          last_login: null,
-        }),
-      ), inUse);
+      const user = await uniqueOr(
+        () =>
+          m.save(
+            m.create(User, {
+              email,
+              first_name: input.first_name ?? null,
+              last_name: input.last_name ?? null,
+              password_hash: passwordHash,
+              is_superuser: Boolean(input.is_superuser),
+              type: input.type ?? 'personal',
+              login_attributes: input.login_attributes ?? null,
+              sso_source: input.sso_source ?? null,
+              locale: null,
+              last_login: null,
+            }),
+          ),
+        inUse,
+      );
       const groups = new Set([ALL_USERS_GROUP_ID, ...(input.is_superuser ? [ADMIN_GROUP_ID] : []), ...(input.group_ids ?? [])]);
-      await m.insert(PermissionsGroupMembership, [...groups].map((group_id) => ({ user_id: user.id, group_id, is_group_manager: false })));
+      await m.insert(
+        PermissionsGroupMembership,
+        [...groups].map((group_id) => ({ user_id: user.id, group_id, is_group_manager: false })),
+      );
       await this.personalCollections.create(m, user);
       return user;
     };
@@ -109,7 +117,13 @@ export class UsersService {
   async createByAdmin(dto: CreateUserDto): Promise<UserView> {
     const user = await this.users.transaction(async (tx) => {
       const created = await this.create(
-        { email: dto.email, first_name: dto.first_name, last_name: dto.last_name, password: dto.password ?? undefined, login_attributes: dto.login_attributes },
+        {
+          email: dto.email,
+          first_name: dto.first_name,
+          last_name: dto.last_name,
+          password: dto.password ?? undefined,
+          login_attributes: dto.login_attributes,
+        },
         tx,
       );
       if (dto.user_group_memberships) await this.memberships.setGroups(created, dto.user_group_memberships, tx);
@@ -131,9 +145,14 @@ export class UsersService {
     assertSelfOrAdmin(caller, id);
     const groups = dto.user_group_memberships ?? undefined;
     const superuser = dto.is_superuser ?? undefined;
-    if (!caller.isSuperuser && (groups !== undefined || superuser !== undefined || dto.login_attributes !== undefined)) throw new ForbiddenError();
+    if (!caller.isSuperuser && (groups !== undefined || superuser !== undefined || dto.login_attributes !== undefined))
+      throw new ForbiddenError();
     if (groups && superuser !== undefined && superuser !== groups.some((g) => g.id === ADMIN_GROUP_ID)) {
-      throw ValidationError.of('is_superuser', 'Value of is_superuser must correspond to presence of Admin group ID in group_ids.', superuser);
+      throw ValidationError.of(
+        'is_superuser',
+        'Value of is_superuser must correspond to presence of Admin group ID in group_ids.',
+        superuser,
+      );
     }
     await this.users.transaction(async (tx) => {
       const user = await this.activePersonal(id, tx);

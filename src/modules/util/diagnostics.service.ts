@@ -5,7 +5,7 @@ import { AppLogger } from '../../common/logging/app-logger';
 import { LogEntry } from '../../common/logging/log-ring-buffer';
 import { versionInfo } from '../../common/version';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import { SettingsService } from '../settings/settings.service';
+import { SettingsService } from '../settings';
 import { ConnectionPoolRegistry, PoolStats } from '../../common/database/connection-pools';
 import { UtilRepository } from './util.repository';
 
@@ -14,9 +14,18 @@ import { UtilRepository } from './util.repository';
  * certificates say who runs the instance and a new secret setting must never leak because nobody added it here.
  */
 const REPORTED_SETTINGS = [
-  'site-locale', 'report-timezone', 'password-complexity', 'enable-password-login', 'session-cookie-samesite',
-  'anon-tracking-enabled', 'enable-public-sharing', 'enable-embedding-static', 'enable-embedding-sdk',
-  'enable-embedding-interactive', 'jwt-enabled', 'saml-enabled',
+  'site-locale',
+  'report-timezone',
+  'password-complexity',
+  'enable-password-login',
+  'session-cookie-samesite',
+  'anon-tracking-enabled',
+  'enable-public-sharing',
+  'enable-embedding-static',
+  'enable-embedding-sdk',
+  'enable-embedding-interactive',
+  'jwt-enabled',
+  'saml-enabled',
 ];
 
 const MB = 1024 * 1024;
@@ -70,7 +79,11 @@ function systemInfo() {
     'cpu-count': os.cpus().length,
     'total-memory-mb': Math.round(os.totalmem() / MB),
     'free-memory-mb': Math.round(os.freemem() / MB),
-    'process-memory-mb': { rss: Math.round(mem.rss / MB), 'heap-used': Math.round(mem.heapUsed / MB), 'heap-total': Math.round(mem.heapTotal / MB) },
+    'process-memory-mb': {
+      rss: Math.round(mem.rss / MB),
+      'heap-used': Math.round(mem.heapUsed / MB),
+      'heap-total': Math.round(mem.heapTotal / MB),
+    },
     'system-uptime-seconds': Math.round(os.uptime()),
     'process-uptime-seconds': Math.round(process.uptime()),
     timezone: Intl.DateTimeFormat().resolvedOptions().timeZone,

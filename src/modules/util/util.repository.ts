@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { ApiKey } from '../api-keys/api-key.entity';
-import { PermissionsGroup } from '../permissions/permissions-group.entity';
-import { User } from '../users/user.entity';
-import { ProductFeedback } from './product-feedback.entity';
+import { ApiKey } from '../../schema/api-key.entity';
+import { PermissionsGroup } from '../../schema/permissions-group.entity';
+import { User } from '../../schema/user.entity';
+import { ProductFeedback } from '../../schema/product-feedback.entity';
 
 export interface UsageCounts {
   users: { total: number; active: number; admins: number };

@@ -4,7 +4,7 @@ import { AuthUser } from '../../common/auth/current-user';
 import { appDbKind } from '../../common/database/data-source-options';
 import { versionInfo } from '../../common/version';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import { UsersService } from '../users/users.service';
+import { UsersService } from '../users';
 import { ProductFeedbackDto } from './util.dto';
 import { UsageCounts, UtilRepository } from './util.repository';
 

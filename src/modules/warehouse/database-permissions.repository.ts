@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppSql } from '../../common/database/app-sql';
-import { Setting } from '../settings/setting.entity';
-import { ALL_USERS_GROUP_ID } from '../users/users.repository';
-import { DataAccess, DatabasePermission, DownloadAccess, NativeAccess } from './database-permission.entity';
+import { Setting } from '../../schema/setting.entity';
+import { ALL_USERS_GROUP_ID } from '../../schema/permissions-group.entity';
+import { DataAccess, DatabasePermission, DownloadAccess, NativeAccess } from '../../schema/database-permission.entity';
 
 /** The internal setting that holds the revision of the data permissions graph. */
 const REVISION_KEY = 'data-permissions-revision';
@@ -28,9 +28,18 @@ export class DatabasePermissionsRepository {
     this.sql = new AppSql(db);
   }
 
-  /** New databases are open to All Users, downloads of up to 1,048,575 rows included, as in Metabase; admins change that through the graph. */
+  /**
+   * New databases are open to All Users, downloads of up to 1,048,575 rows included, as in Metabase; admins change that
+   * through the graph.
+   */
   async grantDefault(dbId: number, tx: EntityManager): Promise<void> {
-    await tx.insert(DatabasePermission, { group_id: ALL_USERS_GROUP_ID, db_id: dbId, data: 'unrestricted', native: 'write', download: 'full' });
+    await tx.insert(DatabasePermission, {
+      group_id: ALL_USERS_GROUP_ID,
+      db_id: dbId,
+      data: 'unrestricted',
+      native: 'write',
+      download: 'full',
+    });
   }
 
   /**

@@ -2,11 +2,29 @@ import * as path from 'node:path';
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { SecretBox } from '../../common/crypto/secret-box';
-import { createDriver, DetailsError, Engine, FileDetails, ServerDetails, validateDetails, WarehouseDriver } from '../../query-engine/execute/drivers';
+import {
+  createDriver,
+  DetailsError,
+  Engine,
+  FileDetails,
+  ServerDetails,
+  validateDetails,
+  WarehouseDriver,
+} from '../../query-engine/execute/drivers';
 import { canonical } from '../../query-engine/execute/drivers/details';
 import { ConnectionPoolRegistry } from '../../common/database/connection-pools';
 import { openDetails } from './database-details';
-import { WarehouseDatabase } from '../databases/database.entity';
+import { SharedRuns } from '../../query-engine/execute/shared-runs';
+import { QuerySlots } from './query-slots';
+import { WarehouseDatabase } from '../../schema/database.entity';
+
+/**
+ * Connections in the pool of a warehouse database, and so queries that may run on it at once (QuerySlots). A pooled
+ * SQLite connection is a child process (~40 MB) so a runaway query can be killed; keep few.
+ */
+export function warehousePoolSize(engine: Engine): number {
+  return engine === 'sqlite' ? 4 : 15;
+}
 
 interface Cached {
   driver: WarehouseDriver;
@@ -26,6 +44,8 @@ export class WarehouseConnections implements OnApplicationShutdown {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly secrets: SecretBox,
     private readonly pools: ConnectionPoolRegistry,
+    private readonly slots: QuerySlots,
+    private readonly sharedRuns: SharedRuns,
   ) {}
 
   /**
@@ -36,7 +56,8 @@ export class WarehouseConnections implements OnApplicationShutdown {
     const valid = validateDetails(engine, details, { dataDir: this.config.dataDir, allowedDirs: this.config.allowedFileDirs });
     if ('db' in valid) {
       const appDb = canonical(path.resolve(this.config.sqlitePath));
-      if (valid.db === appDb || valid.db.startsWith(`${appDb}-`)) throw new DetailsError('db', 'db cannot be the app database of this server.');
+      if (valid.db === appDb || valid.db.startsWith(`${appDb}-`))
+        throw new DetailsError('db', 'db cannot be the app database of this server.');
     }
     return valid;
   }
@@ -57,10 +78,13 @@ export class WarehouseConnections implements OnApplicationShutdown {
     if (cached && cached.version === version) return cached.driver;
     if (cached) void this.evict(db.id);
     const details = this.validate(db.engine, openDetails(db.details, this.secrets));
-    // A pooled SQLite connection is a child process (~40 MB) so a runaway query can be killed; keep few.
-    const driver = createDriver(db.engine, details, { maxPoolSize: db.engine === 'sqlite' ? 4 : 15, ...this.duckdbLimits() });
+    const driver = createDriver(db.engine, details, { maxPoolSize: warehousePoolSize(db.engine), ...this.duckdbLimits() });
     this.drivers.set(db.id, { driver, version });
-    this.pools.register(`db-${db.id}`, () => driver.poolInfo());
+    // The pool's figures, the query queue in front of it, and the runs in flight that identical queries share.
+    this.pools.register(`db-${db.id}`, () => {
+      const shared = this.sharedRuns.stats(driver);
+      return { ...driver.poolInfo(), ...this.slots.info(db.id), numSharedRuns: shared.runs, numQueriesOnSharedRuns: shared.readers };
+    });
     return driver;
   }
 

@@ -1,16 +1,27 @@
-import { Module } from '@nestjs/common';
+import { FactoryProvider, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DatabaseAccessService } from './database-access.service';
-import { DatabasePermission } from './database-permission.entity';
+import { DatabasePermission } from '../../schema/database-permission.entity';
 import { DatabasePermissionsRepository } from './database-permissions.repository';
-import { DeletionHooks } from './deletion-hooks';
+import { SharedRuns } from '../../query-engine/execute/shared-runs';
+import { MetricsService } from '../observability';
 import { QuerySlots } from './query-slots';
 import { WarehouseConnections } from './warehouse-connections';
 
-/** What every warehouse-facing module shares: open connections to the databases, and who may use them. */
+/** Identical queries in flight share one run; each query that joins one is counted in the metrics. */
+const sharedRuns: FactoryProvider<SharedRuns> = {
+  provide: SharedRuns,
+  useFactory: (metrics?: MetricsService) => new SharedRuns({ joined: (dbId) => metrics?.queryShared(`db-${dbId}`) }),
+  inject: [{ token: MetricsService, optional: true }],
+};
+
+/**
+ * What every warehouse-facing module shares: open connections to the databases, who may use them, the query slots
+ * in front of their pools, and the runs in flight that identical queries share.
+ */
 @Module({
   imports: [TypeOrmModule.forFeature([DatabasePermission])],
-  providers: [WarehouseConnections, DatabasePermissionsRepository, DatabaseAccessService, QuerySlots, DeletionHooks],
-  exports: [WarehouseConnections, DatabasePermissionsRepository, DatabaseAccessService, QuerySlots, DeletionHooks],
+  providers: [WarehouseConnections, DatabasePermissionsRepository, DatabaseAccessService, QuerySlots, sharedRuns],
+  exports: [WarehouseConnections, DatabasePermissionsRepository, DatabaseAccessService, QuerySlots, SharedRuns],
 })
 export class WarehouseModule {}

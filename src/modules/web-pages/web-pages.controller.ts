@@ -1,7 +1,8 @@
 import { Controller, Get, NotFoundException, Param, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { Access } from '../../common/auth/access.decorator';
-import { downloadLink, WebFile, WebPagesService } from './web-pages.service';
+import { sendWebFile as send } from './send-web-file';
+import { downloadLink, WebPagesService } from './web-pages.service';
 
 /**
  * The pages a browser (usually an iframe) shows for public links and signed embeds. The page itself reveals nothing:
@@ -47,15 +48,4 @@ export class WebPagesController {
     if (!file) throw new NotFoundException();
     send(res, file);
   }
-}
-
-/**
- * The page URL carries the link's uuid or the embed token: no-referrer keeps it out of the Referer of any request the
- * page makes elsewhere.
- */
-function send(res: Response, file: WebFile): void {
-  res.status(file.status).type(file.type).setHeader('Cache-Control', file.cache);
-  res.setHeader('Referrer-Policy', 'no-referrer');
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  res.send(file.body);
 }

@@ -20,6 +20,7 @@ const TYPES: Record<string, string> = {
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
   '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
   '.map': 'application/json; charset=utf-8',
 };
 
@@ -31,29 +32,38 @@ export function webDistDir(): string {
   return path.join(dir, 'web', 'dist');
 }
 
-const NOT_BUILT = `<!doctype html><html><head><meta charset="utf-8"><title>Pages not built</title></head>
+const NOT_BUILT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Pages not built</title></head>
 <body style="font-family:sans-serif;padding:2em"><h1>The web pages are not built</h1>
-<p>The public and embedded pages come from the <code>web/</code> package. Build it with <code>npm run build:web</code> (or <code>npm start</code>, which builds what is missing) and reload.</p></body></html>`;
+<p>The application and the public and embedded pages come from the <code>web/</code> package.
+Build it with <code>npm run build:web</code> (or <code>npm start</code>, which builds what is missing) and reload.</p></body></html>`;
+
+/** The two HTML entries of the Vite build: the public and embed pages (`index.html`) and the application (`app.html`). */
+export type WebEntry = 'viewer' | 'app';
+const ENTRY_FILES: Record<WebEntry, string> = { viewer: 'index.html', app: 'app.html' };
 
 /**
- * The built single-page app (web/dist): index.html for every page route, the hashed assets under /app/assets/.
- * index.html is re-read when its file changes (a rebuild while the server runs), assets are read per request (the OS
+ * The built web app (web/dist): an entry's HTML for each of its page routes, the hashed assets under /app/assets/.
+ * The HTML is re-read when its file changes (a rebuild while the server runs), assets are read per request (the OS
  * caches them; browsers keep them a year, their names change with their content).
  */
 @Injectable()
 export class WebPagesService {
-  private index: { mtimeMs: number; html: string } | null = null;
+  private readonly html = new Map<WebEntry, { mtimeMs: number; html: string }>();
 
-  page(): WebFile {
-    const file = path.join(webDistDir(), 'index.html');
+  page(entry: WebEntry = 'viewer'): WebFile {
+    const file = path.join(webDistDir(), ENTRY_FILES[entry]);
     let stat: fs.Stats;
     try {
       stat = fs.statSync(file);
     } catch {
       return { status: 503, type: 'text/html; charset=utf-8', body: NOT_BUILT, cache: 'no-store' };
     }
-    if (!this.index || this.index.mtimeMs !== stat.mtimeMs) this.index = { mtimeMs: stat.mtimeMs, html: fs.readFileSync(file, 'utf8') };
-    return { status: 200, type: 'text/html; charset=utf-8', body: this.index.html, cache: 'no-store' };
+    let cached = this.html.get(entry);
+    if (!cached || cached.mtimeMs !== stat.mtimeMs) {
+      cached = { mtimeMs: stat.mtimeMs, html: fs.readFileSync(file, 'utf8') };
+      this.html.set(entry, cached);
+    }
+    return { status: 200, type: 'text/html; charset=utf-8', body: cached.html, cache: 'no-store' };
   }
 
   asset(name: string): WebFile | null {
@@ -61,7 +71,12 @@ export class WebPagesService {
     const file = path.join(webDistDir(), 'assets', name);
     try {
       const body = fs.readFileSync(file);
-      return { status: 200, type: TYPES[path.extname(name)] ?? 'application/octet-stream', body, cache: 'public, max-age=31536000, immutable' };
+      return {
+        status: 200,
+        type: TYPES[path.extname(name)] ?? 'application/octet-stream',
+        body,
+        cache: 'public, max-age=31536000, immutable',
+      };
     } catch {
       return null;
     }

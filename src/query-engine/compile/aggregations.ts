@@ -25,8 +25,14 @@ export class AggregationCompiler {
       return {
         sql: x.sql,
         col: {
-          name: ag[0] === 'offset' ? 'offset' : 'expression', display_name: x.display, source: 'aggregation', base_type: x.type ?? 'type/Float',
-          effective_type: x.type ?? 'type/Float', semantic_type: null, field_ref: ['aggregation', index], aggregation_index: index,
+          name: ag[0] === 'offset' ? 'offset' : 'expression',
+          display_name: x.display,
+          source: 'aggregation',
+          base_type: x.type ?? 'type/Float',
+          effective_type: x.type ?? 'type/Float',
+          semantic_type: null,
+          field_ref: ['aggregation', index],
+          aggregation_index: index,
         },
       };
     }
@@ -38,13 +44,18 @@ export class AggregationCompiler {
         col: {
           ...inner.col,
           ...(typeof o.name === 'string' && o.name ? { name: o.name } : {}),
-          ...(typeof o['display-name'] === 'string' ? { display_name: o['display-name'] } : typeof o.name === 'string' && o.name ? { display_name: o.name } : {}),
+          ...(typeof o['display-name'] === 'string'
+            ? { display_name: o['display-name'] }
+            : typeof o.name === 'string' && o.name
+              ? { display_name: o.name }
+              : {}),
           field_ref: ['aggregation', index],
         },
       };
     }
     const [op, ...args] = ag as [string, ...unknown[]];
-    if (op === 'metric') throw new QueryCompileError(`Metric ${short(args[0])} should have been expanded before compiling in "aggregation".`, 'aggregation');
+    if (op === 'metric')
+      throw new QueryCompileError(`Metric ${short(args[0])} should have been expanded before compiling in "aggregation".`, 'aggregation');
     const name = AGGREGATION_NAMES[op];
     if (!name) throw new QueryCompileError(`Unknown aggregation ${JSON.stringify(op)} in "aggregation".`, 'aggregation');
     const arg = (i: number): Typed & { display: string } => {
@@ -62,7 +73,8 @@ export class AggregationCompiler {
     const window = (inner: string) => {
       if (!breakoutSql.length) return inner;
       const partition = breakoutSql.slice(0, -1);
-      return `SUM(${inner}) OVER (${partition.length ? `PARTITION BY ${partition.join(', ')} ` : ''}ORDER BY ${breakoutSql[breakoutSql.length - 1]} ROWS UNBOUNDED PRECEDING)`;
+      const partitionBy = partition.length ? `PARTITION BY ${partition.join(', ')} ` : '';
+      return `SUM(${inner}) OVER (${partitionBy}ORDER BY ${breakoutSql[breakoutSql.length - 1]} ROWS UNBOUNDED PRECEDING)`;
     };
     switch (op) {
       case 'count':
@@ -119,7 +131,8 @@ export class AggregationCompiler {
       case 'percentile': {
         const a = arg(0);
         const p = args[1];
-        if (typeof p !== 'number' || !(p >= 0 && p <= 1)) throw new QueryCompileError('percentile needs a number from 0 to 1 in "aggregation".', 'aggregation');
+        if (typeof p !== 'number' || !(p >= 0 && p <= 1))
+          throw new QueryCompileError('percentile needs a number from 0 to 1 in "aggregation".', 'aggregation');
         sql = this.cx.d.percentile(a.sql, Number(literalNumber(p, 'The percentile', 'aggregation')));
         display = a.display;
         break;
@@ -161,8 +174,14 @@ export class AggregationCompiler {
    * compiles to `LAG(expr, -n)` (n < 0) or `LEAD(expr, n)` over the window of the query's rows (Level.offsetWindow).
    */
   private aggregationExpr(x: unknown, index: number, breakoutSql: string[], over: () => string | null): Typed & { display: string } {
-    if (typeof x === 'number') return { sql: literalNumber(x, 'A number', 'aggregation'), type: Number.isInteger(x) ? 'type/Integer' : 'type/Float', display: String(x) };
-    if (!Array.isArray(x) || typeof x[0] !== 'string') throw new QueryCompileError(`Expected an aggregation, got ${short(x)} in "aggregation".`, 'aggregation');
+    if (typeof x === 'number')
+      return {
+        sql: literalNumber(x, 'A number', 'aggregation'),
+        type: Number.isInteger(x) ? 'type/Integer' : 'type/Float',
+        display: String(x),
+      };
+    if (!Array.isArray(x) || typeof x[0] !== 'string')
+      throw new QueryCompileError(`Expected an aggregation, got ${short(x)} in "aggregation".`, 'aggregation');
     const [op, ...args] = x as [string, ...unknown[]];
     if (op === 'offset') {
       const [, expr, n] = args as [unknown, unknown, number];
@@ -171,7 +190,8 @@ export class AggregationCompiler {
       const rows = literalNumber(Math.abs(n), 'The rows of offset', 'aggregation', true);
       const window = over();
       // No window (a single row): none, typed as the expression.
-      const sql = window === null ? `(CASE WHEN 1 = 0 THEN ${inner.sql} END)` : `${n < 0 ? 'LAG' : 'LEAD'}(${inner.sql}, ${rows}) OVER (${window})`;
+      const sql =
+        window === null ? `(CASE WHEN 1 = 0 THEN ${inner.sql} END)` : `${n < 0 ? 'LAG' : 'LEAD'}(${inner.sql}, ${rows}) OVER (${window})`;
       return { sql, type: inner.type, display: `Offset(${inner.display}, ${n})` };
     }
     if (ARITHMETIC.has(op)) {

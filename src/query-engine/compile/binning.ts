@@ -20,7 +20,8 @@ const PLEASING = [1, 1.25, 2, 2.5, 3, 5, 7.5, 10];
 export function fingerprintRange(field: Pick<FieldMeta, 'fingerprint'> | undefined): { min: number; max: number } | null {
   const fp = field?.fingerprint as { type?: Record<string, { min?: unknown; max?: unknown }> } | null | undefined;
   const num = fp?.type?.['type/Number'];
-  if (!num || typeof num.min !== 'number' || typeof num.max !== 'number' || !Number.isFinite(num.min) || !Number.isFinite(num.max)) return null;
+  if (!num || typeof num.min !== 'number' || typeof num.max !== 'number' || !Number.isFinite(num.min) || !Number.isFinite(num.max))
+    return null;
   return { min: num.min, max: num.max };
 }
 
@@ -50,11 +51,17 @@ function nicerBounds(min: number, max: number, width: number): [number, number] 
  * times a power of ten) from the fingerprint's min and max, bounds rounded out to whole bins, iterated to a
  * fixed point.
  */
-export function resolveBinning(binningIn: Binning, field: FieldMeta | undefined, semanticType: string | null, clause: string): ResolvedBinning {
+export function resolveBinning(
+  binningIn: Binning,
+  field: FieldMeta | undefined,
+  semanticType: string | null,
+  clause: string,
+): ResolvedBinning {
   const binning = binningIn as { strategy: string; 'num-bins'?: number; 'bin-width'?: number; 'min-value'?: number; 'max-value'?: number };
-  const range = (binning['min-value'] !== undefined && binning['max-value'] !== undefined)
-    ? { min: binning['min-value'], max: binning['max-value'] }
-    : fingerprintRange(field);
+  const range =
+    binning['min-value'] !== undefined && binning['max-value'] !== undefined
+      ? { min: binning['min-value'], max: binning['max-value'] }
+      : fingerprintRange(field);
   let strategy = binning.strategy;
   let numBins: number;
   let width: number;
@@ -82,10 +89,16 @@ export function resolveBinning(binningIn: Binning, field: FieldMeta | undefined,
       throw new QueryCompileError(`bin-width must be a positive number in "${clause}".`, clause);
     }
   } else {
-    throw new QueryCompileError(`Unknown binning strategy ${JSON.stringify((binning as { strategy: unknown }).strategy)} in "${clause}".`, clause);
+    throw new QueryCompileError(
+      `Unknown binning strategy ${JSON.stringify((binning as { strategy: unknown }).strategy)} in "${clause}".`,
+      clause,
+    );
   }
   if (!range) {
-    throw new QueryCompileError(`Cannot bin ${field ? `field ${field.id}` : 'this column'} in "${clause}": its min and max values are not known (no fingerprint).`, clause);
+    throw new QueryCompileError(
+      `Cannot bin ${field ? `field ${field.id}` : 'this column'} in "${clause}": its min and max values are not known (no fingerprint).`,
+      clause,
+    );
   }
   let min = range.min;
   let max = range.max;

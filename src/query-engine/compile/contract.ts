@@ -12,7 +12,7 @@ export interface MetadataSnapshot {
   tableFields(tableId: number): FieldMeta[];
 }
 
-/** One output column, in SELECT order, annotated as Metabase's result `cols` (COMPAT.md "Query results"). */
+/** One output column, in SELECT order, annotated as Metabase's result `cols`. */
 export interface CompiledColumn {
   name: string;
   display_name: string;
@@ -81,6 +81,7 @@ export function describeRef(ref: Ref): string {
  * level being compiled, from which an MBQL 5 query's error names its own place (execute/failures.ts asSent).
  */
 export class QueryCompileError extends Error {
+  readonly kind = 'invalid-query';
   at?: string;
 
   constructor(

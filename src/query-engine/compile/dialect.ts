@@ -61,8 +61,14 @@ export abstract class Dialect {
   /** Integer fields of a timestamp. day-of-week: 1 = Sunday ... 7 = Saturday. */
   extract(x: string, unit: ExtractionUnit): string {
     const part: Partial<Record<ExtractionUnit, string>> = {
-      'minute-of-hour': 'minute', 'hour-of-day': 'hour', 'day-of-month': 'day', 'day-of-year': 'doy', 'month-of-year': 'month',
-      'quarter-of-year': 'quarter', year: 'year', second: 'second',
+      'minute-of-hour': 'minute',
+      'hour-of-day': 'hour',
+      'day-of-month': 'day',
+      'day-of-year': 'doy',
+      'month-of-year': 'month',
+      'quarter-of-year': 'quarter',
+      year: 'year',
+      second: 'second',
     };
     if (unit === 'day-of-week') return `(CAST(EXTRACT(dow FROM ${x}) AS INTEGER) + 1)`;
     if (unit === 'week-of-year') return this.usWeekOfYear(x);

@@ -7,11 +7,25 @@ import { isDateType, isObject, isTemporal, type Typed } from './types';
 
 const INTERVAL_UNITS = ['second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'];
 const EXTRACT_FUNCTIONS: Record<string, ExtractionUnit> = {
-  'get-year': 'year', 'get-quarter': 'quarter-of-year', 'get-month': 'month-of-year', 'get-day': 'day-of-month',
-  'get-day-of-week': 'day-of-week', 'get-hour': 'hour-of-day', 'get-minute': 'minute-of-hour', 'get-second': 'second',
+  'get-year': 'year',
+  'get-quarter': 'quarter-of-year',
+  'get-month': 'month-of-year',
+  'get-day': 'day-of-month',
+  'get-day-of-week': 'day-of-week',
+  'get-hour': 'hour-of-day',
+  'get-minute': 'minute-of-hour',
+  'get-second': 'second',
 };
 /** Their arguments are counted by validate.ts (power takes two, the others one). */
-const NUMERIC_FUNCTIONS: Record<string, string> = { abs: 'ABS', floor: 'FLOOR', ceil: 'CEIL', sqrt: 'SQRT', power: 'POWER', exp: 'EXP', log: 'LOG10' };
+const NUMERIC_FUNCTIONS: Record<string, string> = {
+  abs: 'ABS',
+  floor: 'FLOOR',
+  ceil: 'CEIL',
+  sqrt: 'SQRT',
+  power: 'POWER',
+  exp: 'EXP',
+  log: 'LOG10',
+};
 const STRING_FUNCTIONS: Record<string, string> = { lower: 'LOWER', upper: 'UPPER', trim: 'TRIM', ltrim: 'LTRIM', rtrim: 'RTRIM' };
 
 /** Custom expressions: arithmetic, string, math and date functions, case; anything else is a boolean condition. */
@@ -20,7 +34,8 @@ export class ExpressionCompiler {
 
   private literal(v: unknown): Typed {
     if (v === null) return { sql: 'NULL', type: null };
-    if (typeof v === 'number') return { sql: literalNumber(v, 'A number', this.cx.clause), type: Number.isInteger(v) ? 'type/Integer' : 'type/Float' };
+    if (typeof v === 'number')
+      return { sql: literalNumber(v, 'A number', this.cx.clause), type: Number.isInteger(v) ? 'type/Integer' : 'type/Float' };
     if (typeof v === 'string') return { sql: this.cx.d.textParam(this.cx.binder.bind(v, this.cx.clause)), type: 'type/Text' };
     if (typeof v === 'boolean') return { sql: this.cx.binder.bind(v, this.cx.clause), type: 'type/Boolean' };
     throw new QueryCompileError(`Invalid value ${short(v)}${where(this.cx.clause)}.`, this.cx.clause);
@@ -34,7 +49,10 @@ export class ExpressionCompiler {
     if (op === 'value') return this.literal(args[0]);
     if (op === 'offset') {
       // As in Metabase, the value of another row exists only among the rows of an aggregation.
-      throw new QueryCompileError(`"offset" can only be used in an aggregation, not in a custom column or a filter${where(this.cx.clause)}.`, this.cx.clause);
+      throw new QueryCompileError(
+        `"offset" can only be used in an aggregation, not in a custom column or a filter${where(this.cx.clause)}.`,
+        this.cx.clause,
+      );
     }
     const num = (x: unknown) => this.expr(x).sql;
     switch (op) {
@@ -58,7 +76,10 @@ export class ExpressionCompiler {
       }
       case 'substring': {
         const start = this.expr(args[1]).sql;
-        return { sql: args.length === 3 ? `SUBSTR(${num(args[0])}, ${start}, ${num(args[2])})` : `SUBSTR(${num(args[0])}, ${start})`, type: 'type/Text' };
+        return {
+          sql: args.length === 3 ? `SUBSTR(${num(args[0])}, ${start}, ${num(args[2])})` : `SUBSTR(${num(args[0])}, ${start})`,
+          type: 'type/Text',
+        };
       }
       case 'length':
         return { sql: this.cx.d.length(num(args[0])), type: 'type/Integer' };
@@ -77,13 +98,17 @@ export class ExpressionCompiler {
         const x = this.expr(args[0]);
         const n = args[1];
         const unit = this.intervalUnit(args[2]);
-        if (typeof n !== 'number' || !Number.isInteger(n)) throw new QueryCompileError(`datetime-add needs a whole number of units${where(this.cx.clause)}.`, this.cx.clause);
+        if (typeof n !== 'number' || !Number.isInteger(n))
+          throw new QueryCompileError(`datetime-add needs a whole number of units${where(this.cx.clause)}.`, this.cx.clause);
         literalNumber(n, 'The amount', this.cx.clause, true);
         const [amount, u] = unit === 'quarter' ? [n * 3, 'month' as const] : unit === 'week' ? [n * 7, 'day' as const] : [n, unit];
         return { sql: this.cx.d.datetimeAdd(x.sql, amount, u), type: 'type/DateTime' };
       }
       case 'datetime-diff':
-        return { sql: this.datetimeDiff(zoned(this.cx, this.expr(args[0])), zoned(this.cx, this.expr(args[1])), this.intervalUnit(args[2])), type: 'type/Integer' };
+        return {
+          sql: this.datetimeDiff(zoned(this.cx, this.expr(args[0])), zoned(this.cx, this.expr(args[1])), this.intervalUnit(args[2])),
+          type: 'type/Integer',
+        };
     }
     if (EXTRACT_FUNCTIONS[op]) {
       return { sql: this.cx.d.extract(zoned(this.cx, this.expr(args[0])).sql, EXTRACT_FUNCTIONS[op]), type: 'type/Integer' };
@@ -100,18 +125,20 @@ export class ExpressionCompiler {
     return { sql: this.cx.filter(e), type: 'type/Boolean' };
   }
 
-
   private intervalUnit(u: unknown): IntervalUnit {
-    if (typeof u !== 'string' || !INTERVAL_UNITS.includes(u)) throw new QueryCompileError(`Unknown unit ${short(u)}${where(this.cx.clause)}.`, this.cx.clause);
+    if (typeof u !== 'string' || !INTERVAL_UNITS.includes(u))
+      throw new QueryCompileError(`Unknown unit ${short(u)}${where(this.cx.clause)}.`, this.cx.clause);
     return u as IntervalUnit;
   }
 
   private caseExpr(args: unknown[]): Typed {
     const [pairs, options] = args as [unknown, unknown];
-    if (!Array.isArray(pairs) || !pairs.length) throw new QueryCompileError(`case needs a list of [condition, value] pairs${where(this.cx.clause)}.`, this.cx.clause);
+    if (!Array.isArray(pairs) || !pairs.length)
+      throw new QueryCompileError(`case needs a list of [condition, value] pairs${where(this.cx.clause)}.`, this.cx.clause);
     let type: string | null = null;
     const whens = pairs.map((pair) => {
-      if (!Array.isArray(pair) || pair.length !== 2) throw new QueryCompileError(`Invalid case branch ${short(pair)}${where(this.cx.clause)}.`, this.cx.clause);
+      if (!Array.isArray(pair) || pair.length !== 2)
+        throw new QueryCompileError(`Invalid case branch ${short(pair)}${where(this.cx.clause)}.`, this.cx.clause);
       const v = this.expr(pair[1]);
       type ??= v.type;
       return `WHEN ${this.cx.filter(pair[0])} THEN ${v.sql}`;
@@ -141,9 +168,10 @@ export class ExpressionCompiler {
     const [a, b] = [at.sql, bt.sql];
     const ym = (x: string) => `(${d.extract(x, 'year')} * 12 + ${d.extract(x, 'month-of-year')})`;
     const dom = (x: string) => d.extract(x, 'day-of-month');
-    const months = `(${ym(b)} - ${ym(a)} - (CASE WHEN ${ym(b)} > ${ym(a)} AND ${dom(b)} < ${dom(a)} THEN 1 WHEN ${ym(b)} < ${ym(a)} AND ${dom(b)} > ${dom(a)} THEN -1 ELSE 0 END))`;
+    const months =
+      `(${ym(b)} - ${ym(a)} - (CASE WHEN ${ym(b)} > ${ym(a)} AND ${dom(b)} < ${dom(a)} THEN 1` +
+      ` WHEN ${ym(b)} < ${ym(a)} AND ${dom(b)} > ${dom(a)} THEN -1 ELSE 0 END))`;
     if (unit === 'month') return months;
     return d.truncNumber(`(${months} / ${unit === 'quarter' ? 3 : 12}.0)`);
   }
-
 }

@@ -49,7 +49,8 @@ export class FieldResolver {
   }
 
   fieldMeta(id: unknown): FieldMeta {
-    if (typeof id !== 'number' || !Number.isInteger(id)) throw new QueryCompileError(`Invalid field id ${short(id)}${where(this.clause)}.`, this.clause);
+    if (typeof id !== 'number' || !Number.isInteger(id))
+      throw new QueryCompileError(`Invalid field id ${short(id)}${where(this.clause)}.`, this.clause);
     let f: FieldMeta | undefined;
     try {
       f = this.meta.field(id);
@@ -67,7 +68,10 @@ export class FieldResolver {
    */
   private assertAvailable(f: FieldMeta): void {
     if (f.visibilityType === 'sensitive') {
-      throw new QueryCompileError(`Field ${f.id} (${JSON.stringify(f.name)}) is not available: it is marked sensitive${where(this.clause)}.`, this.clause);
+      throw new QueryCompileError(
+        `Field ${f.id} (${JSON.stringify(f.name)}) is not available: it is marked sensitive${where(this.clause)}.`,
+        this.clause,
+      );
     }
   }
 
@@ -95,7 +99,8 @@ export class FieldResolver {
 
   /** The columns a source gives when none are listed: a table's visible fields in order, a source query's columns. */
   defaultRefs(source: Source, joinAlias: string | null): Ref[] {
-    const opts = (extra: FieldOptions = {}): FieldOptions | null => (joinAlias ? { ...extra, 'join-alias': joinAlias } : Object.keys(extra).length ? extra : null);
+    const opts = (extra: FieldOptions = {}): FieldOptions | null =>
+      joinAlias ? { ...extra, 'join-alias': joinAlias } : Object.keys(extra).length ? extra : null;
     if (source.kind === 'table') {
       return this.meta
         .tableFields(source.table.id)
@@ -104,7 +109,8 @@ export class FieldResolver {
         .map((f) => ['field', f.id, opts()]);
     }
     if (source.kind === 'query') {
-      if (!source.columns) throw new QueryCompileError(`The columns of the native source query are unknown; list them in "fields".`, 'fields');
+      if (!source.columns)
+        throw new QueryCompileError(`The columns of the native source query are unknown; list them in "fields".`, 'fields');
       return source.columns.map((c) => ['field', c.name, opts({ 'base-type': c.base_type })]);
     }
     return [];
@@ -115,15 +121,26 @@ export class FieldResolver {
     const ref: unknown[] = ['field', id, Object.keys(opts).length ? opts : null];
     const joinAlias = opts['join-alias']; // validate.ts: a string when present
     if (opts['source-field'] !== undefined && joinAlias === undefined) {
-      if (this.base.kind === 'any-table') throw new QueryCompileError(`Implicit joins (source-field) are not possible in a native field filter${where(this.clause)}.`, this.clause);
-      throw new QueryCompileError(`The implicit join through field ${short(opts['source-field'])} should have been added before compiling (add-implicit-joins)${where(this.clause)}.`, this.clause);
+      if (this.base.kind === 'any-table')
+        throw new QueryCompileError(
+          `Implicit joins (source-field) are not possible in a native field filter${where(this.clause)}.`,
+          this.clause,
+        );
+      throw new QueryCompileError(
+        `The implicit join through field ${short(opts['source-field'])} should have been added before compiling` +
+          ` (add-implicit-joins)${where(this.clause)}.`,
+        this.clause,
+      );
     }
     let source: Source;
     if (joinAlias !== undefined) {
       const j = this.joins.get(joinAlias);
       if (!j) {
         // A column that a join of the source query brought in, referred to as it was there.
-        const inner = this.base.kind === 'query' ? this.base.columns?.find((c) => c.source_alias === joinAlias && (c.id === id || c.name === `${joinAlias}__${id}`)) : undefined;
+        const inner =
+          this.base.kind === 'query'
+            ? this.base.columns?.find((c) => c.source_alias === joinAlias && (c.id === id || c.name === `${joinAlias}__${id}`))
+            : undefined;
         if (inner) return this.columnOf(this.base, inner.name, { ...opts, 'join-alias': undefined }, ref);
         throw new QueryCompileError(`Unknown join alias ${JSON.stringify(joinAlias)}${where(this.clause)}.`, this.clause);
       }
@@ -133,9 +150,14 @@ export class FieldResolver {
       const f = this.fieldMeta(id);
       source = this.base;
       if (f.tableId !== this.base.table.id) {
-        const matches = [...this.joins.values()].filter((j) => !isImplicit(j.join) && j.source.kind === 'table' && j.source.table.id === f.tableId);
+        const matches = [...this.joins.values()].filter(
+          (j) => !isImplicit(j.join) && j.source.kind === 'table' && j.source.table.id === f.tableId,
+        );
         if (matches.length !== 1) {
-          throw new QueryCompileError(`Field ${id} is not a column of the source table ${JSON.stringify(this.base.table.name)}${where(this.clause)}.`, this.clause);
+          throw new QueryCompileError(
+            `Field ${id} is not a column of the source table ${JSON.stringify(this.base.table.name)}${where(this.clause)}.`,
+            this.clause,
+          );
         }
         source = matches[0].source;
       }
@@ -155,7 +177,11 @@ export class FieldResolver {
         f = this.fieldMeta(id);
       } else if (typeof id === 'string' && source.kind === 'table') {
         const found = this.meta.tableFields(source.table.id).find((x) => x.name === id);
-        if (!found) throw new QueryCompileError(`Unknown column ${JSON.stringify(id)} of table ${JSON.stringify(source.table.name)}${where(this.clause)}.`, this.clause);
+        if (!found)
+          throw new QueryCompileError(
+            `Unknown column ${JSON.stringify(id)} of table ${JSON.stringify(source.table.name)}${where(this.clause)}.`,
+            this.clause,
+          );
         f = found;
       } else {
         throw new QueryCompileError(`Invalid field ${short(id)}${where(this.clause)}.`, this.clause);
@@ -163,7 +189,10 @@ export class FieldResolver {
       if (source.kind === 'table') this.assertAvailable(f);
       const qualifier = source.kind === 'table' ? source.qualifier : this.tableName(this.tableMeta(f.tableId, this.clause));
       if (source.kind === 'table' && f.tableId !== source.table.id) {
-        throw new QueryCompileError(`Field ${f.id} is not a column of ${JSON.stringify(alias ?? source.table.name)}${where(this.clause)}.`, this.clause);
+        throw new QueryCompileError(
+          `Field ${f.id} is not a column of ${JSON.stringify(alias ?? source.table.name)}${where(this.clause)}.`,
+          this.clause,
+        );
       }
       const sql = `${qualifier}.${this.d.quoteIdent(f.name)}`;
       const col = this.fieldColumn(f, ref);
@@ -186,13 +215,29 @@ export class FieldResolver {
       // validate.ts: a field is named by an id or a non-empty column name.
       name = id as string;
       found = source.columns?.find((c) => c.name === id);
-      if (source.columns && !found) throw new QueryCompileError(`Unknown column ${JSON.stringify(id)} of the source query${where(this.clause)}.`, this.clause);
+      if (source.columns && !found)
+        throw new QueryCompileError(`Unknown column ${JSON.stringify(id)} of the source query${where(this.clause)}.`, this.clause);
     }
     const sql = `${source.qualifier}.${this.d.quoteIdent(name)}`;
     const baseType = found?.base_type ?? opts['base-type'] ?? 'type/*';
     const col: CompiledColumn = found
-      ? { ...found, source: 'fields', field_ref: ref, name: prefix + name, display_name: display(found.display_name), ...(alias ? { source_alias: alias } : {}) }
-      : { name: prefix + name, display_name: display(name), source: 'fields', base_type: baseType, effective_type: baseType, semantic_type: null, field_ref: ref };
+      ? {
+          ...found,
+          source: 'fields',
+          field_ref: ref,
+          name: prefix + name,
+          display_name: display(found.display_name),
+          ...(alias ? { source_alias: alias } : {}),
+        }
+      : {
+          name: prefix + name,
+          display_name: display(name),
+          source: 'fields',
+          base_type: baseType,
+          effective_type: baseType,
+          semantic_type: null,
+          field_ref: ref,
+        };
     delete col.unit;
     delete col.binning_info;
     const type = found ? String(found.effective_type ?? found.base_type) : baseType;
@@ -220,7 +265,10 @@ export class FieldResolver {
     const ref = this.answeredRef(['field', id, opts]);
     const r = this.columnOf(source, id, opts, ref);
     const { source_alias: alias, ...col } = r.col;
-    return { ...r, col: { ...col, display_name: `${fkDisplayName(fk.displayName)} → ${target.displayName}`, fk_field_id: fk.id, source_alias: alias } };
+    return {
+      ...r,
+      col: { ...col, display_name: `${fkDisplayName(fk.displayName)} → ${target.displayName}`, fk_field_id: fk.id, source_alias: alias },
+    };
   }
 }
 

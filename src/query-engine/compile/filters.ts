@@ -3,14 +3,24 @@ import { QueryCompileError } from './contract';
 import { reportZone, zoned, type ClauseContext } from './clause-context';
 import { isDateType, isObject, isTemporal, TEXT, type Typed } from './types';
 import { short, where } from './params';
-import { addWall, isTruncation, parseDateLiteral, truncateWall, wallFromDate, wallText, type TruncationUnit, type WallTime } from './temporal';
+import {
+  addWall,
+  isTruncation,
+  parseDateLiteral,
+  truncateWall,
+  wallFromDate,
+  wallText,
+  type TruncationUnit,
+  type WallTime,
+} from './temporal';
 
 /** Filters (and the boolean conditions of joins, case, share, count-where) of one query level. */
 export class FilterCompiler {
   constructor(private readonly cx: ClauseContext) {}
 
   filter(f: unknown): string {
-    if (!Array.isArray(f) || typeof f[0] !== 'string') throw new QueryCompileError(`Invalid filter ${short(f)}${where(this.cx.clause)}.`, this.cx.clause);
+    if (!Array.isArray(f) || typeof f[0] !== 'string')
+      throw new QueryCompileError(`Invalid filter ${short(f)}${where(this.cx.clause)}.`, this.cx.clause);
     const [op, ...args] = f as [string, ...unknown[]];
     switch (op) {
       case 'and':
@@ -43,7 +53,10 @@ export class FilterCompiler {
         const [lat, lon, north, west, south, east] = args;
         const la = this.cx.expr(lat);
         const lo = this.cx.expr(lon);
-        return `(${la.sql} BETWEEN ${this.value(south, la)} AND ${this.value(north, la)} AND ${lo.sql} BETWEEN ${this.value(west, lo)} AND ${this.value(east, lo)})`;
+        return (
+          `(${la.sql} BETWEEN ${this.value(south, la)} AND ${this.value(north, la)}` +
+          ` AND ${lo.sql} BETWEEN ${this.value(west, lo)} AND ${this.value(east, lo)})`
+        );
       }
       case 'is-null':
         return `(${this.cx.expr(args[0]).sql} IS NULL)`;
@@ -59,7 +72,10 @@ export class FilterCompiler {
       case 'time-interval':
         return this.timeInterval(args);
       case 'segment':
-        throw new QueryCompileError(`Segment ${short(args[0])} should have been expanded before compiling${where(this.cx.clause)}.`, this.cx.clause);
+        throw new QueryCompileError(
+          `Segment ${short(args[0])} should have been expanded before compiling${where(this.cx.clause)}.`,
+          this.cx.clause,
+        );
       case 'value':
       case 'field':
       case 'expression': {
@@ -76,7 +92,8 @@ export class FilterCompiler {
       if (v[0] === 'value') return this.value(v[1], against);
       return this.cx.expr(v).sql;
     }
-    if (v !== null && typeof v === 'object') throw new QueryCompileError(`Invalid value ${short(v)}${where(this.cx.clause)}.`, this.cx.clause);
+    if (v !== null && typeof v === 'object')
+      throw new QueryCompileError(`Invalid value ${short(v)}${where(this.cx.clause)}.`, this.cx.clause);
     if (typeof v === 'string' && isTemporal(against.type)) {
       const parsed = parseDateLiteral(v);
       if (!parsed) throw new QueryCompileError(`Invalid date ${short(v)}${where(this.cx.clause)}.`, this.cx.clause);
@@ -101,7 +118,8 @@ export class FilterCompiler {
     const hasNull = nonNull.length !== values.length;
     const parts: string[] = [];
     if (nonNull.length === 1) parts.push(`${x.sql} ${op === '=' ? '=' : '<>'} ${this.value(nonNull[0], x)}`);
-    else if (nonNull.length > 1) parts.push(`${x.sql} ${op === '=' ? 'IN' : 'NOT IN'} (${nonNull.map((v) => this.value(v, x)).join(', ')})`);
+    else if (nonNull.length > 1)
+      parts.push(`${x.sql} ${op === '=' ? 'IN' : 'NOT IN'} (${nonNull.map((v) => this.value(v, x)).join(', ')})`);
     if (op === '=') {
       if (hasNull) parts.push(`${x.sql} IS NULL`);
       if (parts.length > 1) return `(${parts.join(' OR ')})`;
@@ -141,7 +159,8 @@ export class FilterCompiler {
 
   /** `=`/between on a date(-time) column with date literals, as a half-open range on the unbucketed column. */
   private temporalRange(lhs: unknown, from: unknown, to: unknown): string | null {
-    if (!Array.isArray(lhs) || (lhs[0] !== 'field' && lhs[0] !== 'expression') || typeof from !== 'string' || typeof to !== 'string') return null;
+    if (!Array.isArray(lhs) || (lhs[0] !== 'field' && lhs[0] !== 'expression') || typeof from !== 'string' || typeof to !== 'string')
+      return null;
     const opts = isObject(lhs[2]) ? (lhs[2] as FieldOptions) : {};
     const r = this.cx.resolveRef(lhs);
     if (!isTemporal(r.raw.type)) return null;
@@ -154,12 +173,17 @@ export class FilterCompiler {
     if (!bucket) {
       if (unit && unit !== 'default') return null;
       const date = isDateType(r.raw.type);
-      return from === to ? `${zoned(this.cx, r.raw).sql} = ${this.temporalParam(a.wall, date)}` : `(${zoned(this.cx, r.raw).sql} BETWEEN ${this.temporalParam(a.wall, date)} AND ${this.temporalParam(b.wall, date)})`;
+      return from === to
+        ? `${zoned(this.cx, r.raw).sql} = ${this.temporalParam(a.wall, date)}`
+        : `(${zoned(this.cx, r.raw).sql} BETWEEN ${this.temporalParam(a.wall, date)} AND ${this.temporalParam(b.wall, date)})`;
     }
     const date = isDateType(r.raw.type);
     const start = truncateWall(a.wall, bucket);
     const end = addWall(truncateWall(b.wall, bucket), 1, bucket);
-    return `(${zoned(this.cx, r.raw).sql} >= ${this.temporalParam(start, date)} AND ${zoned(this.cx, r.raw).sql} < ${this.temporalParam(end, date)})`;
+    return (
+      `(${zoned(this.cx, r.raw).sql} >= ${this.temporalParam(start, date)}` +
+      ` AND ${zoned(this.cx, r.raw).sql} < ${this.temporalParam(end, date)})`
+    );
   }
 
   private stringFilter(op: string, args: unknown[]): string {
@@ -181,7 +205,9 @@ export class FilterCompiler {
     const [lhs, n, unitArg, options] = args;
     const unit = unitArg as TruncationUnit;
     const includeCurrent = isObject(options) && options['include-current'] === true;
-    const r = this.cx.resolveRef(Array.isArray(lhs) && lhs[0] === 'field' && isObject(lhs[2]) ? [lhs[0], lhs[1], { ...lhs[2], 'temporal-unit': undefined }] : lhs);
+    const r = this.cx.resolveRef(
+      Array.isArray(lhs) && lhs[0] === 'field' && isObject(lhs[2]) ? [lhs[0], lhs[1], { ...lhs[2], 'temporal-unit': undefined }] : lhs,
+    );
     const date = isDateType(r.raw.type);
     const now = truncateWall(wallFromDate(this.cx.opts.now ?? new Date(), reportZone(this.cx)), unit);
     let amount: number;
@@ -189,7 +215,11 @@ export class FilterCompiler {
     else if (n === 'last') amount = -1;
     else if (n === 'next') amount = 1;
     else if (typeof n === 'number' && Number.isInteger(n)) amount = n;
-    else throw new QueryCompileError(`time-interval needs a whole number, "current", "last" or "next", got ${short(n)}${where(this.cx.clause)}.`, this.cx.clause);
+    else
+      throw new QueryCompileError(
+        `time-interval needs a whole number, "current", "last" or "next", got ${short(n)}${where(this.cx.clause)}.`,
+        this.cx.clause,
+      );
     let start: WallTime;
     let end: WallTime;
     if (amount === 0) {
@@ -202,6 +232,9 @@ export class FilterCompiler {
       start = includeCurrent ? now : addWall(now, 1, unit);
       end = addWall(now, amount + 1, unit);
     }
-    return `(${zoned(this.cx, r.raw).sql} >= ${this.temporalParam(start, date)} AND ${zoned(this.cx, r.raw).sql} < ${this.temporalParam(end, date)})`;
+    return (
+      `(${zoned(this.cx, r.raw).sql} >= ${this.temporalParam(start, date)}` +
+      ` AND ${zoned(this.cx, r.raw).sql} < ${this.temporalParam(end, date)})`
+    );
   }
 }

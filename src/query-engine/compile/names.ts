@@ -2,8 +2,20 @@ import type { TemporalUnit } from '../mbql/types';
 
 /** Metabase's result column name of an aggregation (`cum-sum` is `sum`, `distinct` is `count`, ...). */
 export const AGGREGATION_NAMES: Record<string, string> = {
-  count: 'count', 'cum-count': 'count', sum: 'sum', 'cum-sum': 'sum', avg: 'avg', distinct: 'count', min: 'min', max: 'max',
-  stddev: 'stddev', var: 'var', median: 'median', percentile: 'percentile', share: 'share', 'count-where': 'count-where',
+  count: 'count',
+  'cum-count': 'count',
+  sum: 'sum',
+  'cum-sum': 'sum',
+  avg: 'avg',
+  distinct: 'count',
+  min: 'min',
+  max: 'max',
+  stddev: 'stddev',
+  var: 'var',
+  median: 'median',
+  percentile: 'percentile',
+  share: 'share',
+  'count-where': 'count-where',
   'sum-where': 'sum-where',
 };
 
@@ -30,9 +42,21 @@ export function aggregationDisplayName(op: string, argDisplay: string): string {
 }
 
 const UNIT_DISPLAY: Record<string, string> = {
-  minute: 'Minute', hour: 'Hour', day: 'Day', week: 'Week', month: 'Month', quarter: 'Quarter', year: 'Year',
-  'minute-of-hour': 'Minute of hour', 'hour-of-day': 'Hour of day', 'day-of-week': 'Day of week', 'day-of-month': 'Day of month',
-  'day-of-year': 'Day of year', 'week-of-year': 'Week of year', 'month-of-year': 'Month of year', 'quarter-of-year': 'Quarter of year',
+  minute: 'Minute',
+  hour: 'Hour',
+  day: 'Day',
+  week: 'Week',
+  month: 'Month',
+  quarter: 'Quarter',
+  year: 'Year',
+  'minute-of-hour': 'Minute of hour',
+  'hour-of-day': 'Hour of day',
+  'day-of-week': 'Day of week',
+  'day-of-month': 'Day of month',
+  'day-of-year': 'Day of year',
+  'week-of-year': 'Week of year',
+  'month-of-year': 'Month of year',
+  'quarter-of-year': 'Quarter of year',
 };
 
 export function withUnitDisplay(display: string, unit: TemporalUnit | undefined): string {

@@ -42,7 +42,10 @@ function checkParam(value: unknown, clause?: string): SqlParam {
 /** A number from the query that goes into SQL text (limit, binning, interval amounts): finite, else an error. */
 export function literalNumber(value: unknown, what: string, clause?: string, integer = false): string {
   if (typeof value !== 'number' || !Number.isFinite(value) || (integer && !Number.isInteger(value))) {
-    throw new QueryCompileError(`${what} must be ${integer ? 'a whole number' : 'a finite number'}, got ${short(value)}${where(clause)}.`, clause);
+    throw new QueryCompileError(
+      `${what} must be ${integer ? 'a whole number' : 'a finite number'}, got ${short(value)}${where(clause)}.`,
+      clause,
+    );
   }
   // String(n) of a finite number is digits, '.', '-', 'e', '+': never anything else.
   const text = String(value);

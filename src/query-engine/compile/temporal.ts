@@ -24,7 +24,13 @@ export function truncateWall(w: WallTime, unit: TruncationUnit): WallTime {
 
 /** `w` plus n units (calendar months clamp to the month's last day, as SQL engines do). */
 export function addWall(w: WallTime, n: number, unit: IntervalUnit): WallTime {
-  const simple: Partial<Record<IntervalUnit, number>> = { second: 1000, minute: 60_000, hour: 3_600_000, day: 86_400_000, week: 7 * 86_400_000 };
+  const simple: Partial<Record<IntervalUnit, number>> = {
+    second: 1000,
+    minute: 60_000,
+    hour: 3_600_000,
+    day: 86_400_000,
+    week: 7 * 86_400_000,
+  };
   if (simple[unit]) return fromMs(toMs(w) + n * simple[unit]!);
   const months = unit === 'month' ? n : unit === 'quarter' ? 3 * n : 12 * n;
   const total = w.y * 12 + (w.mo - 1) + months;

@@ -17,7 +17,14 @@ export interface Resolved extends Typed {
   unit?: TemporalUnit;
 }
 
-export const TEMPORAL = new Set(['type/DateTime', 'type/DateTimeWithLocalTZ', 'type/DateTimeWithTZ', 'type/Date', 'type/DateTimeWithZoneOffset', 'type/DateTimeWithZoneID']);
+export const TEMPORAL = new Set([
+  'type/DateTime',
+  'type/DateTimeWithLocalTZ',
+  'type/DateTimeWithTZ',
+  'type/Date',
+  'type/DateTimeWithZoneOffset',
+  'type/DateTimeWithZoneID',
+]);
 export const TEXT = new Set(['type/Text', 'type/UUID']);
 export const isTemporal = (t: string | null) => t !== null && TEMPORAL.has(t);
 export const isDateType = (t: string | null) => t === 'type/Date';

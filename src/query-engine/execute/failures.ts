@@ -4,7 +4,7 @@ import { InvalidQueryError } from '../mbql/validate';
 import { ParameterError } from '../parameters/errors';
 import { PreprocessError } from '../preprocess/context';
 import type { StageName } from '../preprocess';
-import { QueryCancelledError, QueryError, QueryTimeoutError, WarehouseError } from './drivers/errors';
+import { PoolTimeoutError, QueryCancelledError, QueryError, QueryTimeoutError, QueueTimeoutError, WarehouseError } from './drivers/errors';
 
 /**
  * Which errors are the query's (or the warehouse's) fault and so answer the `failed` result shape, with the
@@ -17,8 +17,11 @@ export function describeFailure(e: unknown, stage: string): { message: string; t
   if (e instanceof QueryTimeoutError) return { message: e.message, type: 'timed-out' };
   if (e instanceof QueryCancelledError) return { message: e.message, type: 'cancelled' };
   if (e instanceof QueryError) return { message: e.message, type: 'db' };
+  // No connection or query slot in time is the server's capacity, not the query's: it reaches the HTTP edge (503).
+  if (e instanceof PoolTimeoutError || e instanceof QueueTimeoutError) return null;
   if (e instanceof WarehouseError) return { message: e.message, type: 'db' };
-  if (e instanceof ParameterError) return { message: e.message, type: stage === 'substitute-parameters' ? 'missing-required-parameter' : 'invalid-parameter' };
+  if (e instanceof ParameterError)
+    return { message: e.message, type: stage === 'substitute-parameters' ? 'missing-required-parameter' : 'invalid-parameter' };
   return null;
 }
 

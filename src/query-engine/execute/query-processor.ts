@@ -7,15 +7,26 @@ import { InvalidQueryError, validateCardQuery } from '../mbql/validate';
 import { substituteNative } from '../native';
 import { carriesSql } from '../preprocess/carries-sql';
 import { PIPELINE, PlanState, PreparedQuery, PreprocessContext, StageName } from '../preprocess';
-import { FailedResults, normalizeTemporalText, QueryResults, resultsMetadata, StreamedResults, StreamOutcome } from '../postprocess/results';
+import {
+  FailedResults,
+  normalizeTemporalText,
+  QueryResults,
+  resultsMetadata,
+  StreamedResults,
+  StreamOutcome,
+} from '../postprocess/results';
 import type { SqlParam } from '../types';
 import type { QueryOptions, RowStream, WarehouseDriver } from './drivers/driver';
+import { executeRun, type ExecutePolicy } from './execute-run';
 import { asSent, describeFailure, failedStage, markStage } from './failures';
 
 export const STOPPED_EARLY = 'The rows stopped being read before the end (the client went away).';
 
-/** What the processor needs from its host: the app DB behind three resolvers, and the caller's rights. */
-export interface ProcessorDeps {
+/**
+ * What the processor needs from its host: the app DB behind three resolvers, the caller's rights, and how the
+ * caller's runs are admitted and shared (ExecutePolicy: query slots, shared runs).
+ */
+export interface ProcessorDeps extends ExecutePolicy {
   metadata: MetadataProvider;
   content: ContentResolver;
   database(id: number): Promise<{ meta: DatabaseMeta; driver: WarehouseDriver } | null>;
@@ -52,9 +63,9 @@ export interface PlannedQuery {
 
 /**
  * The query processor: the stages of PIPELINE (preprocess/index.ts) -> compile (or fill in a native query) ->
- * execute with the row cap, timeout and cancellation -> annotate. Problems with the query or the warehouse
- * answer the `failed` shape; programming errors propagate. Each stage is timed (deps.log) and an error raised in
- * one records it (failures.ts failedStage).
+ * execute with the row cap, timeout and cancellation (in the caller's turn, or joining an identical run in flight:
+ * execute-run.ts) -> annotate. Problems with the query or the warehouse answer the `failed` shape; programming
+ * errors propagate. Each stage is timed (deps.log) and an error raised in one records it (failures.ts failedStage).
  */
 export class QueryProcessor {
   private readonly databases = new Map<number, Promise<{ meta: DatabaseMeta; driver: WarehouseDriver } | null>>();
@@ -105,7 +116,10 @@ export class QueryProcessor {
       const field = await this.deps.metadata.field(ref[1]);
       const table = field ? await this.deps.metadata.table(field.tableId) : null;
       if (table && table.dbId !== query.database) {
-        throw new InvalidQueryError(`field ${ref[1]} does not exist in database ${query.database}.`, `native.template-tags.${name}.dimension`);
+        throw new InvalidQueryError(
+          `field ${ref[1]} does not exist in database ${query.database}.`,
+          `native.template-tags.${name}.dimension`,
+        );
       }
     }
   }
@@ -124,10 +138,21 @@ export class QueryProcessor {
     const outcome = streamed.outcome();
     const { head } = streamed;
     if (outcome.failure) {
-      return failedResults(planned, opts, { message: outcome.failure.error, type: outcome.failure.error_type }, head.started_at, outcome.running_time);
+      return failedResults(
+        planned,
+        opts,
+        { message: outcome.failure.error, type: outcome.failure.error_type },
+        head.started_at,
+        outcome.running_time,
+      );
     }
     const truncated = outcome.rows_truncated;
-    return { ...head, data: { ...head.data, rows, ...(truncated ? { rows_truncated: truncated } : {}) }, row_count: rows.length, running_time: outcome.running_time };
+    return {
+      ...head,
+      data: { ...head.data, rows, ...(truncated ? { rows_truncated: truncated } : {}) },
+      row_count: rows.length,
+      running_time: outcome.running_time,
+    };
   }
 
   /**
@@ -139,7 +164,14 @@ export class QueryProcessor {
     const id = queryId(planned);
     try {
       const prepared = await this.prepare(planned, opts, id);
-      const stream: RowStream = await this.timed(id, 'execute', () => prepared.driver.stream(prepared.sql, prepared.params, prepared.queryOptions));
+      // Waits for a query slot, or joins an identical run in flight (execute-run.ts).
+      const stream: RowStream = await this.timed(id, 'execute', () =>
+        executeRun(
+          { db: prepared.db, driver: prepared.driver, sql: prepared.sql, params: prepared.params, options: prepared.queryOptions },
+          this.deps,
+          opts.signal,
+        ),
+      );
       const cols = prepared.columns ?? stream.columns.map((c) => nativeColumn(c.name, c.baseType));
       let outcome: StreamOutcome | null = null;
       let count = 0;
@@ -152,7 +184,12 @@ export class QueryProcessor {
           }
           const truncated = prepared.truncated(count);
           outcome = { row_count: count, running_time: clock.elapsed(), ...(truncated ? { rows_truncated: truncated } : {}) };
-          log?.(`Query ${id}: ${count} rows read, ${outcome.running_time} ms in all`, { query_id: id, stage: 'execute', rows: count, ms: outcome.running_time });
+          log?.(`Query ${id}: ${count} rows read, ${outcome.running_time} ms in all`, {
+            query_id: id,
+            stage: 'execute',
+            rows: count,
+            ms: outcome.running_time,
+          });
         } catch (e) {
           markStage(e, 'execute');
           log?.(`Query ${id}: reading the rows failed`, { query_id: id, stage: 'execute', error: errorName(e) });
@@ -166,7 +203,8 @@ export class QueryProcessor {
         head: this.head(planned, prepared, cols, opts, clock),
         rows: rows(),
         // Asked before the rows ran out: the reader stopped early (a client that went away).
-        outcome: () => outcome ?? { row_count: count, running_time: clock.elapsed(), failure: { error: STOPPED_EARLY, error_type: 'cancelled' } },
+        outcome: () =>
+          outcome ?? { row_count: count, running_time: clock.elapsed(), failure: { error: STOPPED_EARLY, error_type: 'cancelled' } },
         close: () => stream.close(),
       };
     } catch (e) {
@@ -202,7 +240,7 @@ export class QueryProcessor {
       sql: compiled.sql,
       params: compiled.params,
       columns: compiled.columns,
-      queryOptions: { readOnly: true, maxRows, timeoutMs: opts.timeoutMs, signal: opts.signal },
+      queryOptions: { readOnly: true, maxRows, timeoutMs: opts.timeoutMs },
       // Truncated: the cap cut the rows, not the query's own smaller limit.
       truncated: (rows) => (rows >= maxRows && (ownLimit === undefined || ownLimit > maxRows) ? maxRows : undefined),
     };
@@ -225,7 +263,13 @@ export class QueryProcessor {
    * The SQL of a preprocessed query: compiled for the database's engine, or a native query with its template tags
    * filled in. SQL someone wrote (anywhere in the query, sources resolved) runs only when authorizeSql lets it.
    */
-  private async compile(prepared: PreparedQuery, db: DatabaseMeta, ctx: PreprocessContext, id: string, extra: Pick<CompileOptions, 'pretty' | 'groupingSets'>) {
+  private async compile(
+    prepared: PreparedQuery,
+    db: DatabaseMeta,
+    ctx: PreprocessContext,
+    id: string,
+    extra: Pick<CompileOptions, 'pretty' | 'groupingSets'>,
+  ) {
     const { query } = prepared;
     if (this.deps.authorizeSql && carriesSql(query)) await this.deps.authorizeSql(db);
     const compiler = compilerFor(db.engine);
@@ -253,7 +297,13 @@ export class QueryProcessor {
    * same preprocess stages (without the row cap, and without parameters: a tag inlines the card as saved), then
    * compiled for the outer query's database.
    */
-  private async compileCard(card: CardSource, db: DatabaseMeta, compiler: SqlCompiler, ctx: PreprocessContext, id: string): Promise<{ sql: string; params: SqlParam[] }> {
+  private async compileCard(
+    card: CardSource,
+    db: DatabaseMeta,
+    compiler: SqlCompiler,
+    ctx: PreprocessContext,
+    id: string,
+  ): Promise<{ sql: string; params: SqlParam[] }> {
     validateCardQuery(card.id, card.query);
     const prepared = await this.preprocess({ ...card.query, parameters: undefined }, { ...ctx, maxRows: Infinity }, id);
     const compiled = compiler.compile(prepared.query.query!, prepared.metadata!, { timezone: db.timezone, now: ctx.now });
@@ -276,7 +326,13 @@ export class QueryProcessor {
     }
   }
 
-  private head(planned: PlannedQuery, prepared: PreparedRun, cols: CompiledColumn[], opts: RunOptions, clock: RunClock): Omit<QueryResults, 'row_count' | 'running_time'> {
+  private head(
+    planned: PlannedQuery,
+    prepared: PreparedRun,
+    cols: CompiledColumn[],
+    opts: RunOptions,
+    clock: RunClock,
+  ): Omit<QueryResults, 'row_count' | 'running_time'> {
     return {
       data: {
         rows: [],
@@ -302,7 +358,13 @@ export class QueryProcessor {
   }
 }
 
-function failedResults(planned: PlannedQuery, opts: RunOptions, failure: { message: string; type: string }, startedAt: string, runningTime: number): FailedResults {
+function failedResults(
+  planned: PlannedQuery,
+  opts: RunOptions,
+  failure: { message: string; type: string },
+  startedAt: string,
+  runningTime: number,
+): FailedResults {
   return {
     status: 'failed',
     error: failure.message,
@@ -324,7 +386,8 @@ interface PreparedRun {
   params: SqlParam[];
   /** The compiler's columns; absent for native SQL, whose columns are the database's. */
   columns?: CompiledColumn[];
-  queryOptions: QueryOptions;
+  /** The caller's signal goes to executeRun, which gives the driver the run's own. */
+  queryOptions: Omit<QueryOptions, 'signal'>;
   /** The cap, when `rows` rows mean it cut the result short. */
   truncated(rows: number): number | undefined;
 }
@@ -349,5 +412,13 @@ function errorName(e: unknown): string {
 }
 
 function nativeColumn(name: string, baseType: string) {
-  return { name, display_name: name, source: 'native' as const, base_type: baseType, effective_type: baseType, semantic_type: null, field_ref: ['field', name, { 'base-type': baseType }] };
+  return {
+    name,
+    display_name: name,
+    source: 'native' as const,
+    base_type: baseType,
+    effective_type: baseType,
+    semantic_type: null,
+    field_ref: ['field', name, { 'base-type': baseType }],
+  };
 }

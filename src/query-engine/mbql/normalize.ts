@@ -125,7 +125,9 @@ export function normalizeRef(ref: unknown): unknown {
       return withOpts(dest, { 'source-field': source[1] as number });
     }
     case 'datetime-field':
-      return withOpts(normalizeRef(ref[1]) as FieldRef, { 'temporal-unit': kebab(ref[ref.length - 1] as string) as FieldOptions['temporal-unit'] });
+      return withOpts(normalizeRef(ref[1]) as FieldRef, {
+        'temporal-unit': kebab(ref[ref.length - 1] as string) as FieldOptions['temporal-unit'],
+      });
     case 'binning-strategy': {
       const strategy = kebab(ref[2] as string);
       const binning = strategy === 'default' ? { strategy } : { strategy, [strategy]: ref[3] };
@@ -145,7 +147,19 @@ export function normalizeRef(ref: unknown): unknown {
 export function normalizeClause(c: unknown): unknown {
   if (!isClause(c)) return c;
   const name = kebab(c[0]);
-  if (['field', 'field-id', 'field-literal', 'fk->', 'datetime-field', 'binning-strategy', 'joined-field', 'expression', 'aggregation'].includes(name)) {
+  if (
+    [
+      'field',
+      'field-id',
+      'field-literal',
+      'fk->',
+      'datetime-field',
+      'binning-strategy',
+      'joined-field',
+      'expression',
+      'aggregation',
+    ].includes(name)
+  ) {
     return normalizeRef(c);
   }
   if (name === 'case') {

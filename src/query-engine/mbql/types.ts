@@ -1,16 +1,36 @@
 /**
  * Legacy MBQL, normalized: kebab-case keys, lower-case clause names, every field reference in the
  * `["field", id | name, opts | null]` form. normalize.ts turns what clients send into this; everything after it
- * may rely on this shape. See ../../../../shared/COMPAT.md "dataset_query".
+ * may rely on this shape (Metabase's legacy `dataset_query`).
  */
 export type TemporalUnit =
-  | 'default' | 'minute' | 'hour' | 'day' | 'week' | 'month' | 'quarter' | 'year'
-  | 'minute-of-hour' | 'hour-of-day' | 'day-of-week' | 'day-of-month' | 'day-of-year' | 'week-of-year'
-  | 'month-of-year' | 'quarter-of-year';
+  | 'default'
+  | 'minute'
+  | 'hour'
+  | 'day'
+  | 'week'
+  | 'month'
+  | 'quarter'
+  | 'year'
+  | 'minute-of-hour'
+  | 'hour-of-day'
+  | 'day-of-week'
+  | 'day-of-month'
+  | 'day-of-year'
+  | 'week-of-year'
+  | 'month-of-year'
+  | 'quarter-of-year';
 
 export const TRUNCATION_UNITS = ['minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'] as const;
 export const EXTRACTION_UNITS = [
-  'minute-of-hour', 'hour-of-day', 'day-of-week', 'day-of-month', 'day-of-year', 'week-of-year', 'month-of-year', 'quarter-of-year',
+  'minute-of-hour',
+  'hour-of-day',
+  'day-of-week',
+  'day-of-month',
+  'day-of-year',
+  'week-of-year',
+  'month-of-year',
+  'quarter-of-year',
 ] as const;
 
 export type Binning =
@@ -73,7 +93,7 @@ export interface InnerQuery {
   'source-table'?: number | string;
   'source-query'?: InnerQuery;
   /** Set by preprocessing when the source is a native query (a native card used as a source). */
-  'native'?: string;
+  native?: string;
   /** Set with `native`: the saved question's result columns (its `result_metadata`), when it has them. */
   'native-columns'?: NativeColumn[];
   /** Set by preprocessing on a saved question's query spliced in as a source: the card's id (its errors name it). */

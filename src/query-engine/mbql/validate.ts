@@ -3,6 +3,8 @@ import type { DatasetQuery, InnerQuery } from './types';
 
 /** A query the engine cannot accept; `clause` names where (e.g. `aggregation`, `joins[1].condition`). */
 export class InvalidQueryError extends Error {
+  readonly kind = 'invalid-query';
+
   constructor(
     /** What is wrong, without the place (`must be a list.`). */
     readonly reason: string,
@@ -13,14 +15,89 @@ export class InvalidQueryError extends Error {
   }
 }
 
-const FILTERS = new Set(['and', 'or', 'not', '=', '!=', '<', '>', '<=', '>=', 'between', 'starts-with', 'ends-with', 'contains', 'does-not-contain', 'inside', 'is-null', 'not-null', 'is-empty', 'not-empty', 'time-interval', 'segment']);
-const AGGREGATIONS = new Set(['count', 'cum-count', 'sum', 'cum-sum', 'avg', 'distinct', 'min', 'max', 'stddev', 'var', 'median', 'percentile', 'share', 'count-where', 'sum-where', 'metric', 'aggregation-options']);
+const FILTERS = new Set([
+  'and',
+  'or',
+  'not',
+  '=',
+  '!=',
+  '<',
+  '>',
+  '<=',
+  '>=',
+  'between',
+  'starts-with',
+  'ends-with',
+  'contains',
+  'does-not-contain',
+  'inside',
+  'is-null',
+  'not-null',
+  'is-empty',
+  'not-empty',
+  'time-interval',
+  'segment',
+]);
+const AGGREGATIONS = new Set([
+  'count',
+  'cum-count',
+  'sum',
+  'cum-sum',
+  'avg',
+  'distinct',
+  'min',
+  'max',
+  'stddev',
+  'var',
+  'median',
+  'percentile',
+  'share',
+  'count-where',
+  'sum-where',
+  'metric',
+  'aggregation-options',
+]);
 /** Functions an expression may use; anything else is a typo or an unsupported clause, named in the error. */
 const FUNCTIONS = new Set([
-  '+', '-', '*', '/', 'concat', 'substring', 'lower', 'upper', 'trim', 'ltrim', 'rtrim', 'length', 'coalesce', 'case', 'if',
-  'round', 'abs', 'floor', 'ceil', 'sqrt', 'power', 'exp', 'log', 'replace', 'regex-match-first',
-  'get-year', 'get-quarter', 'get-month', 'get-week', 'get-day', 'get-day-of-week', 'get-hour', 'get-minute', 'get-second',
-  'datetime-add', 'datetime-subtract', 'datetime-diff', 'now', 'value',
+  '+',
+  '-',
+  '*',
+  '/',
+  'concat',
+  'substring',
+  'lower',
+  'upper',
+  'trim',
+  'ltrim',
+  'rtrim',
+  'length',
+  'coalesce',
+  'case',
+  'if',
+  'round',
+  'abs',
+  'floor',
+  'ceil',
+  'sqrt',
+  'power',
+  'exp',
+  'log',
+  'replace',
+  'regex-match-first',
+  'get-year',
+  'get-quarter',
+  'get-month',
+  'get-week',
+  'get-day',
+  'get-day-of-week',
+  'get-hour',
+  'get-minute',
+  'get-second',
+  'datetime-add',
+  'datetime-subtract',
+  'datetime-diff',
+  'now',
+  'value',
 ]);
 /** Every clause name a query may use besides references (`field`, `expression`, `aggregation`): MBQL 5 conversion checks against it. */
 export const KNOWN_CLAUSES: ReadonlySet<string> = new Set([...FILTERS, ...AGGREGATIONS, ...FUNCTIONS]);
@@ -34,18 +111,71 @@ const STRING_FILTERS = new Set(['starts-with', 'ends-with', 'contains', 'does-no
  * (`case`/`if` take their [condition, value] pairs and options, which the compiler reads).
  */
 const ARITY: Record<string, [number, number]> = {
-  and: [1, Infinity], or: [1, Infinity], not: [1, 1], '<': [2, 2], '>': [2, 2], '<=': [2, 2], '>=': [2, 2], between: [3, 3], inside: [6, 6],
-  'is-null': [1, 1], 'not-null': [1, 1], 'is-empty': [1, 1], 'not-empty': [1, 1], '=': [2, Infinity], '!=': [2, Infinity],
-  'starts-with': [2, 3], 'ends-with': [2, 3], contains: [2, 3], 'does-not-contain': [2, 3], 'time-interval': [3, 4],
-  '+': [2, Infinity], '-': [2, Infinity], '*': [2, Infinity], '/': [2, Infinity], concat: [1, Infinity], substring: [2, 3],
-  length: [1, 1], coalesce: [1, Infinity], round: [1, 1], 'datetime-add': [3, 3], 'datetime-diff': [3, 3],
-  'get-year': [1, 1], 'get-quarter': [1, 1], 'get-month': [1, 1], 'get-week': [1, 1], 'get-day': [1, 1], 'get-day-of-week': [1, 1],
-  'get-hour': [1, 1], 'get-minute': [1, 1], 'get-second': [1, 1],
-  abs: [1, 1], floor: [1, 1], ceil: [1, 1], sqrt: [1, 1], power: [2, 2], exp: [1, 1], log: [1, 1],
-  lower: [1, 1], upper: [1, 1], trim: [1, 1], ltrim: [1, 1], rtrim: [1, 1],
-  sum: [1, Infinity], 'cum-sum': [1, Infinity], avg: [1, Infinity], distinct: [1, Infinity], min: [1, Infinity], max: [1, Infinity],
-  stddev: [1, Infinity], var: [1, Infinity], median: [1, Infinity], percentile: [1, Infinity],
-  share: [1, 1], 'count-where': [1, 1], 'sum-where': [2, 2],
+  and: [1, Infinity],
+  or: [1, Infinity],
+  not: [1, 1],
+  '<': [2, 2],
+  '>': [2, 2],
+  '<=': [2, 2],
+  '>=': [2, 2],
+  between: [3, 3],
+  inside: [6, 6],
+  'is-null': [1, 1],
+  'not-null': [1, 1],
+  'is-empty': [1, 1],
+  'not-empty': [1, 1],
+  '=': [2, Infinity],
+  '!=': [2, Infinity],
+  'starts-with': [2, 3],
+  'ends-with': [2, 3],
+  contains: [2, 3],
+  'does-not-contain': [2, 3],
+  'time-interval': [3, 4],
+  '+': [2, Infinity],
+  '-': [2, Infinity],
+  '*': [2, Infinity],
+  '/': [2, Infinity],
+  concat: [1, Infinity],
+  substring: [2, 3],
+  length: [1, 1],
+  coalesce: [1, Infinity],
+  round: [1, 1],
+  'datetime-add': [3, 3],
+  'datetime-diff': [3, 3],
+  'get-year': [1, 1],
+  'get-quarter': [1, 1],
+  'get-month': [1, 1],
+  'get-week': [1, 1],
+  'get-day': [1, 1],
+  'get-day-of-week': [1, 1],
+  'get-hour': [1, 1],
+  'get-minute': [1, 1],
+  'get-second': [1, 1],
+  abs: [1, 1],
+  floor: [1, 1],
+  ceil: [1, 1],
+  sqrt: [1, 1],
+  power: [2, 2],
+  exp: [1, 1],
+  log: [1, 1],
+  lower: [1, 1],
+  upper: [1, 1],
+  trim: [1, 1],
+  ltrim: [1, 1],
+  rtrim: [1, 1],
+  sum: [1, Infinity],
+  'cum-sum': [1, Infinity],
+  avg: [1, Infinity],
+  distinct: [1, Infinity],
+  min: [1, Infinity],
+  max: [1, Infinity],
+  stddev: [1, Infinity],
+  var: [1, Infinity],
+  median: [1, Infinity],
+  percentile: [1, Infinity],
+  share: [1, 1],
+  'count-where': [1, 1],
+  'sum-where': [2, 2],
 };
 
 function checkArity(clause: unknown[], at: string): void {
@@ -53,7 +183,8 @@ function checkArity(clause: unknown[], at: string): void {
   const range = ARITY[name];
   const n = clause.length - 1;
   if (range && (n < range[0] || n > range[1])) {
-    throw new InvalidQueryError(`wrong number of arguments to "${name}" (${n}; it takes ${range[0] === range[1] ? range[0] : range[1] === Infinity ? `${range[0]} or more` : `${range[0]} to ${range[1]}`}).`, at);
+    const takes = range[0] === range[1] ? range[0] : range[1] === Infinity ? `${range[0]} or more` : `${range[0]} to ${range[1]}`;
+    throw new InvalidQueryError(`wrong number of arguments to "${name}" (${n}; it takes ${takes}).`, at);
   }
 }
 
@@ -72,7 +203,8 @@ export function validateDatasetQuery(q: DatasetQuery): void {
   }
   for (const key of ['max-results', 'max-results-bare-rows'] as const) {
     const max = q.constraints?.[key];
-    if (max !== undefined && (!Number.isInteger(max) || max < 1)) throw new InvalidQueryError('must be a positive integer.', `constraints.${key}`);
+    if (max !== undefined && (!Number.isInteger(max) || max < 1))
+      throw new InvalidQueryError('must be a positive integer.', `constraints.${key}`);
   }
 }
 
@@ -121,7 +253,10 @@ const INTERNAL_KEYS = ['native', 'native-columns'] as const;
 function refuseInternalKeys(node: object, path: string): void {
   for (const key of INTERNAL_KEYS) {
     if (Object.prototype.hasOwnProperty.call(node, key)) {
-      throw new InvalidQueryError('is not part of a structured query (SQL is sent as a native query: {"type": "native", "native": {"query": ...}}).', `${path}.${key}`);
+      throw new InvalidQueryError(
+        'is not part of a structured query (SQL is sent as a native query: {"type": "native", "native": {"query": ...}}).',
+        `${path}.${key}`,
+      );
     }
   }
 }
@@ -156,7 +291,8 @@ export function validateInner(q: InnerQuery, path: string): void {
     else if (!Number.isInteger(j['source-table']) && !(typeof j['source-table'] === 'string' && /^card__\d+$/.test(j['source-table']))) {
       throw new InvalidQueryError('a join needs `source-table` or `source-query`.', at);
     }
-    if (j.strategy !== undefined && !STRATEGIES.has(j.strategy)) throw new InvalidQueryError(`unknown strategy "${j.strategy}".`, `${at}.strategy`);
+    if (j.strategy !== undefined && !STRATEGIES.has(j.strategy))
+      throw new InvalidQueryError(`unknown strategy "${j.strategy}".`, `${at}.strategy`);
     if (!Array.isArray(j.condition)) throw new InvalidQueryError('a join needs a `condition`.', `${at}.condition`);
     validateFilter(j.condition, `${at}.condition`);
     const fields: unknown = j.fields;
@@ -171,10 +307,12 @@ export function validateInner(q: InnerQuery, path: string): void {
   if (q.filter !== undefined) validateFilter(q.filter, `${path}.filter`);
   (q.aggregation ?? []).forEach((a, i) => validateAggregation(a, `${path}.aggregation[${i}]`));
   (q['order-by'] ?? []).forEach((o, i) => {
-    if (!Array.isArray(o) || (o[0] !== 'asc' && o[0] !== 'desc')) throw new InvalidQueryError('each entry must be ["asc" | "desc", ref].', `${path}.order-by[${i}]`);
+    if (!Array.isArray(o) || (o[0] !== 'asc' && o[0] !== 'desc'))
+      throw new InvalidQueryError('each entry must be ["asc" | "desc", ref].', `${path}.order-by[${i}]`);
     validateRef(o[1], `${path}.order-by[${i}]`);
   });
-  if (q.limit !== undefined && (!Number.isInteger(q.limit) || q.limit < 0)) throw new InvalidQueryError('must be a non-negative integer.', `${path}.limit`);
+  if (q.limit !== undefined && (!Number.isInteger(q.limit) || q.limit < 0))
+    throw new InvalidQueryError('must be a non-negative integer.', `${path}.limit`);
   if (q.page !== undefined) {
     const ok = q.page && Number.isInteger(q.page.page) && q.page.page >= 1 && Number.isInteger(q.page.items) && q.page.items >= 1;
     if (!ok) throw new InvalidQueryError('must be {page, items} with positive integers.', `${path}.page`);
@@ -245,7 +383,8 @@ function validateFilter(f: unknown, at: string): void {
   } else if (name === 'time-interval') {
     validateRef(f[1], at);
     const n = f[2];
-    if (!(Number.isInteger(n) || n === 'current' || n === 'last' || n === 'next')) throw new InvalidQueryError('the amount must be an integer, "current", "last" or "next".', at);
+    if (!(Number.isInteger(n) || n === 'current' || n === 'last' || n === 'next'))
+      throw new InvalidQueryError('the amount must be an integer, "current", "last" or "next".', at);
     if (!INTERVAL_UNITS.has(String(f[3]))) throw new InvalidQueryError(`unknown unit "${f[3]}".`, at);
   } else {
     if (f.length < 2) throw new InvalidQueryError(`"${name}" needs a field.`, at);
@@ -267,7 +406,8 @@ function validateFilter(f: unknown, at: string): void {
 }
 
 function validateAggregation(a: unknown, at: string): void {
-  if (!Array.isArray(a) || typeof a[0] !== 'string') throw new InvalidQueryError(`expected an aggregation clause, got ${JSON.stringify(a)}.`, at);
+  if (!Array.isArray(a) || typeof a[0] !== 'string')
+    throw new InvalidQueryError(`expected an aggregation clause, got ${JSON.stringify(a)}.`, at);
   if (!AGGREGATIONS.has(a[0])) {
     validateExpr(a, at); // arithmetic over aggregations, e.g. ["/", ["sum", x], ["count"]]
     return;
@@ -296,7 +436,8 @@ function validateOffset(e: unknown[], at: string): void {
   if (e.length !== 4 || (opts !== null && (typeof opts !== 'object' || Array.isArray(opts)))) {
     throw new InvalidQueryError(`expected ["offset", {options}, expression, n], got ${JSON.stringify(e)}.`, at);
   }
-  if (!Number.isInteger(n) || n === 0) throw new InvalidQueryError(`the rows of "offset" must be a whole number other than 0, got ${JSON.stringify(n)}.`, at);
+  if (!Number.isInteger(n) || n === 0)
+    throw new InvalidQueryError(`the rows of "offset" must be a whole number other than 0, got ${JSON.stringify(n)}.`, at);
   validateExpr(expr, at);
 }
 

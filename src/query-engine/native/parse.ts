@@ -97,7 +97,8 @@ export function parseNativeQuery(query: string): Segment[] {
       (optional ?? segments).push({ kind: 'tag', ref: parseTagName(inner) });
       i = close + 2;
     } else if (two === '[[') {
-      if (optional) throw new ParameterError(`Invalid query: optional clauses cannot be nested ("[[" at position ${i} is inside another "[[ ... ]]")`);
+      if (optional)
+        throw new ParameterError(`Invalid query: optional clauses cannot be nested ("[[" at position ${i} is inside another "[[ ... ]]")`);
       flush();
       optional = [];
       i += 2;

@@ -9,7 +9,7 @@ import { trimTrailingSemicolons } from '../sql-text';
 import { findSnippetTags, parseNativeQuery, parseTagName, referencedTags, type TagRef } from './parse';
 
 /**
- * Template-tag substitution for native queries (COMPAT.md "Native template tags").
+ * Template-tag substitution for native queries (Metabase's template tags: text, number, date, dimension, card, snippet).
  *
  * - `{{x}}` for text/number/date tags: `?` bound to the value (several values: `?, ?, ?`); date tags go through
  *   `castDate('?')` when the caller supplies it.
@@ -117,7 +117,6 @@ export function validateTemplateTags(native: NativeQuery): void {
     }
   }
 }
-
 
 // ---------------------------------------------------------------------------------------------------------------
 
@@ -278,9 +277,12 @@ function dateValues(list: unknown[], ref: TagRef, tag: TemplateTag, ctx: NativeC
       if (e instanceof ParameterError) throw new ParameterError(`Invalid value for '${displayName(ref, tag)}': ${e.message}`, ref.name);
       throw e;
     }
-    const single = parsed.kind === 'range' && parsed.start !== undefined && (parsed.unit === 'day' || parsed.unit === 'minute') && (
-      parsed.relative === undefined || parsed.relative.unit === 'day'
-    ) && isOneUnit(parsed.start, parsed.end, parsed.unit);
+    const single =
+      parsed.kind === 'range' &&
+      parsed.start !== undefined &&
+      (parsed.unit === 'day' || parsed.unit === 'minute') &&
+      (parsed.relative === undefined || parsed.relative.unit === 'day') &&
+      isOneUnit(parsed.start, parsed.end, parsed.unit);
     if (!single || parsed.kind !== 'range') {
       throw new ParameterError(`'${displayName(ref, tag)}' needs a single date, got ${JSON.stringify(v)}`, ref.name);
     }
@@ -293,11 +295,17 @@ function dateValues(list: unknown[], ref: TagRef, tag: TemplateTag, ctx: NativeC
 
 function isOneUnit(start: string, end: string | undefined, unit: 'day' | 'minute'): boolean {
   if (end === undefined) return false;
-  const ms = Date.parse(`${end.length === 10 ? `${end}T00:00:00` : end}Z`) - Date.parse(`${start.length === 10 ? `${start}T00:00:00` : start}Z`);
+  const ms =
+    Date.parse(`${end.length === 10 ? `${end}T00:00:00` : end}Z`) - Date.parse(`${start.length === 10 ? `${start}T00:00:00` : start}Z`);
   return ms === (unit === 'day' ? 86_400_000 : 60_000);
 }
 
-async function fieldFilter(ref: TagRef, tag: TemplateTag, param: { type: string; value: unknown }, ctx: NativeContext): Promise<Fragment | null> {
+async function fieldFilter(
+  ref: TagRef,
+  tag: TemplateTag,
+  param: { type: string; value: unknown },
+  ctx: NativeContext,
+): Promise<Fragment | null> {
   const dim = tag.dimension;
   if (!isFieldIdRef(dim)) throw new ParameterError(`Template tag "${ref.name}" is a field filter without a field`, ref.name);
   if (!ctx.meta || !ctx.compiler) throw new Error('Field filters need a metadata provider and a compiler');
@@ -370,7 +378,11 @@ async function inlineCard(cardId: number, ref: TagRef, ctx: NativeContext): Prom
   let inner: SubstitutedQuery;
   if (card.query.type === 'native') {
     if (!card.query.native) throw new ParameterError(`Card ${cardId} has no query`, ref.name);
-    inner = await substituteNative(card.query.native, card.query.parameters ?? [], { ...ctx, cardChain: nextChain, databaseId: card.databaseId });
+    inner = await substituteNative(card.query.native, card.query.parameters ?? [], {
+      ...ctx,
+      cardChain: nextChain,
+      databaseId: card.databaseId,
+    });
   } else {
     if (!ctx.compileCard) throw new Error('MBQL card references need compileCard');
     inner = await ctx.compileCard(card, nextChain);

@@ -18,7 +18,11 @@ export interface ApplyMbqlOptions extends ToFilterOptions {
   fieldBaseType?: (fieldId: number) => string | null | undefined;
 }
 
-export function applyParameters(query: InnerQuery, parameters: readonly ParameterValue[] | undefined, opts: ApplyMbqlOptions = {}): InnerQuery {
+export function applyParameters(
+  query: InnerQuery,
+  parameters: readonly ParameterValue[] | undefined,
+  opts: ApplyMbqlOptions = {},
+): InnerQuery {
   const root = cloneStages(query);
   const stages = stagesOf(root); // innermost first
   for (const param of parameters ?? []) {

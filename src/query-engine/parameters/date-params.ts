@@ -1,11 +1,22 @@
 import { ParameterError } from './errors';
 import {
-  formatDate, formatDateTime, formatInstant, fromMs, toMs, truncate, utcMs, wallClock, wallToInstant, WEEKDAYS,
-  type DateUnit, type StartOfWeek, type Wall,
+  formatDate,
+  formatDateTime,
+  formatInstant,
+  fromMs,
+  toMs,
+  truncate,
+  utcMs,
+  wallClock,
+  wallToInstant,
+  WEEKDAYS,
+  type DateUnit,
+  type StartOfWeek,
+  type Wall,
 } from '../calendar';
 
 /**
- * Metabase's date parameter strings (COMPAT.md "Date parameter strings"), resolved against a `now` and a time zone.
+ * Metabase's date parameter strings, resolved against a `now` and a time zone.
  *
  * Absolute: `2024-05-01` (a day), `2024-05-01T10:30` (a minute), `2024-05` (a month), `Q1-2024` (a quarter),
  * `2024-05-01~2024-05-31` (inclusive), `~2024-05-01` (on or before), `2024-05-01~` (on or after); range ends may
@@ -16,7 +27,6 @@ import {
  */
 export type { DateUnit, StartOfWeek } from '../calendar';
 export const DATE_UNITS: readonly DateUnit[] = ['minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'];
-
 
 export interface DateParamOptions {
   /** Defaults to the current time. */
@@ -133,18 +143,11 @@ function addIn(w: Wall, n: number, unit: DateUnit, tz: string | null): Wall {
   return wallClock(new Date(ms), tz);
 }
 
-
 function normalizeUnit(u: string): DateUnit {
   return u.toLowerCase() as DateUnit;
 }
 
-function range(
-  start: Wall | undefined,
-  end: Wall | undefined,
-  unit: DateUnit,
-  tz: string | null,
-  relative?: RelativeInterval,
-): DateRange {
+function range(start: Wall | undefined, end: Wall | undefined, unit: DateUnit, tz: string | null, relative?: RelativeInterval): DateRange {
   const fmt = unit === 'minute' || unit === 'hour' ? formatDateTime : formatDate;
   const r: DateRange = { kind: 'range', unit };
   if (start) {

@@ -4,14 +4,35 @@ import { ParameterError } from './errors';
 
 /**
  * A parameter `{type, value}` applied to one field (or expression) becomes an MBQL filter clause.
- * Parameter types: COMPAT.md "Parameter types". A null, empty string or empty list value means "no filter" (null).
+ * The types are Metabase's (PARAMETER_TYPES). A null, empty string or empty list value means "no filter" (null).
  */
 export const PARAMETER_TYPES = [
-  'category', 'id', 'text', 'number',
-  'number/=', 'number/!=', 'number/between', 'number/>=', 'number/<=',
-  'string/=', 'string/!=', 'string/contains', 'string/does-not-contain', 'string/starts-with', 'string/ends-with',
-  'date/single', 'date/range', 'date/relative', 'date/month-year', 'date/quarter-year', 'date/all-options', 'date',
-  'location/city', 'location/state', 'location/zip_code', 'location/country',
+  'category',
+  'id',
+  'text',
+  'number',
+  'number/=',
+  'number/!=',
+  'number/between',
+  'number/>=',
+  'number/<=',
+  'string/=',
+  'string/!=',
+  'string/contains',
+  'string/does-not-contain',
+  'string/starts-with',
+  'string/ends-with',
+  'date/single',
+  'date/range',
+  'date/relative',
+  'date/month-year',
+  'date/quarter-year',
+  'date/all-options',
+  'date',
+  'location/city',
+  'location/state',
+  'location/zip_code',
+  'location/country',
 ] as const;
 
 export interface ToFilterOptions extends DateParamOptions {
@@ -100,7 +121,11 @@ function andAll(clauses: Filter[]): Filter {
 }
 
 /** The filter for one parsed date string. */
-export function dateFilter(target: FilterTarget, parsed: ParsedDateParam, relativeDates: 'time-interval' | 'range' = 'time-interval'): Filter {
+export function dateFilter(
+  target: FilterTarget,
+  parsed: ParsedDateParam,
+  relativeDates: 'time-interval' | 'range' = 'time-interval',
+): Filter {
   if (parsed.kind === 'exclude') return ['!=', withTemporalUnit(target, parsed.unit), ...parsed.values];
   if (parsed.relative && relativeDates === 'time-interval') {
     const { n, unit, includeCurrent } = parsed.relative;
@@ -123,7 +148,11 @@ function rangeFilter(target: FilterTarget, r: DateRange): Filter {
  * The MBQL filter for `param` on `target`, or null when the parameter has no value. Unknown types and values of
  * the wrong shape throw ParameterError.
  */
-export function parameterToFilter(param: { type: string; value: unknown }, target: FilterTarget, opts: ToFilterOptions = {}): Filter | null {
+export function parameterToFilter(
+  param: { type: string; value: unknown },
+  target: FilterTarget,
+  opts: ToFilterOptions = {},
+): Filter | null {
   const type = String(param.type ?? '');
   const values = parameterValues(param.value);
   if (values.length === 0) return null;

@@ -40,7 +40,10 @@ export function groupBitmask(numBreakouts: number, indices: readonly number[]): 
  * `breakoutCombinations(3, [1, 2], [])` is `[[0, 1, 2], [1, 2], [1], []]`.
  */
 export function breakoutCombinations(numBreakouts: number, pivotRows: readonly number[], pivotCols: readonly number[]): number[][] {
-  for (const [name, list] of [['pivot-rows', pivotRows], ['pivot-cols', pivotCols]] as const) {
+  for (const [name, list] of [
+    ['pivot-rows', pivotRows],
+    ['pivot-cols', pivotCols],
+  ] as const) {
     for (const i of list) {
       if (!Number.isInteger(i) || i < 0 || i >= numBreakouts) {
         throw new PivotError(`Invalid ${name}: specified breakout at index ${String(i)}, but we only have ${numBreakouts} breakouts`);
@@ -58,7 +61,11 @@ export function breakoutCombinations(numBreakouts: number, pivotRows: readonly n
   const byMask = new Map<number, number[]>();
   for (const c of candidates) {
     const mask = groupBitmask(numBreakouts, c);
-    if (!byMask.has(mask)) byMask.set(mask, [...new Set(c)].sort((a, b) => a - b));
+    if (!byMask.has(mask))
+      byMask.set(
+        mask,
+        [...new Set(c)].sort((a, b) => a - b),
+      );
   }
   return [...byMask.entries()].sort((a, b) => a[0] - b[0]).map(([, c]) => c);
 }
@@ -81,7 +88,11 @@ export function subQuery(query: InnerQuery, indices: readonly number[]): InnerQu
 
 /** A ref without its options (temporal unit, binning), to match split settings with breakouts. */
 function refKey(ref: Ref): string {
-  return JSON.stringify([ref[0], ref[1], ref[0] === 'field' ? ((ref[2] as { 'join-alias'?: string } | null)?.['join-alias'] ?? null) : null]);
+  return JSON.stringify([
+    ref[0],
+    ref[1],
+    ref[0] === 'field' ? ((ref[2] as { 'join-alias'?: string } | null)?.['join-alias'] ?? null) : null,
+  ]);
 }
 
 /**
@@ -207,7 +218,11 @@ export async function runPivot(query: InnerQuery, request: PivotRequest, run: Pi
   };
 
   if (request.groupingSets && groupingSetsApply(query)) {
-    const result = await run(subQuery(query, all), { maxRows: request.maxRows, log: true, groupingSets: (columns) => combinations(columns.map((c) => c.name)) });
+    const result = await run(subQuery(query, all), {
+      maxRows: request.maxRows,
+      log: true,
+      groupingSets: (columns) => combinations(columns.map((c) => c.name)),
+    });
     if (result.status !== 'completed') return result;
     // SELECT breakouts, aggregations, pivot-grouping: the grouping moves to after the breakouts.
     const rows = result.data.rows.map((r) => [...r.slice(0, n), r[r.length - 1], ...r.slice(n, -1)]);
@@ -245,7 +260,15 @@ export async function runPivot(query: InnerQuery, request: PivotRequest, run: Pi
 
 function failedFrom(from: QueryResults, message: string): FailedResults {
   return {
-    status: 'failed', error: message, error_type: 'invalid-query', data: { rows: [], cols: [] }, row_count: 0, context: from.context,
-    json_query: from.json_query, database_id: from.database_id, started_at: from.started_at, running_time: from.running_time,
+    status: 'failed',
+    error: message,
+    error_type: 'invalid-query',
+    data: { rows: [], cols: [] },
+    row_count: 0,
+    context: from.context,
+    json_query: from.json_query,
+    database_id: from.database_id,
+    started_at: from.started_at,
+    running_time: from.running_time,
   };
 }

@@ -1,7 +1,7 @@
 import type { CompiledColumn } from '../compile/contract';
 import type { DatasetQuery } from '../mbql/types';
 
-/** The successful result, exactly in the shape of COMPAT.md "Query results". */
+/** The successful result, exactly in the shape of Metabase's (POST /api/dataset, POST /api/card/:id/query). */
 export interface QueryResults {
   data: {
     rows: unknown[][];

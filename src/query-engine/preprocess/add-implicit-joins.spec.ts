@@ -15,8 +15,19 @@ const tables: TableMeta[] = [
   { id: 4, dbId: 1, schema: null, name: 'NOTES', displayName: 'Notes' },
 ];
 const f = (id: number, tableId: number, name: string, displayName: string, extra: Partial<FieldMeta> = {}): FieldMeta => ({
-  id, tableId, name, displayName, baseType: 'type/Integer', effectiveType: 'type/Integer', semanticType: null, fkTargetFieldId: null,
-  visibilityType: 'normal', coercionStrategy: null, fingerprint: null, position: id % 10, ...extra,
+  id,
+  tableId,
+  name,
+  displayName,
+  baseType: 'type/Integer',
+  effectiveType: 'type/Integer',
+  semanticType: null,
+  fkTargetFieldId: null,
+  visibilityType: 'normal',
+  coercionStrategy: null,
+  fingerprint: null,
+  position: id % 10,
+  ...extra,
 });
 const fields: FieldMeta[] = [
   f(10, 1, 'ID', 'ID', { semanticType: 'type/PK' }),
@@ -32,18 +43,37 @@ const fields: FieldMeta[] = [
   f(40, 4, 'TEXT', 'Text', { baseType: 'type/Text', effectiveType: 'type/Text' }),
 ];
 const meta: MetadataSnapshot = {
-  table: (id) => tables.find((t) => t.id === id) ?? (() => { throw new PreprocessError(`Table ${id} is not part of this query's metadata.`); })(),
-  field: (id) => fields.find((x) => x.id === id) ?? (() => { throw new PreprocessError(`Field ${id} is not part of this query's metadata.`); })(),
+  table: (id) =>
+    tables.find((t) => t.id === id) ??
+    (() => {
+      throw new PreprocessError(`Table ${id} is not part of this query's metadata.`);
+    })(),
+  field: (id) =>
+    fields.find((x) => x.id === id) ??
+    (() => {
+      throw new PreprocessError(`Field ${id} is not part of this query's metadata.`);
+    })(),
   tableFields: (id) => fields.filter((x) => x.tableId === id),
 };
 
 const ref = (id: number, opts: FieldRef[2] = null): FieldRef => ['field', id, opts];
 const viaUser = (alias = 'PEOPLE__via__USER_ID'): Join => ({
-  'source-table': 2, alias, condition: ['=', ref(11), ref(20, { 'join-alias': alias })], strategy: 'left-join', fields: 'none', 'fk-field-id': 11, 'qp/implicit-join': true,
+  'source-table': 2,
+  alias,
+  condition: ['=', ref(11), ref(20, { 'join-alias': alias })],
+  strategy: 'left-join',
+  fields: 'none',
+  'fk-field-id': 11,
+  'qp/implicit-join': true,
 });
 const viaProduct: Join = {
-  'source-table': 3, alias: 'PRODUCTS__via__PRODUCT_ID', condition: ['=', ref(12), ref(30, { 'join-alias': 'PRODUCTS__via__PRODUCT_ID' })], strategy: 'left-join', fields: 'none',
-  'fk-field-id': 12, 'qp/implicit-join': true,
+  'source-table': 3,
+  alias: 'PRODUCTS__via__PRODUCT_ID',
+  condition: ['=', ref(12), ref(30, { 'join-alias': 'PRODUCTS__via__PRODUCT_ID' })],
+  strategy: 'left-join',
+  fields: 'none',
+  'fk-field-id': 12,
+  'qp/implicit-join': true,
 };
 
 describe('addImplicitJoins', () => {
@@ -59,14 +89,17 @@ describe('addImplicitJoins', () => {
     );
     expect(q).toEqual({
       'source-table': 1,
-      breakout: [ref(21, { 'source-field': 11, 'join-alias': 'PEOPLE__via__USER_ID' }), ref(22, { 'source-field': 11, 'temporal-unit': 'month', 'join-alias': 'PEOPLE__via__USER_ID' })],
+      breakout: [
+        ref(21, { 'source-field': 11, 'join-alias': 'PEOPLE__via__USER_ID' }),
+        ref(22, { 'source-field': 11, 'temporal-unit': 'month', 'join-alias': 'PEOPLE__via__USER_ID' }),
+      ],
       aggregation: [['sum', ref(13)]],
       filter: ['=', ref(21, { 'source-field': 11, 'join-alias': 'PEOPLE__via__USER_ID' }), 'CA'],
       joins: [viaUser()],
     });
   });
 
-  it('joins on the target table\'s primary key when the FK names no target, after the explicit joins, in the order the compiler reads the clauses', () => {
+  it("joins on the target's primary key when the FK names no target, after the explicit joins, in the compiler's order of clauses", () => {
     const explicit: Join = { 'source-table': 2, alias: 'U', condition: ['=', ref(11), ref(20, { 'join-alias': 'U' })] };
     const q = addImplicitJoins(
       {
@@ -88,7 +121,12 @@ describe('addImplicitJoins', () => {
         'source-table': 1,
         expressions: { cat: ['upper', ref(31, { 'source-field': 12 })], unused: ['lower', ref(21, { 'source-field': 11 })] },
         fields: [ref(10), ['expression', 'cat']],
-        filter: ['contains', ['case', [[['=', ref(13), 1], 'a']], { default: ref(21, { 'source-field': 11 }) }], 'x', { 'case-sensitive': false }],
+        filter: [
+          'contains',
+          ['case', [[['=', ref(13), 1], 'a']], { default: ref(21, { 'source-field': 11 }) }],
+          'x',
+          { 'case-sensitive': false },
+        ],
       },
       meta,
     );
@@ -97,14 +135,25 @@ describe('addImplicitJoins', () => {
       cat: ['upper', ref(31, { 'source-field': 12, 'join-alias': 'PRODUCTS__via__PRODUCT_ID' })],
       unused: ['lower', ref(21, { 'source-field': 11, 'join-alias': 'PEOPLE__via__USER_ID' })],
     });
-    expect(q.filter).toEqual(['contains', ['case', [[['=', ref(13), 1], 'a']], { default: ref(21, { 'source-field': 11, 'join-alias': 'PEOPLE__via__USER_ID' }) }], 'x', { 'case-sensitive': false }]);
+    expect(q.filter).toEqual([
+      'contains',
+      ['case', [[['=', ref(13), 1], 'a']], { default: ref(21, { 'source-field': 11, 'join-alias': 'PEOPLE__via__USER_ID' }) }],
+      'x',
+      { 'case-sensitive': false },
+    ]);
   });
 
   it('works level by level: source queries and the source queries of joins get their own joins', () => {
     const q = addImplicitJoins(
       {
         'source-query': { 'source-table': 1, fields: [ref(10), ref(11), ref(21, { 'source-field': 11 })] },
-        joins: [{ alias: 'J', 'source-query': { 'source-table': 1, breakout: [ref(31, { 'source-field': 12 })], aggregation: [['count']] }, condition: ['=', 1, 1] }],
+        joins: [
+          {
+            alias: 'J',
+            'source-query': { 'source-table': 1, breakout: [ref(31, { 'source-field': 12 })], aggregation: [['count']] },
+            condition: ['=', 1, 1],
+          },
+        ],
         breakout: [ref(21, { 'source-field': 11 })],
         aggregation: [['count']],
       },
@@ -123,11 +172,23 @@ describe('addImplicitJoins', () => {
   });
 
   it('refuses what cannot be joined, naming the clause', () => {
-    expect(() => addImplicitJoins({ 'source-table': 1, fields: [ref(40, { 'source-field': 14 })] }, meta)).toThrow(new PreprocessError('Field 14 is not a foreign key in "fields".'));
-    expect(() => addImplicitJoins({ 'source-table': 1, filter: ['=', ref(21, { 'source-field': 99 }), 1] }, meta)).toThrow(new PreprocessError('Unknown field 99 in "filter".'));
-    expect(() => addImplicitJoins({ 'source-table': 1, fields: [['field', 'STATE', { 'source-field': 11 }]] }, meta)).toThrow('Invalid field id "STATE" in "fields".');
-    const taken: InnerQuery = { 'source-table': 1, joins: [{ 'source-table': 3, alias: 'PEOPLE__via__USER_ID', condition: ['=', 1, 1] }], fields: [ref(21, { 'source-field': 11 })] };
-    expect(() => addImplicitJoins(taken, meta)).toThrow(/"PEOPLE__via__USER_ID" of the implicit join through field 11 is the alias of another join in "fields"/);
+    expect(() => addImplicitJoins({ 'source-table': 1, fields: [ref(40, { 'source-field': 14 })] }, meta)).toThrow(
+      new PreprocessError('Field 14 is not a foreign key in "fields".'),
+    );
+    expect(() => addImplicitJoins({ 'source-table': 1, filter: ['=', ref(21, { 'source-field': 99 }), 1] }, meta)).toThrow(
+      new PreprocessError('Unknown field 99 in "filter".'),
+    );
+    expect(() => addImplicitJoins({ 'source-table': 1, fields: [['field', 'STATE', { 'source-field': 11 }]] }, meta)).toThrow(
+      'Invalid field id "STATE" in "fields".',
+    );
+    const taken: InnerQuery = {
+      'source-table': 1,
+      joins: [{ 'source-table': 3, alias: 'PEOPLE__via__USER_ID', condition: ['=', 1, 1] }],
+      fields: [ref(21, { 'source-field': 11 })],
+    };
+    expect(() => addImplicitJoins(taken, meta)).toThrow(
+      /"PEOPLE__via__USER_ID" of the implicit join through field 11 is the alias of another join in "fields"/,
+    );
   });
 });
 
@@ -135,13 +196,30 @@ describe('compiling implicit joins', () => {
   const compile = (q: InnerQuery) => compilerFor('sqlite').compile(addImplicitJoins(q, meta), meta, { timezone: null });
 
   it('answers their columns as Metabase does: the ref as sent, "User → State", fk_field_id and the alias', () => {
-    const { sql, columns } = compile({ 'source-table': 1, breakout: [ref(21, { 'source-field': 11 }), ref(22, { 'source-field': 11, 'temporal-unit': 'year' })], aggregation: [['count']] });
-    expect(sql).toContain('FROM "ORDERS" LEFT JOIN "PEOPLE" AS "PEOPLE__via__USER_ID" ON "ORDERS"."USER_ID" = "PEOPLE__via__USER_ID"."ID" GROUP BY');
-    expect(columns[0]).toMatchObject({
-      name: 'PEOPLE__via__USER_ID__STATE', display_name: 'User → State', source: 'breakout', id: 21, table_id: 2,
-      field_ref: ['field', 21, { 'source-field': 11 }], fk_field_id: 11, source_alias: 'PEOPLE__via__USER_ID',
+    const { sql, columns } = compile({
+      'source-table': 1,
+      breakout: [ref(21, { 'source-field': 11 }), ref(22, { 'source-field': 11, 'temporal-unit': 'year' })],
+      aggregation: [['count']],
     });
-    expect(columns[1]).toMatchObject({ name: 'PEOPLE__via__USER_ID__CREATED_AT', display_name: 'User → Created At: Year', unit: 'year', field_ref: ['field', 22, { 'source-field': 11, 'temporal-unit': 'year' }] });
+    expect(sql).toContain(
+      'FROM "ORDERS" LEFT JOIN "PEOPLE" AS "PEOPLE__via__USER_ID" ON "ORDERS"."USER_ID" = "PEOPLE__via__USER_ID"."ID" GROUP BY',
+    );
+    expect(columns[0]).toMatchObject({
+      name: 'PEOPLE__via__USER_ID__STATE',
+      display_name: 'User → State',
+      source: 'breakout',
+      id: 21,
+      table_id: 2,
+      field_ref: ['field', 21, { 'source-field': 11 }],
+      fk_field_id: 11,
+      source_alias: 'PEOPLE__via__USER_ID',
+    });
+    expect(columns[1]).toMatchObject({
+      name: 'PEOPLE__via__USER_ID__CREATED_AT',
+      display_name: 'User → Created At: Year',
+      unit: 'year',
+      field_ref: ['field', 22, { 'source-field': 11, 'temporal-unit': 'year' }],
+    });
   });
 
   it('keeps an explicit join of the same table the only match of a ref without alias', () => {
@@ -154,7 +232,8 @@ describe('compiling implicit joins', () => {
   });
 
   it('refuses source-field refs that reach the compiler without their join, and in native field filters', () => {
-    const bare = () => compilerFor('sqlite').compile({ 'source-table': 1, fields: [ref(21, { 'source-field': 11 })] }, meta, { timezone: null });
+    const bare = () =>
+      compilerFor('sqlite').compile({ 'source-table': 1, fields: [ref(21, { 'source-field': 11 })] }, meta, { timezone: null });
     expect(bare).toThrow(QueryCompileError);
     expect(bare).toThrow('The implicit join through field 11 should have been added before compiling (add-implicit-joins) in "fields".');
     expect(() => compilerFor('sqlite').compileFilter(['=', ref(21, { 'source-field': 11 }), 'CA'], meta, { timezone: null })).toThrow(

@@ -30,7 +30,11 @@ function eachLevel(q: InnerQuery, fn: (level: InnerQuery) => InnerQuery, path = 
   const out: InnerQuery = { ...q };
   if (q['source-query']) out['source-query'] = eachLevel(q['source-query'], fn, levelPath(q['source-query'], path, 'source-query'));
   if (Array.isArray(q.joins)) {
-    out.joins = q.joins.map((j, i) => (j['source-query'] ? { ...j, 'source-query': eachLevel(j['source-query'], fn, levelPath(j['source-query'], `${path}.joins[${i}]`, 'source-query')) } : j));
+    out.joins = q.joins.map((j, i) =>
+      j['source-query']
+        ? { ...j, 'source-query': eachLevel(j['source-query'], fn, levelPath(j['source-query'], `${path}.joins[${i}]`, 'source-query')) }
+        : j,
+    );
   }
   try {
     return fn(out);
@@ -57,9 +61,15 @@ function addToLevel(level: InnerQuery, meta: MetadataSnapshot): InnerQuery {
     const existing = byAlias.get(alias);
     if (existing) {
       if (existing['qp/implicit-join'] === true && existing['fk-field-id'] === fk.id) return alias;
-      throw new PreprocessError(`The alias ${JSON.stringify(alias)} of the implicit join through field ${fk.id} is the alias of another join${where(clause)}.`, clause);
+      throw new PreprocessError(
+        `The alias ${JSON.stringify(alias)} of the implicit join through field ${fk.id} is the alias of another join${where(clause)}.`,
+        clause,
+      );
     }
-    const pk = fk.fkTargetFieldId !== null ? fieldMeta(meta, fk.fkTargetFieldId, clause) : meta.tableFields(table.id).find((f) => f.semanticType === 'type/PK');
+    const pk =
+      fk.fkTargetFieldId !== null
+        ? fieldMeta(meta, fk.fkTargetFieldId, clause)
+        : meta.tableFields(table.id).find((f) => f.semanticType === 'type/PK');
     if (!pk) throw new PreprocessError(`Field ${fk.id} is not a foreign key${where(clause)}.`, clause);
     const join: Join = {
       'source-table': table.id,
@@ -126,7 +136,8 @@ function levelMentionsSourceField(level: InnerQuery): boolean {
 }
 
 function fieldMeta(meta: MetadataSnapshot, id: unknown, clause: string): FieldMeta {
-  if (typeof id !== 'number' || !Number.isInteger(id)) throw new PreprocessError(`Invalid field id ${JSON.stringify(id) ?? String(id)}${where(clause)}.`, clause);
+  if (typeof id !== 'number' || !Number.isInteger(id))
+    throw new PreprocessError(`Invalid field id ${JSON.stringify(id) ?? String(id)}${where(clause)}.`, clause);
   try {
     return meta.field(id);
   } catch {

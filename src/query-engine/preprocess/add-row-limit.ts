@@ -6,5 +6,10 @@ export const addRowLimit: Stage = (query, ctx) => {
   const q = query.query;
   const pageItems = q.page ? q.page.items : undefined;
   const wanted = Math.min(q.limit ?? Infinity, pageItems ?? Infinity);
-  return wanted <= ctx.maxRows ? query : { ...query, query: { ...q, limit: ctx.maxRows, ...(q.page ? { page: { ...q.page, items: Math.min(q.page.items, ctx.maxRows) } } : {}) } };
+  return wanted <= ctx.maxRows
+    ? query
+    : {
+        ...query,
+        query: { ...q, limit: ctx.maxRows, ...(q.page ? { page: { ...q.page, items: Math.min(q.page.items, ctx.maxRows) } } : {}) },
+      };
 };

@@ -15,6 +15,8 @@ export const bucketDatetimes: Stage = async (query, ctx) => {
   };
   return {
     ...query,
-    query: await mapInnerQueries(query.query, async (q: InnerQuery) => (q.breakout ? { ...q, breakout: await Promise.all(q.breakout.map(bucket)) } : q)),
+    query: await mapInnerQueries(query.query, async (q: InnerQuery) =>
+      q.breakout ? { ...q, breakout: await Promise.all(q.breakout.map(bucket)) } : q,
+    ),
   };
 };

@@ -18,6 +18,8 @@ export type Stage = (query: DatasetQuery, ctx: PreprocessContext) => Promise<Dat
  * message names (`in "breakout"`), `at` its whole path in the query (`query.source-query.breakout[0]`), when known.
  */
 export class PreprocessError extends Error {
+  readonly kind = 'invalid-query';
+
   constructor(
     message: string,
     readonly clause?: string,
@@ -39,7 +41,9 @@ export async function mapInnerQueries<T extends object>(q: T, fn: (inner: T, pat
   if (inner['source-query']) out['source-query'] = await sub(inner['source-query'], path);
   if (Array.isArray(inner.joins)) {
     out.joins = await Promise.all(
-      (inner.joins as Array<Record<string, unknown>>).map(async (j, i) => (j['source-query'] ? { ...j, 'source-query': await sub(j['source-query'], `${path}.joins[${i}]`) } : j)),
+      (inner.joins as Array<Record<string, unknown>>).map(async (j, i) =>
+        j['source-query'] ? { ...j, 'source-query': await sub(j['source-query'], `${path}.joins[${i}]`) } : j,
+      ),
     );
   }
   return fn(out as T, path);

@@ -14,7 +14,9 @@ export const expandSegmentsAndMetrics: Stage = async (query, ctx) => {
     query: await mapInnerQueries(query.query, async (q: InnerQuery, path) => ({
       ...q,
       ...(q.filter ? { filter: (await expandTopFilter(q.filter, ctx, `${path}.filter`)) as Filter } : {}),
-      ...(q.aggregation ? { aggregation: await Promise.all(q.aggregation.map((a, i) => placed(`${path}.aggregation[${i}]`, expandAggregation(a, ctx)))) } : {}),
+      ...(q.aggregation
+        ? { aggregation: await Promise.all(q.aggregation.map((a, i) => placed(`${path}.aggregation[${i}]`, expandAggregation(a, ctx)))) }
+        : {}),
     })),
   };
 };

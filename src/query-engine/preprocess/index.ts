@@ -80,13 +80,18 @@ export const PIPELINE: readonly PipelineStage[] = [
     name: 'resolve-fields',
     phase: 'preprocess',
     run: async (state, ctx) =>
-      state.query.type === 'query' && state.query.query ? { ...state, metadata: await loadMetadata(state.query.query, ctx.metadata, state.query.database) } : state,
+      state.query.type === 'query' && state.query.query
+        ? { ...state, metadata: await loadMetadata(state.query.query, ctx.metadata, state.query.database) }
+        : state,
   },
   // `source-field` refs become explicit joins, one per foreign key and level, found through that metadata.
   {
     name: 'add-implicit-joins',
     phase: 'preprocess',
-    run: (state) => (state.query.type === 'query' && state.query.query && state.metadata ? { ...state, query: { ...state.query, query: addImplicitJoins(state.query.query, state.metadata) } } : state),
+    run: (state) =>
+      state.query.type === 'query' && state.query.query && state.metadata
+        ? { ...state, query: { ...state.query, query: addImplicitJoins(state.query.query, state.metadata) } }
+        : state,
   },
   rewrite('bucket-datetimes', bucketDatetimes),
   rewrite('add-row-limit', addRowLimit),

@@ -62,9 +62,11 @@ function collectLevel(level: Record<string, unknown>, path: string, ids: Ids): v
   for (const [k, v] of Object.entries(level)) {
     const at = `${path}.${k}`;
     if (k === 'source-query' && isMap(v)) collectLevel(v, levelPath(v, path, 'source-query'), ids);
-    else if (k === 'joins' && Array.isArray(v)) v.forEach((j, i) => (isMap(j) ? collectLevel(j, `${at}[${i}]`, ids) : collect(j, ids, `${at}[${i}]`)));
+    else if (k === 'joins' && Array.isArray(v))
+      v.forEach((j, i) => (isMap(j) ? collectLevel(j, `${at}[${i}]`, ids) : collect(j, ids, `${at}[${i}]`)));
     else if (LISTS.has(k) && Array.isArray(v)) v.forEach((x, i) => collect(x, ids, `${at}[${i}]`));
-    else if ((k === 'filter' || k === 'condition') && Array.isArray(v) && v[0] === 'and' && v.length > 2) v.slice(1).forEach((x, i) => collect(x, ids, `${at}.and[${i}]`));
+    else if ((k === 'filter' || k === 'condition') && Array.isArray(v) && v[0] === 'and' && v.length > 2)
+      v.slice(1).forEach((x, i) => collect(x, ids, `${at}.and[${i}]`));
     else if (k === 'expressions' && isMap(v)) Object.entries(v).forEach(([name, e]) => collect(e, ids, `${at}.${name}`));
     else collect({ [k]: v }, ids, at);
   }

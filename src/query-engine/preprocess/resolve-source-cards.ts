@@ -22,12 +22,19 @@ export const resolveSourceCards: Stage = async (query, ctx) => {
     return { ...omit(node, 'source-table'), ...source } as T;
   };
   const resolve = async (inner: InnerQuery, seen: number[], path: string): Promise<InnerQuery> => {
-    const withJoins = inner.joins ? { ...inner, joins: await Promise.all(inner.joins.map((j, i) => replace(j, seen, `${path}.joins[${i}]`))) } : inner;
+    const withJoins = inner.joins
+      ? { ...inner, joins: await Promise.all(inner.joins.map((j, i) => replace(j, seen, `${path}.joins[${i}]`))) }
+      : inner;
     return replace(withJoins, seen, path);
   };
-  const cardSource = async (ref: string, seen: number[], at: string): Promise<Pick<InnerQuery, 'source-query' | 'native' | 'native-columns'>> => {
+  const cardSource = async (
+    ref: string,
+    seen: number[],
+    at: string,
+  ): Promise<Pick<InnerQuery, 'source-query' | 'native' | 'native-columns'>> => {
     const id = Number(ref.slice('card__'.length));
-    if (seen.includes(id) || seen.length > MAX_DEPTH) throw new PreprocessError(`Card ${id} refers to itself through its sources.`, undefined, at);
+    if (seen.includes(id) || seen.length > MAX_DEPTH)
+      throw new PreprocessError(`Card ${id} refers to itself through its sources.`, undefined, at);
     const card = await ctx.content.card(id);
     if (!card) throw new PreprocessError(`Card ${id} does not exist.`, undefined, at);
     if (card.databaseId !== query.database) throw new PreprocessError(`Card ${id} belongs to another database.`, undefined, at);
@@ -40,7 +47,8 @@ export const resolveSourceCards: Stage = async (query, ctx) => {
     validateCardQuery(id, card.query);
     // Its saved columns let the outer query use them without listing them in `fields`.
     const columns = card.resultMetadata?.filter((c) => c && typeof c.name === 'string' && typeof c.base_type === 'string');
-    if (card.query.type === 'native') return { native: card.query.native!.query, ...(columns?.length ? { 'native-columns': columns } : {}) };
+    if (card.query.type === 'native')
+      return { native: card.query.native!.query, ...(columns?.length ? { 'native-columns': columns } : {}) };
     // Marked with its card: a problem found in it later (compiling) names the card, not a stage of the query sent.
     const resolved = await mapInnerQueries(card.query.query!, (q, path) => resolve(q, [...seen, id], path), `card ${id}: query`);
     return { 'source-query': { ...resolved, [SOURCE_CARD]: id } };

@@ -16,7 +16,8 @@ export const substituteParameters: Stage = async (query, ctx) => {
   for (const [i, p] of Array.from(query.parameters).entries()) {
     const ref = Array.isArray(p?.target) && p.target[0] === 'dimension' ? (p.target[1] as FieldRef) : undefined;
     // The reference becomes part of the query's filter: checked as the query's own references were (validate.ts).
-    if (Array.isArray(ref) && (ref[0] === 'field' || ref[0] === 'expression') && hasValue(p.value)) validateParameterRef(ref, `parameters[${i}].target`);
+    if (Array.isArray(ref) && (ref[0] === 'field' || ref[0] === 'expression') && hasValue(p.value))
+      validateParameterRef(ref, `parameters[${i}].target`);
     if (Array.isArray(ref) && ref[0] === 'field' && typeof ref[1] === 'number') {
       const f = await ctx.metadata.field(ref[1]);
       if (f) baseTypes.set(f.id, f.baseType);

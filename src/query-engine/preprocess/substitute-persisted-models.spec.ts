@@ -30,17 +30,29 @@ function context(engine: 'postgres' | 'mysql', read: number[]): PreprocessContex
 const mbql = (query: InnerQuery): DatasetQuery => ({ database: 7, type: 'query', query });
 
 describe('substitutePersistedModels', () => {
-  it('reads a persisted model\'s table in place of its query, in the query and in joins, after the card read check', async () => {
+  it("reads a persisted model's table in place of its query, in the query and in joins, after the card read check", async () => {
     const read: number[] = [];
     const out = await substitutePersistedModels(
-      mbql({ 'source-table': 'card__1', joins: [{ alias: 'j', 'source-table': 'card__1', condition: ['=', 1, 1] }], aggregation: [['count']] }),
+      mbql({
+        'source-table': 'card__1',
+        joins: [{ alias: 'j', 'source-table': 'card__1', condition: ['=', 1, 1] }],
+        aggregation: [['count']],
+      }),
       context('postgres', read),
     );
     expect(out.query).toEqual({
       native: 'SELECT * FROM "analytics_cache_ab12cd34_7"."model_1"',
       'native-columns': tables[1].columns,
       'qp/persisted-model': 1,
-      joins: [{ alias: 'j', native: 'SELECT * FROM "analytics_cache_ab12cd34_7"."model_1"', 'native-columns': tables[1].columns, 'qp/persisted-model': 1, condition: ['=', 1, 1] }],
+      joins: [
+        {
+          alias: 'j',
+          native: 'SELECT * FROM "analytics_cache_ab12cd34_7"."model_1"',
+          'native-columns': tables[1].columns,
+          'qp/persisted-model': 1,
+          condition: ['=', 1, 1],
+        },
+      ],
       aggregation: [['count']],
     });
     expect(read).toEqual([1, 1]);
@@ -57,7 +69,7 @@ describe('substitutePersistedModels', () => {
     }
   });
 
-  it('passes a forbidden card\'s refusal on', async () => {
+  it("passes a forbidden card's refusal on", async () => {
     const ctx = context('postgres', []);
     ctx.content.card = async () => {
       throw new Error('forbidden');
@@ -68,7 +80,11 @@ describe('substitutePersistedModels', () => {
   it('reads the table of a persisted model inside a card too (resolve-source-cards, a question on the model)', async () => {
     const ctx = context('postgres', []);
     const out = await resolveSourceCards(await substitutePersistedModels(mbql({ 'source-table': 'card__5' }), ctx), ctx);
-    expect(out.query!['source-query']).toMatchObject({ native: 'SELECT * FROM "analytics_cache_ab12cd34_7"."model_1"', 'qp/persisted-model': 1, aggregation: [['count']] });
+    expect(out.query!['source-query']).toMatchObject({
+      native: 'SELECT * FROM "analytics_cache_ab12cd34_7"."model_1"',
+      'qp/persisted-model': 1,
+      aggregation: [['count']],
+    });
     expect(carriesSql(out)).toBe(false);
   });
 });

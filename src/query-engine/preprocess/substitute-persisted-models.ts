@@ -40,8 +40,16 @@ export const substitutePersistedModels: Stage = async (query, ctx) => {
 };
 
 /** The source fields that read a persisted model's table (also used by resolve-source-cards for models inside cards). */
-export function persistedRead(engine: Engine, cardId: number, source: PersistedSource): Pick<InnerQuery, 'native' | 'native-columns'> & { [PERSISTED_MODEL]: number } {
-  return { native: `SELECT * FROM ${quote(engine, source.schema)}.${quote(engine, source.table)}`, 'native-columns': source.columns, [PERSISTED_MODEL]: cardId };
+export function persistedRead(
+  engine: Engine,
+  cardId: number,
+  source: PersistedSource,
+): Pick<InnerQuery, 'native' | 'native-columns'> & { [PERSISTED_MODEL]: number } {
+  return {
+    native: `SELECT * FROM ${quote(engine, source.schema)}.${quote(engine, source.table)}`,
+    'native-columns': source.columns,
+    [PERSISTED_MODEL]: cardId,
+  };
 }
 
 /** Names come from the server (cache schema and table names), quoted all the same. */

@@ -72,7 +72,12 @@ export class DuckdbSink implements SampleSink {
     for (let start = 0; start < rows.length; start += CHUNK_ROWS) {
       const slice = rows.slice(start, start + CHUNK_ROWS);
       const chunk = DuckDBDataChunk.create(types, slice.length);
-      convert.forEach((toDuck, i) => chunk.setColumnValues(i, slice.map((row) => (row[i] === null ? null : toDuck(row[i]!)))));
+      convert.forEach((toDuck, i) =>
+        chunk.setColumnValues(
+          i,
+          slice.map((row) => (row[i] === null ? null : toDuck(row[i]!))),
+        ),
+      );
       appender.appendDataChunk(chunk);
     }
   }

@@ -19,7 +19,8 @@ export class MysqlSink implements SampleSink {
     this.conn = await connectMysql(this.details);
     const names = SAMPLE_TABLES.map((t) => t.name);
     const [existing] = await this.conn.execute<RowDataPacket[]>(
-      `SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME IN (${names.map(() => '?').join(', ')})`,
+      'SELECT TABLE_NAME AS name FROM information_schema.TABLES' +
+        ` WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME IN (${names.map(() => '?').join(', ')})`,
       names,
     );
     if (existing.length) {
@@ -39,7 +40,9 @@ export class MysqlSink implements SampleSink {
       const values: (string | number | null)[] = [];
       for (const row of chunk) {
         row.forEach((v, i) =>
-          values.push(v === null ? null : kinds[i] === 'timestamp' ? timestampText(v as number) : kinds[i] === 'date' ? dateText(v as number) : v),
+          values.push(
+            v === null ? null : kinds[i] === 'timestamp' ? timestampText(v as number) : kinds[i] === 'date' ? dateText(v as number) : v,
+          ),
         );
       }
       await conn.execute(`INSERT INTO ${q(table.name)} VALUES ${chunk.map(() => tuple).join(', ')}`, values);

@@ -2,7 +2,16 @@ import { Client } from 'pg';
 import type { ServerDetails } from '../../query-engine/execute/drivers/details';
 import { postgresClientConfig } from '../../query-engine/execute/drivers/postgres.driver';
 import type { Row } from '../generate';
-import { SAMPLE_TABLES, createTableSql, dateText, foreignKeyClauses, quoteIdent, timestampText, type ColumnKind, type SampleTable } from '../schema';
+import {
+  SAMPLE_TABLES,
+  createTableSql,
+  dateText,
+  foreignKeyClauses,
+  quoteIdent,
+  timestampText,
+  type ColumnKind,
+  type SampleTable,
+} from '../schema';
 import { SampleTablesExistError, type SampleCounts, type SampleSink } from './sink';
 
 const ARRAY_TYPES: Record<ColumnKind, string> = {
@@ -38,7 +47,12 @@ export class PostgresSink implements SampleSink {
     await this.client.query('BEGIN');
     if (existing.rows.length) {
       if (!replace) throw new SampleTablesExistError(existing.rows.map((r) => r.table_name));
-      await this.client.query(`DROP TABLE IF EXISTS ${[...SAMPLE_TABLES].reverse().map((t) => q(t.name)).join(', ')}`);
+      await this.client.query(
+        `DROP TABLE IF EXISTS ${[...SAMPLE_TABLES]
+          .reverse()
+          .map((t) => q(t.name))
+          .join(', ')}`,
+      );
     }
     // Foreign keys are added after the load: one validating join instead of a trigger call per row.
     for (const table of SAMPLE_TABLES) await this.client.query(createTableSql('postgres', table, false));

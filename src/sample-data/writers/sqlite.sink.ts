@@ -33,7 +33,11 @@ export class SqliteSink implements SampleSink {
     }
     const kinds = table.columns.map((c) => c.kind);
     for (const row of rows) {
-      stmt.run(row.map((v, i) => (v === null ? null : kinds[i] === 'timestamp' ? timestampText(v as number) : kinds[i] === 'date' ? dateText(v as number) : v)));
+      stmt.run(
+        row.map((v, i) =>
+          v === null ? null : kinds[i] === 'timestamp' ? timestampText(v as number) : kinds[i] === 'date' ? dateText(v as number) : v,
+        ),
+      );
     }
   }
 

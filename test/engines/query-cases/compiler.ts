@@ -14,7 +14,8 @@ export function caseCompiler(engine: Engine): SqlCompiler {
   return {
     engine: compiler.engine,
     groupingSets: compiler.groupingSets,
-    compile: (query: InnerQuery, meta: MetadataSnapshot, opts: CompileOptions): CompiledQuery => compiler.compile(addImplicitJoins(query, meta), meta, opts),
+    compile: (query: InnerQuery, meta: MetadataSnapshot, opts: CompileOptions): CompiledQuery =>
+      compiler.compile(addImplicitJoins(query, meta), meta, opts),
     compileFilter: (filter: Filter, meta: MetadataSnapshot, opts: CompileOptions) => compiler.compileFilter(filter, meta, opts),
     quoteIdent: (name: string) => compiler.quoteIdent(name),
     castDateTag: compiler.castDateTag?.bind(compiler),

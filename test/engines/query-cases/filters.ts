@@ -8,23 +8,43 @@ const orders = (d: { orders: unknown[][] }, pred: (r: unknown[]) => boolean) => 
 const str = (x: unknown) => (typeof x === 'string' ? x : '');
 
 export const FILTER_CASES: QueryCase[] = [
-  { name: 'filter =', query: countWhere(PRODUCTS, ['=', P('CATEGORY'), 'Gizmo']), expectedFrom: (d) => products(d, (r) => r[3] === 'Gizmo') },
+  {
+    name: 'filter =',
+    query: countWhere(PRODUCTS, ['=', P('CATEGORY'), 'Gizmo']),
+    expectedFrom: (d) => products(d, (r) => r[3] === 'Gizmo'),
+  },
   {
     name: 'filter = several values (IN)',
     query: countWhere(PRODUCTS, ['=', P('CATEGORY'), 'Gizmo', 'Widget']),
     expectedFrom: (d) => products(d, (r) => r[3] === 'Gizmo' || r[3] === 'Widget'),
   },
-  { name: 'filter !=', query: countWhere(PRODUCTS, ['!=', P('CATEGORY'), 'Gizmo']), expectedFrom: (d) => products(d, (r) => r[3] !== 'Gizmo') },
+  {
+    name: 'filter !=',
+    query: countWhere(PRODUCTS, ['!=', P('CATEGORY'), 'Gizmo']),
+    expectedFrom: (d) => products(d, (r) => r[3] !== 'Gizmo'),
+  },
   {
     name: 'filter != several values (NOT IN)',
     query: countWhere(PRODUCTS, ['!=', P('CATEGORY'), 'Gizmo', 'Widget', 'Gadget']),
     expectedFrom: (d) => products(d, (r) => r[3] === 'Doohickey'),
   },
   { name: 'filter != keeps NULLs', query: countWhere(ORDERS, ['!=', O('DISCOUNT'), 5]), expectedFrom: (d) => orders(d, (r) => r[6] !== 5) },
-  { name: 'filter = NULL is IS NULL', query: countWhere(ORDERS, ['=', O('DISCOUNT'), null]), expectedFrom: (d) => orders(d, (r) => r[6] === null) },
-  { name: 'filter != NULL is NOT NULL', query: countWhere(ORDERS, ['!=', O('DISCOUNT'), null]), expectedFrom: (d) => orders(d, (r) => r[6] !== null) },
+  {
+    name: 'filter = NULL is IS NULL',
+    query: countWhere(ORDERS, ['=', O('DISCOUNT'), null]),
+    expectedFrom: (d) => orders(d, (r) => r[6] === null),
+  },
+  {
+    name: 'filter != NULL is NOT NULL',
+    query: countWhere(ORDERS, ['!=', O('DISCOUNT'), null]),
+    expectedFrom: (d) => orders(d, (r) => r[6] !== null),
+  },
   { name: 'filter = number', query: countWhere(ORDERS, ['=', O('QUANTITY'), 3]), expectedFrom: (d) => orders(d, (r) => r[8] === 3) },
-  { name: 'filter = number given as a string', query: countWhere(ORDERS, ['=', O('QUANTITY'), '3']), expectedFrom: (d) => orders(d, (r) => r[8] === 3) },
+  {
+    name: 'filter = number given as a string',
+    query: countWhere(ORDERS, ['=', O('QUANTITY'), '3']),
+    expectedFrom: (d) => orders(d, (r) => r[8] === 3),
+  },
   { name: 'filter = id', query: countWhere(ORDERS, ['=', O('ID'), 1, 2, 3, 999999]), expected: [[3]] },
   { name: 'filter <', query: countWhere(ORDERS, ['<', O('TOTAL'), 50]), expectedFrom: (d) => orders(d, (r) => (r[5] as number) < 50) },
   { name: 'filter >', query: countWhere(ORDERS, ['>', O('TOTAL'), 100]), expectedFrom: (d) => orders(d, (r) => (r[5] as number) > 100) },
@@ -52,7 +72,11 @@ export const FILTER_CASES: QueryCase[] = [
   },
   {
     name: 'filter nested and/or/not',
-    query: countWhere(PRODUCTS, ['and', ['or', ['=', P('CATEGORY'), 'Gizmo'], ['=', P('CATEGORY'), 'Widget']], ['not', ['<', P('RATING'), 4]]]),
+    query: countWhere(PRODUCTS, [
+      'and',
+      ['or', ['=', P('CATEGORY'), 'Gizmo'], ['=', P('CATEGORY'), 'Widget']],
+      ['not', ['<', P('RATING'), 4]],
+    ]),
     expectedFrom: (d) => products(d, (r) => (r[3] === 'Gizmo' || r[3] === 'Widget') && !((r[6] as number) < 4)),
   },
   {
@@ -108,17 +132,39 @@ export const FILTER_CASES: QueryCase[] = [
   { name: 'filter = hostile string', query: countWhere(PRODUCTS, ['=', P('CATEGORY'), "'; DROP TABLE PRODUCTS; --"]), expected: [[0]] },
   { name: 'filter is-null', query: countWhere(ORDERS, ['is-null', O('DISCOUNT')]), expectedFrom: (d) => orders(d, (r) => r[6] === null) },
   { name: 'filter not-null', query: countWhere(ORDERS, ['not-null', O('DISCOUNT')]), expectedFrom: (d) => orders(d, (r) => r[6] !== null) },
-  { name: 'filter is-empty on text', query: countWhere(PRODUCTS, ['is-empty', P('VENDOR')]), expectedFrom: (d) => products(d, (r) => r[4] === null || r[4] === '') },
-  { name: 'filter not-empty on text', query: countWhere(PRODUCTS, ['not-empty', P('VENDOR')]), expectedFrom: (d) => products(d, (r) => r[4] !== null && r[4] !== '') },
-  { name: 'filter is-empty on a number', query: countWhere(ORDERS, ['is-empty', O('DISCOUNT')]), expectedFrom: (d) => orders(d, (r) => r[6] === null) },
+  {
+    name: 'filter is-empty on text',
+    query: countWhere(PRODUCTS, ['is-empty', P('VENDOR')]),
+    expectedFrom: (d) => products(d, (r) => r[4] === null || r[4] === ''),
+  },
+  {
+    name: 'filter not-empty on text',
+    query: countWhere(PRODUCTS, ['not-empty', P('VENDOR')]),
+    expectedFrom: (d) => products(d, (r) => r[4] !== null && r[4] !== ''),
+  },
+  {
+    name: 'filter is-empty on a number',
+    query: countWhere(ORDERS, ['is-empty', O('DISCOUNT')]),
+    expectedFrom: (d) => orders(d, (r) => r[6] === null),
+  },
   {
     name: 'filter inside',
     query: countWhere(PEOPLE, ['inside', U('LATITUDE'), U('LONGITUDE'), 45, -110, 35, -90]),
-    expectedFrom: (d) => [[d.people.filter((r) => (r[11] as number) >= 35 && (r[11] as number) <= 45 && (r[6] as number) >= -110 && (r[6] as number) <= -90).length]],
+    expectedFrom: (d) => [
+      [
+        d.people.filter((r) => (r[11] as number) >= 35 && (r[11] as number) <= 45 && (r[6] as number) >= -110 && (r[6] as number) <= -90)
+          .length,
+      ],
+    ],
   },
   {
     name: 'filter on an expression',
-    query: { 'source-table': ORDERS, expressions: { margin: ['-', O('TOTAL'), O('SUBTOTAL')] }, aggregation: [['count']], filter: ['>', ['expression', 'margin'], 5] },
+    query: {
+      'source-table': ORDERS,
+      expressions: { margin: ['-', O('TOTAL'), O('SUBTOTAL')] },
+      aggregation: [['count']],
+      filter: ['>', ['expression', 'margin'], 5],
+    },
     expectedFrom: (d) => orders(d, (r) => (r[5] as number) - (r[3] as number) > 5),
   },
   {

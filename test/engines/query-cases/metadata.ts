@@ -31,7 +31,13 @@ export function humanize(name: string): string {
 }
 
 const KIND_TYPES: Record<ColumnKind, string> = {
-  int: 'type/Integer', bigint: 'type/BigInteger', float: 'type/Float', text: 'type/Text', longtext: 'type/Text', timestamp: 'type/DateTime', date: 'type/Date',
+  int: 'type/Integer',
+  bigint: 'type/BigInteger',
+  float: 'type/Float',
+  text: 'type/Text',
+  longtext: 'type/Text',
+  timestamp: 'type/DateTime',
+  date: 'type/Date',
 };
 
 function semanticType(column: string, references?: string): string | null {
@@ -56,7 +62,9 @@ export function sampleSnapshot(engine: Engine, described: DescribedDatabase | nu
   for (const t of SAMPLE_TABLES) {
     const info = described?.tables.find((x) => x.name === t.name);
     const tableId = TABLE_IDS[t.name];
-    const schema = described ? (info?.schema ?? null) : ({ postgres: 'public', duckdb: 'main', mysql: null, sqlite: null } as const)[engine];
+    const schema = described
+      ? (info?.schema ?? null)
+      : ({ postgres: 'public', duckdb: 'main', mysql: null, sqlite: null } as const)[engine];
     tables.set(tableId, { id: tableId, dbId: 1, schema, name: t.name, displayName: humanize(t.name) });
     t.columns.forEach((c, i) => {
       const id = tableId * 100 + i + 1;
@@ -101,7 +109,8 @@ export async function readFingerprints(driver: WarehouseDriver, engine: Engine, 
   const out: Fingerprints = {};
   for (const t of SAMPLE_TABLES) {
     const numeric = t.columns.map((c, i) => ({ c, i })).filter(({ c }) => ['int', 'bigint', 'float'].includes(c.kind));
-    const sql = `SELECT ${numeric.map(({ c }) => `MIN(${q(c.name)}), MAX(${q(c.name)})`).join(', ')} FROM ${schema ? `${q(schema)}.` : ''}${q(t.name)}`;
+    const from = `${schema ? `${q(schema)}.` : ''}${q(t.name)}`;
+    const sql = `SELECT ${numeric.map(({ c }) => `MIN(${q(c.name)}), MAX(${q(c.name)})`).join(', ')} FROM ${from}`;
     const { rows } = await driver.query(sql);
     numeric.forEach(({ i }, k) => {
       const min = Number(rows[0][2 * k]);

@@ -7,12 +7,20 @@ const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 export const BINNING_CASES: QueryCase[] = [
   {
     name: 'binning num-bins',
-    query: { 'source-table': ORDERS, breakout: [O('TOTAL', { binning: { strategy: 'num-bins', 'num-bins': 10 } })], aggregation: [['count']] },
+    query: {
+      'source-table': ORDERS,
+      breakout: [O('TOTAL', { binning: { strategy: 'num-bins', 'num-bins': 10 } })],
+      aggregation: [['count']],
+    },
     check: (rows) => expect(sum(rows.map((r) => r[1] as N))).toBe(500),
   },
   {
     name: 'binning bin-width',
-    query: { 'source-table': PRODUCTS, breakout: [P('PRICE', { binning: { strategy: 'bin-width', 'bin-width': 10 } })], aggregation: [['count']] },
+    query: {
+      'source-table': PRODUCTS,
+      breakout: [P('PRICE', { binning: { strategy: 'bin-width', 'bin-width': 10 } })],
+      aggregation: [['count']],
+    },
     expectedFrom: (d) => {
       const m = new Map<number, number>();
       for (const r of d.products) {
@@ -41,14 +49,21 @@ export const BINNING_CASES: QueryCase[] = [
   },
   {
     name: 'binning an integer column',
-    query: { 'source-table': ORDERS, breakout: [O('QUANTITY', { binning: { strategy: 'num-bins', 'num-bins': 4 } })], aggregation: [['count']] },
+    query: {
+      'source-table': ORDERS,
+      breakout: [O('QUANTITY', { binning: { strategy: 'num-bins', 'num-bins': 4 } })],
+      aggregation: [['count']],
+    },
     check: (rows) => expect(sum(rows.map((r) => r[1] as N))).toBe(500),
   },
   {
     name: 'binning with two binned breakouts',
     query: {
       'source-table': PEOPLE,
-      breakout: [U('LATITUDE', { binning: { strategy: 'bin-width', 'bin-width': 10 } }), U('LONGITUDE', { binning: { strategy: 'bin-width', 'bin-width': 20 } })],
+      breakout: [
+        U('LATITUDE', { binning: { strategy: 'bin-width', 'bin-width': 10 } }),
+        U('LONGITUDE', { binning: { strategy: 'bin-width', 'bin-width': 20 } }),
+      ],
       aggregation: [['count']],
     },
     check: (rows) => expect(sum(rows.map((r) => r[2] as N))).toBe(2500),
@@ -74,13 +89,37 @@ export const LIMIT_CASES: QueryCase[] = [
   },
   {
     name: 'order by desc with limit',
-    query: { 'source-table': ORDERS, fields: [O('ID'), O('TOTAL')], 'order-by': [['desc', O('TOTAL')], ['asc', O('ID')]], limit: 3 },
-    expectedFrom: (d) => [...d.orders].sort((a, b) => (b[5] as N) - (a[5] as N) || (a[0] as N) - (b[0] as N)).slice(0, 3).map((r) => [r[0], r[5]]),
+    query: {
+      'source-table': ORDERS,
+      fields: [O('ID'), O('TOTAL')],
+      'order-by': [
+        ['desc', O('TOTAL')],
+        ['asc', O('ID')],
+      ],
+      limit: 3,
+    },
+    expectedFrom: (d) =>
+      [...d.orders]
+        .sort((a, b) => (b[5] as N) - (a[5] as N) || (a[0] as N) - (b[0] as N))
+        .slice(0, 3)
+        .map((r) => [r[0], r[5]]),
   },
   {
     name: 'order by two columns',
-    query: { 'source-table': PRODUCTS, fields: [P('CATEGORY'), P('ID')], 'order-by': [['asc', P('CATEGORY')], ['desc', P('ID')]], limit: 5 },
-    expectedFrom: (d) => [...d.products].sort((a, b) => String(a[3]).localeCompare(String(b[3])) || (b[0] as N) - (a[0] as N)).slice(0, 5).map((r) => [r[3], r[0]]),
+    query: {
+      'source-table': PRODUCTS,
+      fields: [P('CATEGORY'), P('ID')],
+      'order-by': [
+        ['asc', P('CATEGORY')],
+        ['desc', P('ID')],
+      ],
+      limit: 5,
+    },
+    expectedFrom: (d) =>
+      [...d.products]
+        .sort((a, b) => String(a[3]).localeCompare(String(b[3])) || (b[0] as N) - (a[0] as N))
+        .slice(0, 5)
+        .map((r) => [r[3], r[0]]),
   },
   {
     name: 'explicit fields',
@@ -105,7 +144,12 @@ export const LIMIT_CASES: QueryCase[] = [
   },
   {
     name: 'a field by name on a table',
-    query: { 'source-table': PRODUCTS, fields: [['field', 'CATEGORY', { 'base-type': 'type/Text' }]], 'order-by': [['asc', P('ID')]], limit: 2 },
+    query: {
+      'source-table': PRODUCTS,
+      fields: [['field', 'CATEGORY', { 'base-type': 'type/Text' }]],
+      'order-by': [['asc', P('ID')]],
+      limit: 2,
+    },
     expectedFrom: (d) => d.products.slice(0, 2).map((r) => [r[3]]),
   },
   {
@@ -132,7 +176,11 @@ export const JOIN_CASES: QueryCase[] = [
   },
   {
     name: 'two implicit joins',
-    query: { 'source-table': ORDERS, breakout: [P('CATEGORY', { 'source-field': 303 }), U('SOURCE', { 'source-field': 302 })], aggregation: [['sum', O('TOTAL')]] },
+    query: {
+      'source-table': ORDERS,
+      breakout: [P('CATEGORY', { 'source-field': 303 }), U('SOURCE', { 'source-field': 302 })],
+      aggregation: [['sum', O('TOTAL')]],
+    },
   },
   {
     name: 'implicit join in a filter',
@@ -147,25 +195,39 @@ export const JOIN_CASES: QueryCase[] = [
     query: { 'source-table': ORDERS, fields: [O('ID'), P('TITLE', { 'source-field': 303 })], 'order-by': [['asc', O('ID')]], limit: 3 },
     expectedFrom: (d) => d.orders.slice(0, 3).map((o) => [o[0], d.products.find((p) => p[0] === o[2])![2]]),
   },
-  ...(['left-join', 'inner-join', 'right-join'] as const).map(
-    (strategy): QueryCase => ({
-      name: `explicit ${strategy} with all fields`,
-      query: {
-        'source-table': ORDERS,
-        joins: [{ alias: 'Products', 'source-table': PRODUCTS, strategy, fields: 'all', condition: ['=', O('PRODUCT_ID'), P('ID', { 'join-alias': 'Products' })] }],
-        'order-by': [['asc', O('ID')]],
-        limit: 3,
-        // NULLs (unmatched products of a right join) sort first or last depending on the engine.
-        ...(strategy === 'right-join' ? { filter: ['not-null', O('ID')] } : {}),
-      },
-      expectedFrom: (d) => d.orders.slice(0, 3).map((o) => [...o, ...d.products.find((p) => p[0] === o[2])!]),
-    }),
-  ),
+  ...(['left-join', 'inner-join', 'right-join'] as const).map((strategy): QueryCase => ({
+    name: `explicit ${strategy} with all fields`,
+    query: {
+      'source-table': ORDERS,
+      joins: [
+        {
+          alias: 'Products',
+          'source-table': PRODUCTS,
+          strategy,
+          fields: 'all',
+          condition: ['=', O('PRODUCT_ID'), P('ID', { 'join-alias': 'Products' })],
+        },
+      ],
+      'order-by': [['asc', O('ID')]],
+      limit: 3,
+      // NULLs (unmatched products of a right join) sort first or last depending on the engine.
+      ...(strategy === 'right-join' ? { filter: ['not-null', O('ID')] } : {}),
+    },
+    expectedFrom: (d) => d.orders.slice(0, 3).map((o) => [...o, ...d.products.find((p) => p[0] === o[2])!]),
+  })),
   {
     name: 'right join keeps unmatched rows',
     query: {
       'source-table': ORDERS,
-      joins: [{ alias: 'P', 'source-table': PRODUCTS, strategy: 'right-join', fields: 'none', condition: ['=', O('PRODUCT_ID'), P('ID', { 'join-alias': 'P' })] }],
+      joins: [
+        {
+          alias: 'P',
+          'source-table': PRODUCTS,
+          strategy: 'right-join',
+          fields: 'none',
+          condition: ['=', O('PRODUCT_ID'), P('ID', { 'join-alias': 'P' })],
+        },
+      ],
       aggregation: [['count'], ['distinct', P('ID', { 'join-alias': 'P' })]],
     },
     expectedFrom: (d) => {
@@ -177,7 +239,15 @@ export const JOIN_CASES: QueryCase[] = [
     name: 'full join',
     query: {
       'source-table': ORDERS,
-      joins: [{ alias: 'P', 'source-table': PRODUCTS, strategy: 'full-join', fields: 'none', condition: ['=', O('PRODUCT_ID'), P('ID', { 'join-alias': 'P' })] }],
+      joins: [
+        {
+          alias: 'P',
+          'source-table': PRODUCTS,
+          strategy: 'full-join',
+          fields: 'none',
+          condition: ['=', O('PRODUCT_ID'), P('ID', { 'join-alias': 'P' })],
+        },
+      ],
       aggregation: [['count']],
     },
     unsupported: { mysql: /MySQL\/MariaDB has no FULL JOIN \(join "P"\)/ },
@@ -190,7 +260,14 @@ export const JOIN_CASES: QueryCase[] = [
     name: 'join with a field list and breakout on a joined field',
     query: {
       'source-table': ORDERS,
-      joins: [{ alias: 'People', 'source-table': PEOPLE, fields: [U('STATE', { 'join-alias': 'People' })], condition: ['=', O('USER_ID'), U('ID', { 'join-alias': 'People' })] }],
+      joins: [
+        {
+          alias: 'People',
+          'source-table': PEOPLE,
+          fields: [U('STATE', { 'join-alias': 'People' })],
+          condition: ['=', O('USER_ID'), U('ID', { 'join-alias': 'People' })],
+        },
+      ],
       breakout: [U('SOURCE', { 'join-alias': 'People' })],
       aggregation: [['count']],
     },
@@ -201,7 +278,14 @@ export const JOIN_CASES: QueryCase[] = [
     query: {
       'source-table': ORDERS,
       fields: [O('ID')],
-      joins: [{ alias: 'People', 'source-table': PEOPLE, fields: [U('STATE', { 'join-alias': 'People' })], condition: ['=', O('USER_ID'), U('ID', { 'join-alias': 'People' })] }],
+      joins: [
+        {
+          alias: 'People',
+          'source-table': PEOPLE,
+          fields: [U('STATE', { 'join-alias': 'People' })],
+          condition: ['=', O('USER_ID'), U('ID', { 'join-alias': 'People' })],
+        },
+      ],
       'order-by': [['asc', O('ID')]],
       limit: 3,
     },
@@ -229,7 +313,15 @@ export const JOIN_CASES: QueryCase[] = [
     name: 'self join',
     query: {
       'source-table': PRODUCTS,
-      joins: [{ alias: 'Same', 'source-table': PRODUCTS, strategy: 'inner-join', fields: 'none', condition: ['=', P('CATEGORY'), P('CATEGORY', { 'join-alias': 'Same' })] }],
+      joins: [
+        {
+          alias: 'Same',
+          'source-table': PRODUCTS,
+          strategy: 'inner-join',
+          fields: 'none',
+          condition: ['=', P('CATEGORY'), P('CATEGORY', { 'join-alias': 'Same' })],
+        },
+      ],
       aggregation: [['count']],
     },
     expectedFrom: (d) => [[sum(['Doohickey', 'Gadget', 'Gizmo', 'Widget'].map((c) => d.products.filter((p) => p[3] === c).length ** 2))]],
@@ -257,7 +349,14 @@ export const JOIN_CASES: QueryCase[] = [
     name: 'aggregating a joined field',
     query: {
       'source-table': ORDERS,
-      joins: [{ alias: 'Products', 'source-table': PRODUCTS, fields: 'none', condition: ['=', O('PRODUCT_ID'), P('ID', { 'join-alias': 'Products' })] }],
+      joins: [
+        {
+          alias: 'Products',
+          'source-table': PRODUCTS,
+          fields: 'none',
+          condition: ['=', O('PRODUCT_ID'), P('ID', { 'join-alias': 'Products' })],
+        },
+      ],
       aggregation: [['avg', P('PRICE', { 'join-alias': 'Products' })]],
     },
     expectedFrom: (d) => [[sum(d.orders.map((o) => d.products.find((p) => p[0] === o[2])![5] as N)) / d.orders.length]],
@@ -267,7 +366,12 @@ export const JOIN_CASES: QueryCase[] = [
     query: {
       'source-table': ORDERS,
       joins: [
-        { alias: 'Products', 'source-table': PRODUCTS, fields: 'none', condition: ['=', O('PRODUCT_ID'), P('ID', { 'join-alias': 'Products' })] },
+        {
+          alias: 'Products',
+          'source-table': PRODUCTS,
+          fields: 'none',
+          condition: ['=', O('PRODUCT_ID'), P('ID', { 'join-alias': 'Products' })],
+        },
         { alias: 'People', 'source-table': PEOPLE, fields: 'none', condition: ['=', O('USER_ID'), U('ID', { 'join-alias': 'People' })] },
       ],
       breakout: [P('CATEGORY', { 'join-alias': 'Products' })],
@@ -284,7 +388,11 @@ export const NESTED_CASES: QueryCase[] = [
   },
   {
     name: 'nested: all columns of a source query',
-    query: { 'source-query': { 'source-table': PRODUCTS, fields: [P('ID'), P('CATEGORY')] }, 'order-by': [['asc', ['field', 'ID', { 'base-type': 'type/Integer' }]]], limit: 2 },
+    query: {
+      'source-query': { 'source-table': PRODUCTS, fields: [P('ID'), P('CATEGORY')] },
+      'order-by': [['asc', ['field', 'ID', { 'base-type': 'type/Integer' }]]],
+      limit: 2,
+    },
     expectedFrom: (d) => d.products.slice(0, 2).map((p) => [p[0], p[3]]),
     columns: ['ID', 'CATEGORY'],
   },
@@ -349,7 +457,10 @@ export const NESTED_CASES: QueryCase[] = [
     query: {
       'source-query': { 'source-table': ORDERS, fields: [O('ID'), O('SUBTOTAL'), O('TAX')] },
       expressions: { gross: ['+', ['field', 'SUBTOTAL', { 'base-type': 'type/Float' }], ['field', 'TAX', { 'base-type': 'type/Float' }]] },
-      fields: [['field', 'ID', { 'base-type': 'type/Integer' }], ['expression', 'gross']],
+      fields: [
+        ['field', 'ID', { 'base-type': 'type/Integer' }],
+        ['expression', 'gross'],
+      ],
       'order-by': [['asc', ['field', 'ID', { 'base-type': 'type/Integer' }]]],
       limit: 3,
     },
@@ -360,7 +471,14 @@ export const NESTED_CASES: QueryCase[] = [
     query: {
       'source-query': {
         'source-table': ORDERS,
-        joins: [{ alias: 'Products', 'source-table': PRODUCTS, fields: [P('CATEGORY', { 'join-alias': 'Products' })], condition: ['=', O('PRODUCT_ID'), P('ID', { 'join-alias': 'Products' })] }],
+        joins: [
+          {
+            alias: 'Products',
+            'source-table': PRODUCTS,
+            fields: [P('CATEGORY', { 'join-alias': 'Products' })],
+            condition: ['=', O('PRODUCT_ID'), P('ID', { 'join-alias': 'Products' })],
+          },
+        ],
         fields: [O('ID')],
       },
       breakout: [['field', 'Products__CATEGORY', { 'base-type': 'type/Text' }]],
@@ -372,18 +490,33 @@ export const NESTED_CASES: QueryCase[] = [
     query: {
       'source-query': {
         'source-table': ORDERS,
-        joins: [{ alias: 'Products', 'source-table': PRODUCTS, fields: [P('CATEGORY', { 'join-alias': 'Products' })], condition: ['=', O('PRODUCT_ID'), P('ID', { 'join-alias': 'Products' })] }],
+        joins: [
+          {
+            alias: 'Products',
+            'source-table': PRODUCTS,
+            fields: [P('CATEGORY', { 'join-alias': 'Products' })],
+            condition: ['=', O('PRODUCT_ID'), P('ID', { 'join-alias': 'Products' })],
+          },
+        ],
         fields: [O('ID')],
       },
       breakout: [P('CATEGORY', { 'join-alias': 'Products' })],
       aggregation: [['count']],
     },
-    expectedFrom: (d) => ['Doohickey', 'Gadget', 'Gizmo', 'Widget'].map((c) => [c, d.orders.filter((o) => d.products.find((p) => p[0] === o[2])![3] === c).length]),
+    expectedFrom: (d) =>
+      ['Doohickey', 'Gadget', 'Gizmo', 'Widget'].map((c) => [
+        c,
+        d.orders.filter((o) => d.products.find((p) => p[0] === o[2])![3] === c).length,
+      ]),
     columns: ['Products__CATEGORY', 'count'],
   },
   {
     name: 'nested: implicit join from a source query',
-    query: { 'source-query': { 'source-table': ORDERS, fields: [O('ID'), O('PRODUCT_ID')] }, breakout: [P('CATEGORY', { 'source-field': 303 })], aggregation: [['count']] },
+    query: {
+      'source-query': { 'source-table': ORDERS, fields: [O('ID'), O('PRODUCT_ID')] },
+      breakout: [P('CATEGORY', { 'source-field': 303 })],
+      aggregation: [['count']],
+    },
   },
   {
     name: 'nested: raw timestamps and dates through a source query',
@@ -396,7 +529,10 @@ export const NESTED_CASES: QueryCase[] = [
   },
   {
     name: 'nested: min of a timestamp of a source query',
-    query: { 'source-query': { 'source-table': PEOPLE, fields: [U('ID'), U('CREATED_AT')] }, aggregation: [['min', ['field', 'CREATED_AT', { 'base-type': 'type/DateTime' }]]] },
+    query: {
+      'source-query': { 'source-table': PEOPLE, fields: [U('ID'), U('CREATED_AT')] },
+      aggregation: [['min', ['field', 'CREATED_AT', { 'base-type': 'type/DateTime' }]]],
+    },
     expectedFrom: (d) => [[d.people.map((p) => p[12] as string).sort()[0]]],
   },
   {
@@ -419,7 +555,10 @@ export const NESTED_CASES: QueryCase[] = [
     name: 'nested: a native saved question with its saved columns, no fields listed',
     query: {
       native: 'SELECT "ID" AS id, "CATEGORY" AS category FROM "PRODUCTS" WHERE "ID" <= 3',
-      'native-columns': [{ name: 'id', base_type: 'type/BigInteger' }, { name: 'category', base_type: 'type/Text' }],
+      'native-columns': [
+        { name: 'id', base_type: 'type/BigInteger' },
+        { name: 'category', base_type: 'type/Text' },
+      ],
       'order-by': [['asc', ['field', 'id', { 'base-type': 'type/BigInteger' }]]],
     },
     engines: ['sqlite', 'duckdb', 'postgres'],
@@ -429,7 +568,10 @@ export const NESTED_CASES: QueryCase[] = [
     name: 'nested: a native saved question with its saved columns, no fields listed (MySQL quoting)',
     query: {
       native: 'SELECT `ID` AS id, `CATEGORY` AS category FROM `PRODUCTS` WHERE `ID` <= 3',
-      'native-columns': [{ name: 'id', base_type: 'type/BigInteger' }, { name: 'category', base_type: 'type/Text' }],
+      'native-columns': [
+        { name: 'id', base_type: 'type/BigInteger' },
+        { name: 'category', base_type: 'type/Text' },
+      ],
       'order-by': [['asc', ['field', 'id', { 'base-type': 'type/BigInteger' }]]],
     },
     engines: ['mysql'],
@@ -437,7 +579,10 @@ export const NESTED_CASES: QueryCase[] = [
   },
   {
     name: 'nested: limit in the source query',
-    query: { 'source-query': { 'source-table': ORDERS, fields: [O('ID')], 'order-by': [['asc', O('ID')]], limit: 10 }, aggregation: [['count']] },
+    query: {
+      'source-query': { 'source-table': ORDERS, fields: [O('ID')], 'order-by': [['asc', O('ID')]], limit: 10 },
+      aggregation: [['count']],
+    },
     expected: [[10]],
   },
   {
@@ -460,19 +605,34 @@ export const HOSTILE_CASES: QueryCase[] = [
     name: 'hostile join alias',
     query: {
       'source-table': ORDERS,
-      joins: [{ alias: HOSTILE_ALIAS, 'source-table': PRODUCTS, fields: [P('CATEGORY', { 'join-alias': HOSTILE_ALIAS })], condition: ['=', O('PRODUCT_ID'), P('ID', { 'join-alias': HOSTILE_ALIAS })] }],
+      joins: [
+        {
+          alias: HOSTILE_ALIAS,
+          'source-table': PRODUCTS,
+          fields: [P('CATEGORY', { 'join-alias': HOSTILE_ALIAS })],
+          condition: ['=', O('PRODUCT_ID'), P('ID', { 'join-alias': HOSTILE_ALIAS })],
+        },
+      ],
       fields: [O('ID')],
       filter: ['=', P('CATEGORY', { 'join-alias': HOSTILE_ALIAS }), 'Widget'],
       'order-by': [['asc', O('ID')]],
       limit: 2,
     },
     columns: ['ID', `${HOSTILE_ALIAS}__CATEGORY`],
-    expectedFrom: (d) => d.orders.filter((o) => d.products.find((p) => p[0] === o[2])![3] === 'Widget').slice(0, 2).map((o) => [o[0], 'Widget']),
+    expectedFrom: (d) =>
+      d.orders
+        .filter((o) => d.products.find((p) => p[0] === o[2])![3] === 'Widget')
+        .slice(0, 2)
+        .map((o) => [o[0], 'Widget']),
   },
   {
     name: 'hostile aggregation name used by an outer query',
     query: {
-      'source-query': { 'source-table': ORDERS, breakout: [O('USER_ID')], aggregation: [['aggregation-options', ['count'], { name: HOSTILE_NAME }]] },
+      'source-query': {
+        'source-table': ORDERS,
+        breakout: [O('USER_ID')],
+        aggregation: [['aggregation-options', ['count'], { name: HOSTILE_NAME }]],
+      },
       filter: ['>', ['field', HOSTILE_NAME, { 'base-type': 'type/Integer' }], 1],
       aggregation: [['sum', ['field', HOSTILE_NAME, { 'base-type': 'type/Integer' }]]],
     },
@@ -488,7 +648,7 @@ export const HOSTILE_CASES: QueryCase[] = [
       'source-table': PRODUCTS,
       expressions: { [HOSTILE_NAME]: ['concat', "'); DROP TABLE x; --", P('CATEGORY'), '?', '$1', '\\'] },
       fields: [P('ID'), ['expression', HOSTILE_NAME]],
-      filter: ['contains', ['expression', HOSTILE_NAME], "); DROP"],
+      filter: ['contains', ['expression', HOSTILE_NAME], '); DROP'],
       'order-by': [['asc', P('ID')]],
       limit: 1,
     },

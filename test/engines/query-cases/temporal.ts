@@ -71,25 +71,52 @@ function grouped(rows: Row[], f: (r: Row) => unknown): Row[] {
 }
 
 const UNITS: TemporalUnit[] = [
-  'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year',
-  'minute-of-hour', 'hour-of-day', 'day-of-week', 'day-of-month', 'day-of-year', 'week-of-year', 'month-of-year', 'quarter-of-year',
+  'minute',
+  'hour',
+  'day',
+  'week',
+  'month',
+  'quarter',
+  'year',
+  'minute-of-hour',
+  'hour-of-day',
+  'day-of-week',
+  'day-of-month',
+  'day-of-year',
+  'week-of-year',
+  'month-of-year',
+  'quarter-of-year',
 ];
 
 const byUnit: QueryCase[] = UNITS.map((unit) => ({
   name: `breakout on a timestamp by ${unit}`,
-  query: { 'source-table': ORDERS, breakout: [O('CREATED_AT', { 'temporal-unit': unit })], aggregation: [['count']], ...(unit === 'minute' || unit === 'hour' ? { filter: ['<', O('ID'), 40] } : {}) },
-  expectedFrom: (d) => grouped(unit === 'minute' || unit === 'hour' ? d.orders.filter((r) => (r[0] as number) < 40) : d.orders, (r) => bucket(r[7], unit)),
+  query: {
+    'source-table': ORDERS,
+    breakout: [O('CREATED_AT', { 'temporal-unit': unit })],
+    aggregation: [['count']],
+    ...(unit === 'minute' || unit === 'hour' ? { filter: ['<', O('ID'), 40] } : {}),
+  },
+  expectedFrom: (d) =>
+    grouped(unit === 'minute' || unit === 'hour' ? d.orders.filter((r) => (r[0] as number) < 40) : d.orders, (r) => bucket(r[7], unit)),
 }));
 
 const dateUnits: TemporalUnit[] = ['day', 'week', 'month', 'quarter', 'year', 'day-of-week', 'month-of-year', 'week-of-year'];
 const byDateUnit: QueryCase[] = dateUnits.map((unit) => ({
   name: `breakout on a date by ${unit}`,
-  query: { 'source-table': PEOPLE, breakout: [U('BIRTH_DATE', { 'temporal-unit': unit })], aggregation: [['count']], filter: ['<', U('ID'), 80] },
+  query: {
+    'source-table': PEOPLE,
+    breakout: [U('BIRTH_DATE', { 'temporal-unit': unit })],
+    aggregation: [['count']],
+    filter: ['<', U('ID'), 80],
+  },
   expectedFrom: (d) =>
-    grouped(d.people.filter((r) => (r[0] as number) < 80), (r) => {
-      const b = bucket(`${r[9]}T00:00:00`, unit);
-      return typeof b === 'string' ? b.slice(0, 10) : b;
-    }),
+    grouped(
+      d.people.filter((r) => (r[0] as number) < 80),
+      (r) => {
+        const b = bucket(`${r[9]}T00:00:00`, unit);
+        return typeof b === 'string' ? b.slice(0, 10) : b;
+      },
+    ),
 }));
 
 const inRange = (ts: unknown, from: string, to: string) => String(ts) >= from && String(ts) < to;
@@ -101,8 +128,13 @@ export const TEMPORAL_CASES: QueryCase[] = [
   ...byDateUnit,
   {
     name: 'breakout by month and year with two columns',
-    query: { 'source-table': ORDERS, breakout: [O('CREATED_AT', { 'temporal-unit': 'year' }), O('CREATED_AT', { 'temporal-unit': 'month-of-year' })], aggregation: [['count']] },
-    expectedFrom: (d) => grouped(d.orders, (r) => [bucket(r[7], 'year'), bucket(r[7], 'month-of-year')]).map(([k, n]) => [...(k as unknown[]), n]),
+    query: {
+      'source-table': ORDERS,
+      breakout: [O('CREATED_AT', { 'temporal-unit': 'year' }), O('CREATED_AT', { 'temporal-unit': 'month-of-year' })],
+      aggregation: [['count']],
+    },
+    expectedFrom: (d) =>
+      grouped(d.orders, (r) => [bucket(r[7], 'year'), bucket(r[7], 'month-of-year')]).map(([k, n]) => [...(k as unknown[]), n]),
     columns: ['CREATED_AT', 'CREATED_AT_2', 'count'],
   },
   {
@@ -127,7 +159,11 @@ export const TEMPORAL_CASES: QueryCase[] = [
   },
   {
     name: 'filter between timestamps',
-    query: { 'source-table': ORDERS, aggregation: [['count']], filter: ['between', O('CREATED_AT'), '2024-01-01T06:00:00', '2024-06-30T18:00:00'] },
+    query: {
+      'source-table': ORDERS,
+      aggregation: [['count']],
+      filter: ['between', O('CREATED_AT'), '2024-01-01T06:00:00', '2024-06-30T18:00:00'],
+    },
     expectedFrom: (d) => count(d.orders, (r) => String(r[7]) >= '2024-01-01T06:00:00' && String(r[7]) <= '2024-06-30T18:00:00'),
   },
   {
@@ -167,7 +203,11 @@ export const TEMPORAL_CASES: QueryCase[] = [
   },
   {
     name: 'time-interval last 30 days including today',
-    query: { 'source-table': ORDERS, aggregation: [['count']], filter: ['time-interval', O('CREATED_AT'), -30, 'day', { 'include-current': true }] },
+    query: {
+      'source-table': ORDERS,
+      aggregation: [['count']],
+      filter: ['time-interval', O('CREATED_AT'), -30, 'day', { 'include-current': true }],
+    },
     expectedFrom: (d) => count(d.orders, (r) => inRange(r[7], '2025-05-16', '2025-06-16')),
   },
   {
@@ -202,12 +242,22 @@ export const TEMPORAL_CASES: QueryCase[] = [
   },
   {
     name: 'order by a bucketed breakout descending',
-    query: { 'source-table': ORDERS, breakout: [O('CREATED_AT', { 'temporal-unit': 'year' })], aggregation: [['count']], 'order-by': [['desc', O('CREATED_AT', { 'temporal-unit': 'year' })]] },
+    query: {
+      'source-table': ORDERS,
+      breakout: [O('CREATED_AT', { 'temporal-unit': 'year' })],
+      aggregation: [['count']],
+      'order-by': [['desc', O('CREATED_AT', { 'temporal-unit': 'year' })]],
+    },
     expectedFrom: (d) => grouped(d.orders, (r) => bucket(r[7], 'year')).reverse(),
   },
   {
     name: 'fields with a temporal unit',
-    query: { 'source-table': ORDERS, fields: [O('ID'), O('CREATED_AT', { 'temporal-unit': 'month' })], 'order-by': [['asc', O('ID')]], limit: 5 },
+    query: {
+      'source-table': ORDERS,
+      fields: [O('ID'), O('CREATED_AT', { 'temporal-unit': 'month' })],
+      'order-by': [['asc', O('ID')]],
+      limit: 5,
+    },
     expectedFrom: (d) => d.orders.slice(0, 5).map((r) => [r[0], bucket(r[7], 'month')]),
   },
 ];

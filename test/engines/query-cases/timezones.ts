@@ -22,7 +22,12 @@ export const TIMEZONE_CASES: QueryCase[] = [
   {
     name: 'time zone: breakout by day in New York',
     timezone: NY,
-    query: { 'source-table': ORDERS, breakout: [O('CREATED_AT', { 'temporal-unit': 'day' })], aggregation: [['count']], filter: ['<', O('ID'), 100] },
+    query: {
+      'source-table': ORDERS,
+      breakout: [O('CREATED_AT', { 'temporal-unit': 'day' })],
+      aggregation: [['count']],
+      filter: ['<', O('ID'), 100],
+    },
     expectedFrom: (d) => grouped(d.orders.filter((o) => (o[0] as number) < 100).map((o) => bucket(ny(o[7]), 'day'))),
   },
   {
@@ -40,7 +45,12 @@ export const TIMEZONE_CASES: QueryCase[] = [
   {
     name: 'time zone: cum-count by month in New York',
     timezone: NY,
-    query: { 'source-table': ORDERS, breakout: [O('CREATED_AT', { 'temporal-unit': 'month' })], aggregation: [['cum-count']], 'order-by': [['asc', O('CREATED_AT')]] },
+    query: {
+      'source-table': ORDERS,
+      breakout: [O('CREATED_AT', { 'temporal-unit': 'month' })],
+      aggregation: [['cum-count']],
+      'order-by': [['asc', O('CREATED_AT')]],
+    },
     check: (rows) => expect(rows[rows.length - 1][1]).toBe(500),
   },
   {

@@ -20,7 +20,10 @@ export async function sampleWarehouses(engines: readonly Engine[], orders: numbe
   const made = await Promise.all(
     engines.map(async (engine) => {
       const wh = await freshWarehouse(engine);
-      const target = engine === 'sqlite' || engine === 'duckdb' ? { engine, file: (wh.details as FileDetails).db } : { engine, details: wh.details as ServerDetails };
+      const target =
+        engine === 'sqlite' || engine === 'duckdb'
+          ? { engine, file: (wh.details as FileDetails).db }
+          : { engine, details: wh.details as ServerDetails };
       await writeSampleDatabase(target, { orders, replace: true });
       const driver = wh.driver();
       const described = await driver.describe();

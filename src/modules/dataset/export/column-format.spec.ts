@@ -1,4 +1,13 @@
-import { applyPattern, currencyIdentifier, datePattern, excelNumberFormat, excelPattern, formatNumber, monthPattern, timePattern } from './column-format';
+import {
+  applyPattern,
+  currencyIdentifier,
+  datePattern,
+  excelNumberFormat,
+  excelPattern,
+  formatNumber,
+  monthPattern,
+  timePattern,
+} from './column-format';
 import { formatTemporal, formatTime, formatValue } from './format-value';
 
 const float = { base_type: 'type/Float' };
@@ -30,10 +39,18 @@ describe('column formatting of column_settings', () => {
     expect(formatNumber(1234.5, float, { number_style: 'currency' })).toBe('1,234.50');
     expect(formatNumber(1234.5, float, { number_style: 'currency', currency: 'EUR', currency_in_header: false })).toBe('€1,234.50');
     expect(formatNumber(-5, float, { number_style: 'currency', currency_in_header: false })).toBe('-$5.00');
-    expect(formatNumber(5, float, { number_style: 'currency', currency: 'USD', currency_style: 'code', currency_in_header: false })).toBe('USD 5.00');
-    expect(formatNumber(5, float, { number_style: 'currency', currency: 'USD', currency_style: 'name', currency_in_header: false })).toBe('5.00 US dollars');
+    expect(formatNumber(5, float, { number_style: 'currency', currency: 'USD', currency_style: 'code', currency_in_header: false })).toBe(
+      'USD 5.00',
+    );
+    expect(formatNumber(5, float, { number_style: 'currency', currency: 'USD', currency_style: 'name', currency_in_header: false })).toBe(
+      '5.00 US dollars',
+    );
     expect(formatNumber(1234.5, float, { number_style: 'currency', currency: 'JPY' })).toBe('1,235');
-    expect([currencyIdentifier({ currency: 'EUR' }), currencyIdentifier({ currency: 'EUR', currency_style: 'code' }), currencyIdentifier({ currency: 'EUR', currency_style: 'name' })]).toEqual(['€', 'EUR', 'euros']);
+    expect([
+      currencyIdentifier({ currency: 'EUR' }),
+      currencyIdentifier({ currency: 'EUR', currency_style: 'code' }),
+      currencyIdentifier({ currency: 'EUR', currency_style: 'name' }),
+    ]).toEqual(['€', 'EUR', 'euros']);
   });
 
   it('dates: style, separator, abbreviation, time style and precision', () => {
@@ -47,7 +64,11 @@ describe('column formatting of column_settings', () => {
     expect(applyPattern(timePattern({ time_style: 'HH:mm', time_enabled: 'seconds' })!, t)).toBe('14:05:09');
     expect(applyPattern(timePattern({ time_enabled: 'milliseconds' })!, t)).toBe('2:05:09.042 PM');
     expect(timePattern({ time_enabled: null })).toBeNull();
-    expect([monthPattern({}), monthPattern({ date_style: 'M/D/YYYY' }), monthPattern({ date_style: 'YYYY/M/D', date_separator: '-' })]).toEqual(['MMMM, YYYY', 'M/YYYY', 'YYYY-M']);
+    expect([
+      monthPattern({}),
+      monthPattern({ date_style: 'M/D/YYYY' }),
+      monthPattern({ date_style: 'YYYY/M/D', date_separator: '-' }),
+    ]).toEqual(['MMMM, YYYY', 'M/YYYY', 'YYYY-M']);
   });
 
   it('dates through formatValue: settings with the unit', () => {

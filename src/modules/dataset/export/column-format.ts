@@ -81,7 +81,11 @@ function scaleOf(s: ColumnSettings): number {
  */
 export function formatNumber(value: number, col: NumberCol, s: ColumnSettings): string {
   if (!Number.isFinite(value)) return String(value);
-  const style = isCurrency(col, s) ? 'currency' : s.number_style === 'percent' || s.number_style === 'scientific' ? s.number_style : 'decimal';
+  const style = isCurrency(col, s)
+    ? 'currency'
+    : s.number_style === 'percent' || s.number_style === 'scientific'
+      ? s.number_style
+      : 'decimal';
   const scaled = value * scaleOf(s);
   const fixed = decimalsOf(s);
   let body: string;
@@ -118,7 +122,11 @@ function separators(s: ColumnSettings): { decimal: string; group: string } {
 }
 
 function grouped(n: number, min: number, max: number, seps: { decimal: string; group: string }, useGrouping: boolean): string {
-  const parts = new Intl.NumberFormat('en-US', { minimumFractionDigits: min, maximumFractionDigits: max, useGrouping: useGrouping && seps.group !== '' }).formatToParts(n);
+  const parts = new Intl.NumberFormat('en-US', {
+    minimumFractionDigits: min,
+    maximumFractionDigits: max,
+    useGrouping: useGrouping && seps.group !== '',
+  }).formatToParts(n);
   return parts.map((p) => (p.type === 'group' ? seps.group : p.type === 'decimal' ? seps.decimal : p.value)).join('');
 }
 
@@ -235,9 +243,24 @@ export function excelNumberFormat(col: NumberCol, s: ColumnSettings): string | n
   const currency = isCurrency(col, s);
   const style = currency ? 'currency' : s.number_style;
   const fixed = decimalsOf(s);
-  const hasSettings = fixed !== null || currency || style === 'percent' || style === 'scientific' || str(s.prefix) !== '' || str(s.suffix) !== '' || s.number_separators !== undefined;
+  const hasSettings =
+    fixed !== null ||
+    currency ||
+    style === 'percent' ||
+    style === 'scientific' ||
+    str(s.prefix) !== '' ||
+    str(s.suffix) !== '' ||
+    s.number_separators !== undefined;
   if (!hasSettings) return null;
-  const digits = fixed ?? (currency ? currencyDigits(currencyCode(s)) : style === 'percent' || style === 'scientific' ? 2 : INTEGER_TYPES.has(col.effective_type ?? col.base_type) ? 0 : 2);
+  const digits =
+    fixed ??
+    (currency
+      ? currencyDigits(currencyCode(s))
+      : style === 'percent' || style === 'scientific'
+        ? 2
+        : INTEGER_TYPES.has(col.effective_type ?? col.base_type)
+          ? 0
+          : 2);
   const frac = digits > 0 ? `.${'0'.repeat(digits)}` : '';
   const noGroup = typeof s.number_separators === 'string' && s.number_separators.length === 1;
   let body = style === 'scientific' ? `0${frac}E+00` : `${noGroup ? '0' : '#,##0'}${frac}${style === 'percent' ? '%' : ''}`;

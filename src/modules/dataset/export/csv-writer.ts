@@ -1,6 +1,7 @@
 import { stringify, type Options } from 'csv-stringify/sync';
+import { BufferedOutput } from '../../../common/http/buffered-output';
 import { formatValue } from './format-value';
-import { endStream, ExportWriter, ExportWriterOptions, writeChunk } from './export-writer';
+import type { ExportWriter, ExportWriterOptions } from './export-writer';
 
 /**
  * CSV per RFC 4180: a header row of titles, then the rows; null is empty. A batch is one string, written at once.
@@ -11,10 +12,15 @@ import { endStream, ExportWriter, ExportWriterOptions, writeChunk } from './expo
  * `format_rows`, values are text as the column settings say (`1,234.50`, `May 1, 2024`), see format-value.ts.
  */
 export class CsvWriter implements ExportWriter {
-  constructor(private readonly opts: ExportWriterOptions) {}
+  /** Each batch's text is encoded into reused buffers (see BufferedOutput), not handed to the socket as a string. */
+  private readonly output: BufferedOutput;
+
+  constructor(private readonly opts: ExportWriterOptions) {
+    this.output = new BufferedOutput(opts.out);
+  }
 
   begin(titles: string[]): Promise<boolean> {
-    return writeChunk(this.opts.out, toCsv([titles.map(defuseFormula)]));
+    return this.output.write(toCsv([titles.map(defuseFormula)]));
   }
 
   write(rows: unknown[][]): Promise<boolean> {
@@ -30,16 +36,16 @@ export class CsvWriter implements ExportWriter {
       }
       text += '\n';
     }
-    return writeChunk(this.opts.out, text);
+    return this.output.write(text);
   }
 
   /** A last record of one field: the message (a CSV has no other place for it). */
   async incomplete(message: string): Promise<void> {
-    if (await writeChunk(this.opts.out, toCsv([[defuseFormula(message)]]))) await this.end();
+    if (await this.output.write(toCsv([[defuseFormula(message)]]))) await this.end();
   }
 
   end(): Promise<void> {
-    return endStream(this.opts.out);
+    return this.output.end();
   }
 }
 

@@ -2,7 +2,16 @@ import type { CompiledColumn } from '../../../query-engine/compile/contract';
 import { exportColumns, mergedVisualizationSettings } from './export-columns';
 
 const col = (name: string, display_name: string, field_ref: unknown[], extra: Partial<CompiledColumn> = {}): CompiledColumn =>
-  ({ name, display_name, source: 'fields', base_type: 'type/Float', effective_type: 'type/Float', semantic_type: null, field_ref, ...extra }) as CompiledColumn;
+  ({
+    name,
+    display_name,
+    source: 'fields',
+    base_type: 'type/Float',
+    effective_type: 'type/Float',
+    semantic_type: null,
+    field_ref,
+    ...extra,
+  }) as CompiledColumn;
 const cols = [col('ID', 'ID', ['field', 1, null]), col('TOTAL', 'Total', ['field', 2, null]), col('TAX', 'Tax', ['field', 3, null])];
 
 describe('exportColumns', () => {
@@ -11,7 +20,14 @@ describe('exportColumns', () => {
   });
 
   it('orders by table.columns and drops disabled and unlisted columns, by name or field ref', () => {
-    const viz = { 'table.columns': [{ name: 'TAX', enabled: true }, { name: 'ID', enabled: false }, { fieldRef: ['field', 2, { 'base-type': 'type/Float' }], enabled: true }, { name: 'GONE', enabled: true }] };
+    const viz = {
+      'table.columns': [
+        { name: 'TAX', enabled: true },
+        { name: 'ID', enabled: false },
+        { fieldRef: ['field', 2, { 'base-type': 'type/Float' }], enabled: true },
+        { name: 'GONE', enabled: true },
+      ],
+    };
     expect(exportColumns(cols, viz, false)).toMatchObject({ indices: [2, 1], titles: ['Tax', 'Total'] });
     expect(exportColumns(cols, { 'table.columns': [{ name: 'ID', enabled: false }] }, false).indices).toEqual([0, 1, 2]);
   });
@@ -33,7 +49,10 @@ describe('exportColumns', () => {
   });
 
   it("merges a dashcard's settings over its card's, column by column", () => {
-    const card = { 'table.columns': [{ name: 'ID', enabled: true }], column_settings: { '["name","ID"]': { column_title: 'Id', decimals: 1 }, '["name","TAX"]': { prefix: '~' } } };
+    const card = {
+      'table.columns': [{ name: 'ID', enabled: true }],
+      column_settings: { '["name","ID"]': { column_title: 'Id', decimals: 1 }, '["name","TAX"]': { prefix: '~' } },
+    };
     const dashcard = { column_settings: { '["name","ID"]': { column_title: 'Number' } }, 'card.title': 'x' };
     expect(mergedVisualizationSettings(card, dashcard)).toEqual({
       'table.columns': [{ name: 'ID', enabled: true }],

@@ -8,7 +8,7 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 /** Metabase's cap on exported rows (`absolute-max-results`): the ad-hoc 2,000 does not apply to downloads. */
 export const EXPORT_MAX_ROWS = 1_048_575;
 
-/** The execution-log `context` of each format (COMPAT.md "Query results"). */
+/** The execution-log `context` of each format, as Metabase names the contexts of downloads. */
 export const EXPORT_CONTEXT: Record<ExportFormat, string> = {
   csv: 'csv-download',
   xlsx: 'xlsx-download',
@@ -127,6 +127,15 @@ export function downloadContext(format: ExportFormat, apiContext: string): strin
 }
 
 /** What to write for a saved question's download (its name names the file; `pivot`: the run is its pivot run). */
-export function cardExportSpec(request: DownloadRequest, card: { name: string; visualizationSettings: Record<string, unknown>; pivot: boolean }): ExportSpec {
-  return { format: request.format, formatRows: request.formatRows, pivotResults: request.pivotResults && card.pivot, visualizationSettings: card.visualizationSettings, name: card.name };
+export function cardExportSpec(
+  request: DownloadRequest,
+  card: { name: string; visualizationSettings: Record<string, unknown>; pivot: boolean },
+): ExportSpec {
+  return {
+    format: request.format,
+    formatRows: request.formatRows,
+    pivotResults: request.pivotResults && card.pivot,
+    visualizationSettings: card.visualizationSettings,
+    name: card.name,
+  };
 }

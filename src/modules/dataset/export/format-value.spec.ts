@@ -5,7 +5,16 @@ const date = { base_type: 'type/Date' };
 
 describe('export value formatting', () => {
   it('reads the wall-clock parts of ISO dates and date-times, with or without a zone', () => {
-    expect(parseTemporal('2024-05-01T10:15:30.123Z')).toEqual({ year: 2024, month: 5, day: 1, hour: 10, minute: 15, second: 30, millisecond: 123, hasTime: true });
+    expect(parseTemporal('2024-05-01T10:15:30.123Z')).toEqual({
+      year: 2024,
+      month: 5,
+      day: 1,
+      hour: 10,
+      minute: 15,
+      second: 30,
+      millisecond: 123,
+      hasTime: true,
+    });
     expect(parseTemporal('2024-05-01 10:15:00+02:00')).toMatchObject({ hour: 10, hasTime: true });
     expect(parseTemporal('2024-05-01')).toMatchObject({ day: 1, hasTime: false });
     expect(parseTemporal('May 1')).toBeNull();

@@ -7,7 +7,14 @@ import { applyPattern, datePattern, formatNumber, monthPattern, timePattern, typ
  */
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-const TEMPORAL_TYPES = new Set(['type/Date', 'type/DateTime', 'type/DateTimeWithLocalTZ', 'type/DateTimeWithTZ', 'type/DateTimeWithZoneOffset', 'type/Instant']);
+const TEMPORAL_TYPES = new Set([
+  'type/Date',
+  'type/DateTime',
+  'type/DateTimeWithLocalTZ',
+  'type/DateTimeWithTZ',
+  'type/DateTimeWithZoneOffset',
+  'type/Instant',
+]);
 const ISO = /^(\d{4})-(\d\d)-(\d\d)(?:[T ](\d\d):(\d\d)(?::(\d\d)(\.\d+)?)?)?(?:Z|[+-]\d\d:?\d\d)?$/;
 const TIME = /^(\d\d):(\d\d)(?::(\d\d)(\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)?$/;
 
@@ -28,7 +35,16 @@ export interface TemporalParts {
 export function parseTemporal(value: string): TemporalParts | null {
   const m = ISO.exec(value);
   if (!m) return null;
-  return { year: +m[1], month: +m[2], day: +m[3], hour: +(m[4] ?? 0), minute: +(m[5] ?? 0), second: +(m[6] ?? 0), millisecond: millis(m[7]), hasTime: m[4] !== undefined };
+  return {
+    year: +m[1],
+    month: +m[2],
+    day: +m[3],
+    hour: +(m[4] ?? 0),
+    minute: +(m[5] ?? 0),
+    second: +(m[6] ?? 0),
+    millisecond: millis(m[7]),
+    hasTime: m[4] !== undefined,
+  };
 }
 
 function millis(fraction: string | undefined): number {
@@ -71,7 +87,8 @@ export function formatTemporal(value: string, col: Col, settings: ColumnSettings
       return applyPattern(monthPattern(settings), t);
     case 'week': {
       const end = new Date(Date.UTC(t.year, t.month - 1, t.day + 6));
-      return `${date} - ${applyPattern(datePattern(settings), { year: end.getUTCFullYear(), month: end.getUTCMonth() + 1, day: end.getUTCDate(), hour: 0, minute: 0, second: 0 })}`;
+      const last = { year: end.getUTCFullYear(), month: end.getUTCMonth() + 1, day: end.getUTCDate(), hour: 0, minute: 0, second: 0 };
+      return `${date} - ${applyPattern(datePattern(settings), last)}`;
     }
     case 'day':
       return date;
@@ -107,4 +124,3 @@ export function formatExtraction(value: number, unit: string): string | null {
       return null;
   }
 }
-

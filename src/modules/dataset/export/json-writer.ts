@@ -1,5 +1,6 @@
+import { BufferedOutput } from '../../../common/http/buffered-output';
 import { formatValue } from './format-value';
-import { endStream, ExportWriter, ExportWriterOptions, writeChunk } from './export-writer';
+import type { ExportWriter, ExportWriterOptions } from './export-writer';
 
 /** The key of the last element of a JSON download whose rows stopped early. */
 export const INCOMPLETE_KEY = 'download_incomplete';
@@ -8,12 +9,16 @@ export const INCOMPLETE_KEY = 'download_incomplete';
 export class JsonWriter implements ExportWriter {
   private titles: string[] = [];
   private first = true;
+  /** Each batch's text is encoded into reused buffers (see BufferedOutput), not handed to the socket as a string. */
+  private readonly output: BufferedOutput;
 
-  constructor(private readonly opts: ExportWriterOptions) {}
+  constructor(private readonly opts: ExportWriterOptions) {
+    this.output = new BufferedOutput(opts.out);
+  }
 
   begin(titles: string[]): Promise<boolean> {
     this.titles = titles;
-    return writeChunk(this.opts.out, '[');
+    return this.output.write('[');
   }
 
   write(rows: unknown[][]): Promise<boolean> {
@@ -29,7 +34,7 @@ export class JsonWriter implements ExportWriter {
     const text = JSON.stringify(objects).slice(1, -1);
     const chunk = this.first ? text : `,${text}`;
     this.first = false;
-    return writeChunk(this.opts.out, chunk);
+    return this.output.write(chunk);
   }
 
   /**
@@ -38,10 +43,10 @@ export class JsonWriter implements ExportWriter {
    */
   async incomplete(message: string): Promise<void> {
     const marker = JSON.stringify({ [INCOMPLETE_KEY]: message });
-    await endStream(this.opts.out, this.first ? marker : `,${marker}`);
+    await this.output.end(this.first ? marker : `,${marker}`);
   }
 
   end(): Promise<void> {
-    return endStream(this.opts.out, ']');
+    return this.output.end(']');
   }
 }

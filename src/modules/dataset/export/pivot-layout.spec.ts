@@ -22,7 +22,14 @@ const SALES: Sale[] = [
 type Dim = 'region' | 'product' | 'year';
 type Measure = 'count' | 'sum' | 'avg';
 const MEASURES: Measure[] = ['count', 'sum', 'avg'];
-const TITLES: Record<string, string> = { region: 'Region', product: 'Product', year: 'Year', count: 'Count', sum: 'Sum of Amount', avg: 'Average of Amount' };
+const TITLES: Record<string, string> = {
+  region: 'Region',
+  product: 'Product',
+  year: 'Year',
+  count: 'Count',
+  sum: 'Sum of Amount',
+  avg: 'Average of Amount',
+};
 
 const col = (name: string, source: 'breakout' | 'aggregation', i: number) => ({
   name,
@@ -36,7 +43,11 @@ const col = (name: string, source: 'breakout' | 'aggregation', i: number) => ({
  * amount, one block of rows per grouping (all of them, as without a split), each grouped as GROUP BY would.
  */
 function pivotAnswer(dims: Dim[], sales: Sale[] = SALES) {
-  const cols = [...dims.map((d, i) => col(d, 'breakout', i)), { name: 'pivot-grouping', display_name: 'pivot-grouping', source: 'breakout', field_ref: ['expression', 'pivot-grouping'] }, ...MEASURES.map((m, i) => col(m, 'aggregation', i))];
+  const cols = [
+    ...dims.map((d, i) => col(d, 'breakout', i)),
+    { name: 'pivot-grouping', display_name: 'pivot-grouping', source: 'breakout', field_ref: ['expression', 'pivot-grouping'] },
+    ...MEASURES.map((m, i) => col(m, 'aggregation', i)),
+  ];
   const rows: unknown[][] = [];
   for (let mask = 0; mask < 1 << dims.length; mask++) {
     const groups = new Map<string, { key: unknown[]; amounts: number[] }>();
@@ -57,7 +68,9 @@ function pivotAnswer(dims: Dim[], sales: Sale[] = SALES) {
 /** The detail rows (pivot-grouping 0) of the answer as records: the tests' totals are sums of these only. */
 function detailOf(answer: { cols: { name: string }[]; rows: unknown[][] }) {
   const g = answer.cols.findIndex((c) => c.name === 'pivot-grouping');
-  return answer.rows.filter((r) => r[g] === 0).map((r) => Object.fromEntries(answer.cols.map((c, i) => [c.name, r[i]])) as Record<string, unknown>);
+  return answer.rows
+    .filter((r) => r[g] === 0)
+    .map((r) => Object.fromEntries(answer.cols.map((c, i) => [c.name, r[i]])) as Record<string, unknown>);
 }
 
 /** Count or sum over the detail rows matching every given breakout value. */
@@ -142,10 +155,17 @@ describe('layoutPivot', () => {
     expect(layout.titles).toEqual(['Region', 'Product', '2022', '2023', 'Row totals']);
     const heads = layout.rows.map((r) => r.slice(0, 2));
     expect(heads).toEqual([
-      ['north', 'apple'], ['north', 'pear'], ['Totals for north', null],
-      ['south', 'apple'], ['south', 'plum'], ['south', null], ['Totals for south', null],
-      [null, 'pear'], ['Totals for (empty)', null],
-      ['east', 'plum'], ['Totals for east', null],
+      ['north', 'apple'],
+      ['north', 'pear'],
+      ['Totals for north', null],
+      ['south', 'apple'],
+      ['south', 'plum'],
+      ['south', null],
+      ['Totals for south', null],
+      [null, 'pear'],
+      ['Totals for (empty)', null],
+      ['east', 'plum'],
+      ['Totals for east', null],
       ['Grand totals', null],
     ]);
     const detail = detailOf(answer);
@@ -156,7 +176,9 @@ describe('layoutPivot', () => {
 
   it('three row breakouts: subtotals at both outer levels, the outer value kept on the inner subtotal rows', () => {
     const answer = pivotAnswer(['region', 'product', 'year']);
-    const layout = layoutPivot(answer.cols, answer.rows, { 'pivot_table.column_split': { rows: ['region', 'product', 'year'], columns: [], values: ['count', 'sum'] } });
+    const layout = layoutPivot(answer.cols, answer.rows, {
+      'pivot_table.column_split': { rows: ['region', 'product', 'year'], columns: [], values: ['count', 'sum'] },
+    });
     expect(layout.titles).toEqual(['Region', 'Product', 'Year', 'Count', 'Sum of Amount']);
     expect(layout.rows.slice(0, 5)).toEqual([
       ['north', 'apple', 2022, 2, 11],
@@ -187,9 +209,11 @@ describe('layoutPivot', () => {
     expect(checkEveryCell(layout, detailOf(answer), ['year'], ['region', 'product'], ['count', 'sum'])).toBe(3 * 16);
   });
 
-  it('takes the cells of the query, never sums of its own: an average subtotal is the subtotal row\'s average', () => {
+  it("takes the cells of the query, never sums of its own: an average subtotal is the subtotal row's average", () => {
     const answer = pivotAnswer(['region', 'year']);
-    const layout = layoutPivot(answer.cols, answer.rows, { 'pivot_table.column_split': { rows: ['region'], columns: ['year'], values: ['avg'] } });
+    const layout = layoutPivot(answer.cols, answer.rows, {
+      'pivot_table.column_split': { rows: ['region'], columns: ['year'], values: ['avg'] },
+    });
     const north = SALES.filter((s) => s.region === 'north');
     expect(layout.rows[0][3]).toBe(north.reduce((n, s) => n + s.amount, 0) / north.length);
     const grand = layout.rows[layout.rows.length - 1];
@@ -198,7 +222,9 @@ describe('layoutPivot', () => {
 
   it('one row breakout only: the values beside it and a grand totals row, no row totals column', () => {
     const answer = pivotAnswer(['product']);
-    const layout = layoutPivot(answer.cols, answer.rows, { 'pivot_table.column_split': { rows: ['product'], columns: [], values: ['count', 'sum'] } });
+    const layout = layoutPivot(answer.cols, answer.rows, {
+      'pivot_table.column_split': { rows: ['product'], columns: [], values: ['count', 'sum'] },
+    });
     expect(layout.titles).toEqual(['Product', 'Count', 'Sum of Amount']);
     expect(layout.rows.map((r) => r[0])).toEqual(['apple', 'pear', 'plum', null, 'Grand totals']);
     expect(checkEveryCell(layout, detailOf(answer), ['product'], [], ['count', 'sum'])).toBe(10);
@@ -214,13 +240,20 @@ describe('layoutPivot', () => {
   it('an empty result: the headers and no rows', () => {
     const answer = pivotAnswer(['region', 'year'], []);
     expect(answer.rows).toEqual([]);
-    const layout = layoutPivot(answer.cols, answer.rows, { 'pivot_table.column_split': { rows: ['region'], columns: ['year'], values: ['count'] } });
+    const layout = layoutPivot(answer.cols, answer.rows, {
+      'pivot_table.column_split': { rows: ['region'], columns: ['year'], values: ['count'] },
+    });
     expect(layout).toEqual({ titles: ['Region', 'Count'], headerRows: [['Region', 'Count']], rows: [], sources: [0, 3] });
   });
 
   it('no grand totals row for a single outer row value, no row totals for a single outer column value (as Metabase)', () => {
-    const answer = pivotAnswer(['region', 'year'], SALES.filter((s) => s.region === 'north' && s.year === 2022));
-    const layout = layoutPivot(answer.cols, answer.rows, { 'pivot_table.column_split': { rows: ['region'], columns: ['year'], values: ['sum'] } });
+    const answer = pivotAnswer(
+      ['region', 'year'],
+      SALES.filter((s) => s.region === 'north' && s.year === 2022),
+    );
+    const layout = layoutPivot(answer.cols, answer.rows, {
+      'pivot_table.column_split': { rows: ['region'], columns: ['year'], values: ['sum'] },
+    });
     expect(layout.titles).toEqual(['Region', '2022']);
     expect(layout.rows).toEqual([['north', 16]]);
   });
@@ -234,26 +267,64 @@ describe('layoutPivot', () => {
     expect(noTotals.rows.some((r) => typeof r[0] === 'string' && /Totals/.test(r[0]))).toBe(false);
     expect(noTotals.rows).toHaveLength(7);
 
-    const noSubtotals = layoutPivot(answer.cols, answer.rows, { ...base, column_settings: { '["name","region"]': { 'pivot_table.column_show_totals': false } } });
+    const noSubtotals = layoutPivot(answer.cols, answer.rows, {
+      ...base,
+      column_settings: { '["name","region"]': { 'pivot_table.column_show_totals': false } },
+    });
     expect(noSubtotals.rows.map((r) => r[0]).filter((v) => typeof v === 'string' && v.includes('Totals'))).toEqual([]);
     expect(noSubtotals.rows[noSubtotals.rows.length - 1][0]).toBe('Grand totals');
 
     const condensed = layoutPivot(answer.cols, answer.rows, { ...base, 'pivot.condense_duplicate_totals': true });
-    expect(condensed.rows.map((r) => r[0]).filter((v) => typeof v === 'string' && v.startsWith('Totals'))).toEqual(['Totals for north', 'Totals for south']);
+    expect(condensed.rows.map((r) => r[0]).filter((v) => typeof v === 'string' && v.startsWith('Totals'))).toEqual([
+      'Totals for north',
+      'Totals for south',
+    ]);
 
-    const sorted = layoutPivot(answer.cols, answer.rows, { ...base, column_settings: { '["ref",["field",100,null]]': { 'pivot_table.column_sort_order': 'descending' }, '["name","year"]': { 'pivot_table.column_sort_order': 'descending' } } });
+    const sorted = layoutPivot(answer.cols, answer.rows, {
+      ...base,
+      column_settings: {
+        '["ref",["field",100,null]]': { 'pivot_table.column_sort_order': 'descending' },
+        '["name","year"]': { 'pivot_table.column_sort_order': 'descending' },
+      },
+    });
     expect(sorted.titles).toEqual(['Region', 'Product', '2023', '2022', 'Row totals']);
-    expect(sorted.rows.map((r) => r[0]).filter((v) => v !== null && !String(v).includes('otals'))).toEqual(['south', 'south', 'south', 'north', 'north', 'east']);
+    expect(sorted.rows.map((r) => r[0]).filter((v) => v !== null && !String(v).includes('otals'))).toEqual([
+      'south',
+      'south',
+      'south',
+      'north',
+      'north',
+      'east',
+    ]);
     expect(checkEveryCell(sorted, detailOf(answer), ['region', 'product'], ['year'], ['count'])).toBe(36);
   });
 
-  it('reads a split of field refs and aggregation refs, else the query\'s own pivot rows and columns', () => {
+  it("reads a split of field refs and aggregation refs, else the query's own pivot rows and columns", () => {
     const answer = pivotAnswer(['region', 'year']);
-    const byRef = layoutPivot(answer.cols, answer.rows, { 'pivot_table.column_split': { rows: [['field', 100, { 'base-type': 'type/Text' }]], columns: [['field', 101, null]], values: [['aggregation', 1]] } });
-    const byName = layoutPivot(answer.cols, answer.rows, { 'pivot_table.column_split': { rows: ['region'], columns: ['year'], values: ['sum'] } });
+    const byRef = layoutPivot(answer.cols, answer.rows, {
+      'pivot_table.column_split': {
+        rows: [['field', 100, { 'base-type': 'type/Text' }]],
+        columns: [['field', 101, null]],
+        values: [['aggregation', 1]],
+      },
+    });
+    const byName = layoutPivot(answer.cols, answer.rows, {
+      'pivot_table.column_split': { rows: ['region'], columns: ['year'], values: ['sum'] },
+    });
     expect(byRef).toEqual(byName);
     const byOptions = layoutPivot(answer.cols, answer.rows, {}, { pivotRows: [0], pivotCols: [1] });
-    expect(byOptions.titles).toEqual(['Region', '2022 / Count', '2022 / Sum of Amount', '2022 / Average of Amount', '2023 / Count', '2023 / Sum of Amount', '2023 / Average of Amount', 'Row totals / Count', 'Row totals / Sum of Amount', 'Row totals / Average of Amount']);
+    expect(byOptions.titles).toEqual([
+      'Region',
+      '2022 / Count',
+      '2022 / Sum of Amount',
+      '2022 / Average of Amount',
+      '2023 / Count',
+      '2023 / Sum of Amount',
+      '2023 / Average of Amount',
+      'Row totals / Count',
+      'Row totals / Sum of Amount',
+      'Row totals / Average of Amount',
+    ]);
     const allRows = layoutPivot(answer.cols, answer.rows, {});
     expect(allRows.titles).toEqual(['Region', 'Year', 'Count', 'Sum of Amount', 'Average of Amount']);
   });
@@ -263,7 +334,10 @@ describe('layoutPivot', () => {
     const layout = layoutPivot(
       answer.cols,
       answer.rows,
-      { 'pivot_table.column_split': { rows: ['region'], columns: ['year'], values: ['sum'] }, column_settings: { '["name","region"]': { column_title: 'Area' } } },
+      {
+        'pivot_table.column_split': { rows: ['region'], columns: ['year'], values: ['sum'] },
+        column_settings: { '["name","region"]': { column_title: 'Area' } },
+      },
       { label: (v, c) => (c === 0 ? `<${String(v)}>` : `FY${String(v)}`) },
     );
     expect(layout.titles).toEqual(['Area', 'FY2022', 'FY2023', 'Row totals']);
@@ -271,7 +345,7 @@ describe('layoutPivot', () => {
     expect(layout.rows[0][0]).toBe('north');
   });
 
-  it('a breakout in neither rows nor columns: the query\'s grouping without it, else the last detail row (as Metabase)', () => {
+  it("a breakout in neither rows nor columns: the query's grouping without it, else the last detail row (as Metabase)", () => {
     const answer = pivotAnswer(['region', 'product']);
     const split = { 'pivot_table.column_split': { rows: ['region'], columns: [], values: ['count'] } };
     expect(layoutPivot(answer.cols, answer.rows, split).rows[0]).toEqual(['north', 4]);

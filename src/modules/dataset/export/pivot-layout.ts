@@ -50,14 +50,20 @@ export function totalsFor(label: string): string {
   return `Totals for ${label}`;
 }
 
-export function layoutPivot(cols: readonly Column[], rows: readonly unknown[][], vizSettings: Record<string, unknown> = {}, options: PivotLayoutOptions = {}): PivotLayout {
+export function layoutPivot(
+  cols: readonly Column[],
+  rows: readonly unknown[][],
+  vizSettings: Record<string, unknown> = {},
+  options: PivotLayoutOptions = {},
+): PivotLayout {
   const groupingAt = cols.findIndex((c) => c.name === PIVOT_GROUPING);
   // Positions in the columns without pivot-grouping (as the split and Metabase count them) -> positions in `cols`.
   const kept = cols.map((_, i) => i).filter((i) => i !== groupingAt);
   const columns = kept.map((i) => cols[i]);
   const numBreakouts = groupingAt >= 0 ? groupingAt : columns.filter((c) => c.source === 'breakout').length;
   const split = resolveSplit(columns, numBreakouts, vizSettings['pivot_table.column_split'], options);
-  const label = (v: unknown, at: number) => (options.label ? options.label(v, kept[at]) : v === null || v === undefined ? EMPTY : String(v));
+  const label = (v: unknown, at: number) =>
+    options.label ? options.label(v, kept[at]) : v === null || v === undefined ? EMPTY : String(v);
   const titleOf = columnTitles(columns, vizSettings);
   const settingOf = columnSettings(columns, vizSettings);
 
@@ -69,7 +75,13 @@ export function layoutPivot(cols: readonly Column[], rows: readonly unknown[][],
     const row = groupingAt >= 0 ? raw.filter((_, i) => i !== groupingAt) : [...raw];
     if (mask === 0) detail.push(row);
     const active = range(numBreakouts).filter((b) => (mask & (1 << b)) === 0);
-    cells.set(cellKey(mask, active.map((b) => row[b])), split.values.map((v) => row[v] ?? null));
+    cells.set(
+      cellKey(
+        mask,
+        active.map((b) => row[b]),
+      ),
+      split.values.map((v) => row[v] ?? null),
+    );
   }
   const all = (1 << numBreakouts) - 1;
   // A breakout in neither rows nor columns makes the detail rows finer than the table's cells: as Metabase, a cell
@@ -77,7 +89,14 @@ export function layoutPivot(cols: readonly Column[], rows: readonly unknown[][],
   const shown = [...split.rows, ...split.cols].sort((a, b) => a - b);
   const finer = new Map<string, unknown[]>();
   if (shown.length < numBreakouts) {
-    for (const row of detail) finer.set(cellKey(0, shown.map((b) => row[b])), split.values.map((v) => row[v] ?? null));
+    for (const row of detail)
+      finer.set(
+        cellKey(
+          0,
+          shown.map((b) => row[b]),
+        ),
+        split.values.map((v) => row[v] ?? null),
+      );
   }
   const lookup = (activeIdx: number[], values: unknown[]): unknown[] | undefined => {
     const order = activeIdx.map((b, i) => [b, values[i]] as const).sort((a, b) => a[0] - b[0]);
@@ -142,7 +161,12 @@ export function layoutPivot(cols: readonly Column[], rows: readonly unknown[][],
       sources.push(kept[v]);
     }
   }
-  const titles = range(sources.length).map((c) => headerRows.map((h) => h[c]).filter((t): t is string => t !== null).join(' / '));
+  const titles = range(sources.length).map((c) =>
+    headerRows
+      .map((h) => h[c])
+      .filter((t): t is string => t !== null)
+      .join(' / '),
+  );
 
   const out = rowPaths.map(({ path, kind }) => {
     const head: unknown[] = split.rows.map((_, depth) => (depth < path.length ? path[depth] : null));
@@ -202,7 +226,13 @@ function indexOfColumn(columns: readonly Column[], numBreakouts: number, entry: 
   const text = JSON.stringify(entry);
   const exact = columns.findIndex((c) => JSON.stringify(c.field_ref) === text);
   if (exact >= 0) return exact;
-  return columns.findIndex((c) => entry[0] === 'field' && c.field_ref?.[0] === 'field' && c.field_ref[1] === entry[1] && joinAlias(c.field_ref[2]) === joinAlias(entry[2]));
+  return columns.findIndex(
+    (c) =>
+      entry[0] === 'field' &&
+      c.field_ref?.[0] === 'field' &&
+      c.field_ref[1] === entry[1] &&
+      joinAlias(c.field_ref[2]) === joinAlias(entry[2]),
+  );
 }
 
 function joinAlias(options: unknown): unknown {
@@ -247,7 +277,10 @@ function buildTree(rows: readonly unknown[][], idx: readonly number[]): TreeNode
 /** Each level sorted as its column's `pivot_table.column_sort_order` says (`ascending`/`descending`), else kept in order. */
 function sortTree(nodes: TreeNode[], orders: readonly unknown[]): TreeNode[] {
   const [order, ...rest] = orders;
-  const sorted = order === 'ascending' || order === 'descending' ? [...nodes].sort((a, b) => compare(a.value, b.value) * (order === 'ascending' ? 1 : -1)) : nodes;
+  const sorted =
+    order === 'ascending' || order === 'descending'
+      ? [...nodes].sort((a, b) => compare(a.value, b.value) * (order === 'ascending' ? 1 : -1))
+      : nodes;
   return sorted.map((n) => ({ value: n.value, children: sortTree(n.children, rest) }));
 }
 

@@ -16,7 +16,10 @@ type FileFormat = Exclude<ExportFormat, 'api'>;
 const FILES: Record<FileFormat, { contentType: string; make: (o: ExportWriterOptions) => ExportWriter | Promise<ExportWriter> }> = {
   csv: { contentType: 'text/csv; charset=utf-8', make: (o) => new CsvWriter(o) },
   json: { contentType: 'application/json; charset=utf-8', make: (o) => new JsonWriter(o) },
-  xlsx: { contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', make: async (o) => new (await import('./xlsx-writer')).XlsxWriter(o) },
+  xlsx: {
+    contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    make: async (o) => new (await import('./xlsx-writer')).XlsxWriter(o),
+  },
 };
 
 /** HTTP status of a query that failed before its first row, for the file formats (see writeExport). */
@@ -111,7 +114,13 @@ function pivotTable(cols: CompiledColumn[], rows: unknown[][], spec: ExportSpec)
   const settings = columnSettingsOf(cols, spec.visualizationSettings);
   const label = (v: unknown, i: number) => (v === null || v === undefined ? '(empty)' : String(formatValue(v, cols[i], true, settings[i])));
   const layout = layoutPivot(cols, rows, spec.visualizationSettings, { label });
-  return { indices: layout.sources, cols: layout.sources.map((i) => cols[i]), titles: layout.titles, settings: layout.sources.map((i) => settings[i]), rows: layout.rows };
+  return {
+    indices: layout.sources,
+    cols: layout.sources.map((i) => cols[i]),
+    titles: layout.titles,
+    settings: layout.sources.map((i) => settings[i]),
+    rows: layout.rows,
+  };
 }
 
 /** `query_result_2024-05-01T101500.csv`, or the card's name instead of `query_result`; the time in UTC. */

@@ -7,9 +7,23 @@ import type { ExportWriter, ExportWriterOptions } from './export-writer';
 import { JsonWriter } from './json-writer';
 import { MAX_SHEET_BACKLOG, sheetEntry, XlsxWriter } from './xlsx-writer';
 
-const col = (name: string, base_type: string, unit?: CompiledColumn['unit']): CompiledColumn =>
-  ({ name, display_name: name, source: 'fields', base_type, effective_type: base_type, semantic_type: null, field_ref: ['field', name, null], ...(unit ? { unit } : {}) });
-const cols = [col('ID', 'type/Integer'), col('NAME', 'type/Text'), col('AT', 'type/DateTime'), col('M', 'type/DateTime', 'month'), col('OK', 'type/Boolean')];
+const col = (name: string, base_type: string, unit?: CompiledColumn['unit']): CompiledColumn => ({
+  name,
+  display_name: name,
+  source: 'fields',
+  base_type,
+  effective_type: base_type,
+  semantic_type: null,
+  field_ref: ['field', name, null],
+  ...(unit ? { unit } : {}),
+});
+const cols = [
+  col('ID', 'type/Integer'),
+  col('NAME', 'type/Text'),
+  col('AT', 'type/DateTime'),
+  col('M', 'type/DateTime', 'month'),
+  col('OK', 'type/Boolean'),
+];
 const rows = [
   [1, 'a, "quoted"', '2024-05-01T10:15:00', '2024-05-01T00:00:00', true],
   [2, null, null, null, false],
@@ -33,7 +47,9 @@ describe('export writers', () => {
     expect((await written((o) => new CsvWriter(o), true)).toString()).toBe(
       'Id,Name,At,Month,Ok\n1,"a, ""quoted""","May 1, 2024, 10:15 AM","May, 2024",true\n2,,,,false\n',
     );
-    expect((await written((o) => new CsvWriter(o), false)).toString().split('\n')[1]).toBe('1,"a, ""quoted""",2024-05-01T10:15:00,2024-05-01T00:00:00,true');
+    expect((await written((o) => new CsvWriter(o), false)).toString().split('\n')[1]).toBe(
+      '1,"a, ""quoted""",2024-05-01T10:15:00,2024-05-01T00:00:00,true',
+    );
   });
 
   it('CSV: text that a spreadsheet would run as a formula is defused, numbers and titles alike handled', async () => {
@@ -118,8 +134,27 @@ describe('export writers', () => {
   });
 
   it('CSV: a field is written as csv-stringify writes it, quoted only where it must be', () => {
-    const values = ['plain', '', ' spaced ', 'a,b', 'say "hi"', 'two\nlines', 'cr\rhere', "it's", 'ünïcødé', 0, -1.5, 1e21, NaN, true, false, 12345678901234567890n, { a: [1, 'x,y'] }];
-    for (const v of values) expect(csvField(v)).toBe(stringify([[v]], { cast: { boolean: String, object: (o) => JSON.stringify(o) } }).slice(0, -1));
+    const values = [
+      'plain',
+      '',
+      ' spaced ',
+      'a,b',
+      'say "hi"',
+      'two\nlines',
+      'cr\rhere',
+      "it's",
+      'ünïcødé',
+      0,
+      -1.5,
+      1e21,
+      NaN,
+      true,
+      false,
+      12345678901234567890n,
+      { a: [1, 'x,y'] },
+    ];
+    for (const v of values)
+      expect(csvField(v)).toBe(stringify([[v]], { cast: { boolean: String, object: (o) => JSON.stringify(o) } }).slice(0, -1));
   });
 
   it('XLSX: in one column, date-only and date-time values get their own formats', async () => {
@@ -128,7 +163,12 @@ describe('export writers', () => {
     out.on('data', (c: Buffer) => chunks.push(Buffer.from(c)));
     const w = new XlsxWriter({ out, cols: [col('AT', 'type/DateTime'), col('N', 'type/Float')], formatRows: false });
     await w.begin(['At', 'N']);
-    await w.write([['2024-05-01', 1.5], ['2024-05-01T10:15:00', null], [null, 2], ['2024-05-02 08:00:00', 3]]);
+    await w.write([
+      ['2024-05-01', 1.5],
+      ['2024-05-01T10:15:00', null],
+      [null, 2],
+      ['2024-05-02 08:00:00', 3],
+    ]);
     await w.end();
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(Buffer.concat(chunks) as unknown as ExcelJS.Buffer);
@@ -147,7 +187,9 @@ describe('export writers', () => {
     let seen = false;
     await w.begin(many.map((c) => c.name));
     for (let b = 0; b < 40; b++) {
-      const rows = Array.from({ length: 1000 }, (_, r) => many.map((_c, i) => (i % 2 ? `text ${b}-${r}-${i} `.repeat(3) : b * 1000 + r + i / 10)));
+      const rows = Array.from({ length: 1000 }, (_, r) =>
+        many.map((_c, i) => (i % 2 ? `text ${b}-${r}-${i} `.repeat(3) : b * 1000 + r + i / 10)),
+      );
       expect(await w.write(rows)).toBe(true);
       const entry = sheetEntry(sheet);
       const pipes = (sheet as unknown as { _stream?: { pipes?: Array<{ _writableState?: { length: number } }> } })._stream?.pipes;

@@ -21,12 +21,18 @@ const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url')
 function sign(claims: unknown, opts: { algorithm?: 'HS256' | 'HS384' } = {}, secret = SECRET): string {
   const alg = opts.algorithm ?? 'HS256';
   const head = `${b64({ alg, typ: 'JWT' })}.${b64(claims)}`;
-  return `${head}.${createHmac(alg === 'HS256' ? 'sha256' : 'sha384', secret).update(head).digest('base64url')}`;
+  return `${head}.${createHmac(alg === 'HS256' ? 'sha256' : 'sha384', secret)
+    .update(head)
+    .digest('base64url')}`;
 }
 
 describe('verifySsoToken', () => {
   it('answers the claims of a good token', () => {
-    expect(verifySsoToken(sign({ email: 'a@b.c', exp: NOW + 600, iat: NOW }), SECRET, NOW)).toEqual({ email: 'a@b.c', exp: NOW + 600, iat: NOW });
+    expect(verifySsoToken(sign({ email: 'a@b.c', exp: NOW + 600, iat: NOW }), SECRET, NOW)).toEqual({
+      email: 'a@b.c',
+      exp: NOW + 600,
+      iat: NOW,
+    });
   });
 
   it('checks exp and iat with 60 s of leeway, iat at most 180 s old', () => {

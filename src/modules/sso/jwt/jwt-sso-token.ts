@@ -1,5 +1,4 @@
-import { createSecretKey, type KeyObject } from 'node:crypto';
-import { JsonWebTokenError, JwtService, NotBeforeError, TokenExpiredError } from '@nestjs/jwt';
+import { Hs256Error, verifyHs256 } from '../../../common/crypto/hs256';
 import { MessageError } from '../../../common/errors/api-errors';
 
 /** Seconds of clock skew allowed between the identity provider and us. */
@@ -9,16 +8,9 @@ export const SSO_MAX_AGE_SECONDS = 180;
 
 export type SsoClaims = Record<string, unknown> & { exp?: number; iat?: number };
 
-const jwt = new JwtService();
-
-/** The HMAC key object of the last secret seen: building it per call costs far more than the check (see embed-token.ts). */
-let keyOf: { secret: string; key: KeyObject } | null = null;
-function hmacKey(secret: string): KeyObject {
-  if (keyOf?.secret !== secret) keyOf = { secret, key: createSecretKey(Buffer.from(secret, 'utf8')) };
-  return keyOf.key;
-}
-
 const refused = (why: string) => new MessageError(why, 401);
+
+const REASONS = { expired: 'Token is expired', 'not-yet-valid': 'Token is not yet valid', corrupt: 'Message seems corrupt or manipulated' };
 
 /**
  * Verifies an SSO token: HS256 only (an `alg: none` or RS256 token is refused before its claims are read), keyed with the
@@ -28,19 +20,12 @@ const refused = (why: string) => new MessageError(why, 401);
 export function verifySsoToken(token: string, secret: string, now = Math.floor(Date.now() / 1000)): SsoClaims {
   let claims: unknown;
   try {
-    claims = jwt.verify<object>(token, {
-      secret: hmacKey(secret) as unknown as string,
-      algorithms: ['HS256'],
-      clockTolerance: SSO_CLOCK_LEEWAY_SECONDS,
-      clockTimestamp: now,
-    });
+    claims = verifyHs256(token, secret, { clockToleranceSeconds: SSO_CLOCK_LEEWAY_SECONDS, now });
   } catch (e) {
-    if (e instanceof TokenExpiredError) throw refused('Token is expired');
-    if (e instanceof NotBeforeError) throw refused('Token is not yet valid');
-    if (e instanceof JsonWebTokenError) throw refused('Message seems corrupt or manipulated');
+    if (e instanceof Hs256Error) throw refused(REASONS[e.refusal.reason]);
     throw e;
   }
-  if (claims === null || typeof claims !== 'object' || Array.isArray(claims)) throw refused('Message seems corrupt or manipulated');
+  if (claims === null || typeof claims !== 'object' || Array.isArray(claims)) throw refused(REASONS.corrupt);
   const c = claims as SsoClaims;
   if (typeof c.exp !== 'number' && typeof c.iat !== 'number') throw refused('Token has neither `exp` nor `iat`');
   if (typeof c.iat === 'number') {

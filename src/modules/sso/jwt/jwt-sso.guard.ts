@@ -1,18 +1,20 @@
-import { ExecutionContext, Injectable } from '@nestjs/common';
-import { AuthGuard } from '@nestjs/passport';
+import { Injectable } from '@nestjs/common';
 import { UnauthenticatedError } from '../../../common/errors/api-errors';
-import { JWT_SSO_STRATEGY } from './jwt-sso.strategy';
+import { StrategyGuard } from '../strategy.guard';
+import type { SsoClaims } from './jwt-sso-token';
+import { JwtSsoService } from './jwt-sso.service';
+import { JwtSsoStrategy } from './jwt-sso.strategy';
 
-/** Runs the `sso-jwt` strategy; the verified claims land on `req.ssoJwtClaims`. Its refusals keep their message. */
+/** Runs its JwtSsoStrategy on the request; the verified claims land on `req.ssoJwtClaims`. Refusals keep their message. */
 @Injectable()
-export class JwtSsoAuthGuard extends AuthGuard(JWT_SSO_STRATEGY) {
-  override getAuthenticateOptions() {
-    return { session: false, property: 'ssoJwtClaims' };
+export class JwtSsoAuthGuard extends StrategyGuard<SsoClaims> {
+  constructor(jwt: JwtSsoService) {
+    super(new JwtSsoStrategy(jwt), 'ssoJwtClaims');
   }
 
-  override handleRequest<T>(err: unknown, claims: T, _info: unknown, _ctx: ExecutionContext): T {
+  handleRequest(err: unknown, claims: unknown): SsoClaims {
     if (err) throw err;
     if (!claims) throw new UnauthenticatedError();
-    return claims;
+    return claims as SsoClaims;
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { MessageError } from '../../../common/errors/api-errors';
-import { SettingsService } from '../../settings/settings.service';
-import { User } from '../../users/user.entity';
+import { SettingsService } from '../../settings';
+import { User } from '../../../schema/user.entity';
 import { SsoUsersService } from '../sso-users.service';
 import type { SsoClaims } from './jwt-sso-token';
 
@@ -16,6 +16,14 @@ export class JwtSsoService {
     private readonly ssoUsers: SsoUsersService,
   ) {}
 
+  /** The shared secret while JWT is usable: enabled, with both the secret and the identity provider's URI set. */
+  async sharedSecret(): Promise<string | undefined> {
+    if (!(await this.settings.get<boolean>('jwt-enabled'))) return undefined;
+    const secret = await this.settings.get<string | null>('jwt-shared-secret');
+    const uri = await this.settings.get<string | null>('jwt-identity-provider-uri');
+    return secret && uri ? secret : undefined;
+  }
+
   async signIn(claims: SsoClaims): Promise<User> {
     const attr = async (key: string) => (await this.settings.get<string>(key)) || '';
     const [emailKey, firstKey, lastKey, groupsKey] = await Promise.all(
@@ -27,7 +35,9 @@ export class JwtSsoService {
     }
     const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim().slice(0, 254) : null);
     const rawGroups = claims[groupsKey];
-    const groups = (Array.isArray(rawGroups) ? rawGroups : typeof rawGroups === 'string' ? [rawGroups] : []).filter((g): g is string => typeof g === 'string');
+    const groups = (Array.isArray(rawGroups) ? rawGroups : typeof rawGroups === 'string' ? [rawGroups] : []).filter(
+      (g): g is string => typeof g === 'string',
+    );
     const skip = new Set([...REGISTERED, emailKey, firstKey, lastKey, groupsKey]);
     const attributes = Object.fromEntries(Object.entries(claims).filter(([k]) => !skip.has(k)));
     return this.ssoUsers.signIn(

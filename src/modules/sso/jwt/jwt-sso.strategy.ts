@@ -1,21 +1,30 @@
-import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
+import passport from 'passport';
 import { UnauthenticatedError } from '../../../common/errors/api-errors';
-import type { SsoRequest } from '../sso-request';
 import { type SsoClaims, verifySsoToken } from './jwt-sso-token';
+import { JwtSsoService } from './jwt-sso.service';
 import { SsoTokenStrategyBase } from './sso-token.strategy-base';
 
 export const JWT_SSO_STRATEGY = 'sso-jwt';
 
 /**
- * JWT SSO as a passport strategy: verifies the token (HS256 pinned, through @nestjs/jwt) and answers its claims. It
- * holds no state: passport keeps strategies in one process-wide registry, so the secret comes from the request (the SSO
- * guard read it from the settings of the instance serving it), never from a service captured at construction.
+ * JWT SSO as a passport strategy: verifies the token that came along (HS256 pinned, see jwt-sso-token.ts) with the
+ * shared secret in force and answers its claims. JwtSsoAuthGuard holds and runs this instance; it is registered
+ * nowhere (getPassportInstance), so it may use the services of its own app instance.
  */
-@Injectable()
 export class JwtSsoStrategy extends PassportStrategy(SsoTokenStrategyBase, JWT_SSO_STRATEGY) {
-  validate(req: SsoRequest, token: string): SsoClaims {
-    const secret = req.sso?.jwtSecret;
+  constructor(private readonly jwt: JwtSsoService) {
+    super();
+  }
+
+  /** Where @nestjs/passport registers the strategy as it is built: a registry of its own, never passport's shared one. */
+  getPassportInstance(): passport.Authenticator {
+    return new passport.Authenticator();
+  }
+
+  async validate(token: string): Promise<SsoClaims> {
+    // Read at request time: JWT switched off (or its secret cleared) since the SSO guard looked refuses here too.
+    const secret = await this.jwt.sharedSecret();
     if (!secret) throw new UnauthenticatedError();
     return verifySsoToken(token, secret);
   }

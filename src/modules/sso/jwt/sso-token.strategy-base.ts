@@ -1,12 +1,12 @@
 import { Strategy } from 'passport-strategy';
 import type { Request } from 'express';
 
-type Verify = (req: Request, token: string, done: (err: Error | null, user?: unknown) => void) => void;
+type Verify = (token: string, done: (err: Error | null, user?: unknown) => void) => void;
 
 /**
  * A passport strategy for a token that arrives as `?jwt=` or a JSON body `{jwt}`: it hands the token to the verify
- * callback and succeeds with what that answers. No token: a plain failure (the SSO guard sends such requests to the
- * identity provider before passport runs, so this is a safety net).
+ * callback and succeeds with what that answers. No token: a plain failure (the SSO guard runs the strategy only when a
+ * token came along, so this is a safety net).
  */
 export class SsoTokenStrategyBase extends Strategy {
   constructor(private readonly verify: Verify) {
@@ -16,7 +16,7 @@ export class SsoTokenStrategyBase extends Strategy {
   override authenticate(req: Request): void {
     const token = ssoToken(req);
     if (!token) return this.fail(401);
-    this.verify(req, token, (err, user) => {
+    this.verify(token, (err, user) => {
       if (err) return this.error(err);
       if (!user) return this.fail(401);
       return this.success(user);

@@ -14,7 +14,15 @@ describe('node-saml reads the signed parts only', () => {
       'user@evil.com.example.com',
       'user@evil.com<!---->.example.com',
     );
-    const saml = new SAML({ idpCert: idp.cert, issuer: 'sp', audience: 'sp', callbackUrl: acsUrl, wantAssertionsSigned: true, wantAuthnResponseSigned: false, validateInResponseTo: ValidateInResponseTo.never });
+    const saml = new SAML({
+      idpCert: idp.cert,
+      issuer: 'sp',
+      audience: 'sp',
+      callbackUrl: acsUrl,
+      wantAssertionsSigned: true,
+      wantAuthnResponseSigned: false,
+      validateInResponseTo: ValidateInResponseTo.never,
+    });
     const { profile } = await saml.validatePostResponseAsync({ SAMLResponse: encode(xml) });
     expect(profile?.nameID).toBe('user@evil.com.example.com');
     expect((profile?.attributes as Record<string, unknown> | undefined)?.[`${CLAIMS}/emailaddress`]).toBe('user@evil.com.example.com');

@@ -46,8 +46,16 @@ function assertion(over: { issuer?: string; recipient?: string; inResponseTo?: s
     Assertion: {
       $: { ID: '_a1', IssueInstant: iso(now) },
       Issuer: [{ _: over.issuer ?? 'https://idp' }],
-      Subject: [{ SubjectConfirmation: [{ $: { Method: over.method ?? 'urn:oasis:names:tc:SAML:2.0:cm:bearer' }, SubjectConfirmationData: [{ $: data }] }] }],
-      Conditions: Array.from({ length: over.conditions ?? 1 }, () => ({ $: { NotBefore: iso(now - 5_000), NotOnOrAfter: iso(now + 300_000) } })),
+      Subject: [
+        {
+          SubjectConfirmation: [
+            { $: { Method: over.method ?? 'urn:oasis:names:tc:SAML:2.0:cm:bearer' }, SubjectConfirmationData: [{ $: data }] },
+          ],
+        },
+      ],
+      Conditions: Array.from({ length: over.conditions ?? 1 }, () => ({
+        $: { NotBefore: iso(now - 5_000), NotOnOrAfter: iso(now + 300_000) },
+      })),
     },
   };
 }

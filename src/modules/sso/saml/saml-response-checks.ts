@@ -17,7 +17,8 @@ export function decodeResponse(encoded: unknown): string {
   const xml = Buffer.from(compact, 'base64').toString('utf8');
   if (/<!DOCTYPE|<!ENTITY/i.test(xml)) throw new SamlRejected('response declares a DOCTYPE or entities');
   if (xml.includes('<!--')) throw new SamlRejected('response contains XML comments');
-  if (/<\?(?!xml[\s?])/i.test(xml) || (xml.match(/<\?/g) ?? []).length > 1) throw new SamlRejected('response contains processing instructions');
+  if (/<\?(?!xml[\s?])/i.test(xml) || (xml.match(/<\?/g) ?? []).length > 1)
+    throw new SamlRejected('response contains processing instructions');
   return compact;
 }
 

@@ -10,7 +10,13 @@ function settingsOf(values: Record<string, unknown>): SettingsService {
 describe('SAML settings', () => {
   it('reads the assertion consumer from the site URL and trims what the admin pasted', async () => {
     const s = await readSamlSettings(
-      settingsOf({ 'saml-enabled': true, 'site-url': 'https://bi.example/', 'saml-identity-provider-uri': ' https://idp/sso ', 'saml-identity-provider-certificate': 'CERT', 'saml-application-name': 'bi' }),
+      settingsOf({
+        'saml-enabled': true,
+        'site-url': 'https://bi.example/',
+        'saml-identity-provider-uri': ' https://idp/sso ',
+        'saml-identity-provider-certificate': 'CERT',
+        'saml-application-name': 'bi',
+      }),
     );
     expect(s.acsUrl).toBe('https://bi.example/auth/sso');
     expect(s.idpUri).toBe('https://idp/sso');
@@ -24,7 +30,12 @@ describe('SAML settings', () => {
     ['without the IdP certificate', { 'saml-identity-provider-certificate': null }],
     ['without a site URL', { 'site-url': null }],
   ])('is not usable %s', async (_name, over) => {
-    const base = { 'saml-enabled': true, 'site-url': 'https://bi.example', 'saml-identity-provider-uri': 'https://idp/sso', 'saml-identity-provider-certificate': 'CERT' };
+    const base = {
+      'saml-enabled': true,
+      'site-url': 'https://bi.example',
+      'saml-identity-provider-uri': 'https://idp/sso',
+      'saml-identity-provider-certificate': 'CERT',
+    };
     expect(samlUsable(await readSamlSettings(settingsOf({ ...base, ...over })))).toBe(false);
   });
 
@@ -38,6 +49,8 @@ describe('SAML settings', () => {
   it('splits several certificates (a key rollover) into one PEM each', async () => {
     const [one, two] = await Promise.all([1, 2].map(() => generate([{ name: 'commonName', value: 'idp' }], { keySize: 2048 })));
     const pems = certificatesPem(`${one.cert}\n${two.cert}`);
-    expect(pems.map((p) => new X509Certificate(p).fingerprint256)).toEqual([one.cert, two.cert].map((c) => new X509Certificate(c).fingerprint256));
+    expect(pems.map((p) => new X509Certificate(p).fingerprint256)).toEqual(
+      [one.cert, two.cert].map((c) => new X509Certificate(c).fingerprint256),
+    );
   });
 });

@@ -1,4 +1,4 @@
-import { SettingsService } from '../../settings/settings.service';
+import { SettingsService } from '../../settings';
 
 /** The SAML settings in force for one request (read at request time: a change applies to the next login). */
 export interface SamlSettings {

@@ -37,7 +37,9 @@ function harness(idp: TestIdp, over: Record<string, unknown> = {}) {
 }
 
 const form = (idp: TestIdp, inResponseTo = newId(), extra = {}) => ({
-  SAMLResponse: encode(signedResponse(idp, { inResponseTo, acsUrl: ACS, audience: 'bi', email: 'ann@example.com', groups: ['a', 'b'], ...extra })),
+  SAMLResponse: encode(
+    signedResponse(idp, { inResponseTo, acsUrl: ACS, audience: 'bi', email: 'ann@example.com', groups: ['a', 'b'], ...extra }),
+  ),
 });
 
 describe('SamlSsoService', () => {
@@ -67,7 +69,14 @@ describe('SamlSsoService', () => {
     const { service, repo } = harness(idp);
     const id = newId();
     const login = await service.consume(form(idp, id));
-    expect(login).toEqual({ email: 'ann@example.com', firstName: null, lastName: null, groups: ['a', 'b'], attributes: {}, returnTo: '/dashboard/2' });
+    expect(login).toEqual({
+      email: 'ann@example.com',
+      firstName: null,
+      lastName: null,
+      groups: ['a', 'b'],
+      attributes: {},
+      returnTo: '/dashboard/2',
+    });
     expect(repo.consumeRequest).toHaveBeenCalledWith(id, expect.any(Number));
   });
 
@@ -103,7 +112,8 @@ describe('SamlSsoService', () => {
 });
 
 describe('SamlSsoAuthGuard', () => {
-  const ctx = (req: Record<string, unknown>) => ({ switchToHttp: () => ({ getRequest: () => req, getResponse: () => ({}) }) }) as unknown as ExecutionContext;
+  const ctx = (req: Record<string, unknown>) =>
+    ({ switchToHttp: () => ({ getRequest: () => req, getResponse: () => ({}) }) }) as unknown as ExecutionContext;
 
   it('turns a refusal before passport runs into the 401 of the service, leaving nothing on the request', async () => {
     const refused = new SamlRejected('bad');

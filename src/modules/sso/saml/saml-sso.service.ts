@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { CacheProvider, Profile, SAML, SamlConfig, ValidateInResponseTo } from '@node-saml/passport-saml';
 import { AppLogger } from '../../../common/logging/app-logger';
-import { SettingsService } from '../../settings/settings.service';
+import { SettingsService } from '../../settings';
 import { checkDestination, checkSignedAssertion, decodeResponse } from './saml-response-checks';
 import { SamlNotConfigured, SamlRejected } from './saml-rejected.error';
 import { certificatePem, certificatesPem, readSamlSettings, SamlSettings, samlUsable, UsableSamlSettings } from './saml-settings';
@@ -38,7 +38,8 @@ const EMAIL = /^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/;
 /**
  * The SAML service provider, configured per call from the settings (no restart after a change), with its state
  * (pending requests, accepted assertions) in the app DB so any instance can answer and none accepts a replay.
- * The SSO controller calls `redirect()` for `GET /auth/sso` and `consume()` for a POSTed `SAMLResponse`.
+ * `GET /auth/sso` sends the browser on with `redirect()`; a POSTed `SAMLResponse` goes through SamlSsoAuthGuard, whose
+ * strategy validates it with `prepare()` and the `accept` that answers.
  */
 @Injectable()
 export class SamlSsoService {
@@ -72,7 +73,8 @@ export class SamlSsoService {
    * assertion with the configured IdP certificate, issuer, audience (`saml-application-name`), Destination and
    * Recipient (`{site-url}/auth/sso`), validity window (30 s skew, at most ten minutes after issue), InResponseTo
    * naming a pending request of ours (consumed once), and no assertion accepted twice by any instance.
-   * Throws SamlRejected (401, fixed message; the reason goes to the log) for anything else.
+   * Throws SamlRejected (401, fixed message; the reason goes to the log) for anything else. The strategy's two halves in
+   * one call, without passport: the same checks, for callers that hold the form.
    */
   async consume(form: Record<string, string>): Promise<SamlLogin> {
     try {
@@ -85,7 +87,7 @@ export class SamlSsoService {
   }
 
   /**
-   * The first half of consume(), for the `sso-saml` passport strategy: the settings in force, the checks made before
+   * The first half of consume(), for SamlSsoStrategy: the settings in force, the checks made before
    * any XML parser runs (size, base64, no DOCTYPE/entities, comments or processing instructions; Destination), the
    * node-saml options, and `accept` for the profile node-saml answers once the signature holds.
    */
@@ -118,7 +120,11 @@ export class SamlSsoService {
   /** What node-saml leaves to us once the signature holds: issuer, Recipient, InResponseTo, replay; then the user. */
   private async accept(profile: Profile | null, s: UsableSamlSettings): Promise<SamlLogin> {
     if (!profile) throw new SamlRejected('response carries no assertion');
-    const facts = checkSignedAssertion(profile.getAssertion?.(), { acsUrl: s.acsUrl, idpIssuer: s.idpIssuer, maxAgeMs: MAX_ASSERTION_AGE_MS });
+    const facts = checkSignedAssertion(profile.getAssertion?.(), {
+      acsUrl: s.acsUrl,
+      idpIssuer: s.idpIssuer,
+      maxAgeMs: MAX_ASSERTION_AGE_MS,
+    });
     const now = Date.now();
     if (!(await this.state.markSeen(facts.id, facts.notOnOrAfter + CLOCK_SKEW_MS))) {
       throw new SamlRejected(`assertion ${facts.id} was already used (replay)`);

@@ -60,8 +60,14 @@ describe('DuckDbLoader reading the file itself', () => {
   it('appends after the highest generated key, and replaces from 1', async () => {
     await loader.create(target, columns, null, unused, file('a.csv', 'n,ok,label,day\n1,t,a,\n2,f,b,\n', true));
     // The file's columns in another order than the table's.
-    await expect(loader.append(target, columns.slice().reverse(), unused, false, file('b.csv', 'day,label,ok,n\n,c,y,3\n', true))).resolves.toBe(1);
-    expect((await rows()).map((r) => [r[0], r[1], r[3]])).toEqual([[1, 1, 'a'], [2, 2, 'b'], [3, 3, 'c']]);
+    await expect(
+      loader.append(target, columns.slice().reverse(), unused, false, file('b.csv', 'day,label,ok,n\n,c,y,3\n', true)),
+    ).resolves.toBe(1);
+    expect((await rows()).map((r) => [r[0], r[1], r[3]])).toEqual([
+      [1, 1, 'a'],
+      [2, 2, 'b'],
+      [3, 3, 'c'],
+    ]);
     await loader.append(target, columns, unused, true, file('c.csv', 'n,ok,label,day\n9,t,z,\n', true));
     expect((await rows()).map((r) => [r[0], r[1]])).toEqual([[1, 9]]);
   });

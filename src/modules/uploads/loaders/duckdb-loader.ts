@@ -65,7 +65,13 @@ export class DuckDbLoader implements BulkLoader {
       const { names, firstId } = await prepare(conn);
       // The appender fills columns in table order: the file's columns must be in that order too.
       const order = columns.map((c) => names.indexOf(c.name));
-      return appendRows(conn, target, offsetsInUtc(rows, columns), firstId, order.every((p, i) => p === i + (firstId === null ? 0 : 1)) ? null : order);
+      return appendRows(
+        conn,
+        target,
+        offsetsInUtc(rows, columns),
+        firstId,
+        order.every((p, i) => p === i + (firstId === null ? 0 : 1)) ? null : order,
+      );
     });
   }
 
@@ -124,7 +130,10 @@ export class DuckDbLoader implements BulkLoader {
 }
 
 async function columnNames(conn: DuckDBConnection, target: TableTarget): Promise<string[]> {
-  const reader = await conn.runAndReadAll(`SELECT column_name FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2 ORDER BY ordinal_position`, [target.schema ?? 'main', target.table]);
+  const reader = await conn.runAndReadAll(
+    `SELECT column_name FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2 ORDER BY ordinal_position`,
+    [target.schema ?? 'main', target.table],
+  );
   return reader.getRows().map((r) => String(r[0]));
 }
 
@@ -139,7 +148,13 @@ const sqlString = (text: string) => `'${text.replace(/'/g, "''")}'`;
  * the delimiter and encoding literals of a fixed set. DuckDB skips empty lines as the splitter does. What DuckDB reads
  * more strictly than the splitter (a quote inside a quoted value) fails here, and the caller falls back to the appender.
  */
-async function insertFile(conn: DuckDBConnection, target: TableTarget, columns: UploadColumn[], raw: RawCsv, firstId: number | null): Promise<number> {
+async function insertFile(
+  conn: DuckDBConnection,
+  target: TableTarget,
+  columns: UploadColumn[],
+  raw: RawCsv,
+  firstId: number | null,
+): Promise<number> {
   const delimiter = raw.delimiter === ';' ? "';'" : raw.delimiter === '\t' ? "'\t'" : "','";
   const encoding = raw.encoding === 'latin1' ? "'latin-1'" : "'utf-8'";
   const fields = columns.map((_, i) => `'c${i}': 'VARCHAR'`).join(', ');
@@ -154,13 +169,24 @@ async function insertFile(conn: DuckDBConnection, target: TableTarget, columns: 
     names.unshift(ident(ROW_ID));
     values.unshift('CAST($2 AS BIGINT) - 1 + row_number() OVER ()');
   }
-  const source = `read_csv($1, header = true, auto_detect = false, delim = ${delimiter}, quote = '"', escape = '"', encoding = ${encoding}, columns = {${fields}})`;
+  const source =
+    `read_csv($1, header = true, auto_detect = false, delim = ${delimiter}, quote = '"', escape = '"',` +
+    ` encoding = ${encoding}, columns = {${fields}})`;
   const params = firstId === null ? [raw.file] : [raw.file, firstId];
-  const result = await conn.run(`INSERT INTO ${qualified(target)} (${names.join(', ')}) SELECT ${values.join(', ')} FROM ${source}`, params);
+  const result = await conn.run(
+    `INSERT INTO ${qualified(target)} (${names.join(', ')}) SELECT ${values.join(', ')} FROM ${source}`,
+    params,
+  );
   return Number(result.rowsChanged);
 }
 
-async function appendRows(conn: DuckDBConnection, target: TableTarget, rows: RowBatches, firstId: number | null, order: number[] | null = null): Promise<number> {
+async function appendRows(
+  conn: DuckDBConnection,
+  target: TableTarget,
+  rows: RowBatches,
+  firstId: number | null,
+  order: number[] | null = null,
+): Promise<number> {
   const appender = await conn.createAppender(target.table, target.schema ?? 'main');
   let count = 0;
   let id = firstId ?? 0;

@@ -99,7 +99,13 @@ async function copyFile(client: Client, target: TableTarget, columns: UploadColu
   const typed = columns.filter((c) => c.type !== 'text').map((c) => pgIdent(c.name));
   const delimiter = raw.delimiter === ';' ? "';'" : raw.delimiter === '\t' ? "E'\\t'" : "','";
   const encoding = raw.encoding === 'latin1' ? "'LATIN1'" : "'UTF8'";
-  const options = [`FORMAT csv`, `HEADER true`, `DELIMITER ${delimiter}`, `ENCODING ${encoding}`, ...(typed.length ? [`FORCE_NULL (${typed.join(', ')})`] : [])];
+  const options = [
+    `FORMAT csv`,
+    `HEADER true`,
+    `DELIMITER ${delimiter}`,
+    `ENCODING ${encoding}`,
+    ...(typed.length ? [`FORCE_NULL (${typed.join(', ')})`] : []),
+  ];
   const copy = client.query(copyFrom(`COPY ${qualified(target)} (${list}) FROM STDIN WITH (${options.join(', ')})`));
   await pipeline(fs.createReadStream(raw.file, { start: raw.skipBytes, highWaterMark: 1024 * 1024 }), copy);
   return Number(copy.rowCount ?? 0);

@@ -55,8 +55,15 @@ export class MysqlDialect extends Dialect {
 
   override extract(x: string, unit: ExtractionUnit): string {
     const fn: Partial<Record<ExtractionUnit, string>> = {
-      'minute-of-hour': 'MINUTE', 'hour-of-day': 'HOUR', 'day-of-week': 'DAYOFWEEK', 'day-of-month': 'DAYOFMONTH',
-      'day-of-year': 'DAYOFYEAR', 'month-of-year': 'MONTH', 'quarter-of-year': 'QUARTER', year: 'YEAR', second: 'SECOND',
+      'minute-of-hour': 'MINUTE',
+      'hour-of-day': 'HOUR',
+      'day-of-week': 'DAYOFWEEK',
+      'day-of-month': 'DAYOFMONTH',
+      'day-of-year': 'DAYOFYEAR',
+      'month-of-year': 'MONTH',
+      'quarter-of-year': 'QUARTER',
+      year: 'YEAR',
+      second: 'SECOND',
     };
     if (unit === 'week-of-year') return this.usWeekOfYear(x);
     return `${fn[unit]}(${x})`;

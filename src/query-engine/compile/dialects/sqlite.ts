@@ -50,7 +50,13 @@ export class SqliteDialect extends Dialect {
 
   override extract(x: string, unit: ExtractionUnit): string {
     const fmt: Partial<Record<ExtractionUnit, string>> = {
-      'minute-of-hour': '%M', 'hour-of-day': '%H', 'day-of-month': '%d', 'day-of-year': '%j', 'month-of-year': '%m', year: '%Y', second: '%S',
+      'minute-of-hour': '%M',
+      'hour-of-day': '%H',
+      'day-of-month': '%d',
+      'day-of-year': '%j',
+      'month-of-year': '%m',
+      year: '%Y',
+      second: '%S',
     };
     if (unit === 'day-of-week') return `(CAST(strftime('%w', ${x}) AS INTEGER) + 1)`;
     if (unit === 'quarter-of-year') return `((CAST(strftime('%m', ${x}) AS INTEGER) + 2) / 3)`;

@@ -58,7 +58,10 @@ export function validateDetails(engine: Engine, details: unknown, ctx: DetailsCo
     throw new DetailsError('details', 'details must be a map of connection settings.');
   }
   const d = details as Record<string, unknown>;
-  const known = engine === 'postgres' || engine === 'mysql' ? ['host', 'port', 'dbname', 'user', 'password', 'ssl', 'ssl-mode', 'ssl-verify', 'ssl-root-cert'] : ['db'];
+  const known =
+    engine === 'postgres' || engine === 'mysql'
+      ? ['host', 'port', 'dbname', 'user', 'password', 'ssl', 'ssl-mode', 'ssl-verify', 'ssl-root-cert']
+      : ['db'];
   for (const [key, value] of Object.entries(d)) {
     if (known.includes(key) || IGNORED_KEYS.has(key)) continue;
     if (key in UNSUPPORTED_WHEN_SET) {

@@ -80,7 +80,10 @@ export interface QueryResult {
  */
 export interface RowStream {
   columns: ResultColumn[];
-  /** Converted rows, a few thousand per batch, at most `maxRows` in all. Iterate once. */
+  /**
+   * Converted rows, a few thousand per batch, at most `maxRows` in all. Iterate once. A batch handed out is never
+   * reused or changed by the driver afterwards: a shared run (shared-runs.ts) keeps it for its other readers.
+   */
   batches: AsyncIterable<unknown[][]>;
   /** Stops reading and gives the connection back; safe to call more than once and after the end. */
   close(): Promise<void>;

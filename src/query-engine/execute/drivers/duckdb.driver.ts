@@ -133,7 +133,12 @@ export class DuckDbDriver implements WarehouseDriver {
    * The connection's statement for this SQL, prepared now or kept from an earlier run (preparing cost a third
    * of a small query), with the parameters bound. A kept statement is taken out while it runs.
    */
-  private async prepare(conn: DuckDBConnection, sql: string, params: readonly SqlParam[], readOnly: boolean): Promise<DuckDBPreparedStatement> {
+  private async prepare(
+    conn: DuckDBConnection,
+    sql: string,
+    params: readonly SqlParam[],
+    readOnly: boolean,
+  ): Promise<DuckDBPreparedStatement> {
     const kept = this.statements.get(conn)?.get(sql);
     if (kept) this.statements.get(conn)!.delete(sql);
     const prepared = kept ?? (await this.prepareNew(conn, sql));
@@ -236,9 +241,9 @@ export class DuckDbDriver implements WarehouseDriver {
       });
     } catch (e) {
       const message = (e as Error).message ?? String(e);
-      if (/not a valid DuckDB database/i.test(message)) throw new ConnectionError(`File ${db} is not a DuckDB database.`);
+      if (/not a valid DuckDB database/i.test(message)) throw new ConnectionError(`File ${db} is not a DuckDB database.`, 'db');
       if (/lock/i.test(message)) throw new ConnectionError(`File ${db} is locked by another process.`);
-      if (/does not exist/i.test(message)) throw new ConnectionError(`File ${db} does not exist.`);
+      if (/does not exist/i.test(message)) throw new ConnectionError(`File ${db} does not exist.`, 'db');
       throw new ConnectionError(`Could not open ${db}: ${message.split('\n')[0]}`);
     }
   }

@@ -2,7 +2,7 @@
  * What kind of failure a warehouse error is: each class declares its own, so the HTTP edge answers every kind
  * in one exhaustive switch (a new kind does not compile until it is given an answer there).
  */
-export type WarehouseErrorKind = 'details' | 'connection' | 'query' | 'cancelled' | 'timeout' | 'pool-timeout';
+export type WarehouseErrorKind = 'details' | 'connection' | 'query' | 'cancelled' | 'timeout' | 'pool-timeout' | 'queue-timeout';
 
 /**
  * Errors of the warehouse layer. Every message is meant for the user as is: it names what failed and carries
@@ -29,9 +29,19 @@ export class DetailsError extends WarehouseError {
   }
 }
 
-/** The database could not be reached or refused us (host, credentials, missing database or file). */
+/**
+ * The database could not be reached or refused us (host, credentials, missing database or file). `field` names the
+ * connection detail most likely at fault (`host`, `port`, `user`, `password`, `dbname`, `db`) when the cause says so.
+ */
 export class ConnectionError extends WarehouseError {
   readonly kind = 'connection';
+
+  constructor(
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+  }
 }
 
 /** The database rejected the statement (syntax, missing table, constraint...). `code` is the engine's code. */
@@ -74,8 +84,21 @@ export class PoolTimeoutError extends WarehouseError {
   }
 }
 
+/**
+ * The query waited its longest for a query slot on the database (modules/warehouse/query-slots.ts): the server's
+ * capacity again, answered like PoolTimeoutError.
+ */
+export class QueueTimeoutError extends WarehouseError {
+  readonly kind = 'queue-timeout';
+
+  constructor(readonly waitedMs: number) {
+    super(`Timed out waiting for a turn to run the query (waited ${formatSeconds(waitedMs)}). Try again shortly.`);
+  }
+}
+
 /** Every concrete warehouse error (a new class belongs here too), for switches over `kind` that narrow to the class. */
-export type AnyWarehouseError = DetailsError | ConnectionError | QueryError | QueryCancelledError | QueryTimeoutError | PoolTimeoutError;
+export type AnyWarehouseError =
+  DetailsError | ConnectionError | QueryError | QueryCancelledError | QueryTimeoutError | PoolTimeoutError | QueueTimeoutError;
 
 /** Matches by class; the union above names the classes a `WarehouseError` can be. */
 export function isWarehouseError(e: unknown): e is AnyWarehouseError {

@@ -12,7 +12,7 @@ export function checkDatabaseFile(db: string, mayCreate: boolean): void {
     real = fs.realpathSync(db);
   } catch {
     if (mayCreate) return;
-    throw new ConnectionError(`File ${db} does not exist.`);
+    throw new ConnectionError(`File ${db} does not exist.`, 'db');
   }
   if (real !== db) throw new ConnectionError(`File ${db} is now a link to another location; connect to it again.`);
   if (!fs.statSync(real).isFile()) throw new ConnectionError(`${db} is not a file.`);

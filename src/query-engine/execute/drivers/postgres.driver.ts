@@ -257,7 +257,14 @@ export class PostgresDriver implements WarehouseDriver {
     };
     try {
       guard.begin();
-      const config = { text, values: params.map(paramValue), rowMode: 'array', types: RESULT_TYPES, queryMode: 'extended', rows: opts.maxRows && opts.maxRows > 0 ? opts.maxRows : undefined } as ConstructorParameters<typeof Query>[0];
+      const config = {
+        text,
+        values: params.map(paramValue),
+        rowMode: 'array',
+        types: RESULT_TYPES,
+        queryMode: 'extended',
+        rows: opts.maxRows && opts.maxRows > 0 ? opts.maxRows : undefined,
+      } as ConstructorParameters<typeof Query>[0];
       const wrapping = inTransaction ? this.wrapping(opts) : null;
       const query = wrapping ? new PipelinedQuery(config, wrapping.before, wrapping.after) : new BoundedQuery(config);
       streamed = streamRows(query, socketOf(client));

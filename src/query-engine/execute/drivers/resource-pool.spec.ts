@@ -27,7 +27,11 @@ function factory() {
   return f;
 }
 
-const settle = <T>(p: Promise<T>) => p.then((v) => ({ ok: v }), (e: unknown) => ({ err: e }));
+const settle = <T>(p: Promise<T>) =>
+  p.then(
+    (v) => ({ ok: v }),
+    (e: unknown) => ({ err: e }),
+  );
 
 describe('ResourcePool', () => {
   it('creates up to max, then reuses the most recently released first', async () => {

@@ -16,26 +16,26 @@ export function connectionFailure(error: unknown, d: ServerDetails): ConnectionE
   const where = `host ${d.host}:${d.port}`;
   switch (code) {
     case 'ECONNREFUSED':
-      return new ConnectionError(`Could not connect to ${where}: connection refused.`);
+      return new ConnectionError(`Could not connect to ${where}: connection refused.`, 'port');
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return new ConnectionError(`Could not connect to ${where}: unknown host.`);
+      return new ConnectionError(`Could not connect to ${where}: unknown host.`, 'host');
     case 'ETIMEDOUT':
     case 'ECONNABORTED':
-      return new ConnectionError(`Could not connect to ${where}: timed out.`);
+      return new ConnectionError(`Could not connect to ${where}: timed out.`, 'host');
     case 'EHOSTUNREACH':
     case 'ENETUNREACH':
-      return new ConnectionError(`Could not connect to ${where}: host unreachable.`);
+      return new ConnectionError(`Could not connect to ${where}: host unreachable.`, 'host');
     case 'ECONNRESET':
       return new ConnectionError(`Could not connect to ${where}: the server closed the connection.`);
     case '28P01': // postgres invalid_password
     case 'ER_ACCESS_DENIED_ERROR':
-      return new ConnectionError(`Password authentication failed for user "${d.user}".`);
+      return new ConnectionError(`Password authentication failed for user "${d.user}".`, 'password');
     case '3D000': // postgres invalid_catalog_name
     case 'ER_BAD_DB_ERROR':
-      return new ConnectionError(`Database "${d.dbname}" does not exist.`);
+      return new ConnectionError(`Database "${d.dbname}" does not exist.`, 'dbname');
     case 'ER_DBACCESS_DENIED_ERROR':
-      return new ConnectionError(`User "${d.user}" may not access database "${d.dbname}".`);
+      return new ConnectionError(`User "${d.user}" may not access database "${d.dbname}".`, 'user');
   }
   if (/timeout/i.test(message)) return new ConnectionError(`Could not connect to ${where}: timed out.`);
   if (/ssl/i.test(message)) return new ConnectionError(`Could not connect to ${where}: ${message}`);

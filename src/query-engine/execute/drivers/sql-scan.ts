@@ -102,7 +102,13 @@ export function scanSql(sql: string, engine: Engine): ScannedSql {
   const questionMarks: number[] = [];
   const quoted: QuotedName[] = [];
   const noteQuoted = (start: number, end: number, quote: string) => {
-    const unicode = quote === '"' && rules.dollarQuotes && start >= 2 && sql[start - 1] === '&' && (sql[start - 2] === 'U' || sql[start - 2] === 'u') && !(start > 2 && IDENT_CHAR.test(sql[start - 3]));
+    const unicode =
+      quote === '"' &&
+      rules.dollarQuotes &&
+      start >= 2 &&
+      sql[start - 1] === '&' &&
+      (sql[start - 2] === 'U' || sql[start - 2] === 'u') &&
+      !(start > 2 && IDENT_CHAR.test(sql[start - 3]));
     quoted.push({ start, end, quote, unicode });
   };
   let inExecutableComment = false;
@@ -158,7 +164,13 @@ export function scanSql(sql: string, engine: Engine): ScannedSql {
     }
   }
   const code = blankRanges(sql, blanked);
-  return { code, statements: countStatements(code), firstKeyword: firstKeyword(code), questionMarks, calls: calledNames(sql, code, quoted) };
+  return {
+    code,
+    statements: countStatements(code),
+    firstKeyword: firstKeyword(code),
+    questionMarks,
+    calls: calledNames(sql, code, quoted),
+  };
 }
 
 /** The SQL with every character but newlines in the ranges (`[from, to, from, to...]`) made a space. */
@@ -238,7 +250,11 @@ function decodeUnicodeName(text: string, esc: string): string {
     } else if (text[k + 1] === esc) {
       out += esc;
       k++;
-    } else if (text[k + 1] === '+' && /^[0-9A-Fa-f]{6}$/.test(text.slice(k + 2, k + 8)) && parseInt(text.slice(k + 2, k + 8), 16) <= 0x10ffff) {
+    } else if (
+      text[k + 1] === '+' &&
+      /^[0-9A-Fa-f]{6}$/.test(text.slice(k + 2, k + 8)) &&
+      parseInt(text.slice(k + 2, k + 8), 16) <= 0x10ffff
+    ) {
       out += String.fromCodePoint(parseInt(text.slice(k + 2, k + 8), 16));
       k += 7;
     } else if (/^[0-9A-Fa-f]{4}$/.test(text.slice(k + 1, k + 5))) {

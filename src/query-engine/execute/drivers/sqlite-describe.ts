@@ -37,7 +37,13 @@ export function describeSqlite(db: Database.Database): DescribedDatabase {
       // A view over a table that no longer exists cannot be read; it is left out rather than failing the sync.
       continue;
     }
-    primaryKeys.set(rel.name.toLowerCase(), columns.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name));
+    primaryKeys.set(
+      rel.name.toLowerCase(),
+      columns
+        .filter((c) => c.pk > 0)
+        .sort((a, b) => a.pk - b.pk)
+        .map((c) => c.name),
+    );
     tables.push({
       schema: null,
       name: rel.name,

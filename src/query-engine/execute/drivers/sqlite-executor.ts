@@ -34,7 +34,10 @@ function reportTz(ts, zone) {
   let fmt = reportTzFormats.get(zone);
   if (!fmt) {
     try {
-      fmt = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
+      fmt = new Intl.DateTimeFormat('en-US', {
+        timeZone: zone, hourCycle: 'h23',
+        year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric',
+      });
     } catch (e) {
       throw new Error('report_tz: unknown time zone ' + JSON.stringify(zone) + '.');
     }
@@ -56,7 +59,8 @@ function reportTz(ts, zone) {
   for (const p of fmt.formatToParts(new Date(ms))) parts[p.type] = p.value;
   const pad = (v, n) => String(Number(v)).padStart(n, '0');
   const year = parts.era === 'BC' ? 1 - Number(parts.year) : Number(parts.year);
-  return pad(year, 4) + '-' + pad(parts.month, 2) + '-' + pad(parts.day, 2) + ' ' + pad(Number(parts.hour) % 24, 2) + ':' + pad(parts.minute, 2) + ':' + pad(parts.second, 2) + (m[7] || '');
+  return pad(year, 4) + '-' + pad(parts.month, 2) + '-' + pad(parts.day, 2) + ' ' +
+    pad(Number(parts.hour) % 24, 2) + ':' + pad(parts.minute, 2) + ':' + pad(parts.second, 2) + (m[7] || '');
 }
 `;
 

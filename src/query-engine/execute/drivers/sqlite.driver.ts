@@ -1,7 +1,17 @@
 import Database from 'better-sqlite3';
 import { baseTypeFor } from './base-types';
 import type { FileDetails } from './details';
-import type { BaseType, DescribedDatabase, DriverOptions, QueryOptions, QueryResult, RowStream, ResultColumn, SqlParam, WarehouseDriver } from './driver';
+import type {
+  BaseType,
+  DescribedDatabase,
+  DriverOptions,
+  QueryOptions,
+  QueryResult,
+  RowStream,
+  ResultColumn,
+  SqlParam,
+  WarehouseDriver,
+} from './driver';
 import { ConnectionError, WarehouseError } from './errors';
 import { checkDatabaseFile } from './file-database';
 import { QueryGuard } from './query-guard';
@@ -137,8 +147,8 @@ export class SqliteDriver implements WarehouseDriver {
     } catch (e) {
       if (e instanceof WarehouseError) throw e;
       const code = (e as { code?: string }).code;
-      if (code === 'SQLITE_NOTADB') throw new ConnectionError(`File ${file} is not a SQLite database.`);
-      if (code === 'SQLITE_CANTOPEN') throw new ConnectionError(`Could not open ${file}.`);
+      if (code === 'SQLITE_NOTADB') throw new ConnectionError(`File ${file} is not a SQLite database.`, 'db');
+      if (code === 'SQLITE_CANTOPEN') throw new ConnectionError(`Could not open ${file}.`, 'db');
       throw statementFailure(e);
     } finally {
       db?.close();

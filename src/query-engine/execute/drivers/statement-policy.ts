@@ -34,8 +34,24 @@ const XML_OF_QUERIES = ['query', 'cursor', 'table', 'schema', 'database'].flatMa
   ['_to_xml', '_to_xmlschema', '_to_xml_and_xmlschema'].map((suffix) => `${of}${suffix}`),
 );
 const LARGE_OBJECTS = [
-  'lo_import', 'lo_export', 'lo_get', 'lo_put', 'lo_from_bytea', 'lo_open', 'lo_close', 'lo_creat', 'lo_create', 'lo_unlink',
-  'lo_lseek', 'lo_lseek64', 'lo_tell', 'lo_tell64', 'lo_truncate', 'lo_truncate64', 'loread', 'lowrite',
+  'lo_import',
+  'lo_export',
+  'lo_get',
+  'lo_put',
+  'lo_from_bytea',
+  'lo_open',
+  'lo_close',
+  'lo_creat',
+  'lo_create',
+  'lo_unlink',
+  'lo_lseek',
+  'lo_lseek64',
+  'lo_tell',
+  'lo_tell64',
+  'lo_truncate',
+  'lo_truncate64',
+  'loread',
+  'lowrite',
 ];
 
 /**
@@ -50,8 +66,16 @@ const LARGE_OBJECTS = [
 const BLOCKED_FUNCTIONS: Record<Engine, { names: string[]; prefixes: string[] }> = {
   postgres: {
     names: [
-      'pg_stat_file', 'pg_logdir_ls', 'set_config', 'pg_terminate_backend', 'pg_cancel_backend', 'pg_reload_conf', 'pg_rotate_logfile', 'pg_promote',
-      ...LARGE_OBJECTS, ...XML_OF_QUERIES,
+      'pg_stat_file',
+      'pg_logdir_ls',
+      'set_config',
+      'pg_terminate_backend',
+      'pg_cancel_backend',
+      'pg_reload_conf',
+      'pg_rotate_logfile',
+      'pg_promote',
+      ...LARGE_OBJECTS,
+      ...XML_OF_QUERIES,
     ],
     prefixes: ['pg_read_', 'pg_ls_', 'pg_file_', 'dblink'],
   },
@@ -92,10 +116,7 @@ export function checkStatement(engine: Engine, sql: string, readOnly: boolean): 
     );
   }
   if (readOnly && !READING_KEYWORDS[engine].includes(keyword)) {
-    throw new StatementRejectedError(
-      `Only statements that read data are allowed here, not ${keyword || 'this statement'}.`,
-      'read-only',
-    );
+    throw new StatementRejectedError(`Only statements that read data are allowed here, not ${keyword || 'this statement'}.`, 'read-only');
   }
   return scanned;
 }

@@ -20,8 +20,7 @@ export function fractionSuffix(digits: string | undefined): string {
   return six.endsWith('000') ? `.${six.slice(0, 3)}` : `.${six}`;
 }
 
-const SQL_TIMESTAMP =
-  /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?\s*(Z|[+-]\d{2}(?::?\d{2}){0,2})?$/;
+const SQL_TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?\s*(Z|[+-]\d{2}(?::?\d{2}){0,2})?$/;
 
 /**
  * '2024-01-02 03:04:05.123+02' (as Postgres, MySQL and SQLite print them) to the ISO convention above.

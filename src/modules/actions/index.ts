@@ -1,0 +1,1 @@
+export { ActionsModule } from './actions.module';

@@ -1,0 +1,2 @@
+export { ApiDocsModule } from './api-docs.module';
+export { ApiDocsService } from './api-docs.service';

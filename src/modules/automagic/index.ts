@@ -1,0 +1,1 @@
+export { AutomagicModule } from './automagic.module';

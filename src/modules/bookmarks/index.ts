@@ -1,0 +1,2 @@
+export { BookmarksModule } from './bookmarks.module';
+export { BookmarksRepository } from './bookmarks.repository';

@@ -1,0 +1,13 @@
+export { CardAccessService, placeOf } from './card-access.service';
+export { CardDeleting, CardQueryChanged } from './card-events';
+export { CardParamsService, remappingValue, staticListLabel, targetField } from './card-params.service';
+export { type CardDownload, CardQueriesService } from './card-queries.service';
+export { CardRunner, type CardRunOptions } from './card-runner.service';
+export { deriveQuery, legacyQuery } from './card-query';
+export { EMBEDDING_DISABLED, PUBLIC_SHARING_DISABLED } from './card-sharing.service';
+export { snapshotOf } from './card-snapshot';
+export { collectionView, toCardView } from './card-view';
+export { CreateCardDto, EmbeddingParams } from './cards.dto';
+export { CardsModule } from './cards.module';
+export { CardsRepository } from './cards.repository';
+export { CardsService } from './cards.service';

@@ -1,0 +1,65 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { AppSql } from '../../common/database/app-sql';
+import { inList, raw, sql } from '../../common/database/sql';
+import type { CollectionPerm } from '../../schema/collection-permission.entity';
+
+const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+/** The queries behind collection access checks (CollectionAccessService): grants and personal collections, typed. */
+@Injectable()
+export class CollectionAccessRepository {
+  private readonly sql: AppSql;
+
+  constructor(db: DataSource) {
+    this.sql = new AppSql(db);
+  }
+
+  /** The grants of these groups on one collection, or on the Root of `namespace` (collectionId null). */
+  async grantsOn(groupIds: number[], collectionId: number | null, namespace: string | null): Promise<CollectionPerm[]> {
+    const where =
+      collectionId !== null
+        ? sql`collection_id = ${collectionId}`
+        : namespace === null
+          ? sql`collection_id IS NULL AND namespace IS NULL`
+          : sql`collection_id IS NULL AND namespace = ${namespace}`;
+    const rows = await this.sql.query<{ perm: CollectionPerm }>(
+      sql`SELECT perm FROM collection_permission WHERE ${inList(raw('group_id'), groupIds)} AND ${where}`,
+    );
+    return rows.map((r) => r.perm);
+  }
+
+  /** These groups' best grant per collection: on `ids`, or on every collection when null. */
+  async bestGrants(groupIds: number[], ids: number[] | null): Promise<Array<{ collectionId: number; perm: CollectionPerm }>> {
+    const which = ids ? inList(raw('collection_id'), ids) : sql`collection_id IS NOT NULL`;
+    // 'write' sorts after 'read': MAX is the best grant, one row per collection however many groups hold one.
+    const rows = await this.sql.query<{ collection_id: number; perm: CollectionPerm }>(
+      sql`SELECT collection_id, MAX(perm) AS perm FROM collection_permission
+          WHERE ${inList(raw('group_id'), groupIds)} AND ${which} GROUP BY collection_id`,
+    );
+    return rows.map((r) => ({ collectionId: Number(r.collection_id), perm: r.perm }));
+  }
+
+  async ownerOf(collectionId: number): Promise<number | null> {
+    const rows = await this.sql.query<{ personal_owner_id: unknown }>(
+      sql`SELECT personal_owner_id FROM collection WHERE id = ${collectionId}`,
+    );
+    return num(rows[0]?.personal_owner_id);
+  }
+
+  async personalCollection(userId: number): Promise<{ id: number; location: string } | null> {
+    const rows = await this.sql.query<{ id: unknown; location: string }>(
+      sql`SELECT id, location FROM collection WHERE personal_owner_id = ${userId}`,
+    );
+    return rows[0] ? { id: Number(rows[0].id), location: rows[0].location } : null;
+  }
+
+  /** Each user's personal collection id, in one query. */
+  async personalCollectionIds(userIds: number[]): Promise<Map<number, number>> {
+    if (userIds.length === 0) return new Map();
+    const rows = await this.sql.query<{ id: unknown; personal_owner_id: unknown }>(
+      sql`SELECT id, personal_owner_id FROM collection WHERE ${inList(raw('personal_owner_id'), userIds)}`,
+    );
+    return new Map(rows.map((r) => [Number(r.personal_owner_id), Number(r.id)]));
+  }
+}

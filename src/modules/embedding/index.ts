@@ -1,0 +1,1 @@
+export { EmbeddingModule } from './embedding.module';

@@ -1,0 +1,11 @@
+export { FieldDataService } from './field-data.service';
+export { FieldHydrator, fieldView } from './field-hydrator';
+export { FieldMetadataCache } from './field-metadata.cache';
+export { keyParam } from './field-queries';
+export { FieldRemappingService, hiddenValues, showable } from './field-remapping.service';
+export { ENTITY_TYPES, isa, keywordName } from './field-types';
+export { FieldValuesService, hasListValues } from './field-values.service';
+export { RemappingQuery, SearchQuery } from './fields.dto';
+export { FieldsModule } from './fields.module';
+export { FieldsRepository } from './fields.repository';
+export { type FieldInTable, MetadataAccess, tableView } from './metadata-access.service';

@@ -1,4 +1,0 @@
-import { macroController } from './macro.controller';
-
-/** /api/segment (spec "Segment (v0.48)"). */
-export class SegmentsController extends macroController('segment') {}

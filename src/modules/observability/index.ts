@@ -1,0 +1,2 @@
+export { ObservabilityModule } from './observability.module';
+export { MetricsService } from './metrics.service';

@@ -1,0 +1,2 @@
+export { MembershipsService } from './memberships.service';
+export { PermissionsModule } from './permissions.module';

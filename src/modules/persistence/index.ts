@@ -1,0 +1,1 @@
+export { PersistenceModule } from './persistence.module';

@@ -1,0 +1,2 @@
+export { SearchIndexService } from './search-index.service';
+export { SearchModule } from './search.module';

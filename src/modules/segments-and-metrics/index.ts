@@ -1,0 +1,1 @@
+export { SegmentsAndMetricsModule } from './segments-and-metrics.module';

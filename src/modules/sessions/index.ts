@@ -1,0 +1,2 @@
+export { SessionsModule } from './sessions.module';
+export { SessionsService } from './sessions.service';

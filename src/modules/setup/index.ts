@@ -1,0 +1,1 @@
+export { SetupModule } from './setup.module';

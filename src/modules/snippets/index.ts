@@ -1,0 +1,2 @@
+export { SnippetsModule } from './snippets.module';
+export { SnippetsService } from './snippets.service';

@@ -1,0 +1,1 @@
+export { UtilModule } from './util.module';

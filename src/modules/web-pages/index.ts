@@ -1,0 +1,3 @@
+export { sendWebFile } from './send-web-file';
+export { WebPagesModule } from './web-pages.module';
+export { WebPagesService } from './web-pages.service';
