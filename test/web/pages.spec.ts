@@ -2,7 +2,18 @@ import type { Page } from 'playwright-core';
 import { auth } from '../support/factories';
 import { describeBrowser } from './support/browser';
 import { expectScreenshot } from './support/screenshots';
-import { embedToken, enableEmbed, publicLink, revokePublicLink, sampleCard, sampleDashboard, startWebApp, textCard, waitDrawn, WebApp } from './support/web-app';
+import {
+  embedToken,
+  enableEmbed,
+  publicLink,
+  revokePublicLink,
+  sampleCard,
+  sampleDashboard,
+  startWebApp,
+  textCard,
+  waitDrawn,
+  WebApp,
+} from './support/web-app';
 
 jest.setTimeout(300_000);
 
@@ -17,8 +28,17 @@ describeBrowser('web pages', () => {
   let ordersCount: number;
   let dash: { id: number; dashcards: number[] };
   const field = (t: string, f: string) => w.s.field(t, f);
-  const sql = async (q: string) => (await w.s.t.http().post('/api/dataset').set(auth(w.s.admin)).send({ database: w.s.db, type: 'native', native: { query: q } }).expect(202)).body.data.rows;
-  const dashcardText = (page: Page, id: number) => page.textContent(`[data-testid="dashcard"][data-dashcard-id="${id}"] [data-testid="visualization"]`);
+  const sql = async (q: string) =>
+    (
+      await w.s.t
+        .http()
+        .post('/api/dataset')
+        .set(auth(w.s.admin))
+        .send({ database: w.s.db, type: 'native', native: { query: q } })
+        .expect(202)
+    ).body.data.rows;
+  const dashcardText = (page: Page, id: number) =>
+    page.textContent(`[data-testid="dashcard"][data-dashcard-id="${id}"] [data-testid="visualization"]`);
 
   beforeAll(async () => {
     w = await startWebApp();
@@ -26,11 +46,18 @@ describeBrowser('web pages', () => {
       name: 'Orders by category',
       display: 'bar',
       table: 'ORDERS',
-      query: { aggregation: [['count']], breakout: [['field', field('PRODUCTS', 'CATEGORY'), { 'source-field': field('ORDERS', 'PRODUCT_ID') }]] },
+      query: {
+        aggregation: [['count']],
+        breakout: [['field', field('PRODUCTS', 'CATEGORY'), { 'source-field': field('ORDERS', 'PRODUCT_ID') }]],
+      },
     });
     productCount = await sampleCard(w, { name: 'Products', display: 'scalar', table: 'PRODUCTS', query: { aggregation: [['count']] } });
     ordersCount = await sampleCard(w, { name: 'Orders', display: 'scalar', table: 'ORDERS', query: { aggregation: [['count']] } });
-    const catOnProducts = { parameter_id: 'cat', card_id: productCount, target: ['dimension', ['field', field('PRODUCTS', 'CATEGORY'), null]] };
+    const catOnProducts = {
+      parameter_id: 'cat',
+      card_id: productCount,
+      target: ['dimension', ['field', field('PRODUCTS', 'CATEGORY'), null]],
+    };
     const made = await sampleDashboard(w, {
       name: 'Sales overview',
       parameters: [CAT, STATE],
@@ -82,7 +109,12 @@ describeBrowser('web pages', () => {
     expect(await page.textContent('[data-testid="heading-card"]')).toBe('Sales at a glance');
     expect(await page.innerHTML('[data-testid="text-card"]')).toContain('<strong>Products</strong>');
     // The 24-column grid: the two scalars side by side (8 columns each), the bar below across the whole width.
-    const [products, orders, barBox] = await Promise.all(dash.dashcards.slice(1, 3).concat(dash.dashcards[4]).map((id) => page.locator(`[data-dashcard-id="${id}"]`).boundingBox()));
+    const [products, orders, barBox] = await Promise.all(
+      dash.dashcards
+        .slice(1, 3)
+        .concat(dash.dashcards[4])
+        .map((id) => page.locator(`[data-dashcard-id="${id}"]`).boundingBox()),
+    );
     expect(Math.abs(products!.y - orders!.y)).toBeLessThan(2);
     expect(orders!.x).toBeGreaterThan(products!.x + products!.width - 1);
     expect(Math.abs(products!.width - orders!.width)).toBeLessThan(2);
@@ -123,27 +155,53 @@ describeBrowser('web pages', () => {
 
   it('question date and number widgets send their values and show the filtered result', async () => {
     const tags = {
-      created: { id: 'created', name: 'created', 'display-name': 'Created', type: 'dimension', dimension: ['field', field('ORDERS', 'CREATED_AT'), null], 'widget-type': 'date/all-options' },
+      created: {
+        id: 'created',
+        name: 'created',
+        'display-name': 'Created',
+        type: 'dimension',
+        dimension: ['field', field('ORDERS', 'CREATED_AT'), null],
+        'widget-type': 'date/all-options',
+      },
       min_total: { id: 'min_total', name: 'min_total', 'display-name': 'Min total', type: 'number' },
     };
-    const id = await sampleCard(w, { name: 'Filtered orders', display: 'scalar', sql: 'SELECT COUNT(*) AS n FROM ORDERS WHERE {{created}} [[AND TOTAL >= {{min_total}}]]', tags });
+    const id = await sampleCard(w, {
+      name: 'Filtered orders',
+      display: 'scalar',
+      sql: 'SELECT COUNT(*) AS n FROM ORDERS WHERE {{created}} [[AND TOTAL >= {{min_total}}]]',
+      tags,
+    });
     const uuid = await publicLink(w, 'card', id);
     const page = await w.open(`/public/question/${uuid}`);
     const shown = async () => (await page.textContent('[data-testid="visualization"]'))!.replace(/\D/g, '');
     const expected = async (parameters: unknown[]) =>
-      String((await w.s.t.http().get(`/api/public/card/${uuid}/query`).query({ parameters: JSON.stringify(parameters) }).expect(202)).body.data.rows[0][0]);
+      String(
+        (
+          await w.s.t
+            .http()
+            .get(`/api/public/card/${uuid}/query`)
+            .query({ parameters: JSON.stringify(parameters) })
+            .expect(202)
+        ).body.data.rows[0][0],
+      );
     expect(await shown()).toBe(await expected([]));
 
     const created = { id: 'created', type: 'date/all-options', target: ['dimension', ['template-tag', 'created']], value: '~2024-01-01' };
     await page.selectOption('[aria-label="Created kind"]', 'before');
-    await Promise.all([page.waitForResponse((r) => decodeURIComponent(r.url()).includes('~2024-01-01')), page.fill('input[type="date"][aria-label="Created"]', '2024-01-01')]);
+    await Promise.all([
+      page.waitForResponse((r) => decodeURIComponent(r.url()).includes('~2024-01-01')),
+      page.fill('input[type="date"][aria-label="Created"]', '2024-01-01'),
+    ]);
     await waitDrawn(page);
     const before = await expected([created]);
     expect(await shown()).toBe(before);
 
     const min = { id: 'min_total', type: 'number/=', target: ['variable', ['template-tag', 'min_total']], value: [100] };
     await page.fill('[aria-label="Min total"]', '100');
-    await Promise.all([page.waitForResponse((r) => decodeURIComponent(r.url()).includes('"min_total"')), page.press('[aria-label="Min total"]', 'Enter')]);
+    await Promise.all([
+      page.waitForResponse((r) => decodeURIComponent(r.url()).includes('"min_total"')),
+      page.press('[aria-label="Min total"]', 'Enter'),
+    ]);
     await waitDrawn(page);
     const both = await expected([created, min]);
     expect(await shown()).toBe(both);
@@ -151,7 +209,10 @@ describeBrowser('web pages', () => {
 
     // A relative date from the list.
     await page.selectOption('[aria-label="Created kind"]', 'relative');
-    await Promise.all([page.waitForResponse((r) => decodeURIComponent(r.url()).includes('past5years')), page.selectOption('select[aria-label="Created"]', 'past5years')]);
+    await Promise.all([
+      page.waitForResponse((r) => decodeURIComponent(r.url()).includes('past5years')),
+      page.selectOption('select[aria-label="Created"]', 'past5years'),
+    ]);
     await waitDrawn(page);
     expect(await shown()).toBe(await expected([{ ...created, value: 'past5years' }, min]));
   });
@@ -161,7 +222,13 @@ describeBrowser('web pages', () => {
       name: 'Pivot',
       display: 'pivot',
       table: 'ORDERS',
-      query: { aggregation: [['count']], breakout: [['field', field('PRODUCTS', 'CATEGORY'), { 'source-field': field('ORDERS', 'PRODUCT_ID') }], ['field', field('ORDERS', 'CREATED_AT'), { 'temporal-unit': 'year' }]] },
+      query: {
+        aggregation: [['count']],
+        breakout: [
+          ['field', field('PRODUCTS', 'CATEGORY'), { 'source-field': field('ORDERS', 'PRODUCT_ID') }],
+          ['field', field('ORDERS', 'CREATED_AT'), { 'temporal-unit': 'year' }],
+        ],
+      },
     });
     const urls: string[] = [];
     const page = await w.browser.newPage();
@@ -179,7 +246,9 @@ describeBrowser('web pages', () => {
     embed.on('request', (r) => embedUrls.push(new URL(r.url()).pathname));
     await embed.goto(`${w.base}/embed/dashboard/${embedToken({ dashboard: d.id })}`);
     await waitDrawn(embed);
-    expect(embedUrls.filter((u) => u.includes('/dashcard/'))).toEqual([expect.stringMatching(/^\/api\/embed\/pivot\/dashboard\/[^/]+\/dashcard\/\d+\/card\/\d+$/)]);
+    expect(embedUrls.filter((u) => u.includes('/dashcard/'))).toEqual([
+      expect.stringMatching(/^\/api\/embed\/pivot\/dashboard\/[^/]+\/dashcard\/\d+\/card\/\d+$/),
+    ]);
     await embed.close();
   });
 
@@ -193,7 +262,9 @@ describeBrowser('web pages', () => {
 
   it('theme and hash options: night, no title, hidden parameter, no download button, no border', async () => {
     const uuid = await publicLink(w, 'dashboard', dash.id);
-    const page = await w.open(`/public/dashboard/${uuid}#theme=night&titled=false&hide_parameters=category&hide_download_button=true&bordered=false&font=Lato`);
+    const page = await w.open(
+      `/public/dashboard/${uuid}#theme=night&titled=false&hide_parameters=category&hide_download_button=true&bordered=false&font=Lato`,
+    );
     expect(await page.evaluate('document.documentElement.dataset.theme')).toBe('night');
     expect(await page.evaluate('getComputedStyle(document.body).backgroundColor')).toBe('rgb(46, 53, 59)');
     expect(await page.locator('[data-testid="title"]').count()).toBe(0);
@@ -223,12 +294,17 @@ describeBrowser('web pages', () => {
     expect(await page.locator('[data-slug="category"]').count()).toBe(0);
     expect(await page.locator('[data-slug="state"]').count()).toBe(1);
     // The token is in the page URL and API paths only: never in storage.
-    expect(await page.evaluate('JSON.stringify([Object.keys(localStorage), Object.keys(sessionStorage), document.cookie])')).toBe('[[],[],""]');
+    expect(await page.evaluate('JSON.stringify([Object.keys(localStorage), Object.keys(sessionStorage), document.cookie])')).toBe(
+      '[[],[],""]',
+    );
     expectScreenshot('embed-dashboard', await page.screenshot({ fullPage: true }));
 
     // The embed API has an export endpoint: the menu offers xlsx and downloads it.
     await page.click(`[data-dashcard-id="${dash.dashcards[1]}"] [aria-label="Download results"]`);
-    const [download] = await Promise.all([page.waitForEvent('download'), page.click(`[data-dashcard-id="${dash.dashcards[1]}"] [data-format="xlsx"]`)]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.click(`[data-dashcard-id="${dash.dashcards[1]}"] [data-format="xlsx"]`),
+    ]);
     expect(download.suggestedFilename()).toMatch(/\.xlsx$/);
   });
 

@@ -59,13 +59,38 @@ if (!haveChromium && inCI) throw new Error(`Chromium is missing at ${CHROMIUM}; 
     const secret = (await s.t.http().get('/api/util/random_token').set(auth(s.admin)).expect(200)).body.token as string;
 
     const products = s.table('PRODUCTS').id;
-    const byCategory = await makeCard(s.t, s.admin, tableQuery(s.db, products, { aggregation: [['count']], breakout: [['field', s.field('PRODUCTS', 'CATEGORY'), null]] }), { name: 'Products per category', display: 'bar' });
-    const avgPrice = await makeCard(s.t, s.admin, tableQuery(s.db, products, { aggregation: [['avg', ['field', s.field('PRODUCTS', 'PRICE'), null]]], breakout: [['field', s.field('PRODUCTS', 'CATEGORY'), null]] }), { name: 'Average price per category', display: 'line' });
+    const byCategory = await makeCard(
+      s.t,
+      s.admin,
+      tableQuery(s.db, products, { aggregation: [['count']], breakout: [['field', s.field('PRODUCTS', 'CATEGORY'), null]] }),
+      { name: 'Products per category', display: 'bar' },
+    );
+    const avgPrice = await makeCard(
+      s.t,
+      s.admin,
+      tableQuery(s.db, products, {
+        aggregation: [['avg', ['field', s.field('PRODUCTS', 'PRICE'), null]]],
+        breakout: [['field', s.field('PRODUCTS', 'CATEGORY'), null]],
+      }),
+      { name: 'Average price per category', display: 'line' },
+    );
     byCategoryId = byCategory.id;
     dashboardId = (await makeDashboard(s.t, s.admin, { name: 'Product overview' })).id;
     const side = (id: number, cardId: number, col: number) => newDashcard(id, cardId, { col, size_x: 12, size_y: 5 });
-    await s.t.http().put(`/api/dashboard/${dashboardId}`).set(auth(s.admin)).send({ dashcards: [side(-1, byCategory.id, 0), side(-2, avgPrice.id, 12)] }).expect(200);
-    questionId = (await makeCard(s.t, s.admin, tableQuery(s.db, products, { 'order-by': [['asc', ['field', s.field('PRODUCTS', 'ID'), null]]], limit: 5 }), { name: 'First products', display: 'table' })).id;
+    await s.t
+      .http()
+      .put(`/api/dashboard/${dashboardId}`)
+      .set(auth(s.admin))
+      .send({ dashcards: [side(-1, byCategory.id, 0), side(-2, avgPrice.id, 12)] })
+      .expect(200);
+    questionId = (
+      await makeCard(
+        s.t,
+        s.admin,
+        tableQuery(s.db, products, { 'order-by': [['asc', ['field', s.field('PRODUCTS', 'ID'), null]]], limit: 5 }),
+        { name: 'First products', display: 'table' },
+      )
+    ).id;
 
     const outDir = await built;
     const app = express();
@@ -75,35 +100,55 @@ if (!haveChromium && inCI) throw new Error(`Chromium is missing at ${CHROMIUM}; 
       const srv = app.listen(0, () => resolve(srv));
     });
     hostUrl = `http://localhost:${(host.address() as AddressInfo).port}`;
-    await s.t.http().put('/api/setting').set(auth(s.admin)).send({
-      'jwt-shared-secret': secret,
-      'jwt-identity-provider-uri': `${hostUrl}/sso/analytics`,
-      'jwt-enabled': true,
-      'enable-embedding-sdk': true,
-    }).expect(204);
+    await s.t
+      .http()
+      .put('/api/setting')
+      .set(auth(s.admin))
+      .send({
+        'jwt-shared-secret': secret,
+        'jwt-identity-provider-uri': `${hostUrl}/sso/analytics`,
+        'jwt-enabled': true,
+        'enable-embedding-sdk': true,
+      })
+      .expect(204);
     // The test identity provider over HTTP: its login page signs a response for the request and posts it back.
     const idp = await createIdp();
     const idpApp = express();
     idpApp.get('/sso', (req, res) => {
       const request = readAuthnRequest(`http://idp${req.url}`);
-      const xml = signedResponse(idp, { inResponseTo: request.id, acsUrl: `${analyticsUrl}/auth/sso`, audience: SAML_APP, email: SAML_EMAIL, firstName: 'Sam', lastName: 'Viewer' });
+      const xml = signedResponse(idp, {
+        inResponseTo: request.id,
+        acsUrl: `${analyticsUrl}/auth/sso`,
+        audience: SAML_APP,
+        email: SAML_EMAIL,
+        firstName: 'Sam',
+        lastName: 'Viewer',
+      });
       const field = (name: string, value: string) => `<input type="hidden" name="${name}" value="${value.replace(/"/g, '&quot;')}">`;
-      res.type('html').send(
-        `<form id="f" method="post" action="${analyticsUrl}/auth/sso">${field('SAMLResponse', encode(xml))}${field('RelayState', request.relayState ?? '')}` +
-          `<button type="submit">Continue</button></form><script>document.getElementById('f').submit()</script>`,
-      );
+      res
+        .type('html')
+        .send(
+          `<form id="f" method="post" action="${analyticsUrl}/auth/sso">` +
+            `${field('SAMLResponse', encode(xml))}${field('RelayState', request.relayState ?? '')}` +
+            `<button type="submit">Continue</button></form><script>document.getElementById('f').submit()</script>`,
+        );
     });
     idpServer = await new Promise<Server>((resolve) => {
       const srv = idpApp.listen(0, () => resolve(srv));
     });
-    await s.t.http().put('/api/setting').set(auth(s.admin)).send({
-      'site-url': analyticsUrl,
-      'saml-enabled': true,
-      'saml-identity-provider-uri': `http://localhost:${(idpServer.address() as AddressInfo).port}/sso`,
-      'saml-identity-provider-certificate': idp.cert,
-      'saml-identity-provider-issuer': idp.issuer,
-      'saml-application-name': SAML_APP,
-    }).expect(204);
+    await s.t
+      .http()
+      .put('/api/setting')
+      .set(auth(s.admin))
+      .send({
+        'site-url': analyticsUrl,
+        'saml-enabled': true,
+        'saml-identity-provider-uri': `http://localhost:${(idpServer.address() as AddressInfo).port}/sso`,
+        'saml-identity-provider-certificate': idp.cert,
+        'saml-identity-provider-issuer': idp.issuer,
+        'saml-application-name': SAML_APP,
+      })
+      .expect(204);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
   }, 300_000);
 
@@ -116,13 +161,20 @@ if (!haveChromium && inCI) throw new Error(`Chromium is missing at ${CHROMIUM}; 
   });
 
   let byCategoryId: number;
-  const open = async (method: 'jwt' | 'saml' = 'jwt', view: 'static' | 'interactive' = 'static', opts: { popupsOnClickOnly?: boolean } = {}): Promise<Page> => {
+  const open = async (
+    method: 'jwt' | 'saml' = 'jwt',
+    view: 'static' | 'interactive' = 'static',
+    opts: { popupsOnClickOnly?: boolean } = {},
+  ): Promise<Page> => {
     const context = await browser.newContext({ viewport: { width: 1200, height: 1000 } });
     if (opts.popupsOnClickOnly) {
       await context.addInitScript({ content: POPUPS_ON_CLICK_ONLY });
     }
     const page = await context.newPage();
-    await page.goto(`${hostUrl}/?analytics=${encodeURIComponent(analyticsUrl)}&dashboard=${dashboardId}&question=${questionId}&auth=${method}&view=${view}`);
+    await page.goto(
+      `${hostUrl}/?analytics=${encodeURIComponent(analyticsUrl)}` +
+        `&dashboard=${dashboardId}&question=${questionId}&auth=${method}&view=${view}`,
+    );
     return page;
   };
   /** The host app's own sign-in, then the SDK's (JWT) until the status hook says success. */
@@ -136,7 +188,8 @@ if (!haveChromium && inCI) throw new Error(`Chromium is missing at ${CHROMIUM}; 
   const signedIn = async (page: Page) => {
     const status = page.getByTestId('auth-status');
     await status.filter({ hasText: /^(success|error)$/ }).waitFor({ timeout: 30_000 });
-    if ((await status.textContent()) !== 'success') throw new Error(`sign-in failed: ${await page.getByTestId('auth-error').textContent()}`);
+    if ((await status.textContent()) !== 'success')
+      throw new Error(`sign-in failed: ${await page.getByTestId('auth-error').textContent()}`);
   };
 
   it('signs in through JWT: the status hook reports success, the dashboard draws its charts and the question its rows', async () => {
@@ -147,7 +200,9 @@ if (!haveChromium && inCI) throw new Error(`Chromium is missing at ${CHROMIUM}; 
     await dashboard.locator('[data-testid="analytics-dashboard-title"]', { hasText: 'Product overview' }).waitFor();
     const charts = dashboard.locator('[data-testid="visualization"][data-state="ready"]');
     await charts.nth(1).waitFor({ timeout: 30_000 });
-    expect(await dashboard.locator('[data-testid="visualization"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-display')))).toEqual(['bar', 'line']);
+    expect(
+      await dashboard.locator('[data-testid="visualization"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-display'))),
+    ).toEqual(['bar', 'line']);
     // Drawn charts: ECharts' SVG with the bars and the line's path.
     expect(await dashboard.locator('[data-testid="visualization"] svg path').count()).toBeGreaterThan(4);
     await dashboard.getByText('Products per category').waitFor();
@@ -155,7 +210,10 @@ if (!haveChromium && inCI) throw new Error(`Chromium is missing at ${CHROMIUM}; 
     const question = page.locator(`[data-testid="analytics-question"][data-question-id="${questionId}"]`);
     await question.locator('[data-testid="visualization"][data-state="ready"]').waitFor({ timeout: 30_000 });
     await question.getByText('First products').waitFor();
-    const { rows, cols } = (await s.t.http().post(`/api/card/${questionId}/query`).set(auth(s.admin)).send({}).expect(202)).body.data as { rows: unknown[][]; cols: { name: string }[] };
+    const { rows, cols } = (await s.t.http().post(`/api/card/${questionId}/query`).set(auth(s.admin)).send({}).expect(202)).body.data as {
+      rows: unknown[][];
+      cols: { name: string }[];
+    };
     const titleAt = cols.findIndex((c) => c.name === 'TITLE');
     expect(rows).toHaveLength(5);
     for (const row of [rows[0], rows[4]]) await question.getByText(String(row[titleAt]), { exact: true }).first().waitFor();
@@ -186,7 +244,11 @@ if (!haveChromium && inCI) throw new Error(`Chromium is missing at ${CHROMIUM}; 
     await page.route(`${analyticsUrl}/api/card/${questionId}`, async (route) => {
       if (route.request().method() === 'GET' && refused === 0) {
         refused++;
-        await route.fulfill({ status: 401, body: 'Unauthenticated', headers: { 'Access-Control-Allow-Origin': hostUrl, 'Access-Control-Allow-Credentials': 'true' } });
+        await route.fulfill({
+          status: 401,
+          body: 'Unauthenticated',
+          headers: { 'Access-Control-Allow-Origin': hostUrl, 'Access-Control-Allow-Credentials': 'true' },
+        });
         return;
       }
       await route.continue();
@@ -194,7 +256,10 @@ if (!haveChromium && inCI) throw new Error(`Chromium is missing at ${CHROMIUM}; 
     await signIn(page);
     const question = page.locator(`[data-testid="analytics-question"][data-question-id="${questionId}"]`);
     await question.locator('[data-testid="visualization"][data-state="ready"]').waitFor({ timeout: 30_000 });
-    await page.locator('[data-testid="analytics-dashboard"] [data-testid="visualization"][data-state="ready"]').nth(1).waitFor({ timeout: 30_000 });
+    await page
+      .locator('[data-testid="analytics-dashboard"] [data-testid="visualization"][data-state="ready"]')
+      .nth(1)
+      .waitFor({ timeout: 30_000 });
     expect(refused).toBe(1);
     expect(exchanges).toHaveLength(2);
     expect(await page.getByTestId('auth-status').textContent()).toBe('success');
@@ -233,11 +298,12 @@ if (!haveChromium && inCI) throw new Error(`Chromium is missing at ${CHROMIUM}; 
     expect(await page.getByTestId('analytics-sign-in').count()).toBe(0);
     await page.context().close();
   });
-  it('explores: InteractiveQuestion filters, summarizes, changes the visualization and saves; InteractiveDashboard drills through', async () => {
+  it('explores: InteractiveQuestion filters, summarizes, changes the display and saves; InteractiveDashboard drills through', async () => {
     const page = await open('jwt', 'interactive');
     await signIn(page, DEMO_USERS[1]);
     const question = page.locator(`[data-testid="analytics-interactive-question"][data-question-id="${questionId}"]`).last();
-    const ready = (display: string) => question.locator(`[data-testid="visualization"][data-display="${display}"][data-state="ready"]`).waitFor({ timeout: 30_000 });
+    const ready = (display: string) =>
+      question.locator(`[data-testid="visualization"][data-display="${display}"][data-state="ready"]`).waitFor({ timeout: 30_000 });
     await ready('table');
     await question.getByRole('button', { name: 'Filter' }).click();
     await question.getByLabel('Filter column').selectOption({ label: 'Category' });
@@ -245,7 +311,23 @@ if (!haveChromium && inCI) throw new Error(`Chromium is missing at ${CHROMIUM}; 
     await question.getByRole('button', { name: 'Add filter' }).click();
     await question.getByTestId('analytics-edits').getByText('Category is Gizmo').waitFor();
     const products = s.table('PRODUCTS').id;
-    const gizmos = (await s.t.http().post('/api/dataset').set(auth(s.admin)).send({ database: s.db, type: 'query', query: { 'source-table': products, filter: ['=', ['field', s.field('PRODUCTS', 'CATEGORY'), null], 'Gizmo'], 'order-by': [['asc', ['field', s.field('PRODUCTS', 'ID'), null]]], limit: 5 } }).expect(202)).body.data;
+    const gizmos = (
+      await s.t
+        .http()
+        .post('/api/dataset')
+        .set(auth(s.admin))
+        .send({
+          database: s.db,
+          type: 'query',
+          query: {
+            'source-table': products,
+            filter: ['=', ['field', s.field('PRODUCTS', 'CATEGORY'), null], 'Gizmo'],
+            'order-by': [['asc', ['field', s.field('PRODUCTS', 'ID'), null]]],
+            limit: 5,
+          },
+        })
+        .expect(202)
+    ).body.data;
     const titleAt = (gizmos.cols as { name: string }[]).findIndex((c) => c.name === 'TITLE');
     await question.getByText(String(gizmos.rows[0][titleAt]), { exact: true }).first().waitFor({ timeout: 30_000 });
 
@@ -267,7 +349,10 @@ if (!haveChromium && inCI) throw new Error(`Chromium is missing at ${CHROMIUM}; 
     await chart.waitFor({ timeout: 30_000 });
     const bar = await chart.locator('svg path').evaluateAll((paths) => {
       const boxes = paths
-        .filter((p) => { const f = p.getAttribute('fill'); return f && f !== 'none' && f !== 'transparent'; })
+        .filter((p) => {
+          const f = p.getAttribute('fill');
+          return f && f !== 'none' && f !== 'transparent';
+        })
         .map((p) => p.getBoundingClientRect())
         .filter((r) => r.height > 20 && r.width > 8 && r.width < 400);
       const b = boxes[0];
@@ -294,7 +379,10 @@ async function buildHostApp(tmp: string): Promise<string> {
   mkdirSync(installed, { recursive: true });
   await run('tar', ['-xzf', tarball, '-C', installed, '--strip-components=1']);
   const outDir = join(tmp, 'host-app');
-  await run('npx', ['vite', 'build', '--outDir', outDir, '--emptyOutDir'], { cwd: join(ROOT, 'examples', 'host-app'), maxBuffer: 32 << 20 });
+  await run('npx', ['vite', 'build', '--outDir', outDir, '--emptyOutDir'], {
+    cwd: join(ROOT, 'examples', 'host-app'),
+    maxBuffer: 32 << 20,
+  });
   return outDir;
 }
 

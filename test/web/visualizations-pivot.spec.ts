@@ -3,8 +3,21 @@ import { regionKeys, valuesByRegion } from '../../web/src/visualizations/map/reg
 import { buildPivot, collapsedSet, pivotSplit } from '../../web/src/visualizations/pivot/pivot-model';
 import type { Column, Dataset } from '../../web/src/visualizations/types';
 
-const category: Column = { name: 'CATEGORY', display_name: 'Category', base_type: 'type/Text', source: 'breakout', field_ref: ['field', 3, null] };
-const year: Column = { name: 'CREATED_AT', display_name: 'Created At: Year', base_type: 'type/DateTime', unit: 'year', source: 'breakout', field_ref: ['field', 9, { 'temporal-unit': 'year' }] };
+const category: Column = {
+  name: 'CATEGORY',
+  display_name: 'Category',
+  base_type: 'type/Text',
+  source: 'breakout',
+  field_ref: ['field', 3, null],
+};
+const year: Column = {
+  name: 'CREATED_AT',
+  display_name: 'Created At: Year',
+  base_type: 'type/DateTime',
+  unit: 'year',
+  source: 'breakout',
+  field_ref: ['field', 9, { 'temporal-unit': 'year' }],
+};
 const grouping: Column = { name: 'pivot-grouping', display_name: 'pivot-grouping', base_type: 'type/Integer', source: 'breakout' };
 const count: Column = { name: 'count', display_name: 'Count', base_type: 'type/Integer', source: 'aggregation' };
 const avg: Column = { name: 'avg', display_name: 'Average of Total', base_type: 'type/Float', source: 'aggregation' };
@@ -28,14 +41,22 @@ const answer: Dataset = {
 describe('pivot table model', () => {
   it('reads the split from column names or field refs, and defaults to the last breakout across', () => {
     expect(pivotSplit(answer.cols, {})).toEqual({ rowDims: [0], colDims: [1], values: [3, 4] });
-    expect(pivotSplit(answer.cols, { 'pivot_table.column_split': { rows: [['field', 9, { 'temporal-unit': 'year' }]], columns: ['CATEGORY'], values: ['avg'] } })).toEqual({ rowDims: [1], colDims: [0], values: [4] });
+    expect(
+      pivotSplit(answer.cols, {
+        'pivot_table.column_split': { rows: [['field', 9, { 'temporal-unit': 'year' }]], columns: ['CATEGORY'], values: ['avg'] },
+      }),
+    ).toEqual({ rowDims: [1], colDims: [0], values: [4] });
   });
 
   it('builds column headers over the values, with a Row totals group', () => {
     const m = buildPivot(answer, {});
     expect(m.rowTitles).toEqual(['Category']);
     expect(m.headerRows).toEqual([
-      [{ label: '2023', span: 2 }, { label: '2024', span: 2 }, { label: 'Row totals', span: 2, total: true }],
+      [
+        { label: '2023', span: 2 },
+        { label: '2024', span: 2 },
+        { label: 'Row totals', span: 2, total: true },
+      ],
       [
         { label: 'Count', span: 1 },
         { label: 'Average of Total', span: 1 },
@@ -74,7 +95,11 @@ describe('pivot table model', () => {
       ['collapsed', 'Gadget', true, [30]],
       ['detail', 'Widget', false, [5]],
     ]);
-    expect(buildPivot(answer, split, collapsedSet({ 'pivot_table.collapsed_rows': { value: ['0'] } })).rows.map((r) => r.kind)).toEqual(['collapsed', 'collapsed', 'grand']);
+    expect(buildPivot(answer, split, collapsedSet({ 'pivot_table.collapsed_rows': { value: ['0'] } })).rows.map((r) => r.kind)).toEqual([
+      'collapsed',
+      'collapsed',
+      'grand',
+    ]);
   });
 });
 
@@ -86,7 +111,18 @@ describe('map model', () => {
 
   it('sums the metric per region and skips values no region answers to', () => {
     const regions = [{ name: 'Texas', keys: ['texas', 'tx'] }];
-    expect(valuesByRegion(regions, [['TX', 2], ['texas', 3], ['XX', 9]], 0, 1)).toEqual(new Map([['Texas', { value: 5, rowIndex: 0 }]]));
+    expect(
+      valuesByRegion(
+        regions,
+        [
+          ['TX', 2],
+          ['texas', 3],
+          ['XX', 9],
+        ],
+        0,
+        1,
+      ),
+    ).toEqual(new Map([['Texas', { value: 5, rowIndex: 0 }]]));
   });
 
   it('plans region and pin maps from the settings and the column types', () => {

@@ -47,8 +47,15 @@ describeBrowser('visualizations on the public question page', () => {
       table: 'PRODUCTS',
       query: { 'order-by': [['asc', ['field', field('PRODUCTS', 'ID'), null]]], limit: 60 },
       settings: {
-        column_settings: { '["name","PRICE"]': { number_style: 'currency', currency: 'USD' }, '["name","TITLE"]': { column_title: 'Product' } },
-        'table.columns': [...['ID', 'TITLE', 'CATEGORY', 'PRICE', 'RATING', 'CREATED_AT'].map((name) => ({ name, enabled: true })), { name: 'EAN', enabled: false }, { name: 'VENDOR', enabled: false }],
+        column_settings: {
+          '["name","PRICE"]': { number_style: 'currency', currency: 'USD' },
+          '["name","TITLE"]': { column_title: 'Product' },
+        },
+        'table.columns': [
+          ...['ID', 'TITLE', 'CATEGORY', 'PRICE', 'RATING', 'CREATED_AT'].map((name) => ({ name, enabled: true })),
+          { name: 'EAN', enabled: false },
+          { name: 'VENDOR', enabled: false },
+        ],
       },
       check: async (page) => {
         const headers = await page.locator('th[role="columnheader"]').allTextContents();
@@ -82,7 +89,13 @@ describeBrowser('visualizations on the public question page', () => {
       name: 'bar',
       display: 'bar',
       query: { aggregation: [['count']], breakout: [createdAt('year'), category()] },
-      settings: { 'stackable.stack_type': 'stacked', 'graph.show_goal': true, 'graph.goal_value': 4000, 'graph.goal_label': 'Target', 'graph.y_axis.title_text': 'Orders' },
+      settings: {
+        'stackable.stack_type': 'stacked',
+        'graph.show_goal': true,
+        'graph.goal_value': 4000,
+        'graph.goal_label': 'Target',
+        'graph.y_axis.title_text': 'Orders',
+      },
       check: async (page) => {
         const body = await text(page, viz);
         for (const t of ['Doohickey', 'Gadget', 'Gizmo', 'Widget', 'Target', 'Orders']) expect(body).toContain(t);
@@ -94,13 +107,19 @@ describeBrowser('visualizations on the public question page', () => {
       hash: 'theme=night',
       query: { aggregation: [['count']], breakout: [category()] },
       settings: { 'graph.show_values': true },
-      check: async (page) => expect(await page.evaluate(`getComputedStyle(document.querySelector('${viz}')).backgroundColor`)).toBe('rgb(46, 53, 59)'),
+      check: async (page) =>
+        expect(await page.evaluate(`getComputedStyle(document.querySelector('${viz}')).backgroundColor`)).toBe('rgb(46, 53, 59)'),
     },
     {
       name: 'line',
       display: 'line',
       query: { aggregation: [['sum', ['field', field('ORDERS', 'TOTAL'), null]]], breakout: [createdAt('quarter')] },
-      settings: { 'graph.show_trendline': true, series_settings: { sum: { color: '#EF8C8C', title: 'Revenue' } }, 'graph.x_axis.title_text': 'Quarter', column_settings: { '["name","sum"]': { number_style: 'currency', currency: 'USD' } } },
+      settings: {
+        'graph.show_trendline': true,
+        series_settings: { sum: { color: '#EF8C8C', title: 'Revenue' } },
+        'graph.x_axis.title_text': 'Quarter',
+        column_settings: { '["name","sum"]': { number_style: 'currency', currency: 'USD' } },
+      },
       check: async (page) => {
         expect(await text(page, viz)).toContain('Quarter');
         expect(await count(page, `${viz} svg path[stroke="#EF8C8C"]`)).toBeGreaterThan(0);
@@ -128,7 +147,12 @@ describeBrowser('visualizations on the public question page', () => {
       name: 'scatter',
       display: 'scatter',
       table: 'PRODUCTS',
-      query: { fields: [['field', field('PRODUCTS', 'PRICE'), null], ['field', field('PRODUCTS', 'RATING'), null]] },
+      query: {
+        fields: [
+          ['field', field('PRODUCTS', 'PRICE'), null],
+          ['field', field('PRODUCTS', 'RATING'), null],
+        ],
+      },
       settings: { 'graph.dimensions': ['PRICE'], 'graph.metrics': ['RATING'] },
       check: async (page) => expect(await count(page, `${viz} svg path`)).toBeGreaterThan(100),
     },
@@ -161,7 +185,13 @@ describeBrowser('visualizations on the public question page', () => {
       name: 'gauge',
       display: 'gauge',
       query: { aggregation: [['avg', ['field', field('ORDERS', 'TOTAL'), null]]] },
-      settings: { 'gauge.segments': [{ min: 0, max: 80, color: '#ED6E6E', label: 'Low' }, { min: 80, max: 160, color: '#F9CF48', label: 'Mid' }, { min: 160, max: 240, color: '#84BB4C', label: 'High' }] },
+      settings: {
+        'gauge.segments': [
+          { min: 0, max: 80, color: '#ED6E6E', label: 'Low' },
+          { min: 80, max: 160, color: '#F9CF48', label: 'Mid' },
+          { min: 160, max: 240, color: '#84BB4C', label: 'High' },
+        ],
+      },
     },
     {
       name: 'object',
@@ -180,7 +210,9 @@ describeBrowser('visualizations on the public question page', () => {
         expect(body).toContain('Row totals');
         expect(body).toContain('Grand totals');
         // Every cell of the Row totals comes from the answer's subtotal rows.
-        expect(await page.locator('tbody tr[data-kind="detail"] td:last-child').allTextContents()).toEqual(expect.arrayContaining([expect.stringMatching(/\d/)]));
+        expect(await page.locator('tbody tr[data-kind="detail"] td:last-child').allTextContents()).toEqual(
+          expect.arrayContaining([expect.stringMatching(/\d/)]),
+        );
         expect((await page.locator('tbody tr[data-kind="detail"] td:last-child').allTextContents()).every((t) => /\d/.test(t))).toBe(true);
       },
     },
@@ -188,7 +220,10 @@ describeBrowser('visualizations on the public question page', () => {
       name: 'pivot-collapsed',
       display: 'pivot',
       query: { aggregation: [['count']], breakout: [category(), createdAt('year')] },
-      settings: { 'pivot_table.column_split': { rows: [category(), createdAt('year')], columns: [], values: ['count'] }, 'pivot_table.collapsed_rows': { value: ['["Gadget"]'], rows: [] } },
+      settings: {
+        'pivot_table.column_split': { rows: [category(), createdAt('year')], columns: [], values: ['count'] },
+        'pivot_table.collapsed_rows': { value: ['["Gadget"]'], rows: [] },
+      },
       check: async (page) => {
         expect(await count(page, 'tr[data-kind="collapsed"]')).toBe(1);
         expect(await count(page, 'tr[data-kind="subtotal"]')).toBe(3);
@@ -211,13 +246,22 @@ describeBrowser('visualizations on the public question page', () => {
       name: 'map-pin',
       display: 'map',
       table: 'PEOPLE',
-      query: { fields: [['field', field('PEOPLE', 'LATITUDE'), null], ['field', field('PEOPLE', 'LONGITUDE'), null]], 'order-by': [['asc', ['field', field('PEOPLE', 'ID'), null]]], limit: 400 },
+      query: {
+        fields: [
+          ['field', field('PEOPLE', 'LATITUDE'), null],
+          ['field', field('PEOPLE', 'LONGITUDE'), null],
+        ],
+        'order-by': [['asc', ['field', field('PEOPLE', 'ID'), null]]],
+        limit: 400,
+      },
       settings: { 'map.type': 'pin', 'map.latitude_column': 'LATITUDE', 'map.longitude_column': 'LONGITUDE' },
     },
     {
       name: 'map-world',
       display: 'map',
-      sql: "SELECT 'US' AS country, 120 AS n UNION ALL SELECT 'BR', 60 UNION ALL SELECT 'DE', 90 UNION ALL SELECT 'IN', 75 UNION ALL SELECT 'AU', 30",
+      sql:
+        "SELECT 'US' AS country, 120 AS n UNION ALL SELECT 'BR', 60 UNION ALL SELECT 'DE', 90" +
+        " UNION ALL SELECT 'IN', 75 UNION ALL SELECT 'AU', 30",
       settings: { 'map.type': 'region', 'map.region': 'world_countries', 'map.dimension': 'country', 'map.metric': 'n' },
       check: async (page) => expect(await count(page, `${viz} svg path`)).toBeGreaterThan(100),
     },
@@ -232,17 +276,66 @@ describeBrowser('visualizations on the public question page', () => {
     },
   ];
 
-  const NAMES = ['table', 'scalar', 'smartscalar', 'bar', 'bar-night', 'line', 'area', 'combo', 'row', 'scatter', 'waterfall', 'pie', 'funnel', 'progress', 'gauge', 'object', 'pivot', 'pivot-collapsed', 'map', 'map-pin', 'map-world', 'unknown'];
+  const NAMES = [
+    'table',
+    'scalar',
+    'smartscalar',
+    'bar',
+    'bar-night',
+    'line',
+    'area',
+    'combo',
+    'row',
+    'scatter',
+    'waterfall',
+    'pie',
+    'funnel',
+    'progress',
+    'gauge',
+    'object',
+    'pivot',
+    'pivot-collapsed',
+    'map',
+    'map-pin',
+    'map-world',
+    'unknown',
+  ];
 
   it('has a case for every supported display', () => {
     const displays = new Set(cases().map((c) => c.display));
-    for (const d of ['table', 'scalar', 'smartscalar', 'bar', 'line', 'area', 'combo', 'row', 'pie', 'funnel', 'progress', 'gauge', 'scatter', 'waterfall', 'pivot', 'map', 'object']) expect(displays).toContain(d);
+    for (const d of [
+      'table',
+      'scalar',
+      'smartscalar',
+      'bar',
+      'line',
+      'area',
+      'combo',
+      'row',
+      'pie',
+      'funnel',
+      'progress',
+      'gauge',
+      'scatter',
+      'waterfall',
+      'pivot',
+      'map',
+      'object',
+    ])
+      expect(displays).toContain(d);
     expect(cases().map((c) => c.name)).toEqual(NAMES);
   });
 
   it.each(NAMES)('%s: drawn from a real card, matching its baseline', async (name) => {
     const c = cases().find((x) => x.name === name) as VizCase;
-    const id = await sampleCard(w, { name: `Viz ${c.name}`, display: c.display, table: c.table ?? 'ORDERS', query: c.query, sql: c.sql, settings: c.settings ?? {} });
+    const id = await sampleCard(w, {
+      name: `Viz ${c.name}`,
+      display: c.display,
+      table: c.table ?? 'ORDERS',
+      query: c.query,
+      sql: c.sql,
+      settings: c.settings ?? {},
+    });
     const uuid = await publicLink(w, 'card', id);
     const page = await w.open(`/public/question/${uuid}${c.hash ? `#${c.hash}` : ''}`, { width: 1000, height: 640 });
     try {

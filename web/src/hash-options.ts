@@ -27,7 +27,10 @@ export function parseHash(hash: string): { options: PageOptions; defaults: Recor
     bordered: flag(q.get('bordered'), true),
     titled: flag(q.get('titled'), true),
     theme: theme === 'night' || theme === 'transparent' ? theme : 'light',
-    hideParameters: (q.get('hide_parameters') ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    hideParameters: (q.get('hide_parameters') ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     hideDownloadButton: flag(q.get('hide_download_button'), false),
     font: q.get('font') || null,
     locale: q.get('locale') || null,

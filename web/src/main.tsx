@@ -4,6 +4,10 @@ import { ApiError } from './api/http';
 import { applyOptions, parseHash } from './hash-options';
 import { ErrorPage } from './pages/ErrorPage';
 import { EmbedDashboard, EmbedQuestion, PublicDashboard, PublicQuestion } from './pages/pages';
+import '@fontsource/lato/400.css';
+import '@fontsource/lato/400-italic.css';
+import '@fontsource/lato/700.css';
+import '@fontsource/lato/900.css';
 import './styles.css';
 
 const PAGES = {
@@ -35,8 +39,18 @@ function App() {
   );
 }
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+/**
+ * Charts measure their labels when they are laid out: drawn before Lato arrives, they would keep the fallback font's
+ * widths. The font is served with the page, so waiting for it costs little; a slow network waits at most FONT_WAIT_MS.
+ */
+const FONT_WAIT_MS = 1000;
+const fontsLoaded = Promise.all(['400 14px Lato', '700 14px Lato', '900 14px Lato'].map((f) => document.fonts.load(f)));
+Promise.race([fontsLoaded, new Promise((resolve) => setTimeout(resolve, FONT_WAIT_MS))])
+  .catch(() => undefined)
+  .then(() =>
+    createRoot(document.getElementById('root')!).render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    ),
+  );

@@ -8,10 +8,14 @@ const ROOT = path.resolve(__dirname, '../../..');
 
 /** Chromium's executable: CHROMIUM_PATH, else the usual system paths. Null when none is installed. */
 export function chromiumPath(): string | null {
-  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].filter((p): p is string => !!p);
+  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].filter(
+    (p): p is string => !!p,
+  );
   for (const p of candidates) if (fs.existsSync(p)) return p;
   try {
-    const found = execSync('command -v chromium || command -v chromium-browser', { stdio: ['ignore', 'pipe', 'ignore'], shell: '/bin/sh' }).toString().trim();
+    const found = execSync('command -v chromium || command -v chromium-browser', { stdio: ['ignore', 'pipe', 'ignore'], shell: '/bin/sh' })
+      .toString()
+      .trim();
     return found || null;
   } catch {
     return null;
@@ -41,12 +45,23 @@ export function ensureWebBuilt(): void {
 export async function launchBrowser(): Promise<Browser> {
   if (!CHROMIUM) throw new Error('Chromium is not installed (apt-get install chromium, or set CHROMIUM_PATH)');
   // --no-sandbox: CI containers run as root; the pages are our own.
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--font-render-hinting=none', '--disable-lcd-text'] });
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--font-render-hinting=none', '--disable-lcd-text'],
+  });
 }
 
 /** A new page of a fresh context (no shared storage between tests) at a fixed size and scale, so screenshots are stable. */
 export async function newPage(browser: Browser, size = { width: 1200, height: 800 }): Promise<Page> {
-  const context = await browser.newContext({ viewport: size, deviceScaleFactor: 1, acceptDownloads: true, locale: 'en-US', timezoneId: 'UTC', reducedMotion: 'reduce' });
+  const context = await browser.newContext({
+    viewport: size,
+    deviceScaleFactor: 1,
+    acceptDownloads: true,
+    locale: 'en-US',
+    timezoneId: 'UTC',
+    reducedMotion: 'reduce',
+  });
   const page = await context.newPage();
   return page;
 }
@@ -56,7 +71,8 @@ const DRAWN = `(() => {
   if (document.querySelector('[data-testid="error-page"]')) return true;
   const root = document.querySelector('[data-testid="dashboard"], [data-testid="question"]');
   if (!root || root.getAttribute('data-state') === 'loading') return false;
-  if (document.querySelector('[data-testid="dashcard"][data-state="loading"], [data-testid="question-card"][data-state="loading"]')) return false;
+  const busy = '[data-testid="dashcard"][data-state="loading"], [data-testid="question-card"][data-state="loading"]';
+  if (document.querySelector(busy)) return false;
   return [...document.querySelectorAll('[data-testid="visualization"]')].every((v) => v.getAttribute('data-state') === 'ready');
 })()`;
 

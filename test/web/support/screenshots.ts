@@ -53,7 +53,10 @@ export function compareScreenshot(name: string, png: Buffer, opts: CompareOption
     return { status: 'differs', diffPixels: actual.width * actual.height, diffRatio: 1, actualPath, baselinePath };
   }
   const diff = new PNG({ width: actual.width, height: actual.height });
-  const diffPixels = pixelmatch(baseline.data, actual.data, diff.data, actual.width, actual.height, { threshold: opts.threshold ?? 0.2, includeAA: false });
+  const diffPixels = pixelmatch(baseline.data, actual.data, diff.data, actual.width, actual.height, {
+    threshold: opts.threshold ?? 0.2,
+    includeAA: false,
+  });
   const diffRatio = diffPixels / (actual.width * actual.height);
   if (diffRatio <= (opts.maxDiffRatio ?? 0.002)) {
     fs.rmSync(actualPath, { force: true });
@@ -66,9 +69,13 @@ export function compareScreenshot(name: string, png: Buffer, opts: CompareOption
 /** Jest assertion: the screenshot matches its baseline (or the baseline is created now, said on the console). */
 export function expectScreenshot(name: string, png: Buffer, opts: CompareOptions = {}): CompareResult {
   const r = compareScreenshot(name, png, opts);
-  if (r.status === 'created') console.warn(`screenshot baseline written: ${path.relative(process.cwd(), r.baselinePath)} (review and commit it)`);
+  if (r.status === 'created')
+    console.warn(`screenshot baseline written: ${path.relative(process.cwd(), r.baselinePath)} (review and commit it)`);
   if (r.status === 'differs') {
-    throw new Error(`screenshot ${name} differs from its baseline: ${r.diffPixels} pixels (${(r.diffRatio * 100).toFixed(2)}%); see ${r.diffPath ?? r.actualPath}`);
+    throw new Error(
+      `screenshot ${name} differs from its baseline: ${r.diffPixels} pixels (${(r.diffRatio * 100).toFixed(2)}%);` +
+        ` see ${r.diffPath ?? r.actualPath}`,
+    );
   }
   return r;
 }

@@ -48,7 +48,14 @@ export async function startWebApp(env: Record<string, string> = {}): Promise<Web
       return page;
     },
     async close() {
-      await Promise.all(pages.map((p) => p.context().close().catch(() => undefined)));
+      await Promise.all(
+        pages.map((p) =>
+          p
+            .context()
+            .close()
+            .catch(() => undefined),
+        ),
+      );
       await browser.close();
       await s.t.close();
     },
@@ -63,9 +70,29 @@ export function embedToken(resource: { question: number } | { dashboard: number 
 }
 
 /** A question on the Sample Database: MBQL (`query` the inner query of `table`) or SQL (`sql`). */
-export async function sampleCard(w: WebApp, spec: { name: string; display: string; table?: string; query?: Record<string, unknown>; sql?: string; tags?: Record<string, unknown>; settings?: Record<string, unknown>; extra?: Record<string, unknown> }): Promise<number> {
-  const q = spec.sql !== undefined ? nativeQuery(w.s.db, spec.sql, spec.tags) : tableQuery(w.s.db, w.s.table(spec.table ?? 'ORDERS').id, spec.query ?? {});
-  const card = await makeCard(w.s.t, w.s.admin, q, { name: spec.name, display: spec.display, visualization_settings: spec.settings ?? {}, ...(spec.extra ?? {}) });
+export async function sampleCard(
+  w: WebApp,
+  spec: {
+    name: string;
+    display: string;
+    table?: string;
+    query?: Record<string, unknown>;
+    sql?: string;
+    tags?: Record<string, unknown>;
+    settings?: Record<string, unknown>;
+    extra?: Record<string, unknown>;
+  },
+): Promise<number> {
+  const q =
+    spec.sql !== undefined
+      ? nativeQuery(w.s.db, spec.sql, spec.tags)
+      : tableQuery(w.s.db, w.s.table(spec.table ?? 'ORDERS').id, spec.query ?? {});
+  const card = await makeCard(w.s.t, w.s.admin, q, {
+    name: spec.name,
+    display: spec.display,
+    visualization_settings: spec.settings ?? {},
+    ...(spec.extra ?? {}),
+  });
   return card.id;
 }
 
@@ -83,7 +110,12 @@ export async function revokePublicLink(w: WebApp, kind: 'card' | 'dashboard', id
 }
 
 /** Turns static embedding on for a card or dashboard with its parameters' embedding modes (enabled, locked, disabled). */
-export async function enableEmbed(w: WebApp, kind: 'card' | 'dashboard', id: number, params: Record<string, 'enabled' | 'locked' | 'disabled'> = {}): Promise<void> {
+export async function enableEmbed(
+  w: WebApp,
+  kind: 'card' | 'dashboard',
+  id: number,
+  params: Record<string, 'enabled' | 'locked' | 'disabled'> = {},
+): Promise<void> {
   const res = await w.s.t.http().put(`/api/${kind}/${id}`).set(auth(w.s.admin)).send({ enable_embedding: true, embedding_params: params });
   if (res.status !== 200) throw new Error(`embedding of ${kind} ${id}: ${res.status} ${res.text}`);
 }
@@ -100,9 +132,15 @@ export interface DashcardSpec {
 }
 
 /** A dashboard with parameters, tabs (names; dashcards name theirs by index) and dashcards. */
-export async function sampleDashboard(w: WebApp, spec: { name: string; parameters?: unknown[]; tabs?: string[]; dashcards: DashcardSpec[] }): Promise<{ id: number; dashcards: number[] }> {
+export async function sampleDashboard(
+  w: WebApp,
+  spec: { name: string; parameters?: unknown[]; tabs?: string[]; dashcards: DashcardSpec[] },
+): Promise<{ id: number; dashcards: number[] }> {
   const http = w.s.t.http;
-  const created = await http().post('/api/dashboard').set(auth(w.s.admin)).send({ name: spec.name, parameters: spec.parameters ?? [] });
+  const created = await http()
+    .post('/api/dashboard')
+    .set(auth(w.s.admin))
+    .send({ name: spec.name, parameters: spec.parameters ?? [] });
   if (created.status !== 200) throw new Error(`dashboard: ${created.status} ${created.text}`);
   const id = created.body.id as number;
   const tabs = (spec.tabs ?? []).map((name, i) => ({ id: -(i + 1), name }));
@@ -118,7 +156,10 @@ export async function sampleDashboard(w: WebApp, spec: { name: string; parameter
     visualization_settings: dc.visualization_settings ?? {},
     series: [],
   }));
-  const put = await http().put(`/api/dashboard/${id}`).set(auth(w.s.admin)).send({ ...(tabs.length ? { tabs } : {}), dashcards });
+  const put = await http()
+    .put(`/api/dashboard/${id}`)
+    .set(auth(w.s.admin))
+    .send({ ...(tabs.length ? { tabs } : {}), dashcards });
   if (put.status !== 200) throw new Error(`dashboard cards: ${put.status} ${put.text}`);
   // The answer's order need not be ours: match each spec by its tab and position.
   const made = put.body.dashcards as Array<{ id: number; row: number; col: number; dashboard_tab_id: number | null }>;

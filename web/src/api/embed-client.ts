@@ -12,7 +12,8 @@ export function embedDashboardClient(token: string): DashboardClient {
     loadDashboard: () => getJson<Dashboard>(base),
     runDashcard: (dc, cardId, values, parameters, { pivot, signal }) =>
       getJson<QueryResult>(
-        `/api/embed/${pivot ? 'pivot/' : ''}dashboard/${enc(token)}/dashcard/${dc.id}/card/${cardId}?parameters=${enc(embedParameters(values, parameters))}`,
+        `/api/embed/${pivot ? 'pivot/' : ''}dashboard/${enc(token)}/dashcard/${dc.id}/card/${cardId}` +
+          `?parameters=${enc(embedParameters(values, parameters))}`,
         signal,
       ),
     downloadDashcard: (dc, cardId, format, values, parameters) =>
@@ -32,8 +33,12 @@ export function embedQuestionClient(token: string): QuestionClient {
       return question;
     },
     runQuestion: (values, parameters, { pivot, signal }) =>
-      getJson<QueryResult>(`/api/embed/${pivot ? 'pivot/' : ''}card/${enc(token)}/query?parameters=${enc(embedParameters(values, parameters))}`, signal),
-    downloadQuestion: (format, values, parameters) => downloadUrl(`${base}/query/${format}?parameters=${enc(embedParameters(values, parameters))}`),
+      getJson<QueryResult>(
+        `/api/embed/${pivot ? 'pivot/' : ''}card/${enc(token)}/query?parameters=${enc(embedParameters(values, parameters))}`,
+        signal,
+      ),
+    downloadQuestion: (format, values, parameters) =>
+      downloadUrl(`${base}/query/${format}?parameters=${enc(embedParameters(values, parameters))}`),
     parameterValues: async (p) => {
       const fieldId = question ? parameterFieldId(question, p) : null;
       if (fieldId === null) return { values: [] };
@@ -49,7 +54,10 @@ export function parameterFieldId(q: Question, p: Parameter): number | null {
   const ref = Array.isArray(target) && target[0] === 'dimension' ? (target[1] as unknown[]) : null;
   if (Array.isArray(ref) && ref[0] === 'field' && typeof ref[1] === 'number') return ref[1];
   if (Array.isArray(ref) && ref[0] === 'template-tag') {
-    const tags = ((q.dataset_query as { native?: { 'template-tags'?: Record<string, { dimension?: unknown[] }> } } | undefined)?.native?.['template-tags']) ?? {};
+    const tags =
+      (q.dataset_query as { native?: { 'template-tags'?: Record<string, { dimension?: unknown[] }> } } | undefined)?.native?.[
+        'template-tags'
+      ] ?? {};
     const dim = tags[String(ref[1])]?.dimension;
     if (Array.isArray(dim) && dim[0] === 'field' && typeof dim[1] === 'number') return dim[1];
   }

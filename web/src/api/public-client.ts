@@ -9,7 +9,8 @@ export function publicDashboardClient(uuid: string): DashboardClient {
     loadDashboard: () => getJson<Dashboard>(base),
     runDashcard: (dc, cardId, values, parameters, { pivot, signal }) =>
       getJson<QueryResult>(
-        `/api/public/${pivot ? 'pivot/' : ''}dashboard/${enc(uuid)}/dashcard/${dc.id}/card/${cardId}?parameters=${enc(publicParameters(values, parameters))}`,
+        `/api/public/${pivot ? 'pivot/' : ''}dashboard/${enc(uuid)}/dashcard/${dc.id}/card/${cardId}` +
+          `?parameters=${enc(publicParameters(values, parameters))}`,
         signal,
       ),
     downloadDashcard: null,
@@ -24,8 +25,12 @@ export function publicQuestionClient(uuid: string): QuestionClient {
   return {
     loadQuestion: () => getJson<Question>(base),
     runQuestion: (values, parameters, { pivot, signal }) =>
-      getJson<QueryResult>(`/api/public/${pivot ? 'pivot/' : ''}card/${enc(uuid)}/query?parameters=${enc(publicParameters(values, parameters))}`, signal),
-    downloadQuestion: (format, values, parameters) => downloadUrl(`${base}/query/${format}?parameters=${enc(publicParameters(values, parameters))}`),
+      getJson<QueryResult>(
+        `/api/public/${pivot ? 'pivot/' : ''}card/${enc(uuid)}/query?parameters=${enc(publicParameters(values, parameters))}`,
+        signal,
+      ),
+    downloadQuestion: (format, values, parameters) =>
+      downloadUrl(`${base}/query/${format}?parameters=${enc(publicParameters(values, parameters))}`),
     parameterValues: (p, query) => getJson<ValuesAnswer>(`${base}/params/${enc(p.id)}/${query ? `search/${enc(query)}` : 'values'}`),
   };
 }

@@ -96,9 +96,16 @@ export type ParamValues = Record<string, unknown>;
  */
 export interface DashboardClient {
   loadDashboard(): Promise<Dashboard>;
-  runDashcard(dashcard: Dashcard, cardId: number, values: ParamValues, parameters: Parameter[], opts: { pivot: boolean; signal?: AbortSignal }): Promise<QueryResult>;
+  runDashcard(
+    dashcard: Dashcard,
+    cardId: number,
+    values: ParamValues,
+    parameters: Parameter[],
+    opts: { pivot: boolean; signal?: AbortSignal },
+  ): Promise<QueryResult>;
   /** Starts a download of the dashcard's results; null when this client has no export endpoint (then the page writes CSV/JSON itself). */
-  downloadDashcard: ((dashcard: Dashcard, cardId: number, format: ExportFormat, values: ParamValues, parameters: Parameter[]) => Promise<void>) | null;
+  downloadDashcard:
+    ((dashcard: Dashcard, cardId: number, format: ExportFormat, values: ParamValues, parameters: Parameter[]) => Promise<void>) | null;
   parameterValues(parameter: Parameter, query: string | null, values: ParamValues): Promise<ValuesAnswer>;
 }
 

@@ -3,9 +3,23 @@ import type { ReactNode } from 'react';
 export type CardState = 'loading' | 'ready' | 'error';
 
 /** The box of a card: title and description (when shown), the actions, then the body filling the rest. */
-export function CardFrame(props: { testId: string; id?: number; state: CardState; title: string | null; description?: string | null; actions?: ReactNode; children: ReactNode }) {
+export function CardFrame(props: {
+  testId: string;
+  id?: number;
+  state: CardState;
+  title: string | null;
+  description?: string | null;
+  actions?: ReactNode;
+  children: ReactNode;
+}) {
   return (
-    <section className="card" data-testid={props.testId} data-dashcard-id={props.id} data-state={props.state} aria-busy={props.state === 'loading'}>
+    <section
+      className="card"
+      data-testid={props.testId}
+      data-dashcard-id={props.id}
+      data-state={props.state}
+      aria-busy={props.state === 'loading'}
+    >
       {(props.title || props.actions) && (
         <header className="card-header">
           {props.title && (

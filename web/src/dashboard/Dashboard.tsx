@@ -19,7 +19,13 @@ const DEFAULT_OPTIONS: DashboardOptions = { theme: 'light', titled: true, hidePa
 
 /** The ids of the parameters mapped onto a dashcard's card. */
 function mappedParameters(dc: Dashcard): string[] {
-  return [...new Set((dc.parameter_mappings ?? []).filter((m) => m.card_id === null || m.card_id === undefined || m.card_id === dc.card_id).map((m) => m.parameter_id))];
+  return [
+    ...new Set(
+      (dc.parameter_mappings ?? [])
+        .filter((m) => m.card_id === null || m.card_id === undefined || m.card_id === dc.card_id)
+        .map((m) => m.parameter_id),
+    ),
+  ];
 }
 
 /** What a text card shows without a card: `virtual_card.display` (text, heading, link...). */
@@ -88,7 +94,9 @@ export function Dashboard(props: {
       </div>
     );
   }
-  const shown = dashboard.dashcards.filter((dc) => !tabs.length || dc.dashboard_tab_id === current || (dc.dashboard_tab_id === null && tabs[0]?.id === current));
+  const shown = dashboard.dashcards.filter(
+    (dc) => !tabs.length || dc.dashboard_tab_id === current || (dc.dashboard_tab_id === null && tabs[0]?.id === current),
+  );
   const rows = Math.max(1, ...shown.map((dc) => dc.row + dc.size_y));
 
   return (
@@ -114,7 +122,11 @@ export function Dashboard(props: {
           const mapped = mappedParameters(dc);
           const runKey = JSON.stringify([tick, mapped.map((id) => values[id] ?? null)]);
           return (
-            <div key={dc.id} className="grid-cell" style={{ gridColumn: `${dc.col + 1} / span ${dc.size_x}`, gridRow: `${dc.row + 1} / span ${dc.size_y}` }}>
+            <div
+              key={dc.id}
+              className="grid-cell"
+              style={{ gridColumn: `${dc.col + 1} / span ${dc.size_x}`, gridRow: `${dc.row + 1} / span ${dc.size_y}` }}
+            >
               {kind ? (
                 <TextCard kind={kind} settings={dc.visualization_settings} parameters={parameters} values={values} />
               ) : (

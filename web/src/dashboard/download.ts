@@ -18,6 +18,9 @@ export function toJson(data: Dataset): string {
 
 /** A file name from the card's name and the time, as Metabase names downloads. */
 export function fileName(name: string, ext: string): string {
-  const stamp = new Date().toISOString().slice(0, 19).replace(/[:T]/g, (m) => (m === 'T' ? 'T' : '_'));
+  const stamp = new Date()
+    .toISOString()
+    .slice(0, 19)
+    .replace(/[:T]/g, (m) => (m === 'T' ? 'T' : '_'));
   return `${name.replace(/[^\w -]+/g, '').trim() || 'results'}_${stamp}.${ext}`;
 }

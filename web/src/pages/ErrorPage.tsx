@@ -4,7 +4,11 @@ export function ErrorPage(props: { status?: number; message?: string }) {
   return (
     <div className="error-page" data-testid="error-page" data-status={props.status ?? 0} role="alert">
       <h1>{gone ? 'This link is no longer available' : 'Something went wrong'}</h1>
-      <p>{gone ? 'It may have been disabled or the item removed. Ask whoever shared it for a new link.' : (props.message ?? 'The page could not be loaded.')}</p>
+      <p>
+        {gone
+          ? 'It may have been disabled or the item removed. Ask whoever shared it for a new link.'
+          : (props.message ?? 'The page could not be loaded.')}
+      </p>
     </div>
   );
 }

@@ -30,7 +30,10 @@ function modeOf(v: string, type: string): Mode {
   return type === 'date/range' ? 'between' : type === 'date/single' ? 'on' : 'relative';
 }
 
-/** A date filter: a relative period, one exact date, a range, or before/after a date (`2024-01-31`, `2024-01-01~2024-03-31`, `~2024-01-01`). */
+/**
+ * A date filter: a relative period, one exact date, a range, or before/after a date (`2024-01-31`, `2024-01-01~2024-03-31`,
+ * `~2024-01-01`).
+ */
 export function DateWidget(props: { type: string; value: string | null; label: string; onChange: (v: string | null) => void }) {
   const value = props.value ?? '';
   const [mode, setMode] = useState<Mode>(modeOf(value, props.type));
@@ -55,7 +58,11 @@ export function DateWidget(props: { type: string; value: string | null; label: s
         <option value="after">After</option>
       </select>
       {!exact && (
-        <select aria-label={props.label} value={RELATIVE_DATES.some(([k]) => k === value) ? value : ''} onChange={(e) => set(e.target.value)}>
+        <select
+          aria-label={props.label}
+          value={RELATIVE_DATES.some(([k]) => k === value) ? value : ''}
+          onChange={(e) => set(e.target.value)}
+        >
           <option value="">All time</option>
           {RELATIVE_DATES.map(([k, name]) => (
             <option key={k} value={k}>
@@ -64,9 +71,25 @@ export function DateWidget(props: { type: string; value: string | null; label: s
           ))}
         </select>
       )}
-      {mode === 'on' && <input type="date" aria-label={props.label} value={/^\d{4}-\d{2}-\d{2}$/.test(value) ? value : ''} onChange={(e) => set(e.target.value)} />}
-      {mode === 'before' && <input type="date" aria-label={props.label} value={to} onChange={(e) => set(e.target.value ? `~${e.target.value}` : null)} />}
-      {mode === 'after' && <input type="date" aria-label={props.label} value={value.endsWith('~') ? from : ''} onChange={(e) => set(e.target.value ? `${e.target.value}~` : null)} />}
+      {mode === 'on' && (
+        <input
+          type="date"
+          aria-label={props.label}
+          value={/^\d{4}-\d{2}-\d{2}$/.test(value) ? value : ''}
+          onChange={(e) => set(e.target.value)}
+        />
+      )}
+      {mode === 'before' && (
+        <input type="date" aria-label={props.label} value={to} onChange={(e) => set(e.target.value ? `~${e.target.value}` : null)} />
+      )}
+      {mode === 'after' && (
+        <input
+          type="date"
+          aria-label={props.label}
+          value={value.endsWith('~') ? from : ''}
+          onChange={(e) => set(e.target.value ? `${e.target.value}~` : null)}
+        />
+      )}
       {mode === 'between' && (
         <>
           <input type="date" aria-label={`${props.label} from`} value={range[0]} onChange={(e) => setEnd(0, e.target.value)} />

@@ -80,7 +80,13 @@ export function ListWidget(props: {
       {open && shown.length > 0 && (
         <ul className="list-options" role="listbox" aria-label={`${props.label} values`}>
           {shown.map((o) => (
-            <li key={o.value} role="option" aria-selected={chosen.includes(o.value)} onMouseDown={(e) => e.preventDefault()} onClick={() => toggle(o.value)}>
+            <li
+              key={o.value}
+              role="option"
+              aria-selected={chosen.includes(o.value)}
+              onMouseDown={(e) => e.preventDefault()}
+              onClick={() => toggle(o.value)}
+            >
               {o.label}
             </li>
           ))}

@@ -21,7 +21,14 @@ export function ParameterBar(props: ParameterBarProps) {
   return (
     <div className="parameters" data-testid="parameters">
       {shown.map((p) => (
-        <ParameterWidget key={p.id} parameter={p} value={props.values[p.id]} values={props.values} onChange={(v) => props.onChange(p.id, v)} loadValues={props.loadValues} />
+        <ParameterWidget
+          key={p.id}
+          parameter={p}
+          value={props.values[p.id]}
+          values={props.values}
+          onChange={(v) => props.onChange(p.id, v)}
+          loadValues={props.loadValues}
+        />
       ))}
     </div>
   );
@@ -48,11 +55,28 @@ function ParameterWidget(props: {
   const kind = widgetKind(p);
   const asList = (v: unknown): string[] | null => (v === null || v === undefined ? null : (Array.isArray(v) ? v : [v]).map(String));
   return (
-    <div className="parameter" data-testid="parameter" data-slug={p.slug} data-kind={kind} data-value={props.value === undefined ? undefined : JSON.stringify(props.value)}>
+    <div
+      className="parameter"
+      data-testid="parameter"
+      data-slug={p.slug}
+      data-kind={kind}
+      data-value={props.value === undefined ? undefined : JSON.stringify(props.value)}
+    >
       <span className="parameter-name">{p.name}</span>
-      {kind === 'date' && <DateWidget type={p.type} label={p.name} value={typeof props.value === 'string' ? props.value : null} onChange={props.onChange} />}
+      {kind === 'date' && (
+        <DateWidget type={p.type} label={p.name} value={typeof props.value === 'string' ? props.value : null} onChange={props.onChange} />
+      )}
       {kind === 'number' && (
-        <NumberWidget type={p.type} label={p.name} value={props.value === null || props.value === undefined ? null : (Array.isArray(props.value) ? props.value : [props.value]).map(Number)} onChange={props.onChange} />
+        <NumberWidget
+          type={p.type}
+          label={p.name}
+          value={
+            props.value === null || props.value === undefined
+              ? null
+              : (Array.isArray(props.value) ? props.value : [props.value]).map(Number)
+          }
+          onChange={props.onChange}
+        />
       )}
       {kind === 'list' && <ListWidget label={p.name} value={asList(props.value)} load={load} onChange={props.onChange} />}
       {kind === 'text' && (

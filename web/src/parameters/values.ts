@@ -7,7 +7,8 @@ export function widgetKind(p: Parameter): WidgetKind {
   const type = p.type ?? '';
   if (type.startsWith('date/')) return 'date';
   if (type.startsWith('number/') || type === 'number') return 'number';
-  if (type === 'category' || type.startsWith('string/') || type.startsWith('location/') || type === 'id' || type.startsWith('id/')) return 'list';
+  if (type === 'category' || type.startsWith('string/') || type.startsWith('location/') || type === 'id' || type.startsWith('id/'))
+    return 'list';
   return 'text';
 }
 
@@ -19,7 +20,10 @@ export function fromStrings(p: Parameter, strings: string[]): unknown {
     case 'date':
       return clean[0];
     case 'number': {
-      const nums = clean.flatMap((s) => s.split(',')).map(Number).filter((n) => Number.isFinite(n));
+      const nums = clean
+        .flatMap((s) => s.split(','))
+        .map(Number)
+        .filter((n) => Number.isFinite(n));
       return nums.length ? nums : null;
     }
     default:

@@ -15,7 +15,12 @@ export interface QuestionOptions {
 }
 
 /** A question: its title, parameter widgets, visualization and download button, through `client`. */
-export function QuestionView(props: { client: QuestionClient; options?: Partial<QuestionOptions>; defaults?: Record<string, string[]>; onLoadError?: (e: Error) => void }) {
+export function QuestionView(props: {
+  client: QuestionClient;
+  options?: Partial<QuestionOptions>;
+  defaults?: Record<string, string[]>;
+  onLoadError?: (e: Error) => void;
+}) {
   const options: QuestionOptions = { theme: 'light', titled: true, hideParameters: [], hideDownloadButton: false, ...props.options };
   const { client, onLoadError } = props;
   const [question, setQuestion] = useState<Question | null>(null);
@@ -72,13 +77,22 @@ export function QuestionView(props: { client: QuestionClient; options?: Partial<
         state={result.state}
         title={options.titled ? question.name : null}
         description={question.description}
-        actions={!options.hideDownloadButton && result.state === 'ready' ? <DownloadMenu formats={['csv', 'xlsx', 'json']} onDownload={download} /> : null}
+        actions={
+          !options.hideDownloadButton && result.state === 'ready' ? (
+            <DownloadMenu formats={['csv', 'xlsx', 'json']} onDownload={download} />
+          ) : null
+        }
       >
         {result.state === 'error' && <CardError message={result.error ?? ''} />}
         {result.state === 'loading' && !result.data && <Spinner />}
         {result.data && result.state !== 'error' && (
           <div className={result.state === 'loading' ? 'viz reloading' : 'viz'}>
-            <Visualization display={question.display} settings={question.visualization_settings ?? {}} data={result.data.data} theme={options.theme} />
+            <Visualization
+              display={question.display}
+              settings={question.visualization_settings ?? {}}
+              data={result.data.data}
+              theme={options.theme}
+            />
           </div>
         )}
       </CardFrame>

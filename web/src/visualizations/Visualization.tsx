@@ -28,7 +28,11 @@ export function Visualization(input: VisualizationProps) {
     if (!el) return;
     const measure = () => {
       const r = el.getBoundingClientRect();
-      setMeasured((old) => (old && Math.round(old.width) === Math.round(r.width) && Math.round(old.height) === Math.round(r.height) ? old : { width: Math.round(r.width), height: Math.round(r.height) }));
+      setMeasured((old) =>
+        old && Math.round(old.width) === Math.round(r.width) && Math.round(old.height) === Math.round(r.height)
+          ? old
+          : { width: Math.round(r.width), height: Math.round(r.height) },
+      );
     };
     measure();
     const ro = new ResizeObserver(measure);
@@ -42,7 +46,8 @@ export function Visualization(input: VisualizationProps) {
   const onReady = useCallback(() => setReadyFor(version), [version]);
 
   const width = props.width ?? measured?.width ?? 0;
-  const height = props.height !== undefined ? props.height - (known ? 0 : 24) : measured && measured.height > 0 ? measured.height : FALLBACK_HEIGHT;
+  const height =
+    props.height !== undefined ? props.height - (known ? 0 : 24) : measured && measured.height > 0 ? measured.height : FALLBACK_HEIGHT;
   const Chart = componentFor(display);
 
   return (
@@ -65,7 +70,10 @@ export function Visualization(input: VisualizationProps) {
       }}
     >
       {!known && (
-        <div data-testid="visualization-note" style={{ height: 24, lineHeight: '24px', fontSize: 12, color: colors.textMuted, padding: '0 8px' }}>
+        <div
+          data-testid="visualization-note"
+          style={{ height: 24, lineHeight: '24px', fontSize: 12, color: colors.textMuted, padding: '0 8px' }}
+        >
           {`This visualization ("${display}") is not supported here; showing the table.`}
         </div>
       )}

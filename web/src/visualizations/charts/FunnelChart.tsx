@@ -17,12 +17,19 @@ export default function FunnelChart({ data, settings, theme, width, height, onRe
   const { dimension, metric } = pieColumns(data, settings, 'funnel');
   const option = useMemo(() => {
     const first = Number(data.rows[0]?.[metric]) || 0;
-    const steps = data.rows.map((r, i) => ({ name: formatValue(r[dimension], data.cols[dimension], settings), value: Number(r[metric]) || 0, itemStyle: { color: seriesColor(0), opacity: 1 - (0.6 * i) / Math.max(1, data.rows.length) } }));
+    const steps = data.rows.map((r, i) => ({
+      name: formatValue(r[dimension], data.cols[dimension], settings),
+      value: Number(r[metric]) || 0,
+      itemStyle: { color: seriesColor(0), opacity: 1 - (0.6 * i) / Math.max(1, data.rows.length) },
+    }));
     return {
       animation: false,
       backgroundColor: 'transparent',
       textStyle: { fontFamily: FONT_FAMILY, color: p.text },
-      tooltip: { trigger: 'item', formatter: (i: { name: string; value: number }) => `${i.name}: ${formatValue(i.value, data.cols[metric], settings)}` },
+      tooltip: {
+        trigger: 'item',
+        formatter: (i: { name: string; value: number }) => `${i.name}: ${formatValue(i.value, data.cols[metric], settings)}`,
+      },
       series: [
         {
           type: 'funnel',
@@ -38,7 +45,9 @@ export default function FunnelChart({ data, settings, theme, width, height, onRe
             position: 'right',
             color: p.text,
             fontFamily: FONT_FAMILY,
-            formatter: (i: { name: string; value: number }) => `${i.name}: ${formatValue(i.value, data.cols[metric], settings, { compact: true })} (${formatNumber(first ? i.value / first : 0, { number_style: 'percent' })})`,
+            formatter: (i: { name: string; value: number }) =>
+              `${i.name}: ${formatValue(i.value, data.cols[metric], settings, { compact: true })}` +
+              ` (${formatNumber(first ? i.value / first : 0, { number_style: 'percent' })})`,
           },
           labelLine: { show: true },
           data: steps,

@@ -28,7 +28,10 @@ export default function PieChart({ data, settings, theme, width, height, onReady
       animation: false,
       backgroundColor: 'transparent',
       textStyle: { fontFamily: FONT_FAMILY, color: p.text },
-      tooltip: { trigger: 'item', formatter: (i: { name: string; value: number }) => `${i.name}: ${formatValue(i.value, metricCol, settings)} (${pct(i.value)})` },
+      tooltip: {
+        trigger: 'item',
+        formatter: (i: { name: string; value: number }) => `${i.name}: ${formatValue(i.value, metricCol, settings)} (${pct(i.value)})`,
+      },
       legend: showLegend
         ? {
             orient: 'vertical',
@@ -45,8 +48,23 @@ export default function PieChart({ data, settings, theme, width, height, onReady
         : { show: false },
       graphic: showTotal
         ? [
-            { type: 'text', left: centerX, top: height / 2 - 22, style: { text: formatValue(model.total, metricCol, settings, { compact: true }), fill: p.text, font: `900 22px ${FONT_FAMILY}`, textAlign: 'center' } },
-            { type: 'text', left: centerX, top: height / 2 + 6, style: { text: 'TOTAL', fill: p.textMuted, font: `700 11px ${FONT_FAMILY}`, textAlign: 'center' } },
+            {
+              type: 'text',
+              left: centerX,
+              top: height / 2 - 22,
+              style: {
+                text: formatValue(model.total, metricCol, settings, { compact: true }),
+                fill: p.text,
+                font: `900 22px ${FONT_FAMILY}`,
+                textAlign: 'center',
+              },
+            },
+            {
+              type: 'text',
+              left: centerX,
+              top: height / 2 + 6,
+              style: { text: 'TOTAL', fill: p.textMuted, font: `700 11px ${FONT_FAMILY}`, textAlign: 'center' },
+            },
           ]
         : [],
       series: [
@@ -55,7 +73,9 @@ export default function PieChart({ data, settings, theme, width, height, onReady
           radius: [side * 0.3, side / 2],
           center: [centerX, height / 2],
           avoidLabelOverlap: true,
-          label: percentInside ? { show: true, position: 'inside', formatter: (i: { value: number }) => pct(i.value), color: '#fff', fontSize: 11 } : { show: false },
+          label: percentInside
+            ? { show: true, position: 'inside', formatter: (i: { value: number }) => pct(i.value), color: '#fff', fontSize: 11 }
+            : { show: false },
           labelLine: { show: false },
           itemStyle: { borderColor: p.background === 'transparent' ? '#fff' : p.background, borderWidth: 1 },
           data: model.slices.map((s) => ({ name: s.name, value: s.value, itemStyle: { color: s.color } })),
@@ -66,7 +86,8 @@ export default function PieChart({ data, settings, theme, width, height, onReady
   if (!model.slices.length) return <NoResults theme={theme} onReady={onReady} />;
   const onClick = (_: number, dataIndex: number) => {
     const s = model.slices[dataIndex];
-    if (s?.rowIndex !== null && s && onClickCell) onClickCell({ rowIndex: s.rowIndex, colIndex: model.dimension, value: data.rows[s.rowIndex][model.dimension] });
+    if (s?.rowIndex !== null && s && onClickCell)
+      onClickCell({ rowIndex: s.rowIndex, colIndex: model.dimension, value: data.rows[s.rowIndex][model.dimension] });
   };
   return <EChart option={option} width={width} height={height} onReady={onReady} onClick={onClick} />;
 }

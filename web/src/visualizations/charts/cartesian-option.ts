@@ -34,7 +34,8 @@ export function cartesianOption(display: string, data: Dataset, settings: Settin
   const horizontal = display === 'row';
   const normalized = model.stackType === 'normalized';
   const shown = normalized ? normalize(model.series) : model.series;
-  const yFormat = (v: unknown) => (normalized ? formatNumber(Number(v), { number_style: 'percent', compact: true }) : formatValue(v, yCol, settings, { compact: true }));
+  const yFormat = (v: unknown) =>
+    normalized ? formatNumber(Number(v), { number_style: 'percent', compact: true }) : formatValue(v, yCol, settings, { compact: true });
   const xLabels = model.xValues.map((v) => formatValue(v, xCol, settings, { compact: true }));
   const text = { color: p.textMuted, fontFamily: FONT_FAMILY, fontSize: 11 };
   const multi = shown.length > 1;
@@ -52,7 +53,16 @@ export function cartesianOption(display: string, data: Dataset, settings: Settin
     });
     if (settings['graph.show_trendline'] === true) {
       shown.forEach((s) => {
-        series.push({ type: 'line', name: `${s.name} trend`, data: trendLine(s.values), symbol: 'none', silent: true, lineStyle: { type: 'dashed', width: 2, color: s.color, opacity: 0.7 }, itemStyle: { color: s.color }, z: 3 });
+        series.push({
+          type: 'line',
+          name: `${s.name} trend`,
+          data: trendLine(s.values),
+          symbol: 'none',
+          silent: true,
+          lineStyle: { type: 'dashed', width: 2, color: s.color, opacity: 0.7 },
+          itemStyle: { color: s.color },
+          z: 3,
+        });
         points.push([]);
       });
     }
@@ -61,7 +71,13 @@ export function cartesianOption(display: string, data: Dataset, settings: Settin
   if (settings['graph.show_goal'] === true && Number.isFinite(goal) && series.length) {
     const label = String(settings['graph.goal_label'] ?? 'Goal');
     const axis = horizontal ? { xAxis: goal } : { yAxis: goal };
-    series[0].markLine = { silent: true, symbol: 'none', lineStyle: { type: 'dashed', color: p.goal, width: 2 }, label: { formatter: label, color: p.text, fontFamily: FONT_FAMILY, position: horizontal ? 'end' : 'insideEndTop' }, data: [axis] };
+    series[0].markLine = {
+      silent: true,
+      symbol: 'none',
+      lineStyle: { type: 'dashed', color: p.goal, width: 2 },
+      label: { formatter: label, color: p.text, fontFamily: FONT_FAMILY, position: horizontal ? 'end' : 'insideEndTop' },
+      data: [axis],
+    };
   }
 
   const autoRange = settings['graph.y_axis.auto_range'] !== false;
@@ -91,14 +107,25 @@ export function cartesianOption(display: string, data: Dataset, settings: Settin
       }
     : null;
   const categoryAxis: Option = model.numericX
-    ? { type: 'value', scale: true, axisLabel: { ...text, formatter: (v: number) => formatValue(v, xCol, settings, { compact: true }) }, splitLine: { lineStyle: { color: p.grid } } }
+    ? {
+        type: 'value',
+        scale: true,
+        axisLabel: { ...text, formatter: (v: number) => formatValue(v, xCol, settings, { compact: true }) },
+        splitLine: { lineStyle: { color: p.grid } },
+      }
     : {
         type: 'category',
         data: display === 'waterfall' && settings['waterfall.show_total'] !== false ? [...xLabels, 'Total'] : xLabels,
         axisTick: { show: false },
         axisLine: { lineStyle: { color: p.border } },
         // graph.x_axis.axis_enabled: true, false, "compact", "rotate-45" or "rotate-90".
-        axisLabel: { ...text, hideOverlap: true, show: settings['graph.x_axis.axis_enabled'] !== false, rotate: settings['graph.x_axis.axis_enabled'] === 'rotate-45' ? 45 : settings['graph.x_axis.axis_enabled'] === 'rotate-90' ? 90 : 0 },
+        axisLabel: {
+          ...text,
+          hideOverlap: true,
+          show: settings['graph.x_axis.axis_enabled'] !== false,
+          rotate:
+            settings['graph.x_axis.axis_enabled'] === 'rotate-45' ? 45 : settings['graph.x_axis.axis_enabled'] === 'rotate-90' ? 90 : 0,
+        },
         inverse: horizontal,
       };
   Object.assign(categoryAxis, {
@@ -114,7 +141,17 @@ export function cartesianOption(display: string, data: Dataset, settings: Settin
     textStyle: { fontFamily: FONT_FAMILY, color: p.text },
     color: shown.map((s) => s.color),
     grid: { left: horizontal ? 96 : 64, right: secondAxis ? 64 : 24, top: showLegend ? 40 : 16, bottom: 48, containLabel: false },
-    legend: showLegend ? { top: 4, left: 'center', type: 'scroll', data: shown.map((s) => s.name), textStyle: { color: p.text, fontFamily: FONT_FAMILY }, icon: 'circle', inactiveColor: p.textMuted } : { show: false },
+    legend: showLegend
+      ? {
+          top: 4,
+          left: 'center',
+          type: 'scroll',
+          data: shown.map((s) => s.name),
+          textStyle: { color: p.text, fontFamily: FONT_FAMILY },
+          icon: 'circle',
+          inactiveColor: p.textMuted,
+        }
+      : { show: false },
     tooltip: {
       trigger: display === 'scatter' ? 'item' : 'axis',
       axisPointer: { type: display === 'line' || display === 'area' ? 'line' : 'shadow' },
@@ -149,23 +186,43 @@ function axisTitle(settings: Settings, axis: 'x' | 'y', col: Column | undefined,
   return columnFormat(col, s).column_title || col.display_name || col.name;
 }
 
-function seriesOption(s: Series, model: CartesianModel, settings: Settings, normalized: boolean, yFormat: (v: unknown) => string, textColor: string): Option {
+function seriesOption(
+  s: Series,
+  model: CartesianModel,
+  settings: Settings,
+  normalized: boolean,
+  yFormat: (v: unknown) => string,
+  textColor: string,
+): Option {
   const stack = model.stackType && s.display !== 'line' ? 'total' : undefined;
-  const data = model.numericX
-    ? s.values.map((v, x) => (s.sizes ? [model.xValues[x], v, s.sizes[x]] : [model.xValues[x], v]))
-    : s.values;
+  const data = model.numericX ? s.values.map((v, x) => (s.sizes ? [model.xValues[x], v, s.sizes[x]] : [model.xValues[x], v])) : s.values;
   const base: Option = {
     name: s.name,
     data,
     itemStyle: { color: s.color },
     stack,
-    label: settings['graph.show_values'] === true ? { show: true, position: 'top', color: textColor, textBorderWidth: 0, formatter: (p: { value: unknown }) => yFormat(Array.isArray(p.value) ? p.value[1] : p.value), fontSize: 10 } : undefined,
+    label:
+      settings['graph.show_values'] === true
+        ? {
+            show: true,
+            position: 'top',
+            color: textColor,
+            textBorderWidth: 0,
+            formatter: (p: { value: unknown }) => yFormat(Array.isArray(p.value) ? p.value[1] : p.value),
+            fontSize: 10,
+          }
+        : undefined,
     emphasis: { focus: 'series' },
   };
   if (s.display === 'scatter') {
     const sizes = (s.sizes ?? []).filter((v): v is number => v !== null);
     const max = sizes.length ? Math.max(...sizes) : 1;
-    return { ...base, type: 'scatter', symbolSize: s.sizes ? (v: number[]) => 6 + 30 * Math.sqrt(Math.max(0, v[2] ?? 0) / (max || 1)) : 10, itemStyle: { color: s.color, opacity: 0.8 } };
+    return {
+      ...base,
+      type: 'scatter',
+      symbolSize: s.sizes ? (v: number[]) => 6 + 30 * Math.sqrt(Math.max(0, v[2] ?? 0) / (max || 1)) : 10,
+      itemStyle: { color: s.color, opacity: 0.8 },
+    };
   }
   if (s.display === 'bar') return { ...base, type: 'bar', barMaxWidth: 48 };
   const area = s.display === 'area';
@@ -180,18 +237,41 @@ function seriesOption(s: Series, model: CartesianModel, settings: Settings, norm
     symbolSize: 6,
     showSymbol: own['line.marker_enabled'] === true || (own['line.marker_enabled'] !== false && s.values.length < 30),
     // series_settings' line.style (solid, dashed, dotted) and line.size (S, M, L).
-    lineStyle: { width: own['line.size'] === 'S' ? 1 : own['line.size'] === 'L' ? 3 : 2, color: s.color, type: own['line.style'] === 'dashed' || own['line.style'] === 'dotted' ? own['line.style'] : 'solid' },
+    lineStyle: {
+      width: own['line.size'] === 'S' ? 1 : own['line.size'] === 'L' ? 3 : 2,
+      color: s.color,
+      type: own['line.style'] === 'dashed' || own['line.style'] === 'dotted' ? own['line.style'] : 'solid',
+    },
     areaStyle: area ? { opacity: normalized || stack ? 0.8 : 0.3 } : undefined,
     connectNulls: own['line.missing'] === 'interpolate',
   };
 }
 
-function waterfallSeries(s: Series | undefined, settings: Settings, model: CartesianModel, out: Option[], points: Array<Array<PointRef | null>>): void {
+function waterfallSeries(
+  s: Series | undefined,
+  settings: Settings,
+  model: CartesianModel,
+  out: Option[],
+  points: Array<Array<PointRef | null>>,
+): void {
   if (!s) return;
   const steps = waterfallSteps(s.values, settings['waterfall.show_total'] !== false);
   const color = (kind: string) =>
-    kind === 'total' ? String(settings['waterfall.total_color'] ?? '#509EE3') : kind === 'increase' ? String(settings['waterfall.increase_color'] ?? '#88BF4D') : String(settings['waterfall.decrease_color'] ?? '#EF8C8C');
-  out.push({ type: 'bar', name: '_base', stack: 'waterfall', stackStrategy: 'all', silent: true, itemStyle: { color: 'transparent' }, data: steps.map((st) => st.base), tooltip: { show: false } });
+    kind === 'total'
+      ? String(settings['waterfall.total_color'] ?? '#509EE3')
+      : kind === 'increase'
+        ? String(settings['waterfall.increase_color'] ?? '#88BF4D')
+        : String(settings['waterfall.decrease_color'] ?? '#EF8C8C');
+  out.push({
+    type: 'bar',
+    name: '_base',
+    stack: 'waterfall',
+    stackStrategy: 'all',
+    silent: true,
+    itemStyle: { color: 'transparent' },
+    data: steps.map((st) => st.base),
+    tooltip: { show: false },
+  });
   out.push({
     type: 'bar',
     name: s.name,
@@ -201,7 +281,11 @@ function waterfallSeries(s: Series | undefined, settings: Settings, model: Carte
     data: steps.map((st) => ({ value: st.value, itemStyle: { color: color(st.kind) } })),
   });
   points.push([]);
-  points.push(steps.map((_, x) => (x < s.rowIndexes.length && s.rowIndexes[x] !== null ? { rowIndex: s.rowIndexes[x] as number, colIndex: s.metric } : null)));
+  points.push(
+    steps.map((_, x) =>
+      x < s.rowIndexes.length && s.rowIndexes[x] !== null ? { rowIndex: s.rowIndexes[x] as number, colIndex: s.metric } : null,
+    ),
+  );
   void model;
 }
 

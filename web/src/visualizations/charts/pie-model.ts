@@ -32,7 +32,11 @@ export function pieColumns(data: Dataset, settings: Settings, prefix = 'pie'): {
   };
   let dimension = named('dimension');
   let metric = named('metric');
-  if (dimension < 0) dimension = Math.max(0, cols.findIndex((c) => c.source === 'breakout' || !isNumeric(c)));
+  if (dimension < 0)
+    dimension = Math.max(
+      0,
+      cols.findIndex((c) => c.source === 'breakout' || !isNumeric(c)),
+    );
   if (metric < 0) {
     metric = cols.findIndex((c, i) => i !== dimension && c.source === 'aggregation');
     if (metric < 0) metric = cols.findIndex((c, i) => i !== dimension && isNumeric(c));
@@ -51,7 +55,14 @@ export function buildPie(data: Dataset, settings: Settings): PieModel {
     const value = Number(row[metric]) || 0;
     const s = byKey.get(key);
     if (s) s.value += value;
-    else byKey.set(key, { key, name: row[dimension] === null ? '(empty)' : formatValue(row[dimension], col, settings), value, color: '', rowIndex: r });
+    else
+      byKey.set(key, {
+        key,
+        name: row[dimension] === null ? '(empty)' : formatValue(row[dimension], col, settings),
+        value,
+        color: '',
+        rowIndex: r,
+      });
   });
   let slices = [...byKey.values()].filter((s) => s.value > 0);
   if (settings['pie.sort_rows'] !== false) slices.sort((a, b) => b.value - a.value);

@@ -72,7 +72,8 @@ export function seriesSetting(settings: Settings, key: string, col?: Column): Se
   return all[key] ?? (col ? all[col.display_name] : undefined) ?? {};
 }
 
-const toNumber = (v: unknown): number | null => (v === null || v === undefined || v === '' ? null : Number.isFinite(Number(v)) ? Number(v) : null);
+const toNumber = (v: unknown): number | null =>
+  v === null || v === undefined || v === '' ? null : Number.isFinite(Number(v)) ? Number(v) : null;
 const keyOf = (v: unknown): string => (v === null || v === undefined ? '(empty)' : String(v));
 
 function defaultDisplay(display: string, index: number): SeriesDisplay {
@@ -130,7 +131,15 @@ export function buildCartesian(display: string, data: Dataset, settings: Setting
     });
   } else {
     for (const metric of metrics) {
-      const s: Series = { key: cols[metric].name, name: cols[metric].display_name || cols[metric].name, color: '', display: 'bar', values: empty(), rowIndexes: empty(), metric };
+      const s: Series = {
+        key: cols[metric].name,
+        name: cols[metric].display_name || cols[metric].name,
+        color: '',
+        display: 'bar',
+        values: empty(),
+        rowIndexes: empty(),
+        metric,
+      };
       if (bubble >= 0) s.sizes = empty();
       rows.forEach((row, r) => {
         const x = rowX[r];

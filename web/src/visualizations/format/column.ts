@@ -13,9 +13,21 @@ export type ColumnFormat = NumberOptions &
   };
 
 const NUMERIC = /^type\/(Integer|BigInteger|Float|Decimal|Number|Currency)$/;
-const TEMPORAL = /^type\/(Date|DateTime|DateTimeWithTZ|DateTimeWithLocalTZ|DateTimeWithZoneID|DateTimeWithZoneOffset|Time|TimeWithTZ|TimeWithLocalTZ|Temporal)$/;
+const TEMPORAL = new RegExp(
+  '^type/(Date|DateTime|DateTimeWithTZ|DateTimeWithLocalTZ|DateTimeWithZoneID|DateTimeWithZoneOffset' +
+    '|Time|TimeWithTZ|TimeWithLocalTZ|Temporal)$',
+);
 /** Units whose values are numbers (day-of-week 1-7 ...), not dates. */
-const EXTRACTION_UNITS = new Set(['day-of-week', 'month-of-year', 'quarter-of-year', 'hour-of-day', 'minute-of-hour', 'day-of-month', 'day-of-year', 'week-of-year']);
+const EXTRACTION_UNITS = new Set([
+  'day-of-week',
+  'month-of-year',
+  'quarter-of-year',
+  'hour-of-day',
+  'minute-of-hour',
+  'day-of-month',
+  'day-of-year',
+  'week-of-year',
+]);
 
 export function isNumeric(col: Column): boolean {
   if (col.unit && EXTRACTION_UNITS.has(col.unit)) return false;
@@ -55,7 +67,10 @@ export function keyMatches(key: string, col: Column): boolean {
   const ref = parsed[1] as unknown[];
   if (JSON.stringify(ref) === JSON.stringify(col.field_ref)) return true;
   const own = Array.isArray(col.field_ref) ? (col.field_ref as unknown[]) : null;
-  if (ref[0] === 'field') return (own !== null && own[0] === 'field' && own[1] === ref[1]) || ref[1] === col.name || (typeof ref[1] === 'number' && ref[1] === col.id);
+  if (ref[0] === 'field')
+    return (
+      (own !== null && own[0] === 'field' && own[1] === ref[1]) || ref[1] === col.name || (typeof ref[1] === 'number' && ref[1] === col.id)
+    );
   if (ref[0] === 'aggregation' && own) return own[0] === 'aggregation' && own[1] === ref[1];
   if (ref[0] === 'expression') return ref[1] === col.name;
   return false;
@@ -71,13 +86,17 @@ export function columnFormat(col: Column, settings: Settings): ColumnFormat {
 export function columnTitle(col: Column, settings: Settings): string {
   const f = columnFormat(col, settings);
   const title = f.column_title || col.display_name || col.name;
-  if (f.number_style === 'currency' && f.currency && f.currency_in_header !== false && f.currency_style !== 'code') return `${title} (${currencySymbol(f.currency)})`;
+  if (f.number_style === 'currency' && f.currency && f.currency_in_header !== false && f.currency_style !== 'code')
+    return `${title} (${currencySymbol(f.currency)})`;
   return title;
 }
 
 function currencySymbol(code: string): string {
   try {
-    return new Intl.NumberFormat('en-US', { style: 'currency', currency: code }).formatToParts(0).find((p) => p.type === 'currency')?.value ?? code;
+    return (
+      new Intl.NumberFormat('en-US', { style: 'currency', currency: code }).formatToParts(0).find((p) => p.type === 'currency')?.value ??
+      code
+    );
   } catch {
     return code;
   }

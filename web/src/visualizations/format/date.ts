@@ -33,7 +33,15 @@ export function parseWallTime(value: unknown): WallTime | null {
     const t = /^(\d{2}):(\d{2})(?::(\d{2}))?/.exec(value);
     return t ? { year: 1970, month: 1, day: 1, hour: +t[1], minute: +t[2], second: +(t[3] ?? 0), hasTime: true } : null;
   }
-  return { year: +m[1], month: +m[2], day: +m[3], hour: +(m[4] ?? 0), minute: +(m[5] ?? 0), second: +(m[6] ?? 0), hasTime: m[4] !== undefined };
+  return {
+    year: +m[1],
+    month: +m[2],
+    day: +m[3],
+    hour: +(m[4] ?? 0),
+    minute: +(m[5] ?? 0),
+    second: +(m[6] ?? 0),
+    hasTime: m[4] !== undefined,
+  };
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -43,7 +51,15 @@ export function formatDateStyle(t: WallTime, style = 'MMMM D, YYYY', o: DateOpti
   const abbreviate = o.date_abbreviate === true;
   const month = abbreviate ? MONTHS[t.month - 1].slice(0, 3) : MONTHS[t.month - 1];
   const weekday = abbreviate ? DAYS[weekdayOf(t)].slice(0, 3) : DAYS[weekdayOf(t)];
-  const tokens: Record<string, string> = { YYYY: String(t.year), MMMM: month, MM: pad(t.month), M: String(t.month), DD: pad(t.day), D: String(t.day), dddd: weekday };
+  const tokens: Record<string, string> = {
+    YYYY: String(t.year),
+    MMMM: month,
+    MM: pad(t.month),
+    M: String(t.month),
+    DD: pad(t.day),
+    D: String(t.day),
+    dddd: weekday,
+  };
   let out = style.replace(/YYYY|MMMM|MM|M|DD|D|dddd/g, (tok) => tokens[tok]);
   if (o.date_separator && /\//.test(style)) out = out.replace(/\//g, o.date_separator);
   return out;
@@ -114,7 +130,8 @@ export function formatDate(value: unknown, unit?: string, o: DateOptions = {}): 
       return `${formatDateStyle(t, o.date_style, o)}, ${formatTime(t, o)}`;
     default: {
       const date = /^\d{4}-/.test(String(value)) ? formatDateStyle(t, o.date_style, o) : '';
-      const showTime = t.hasTime && o.time_enabled !== null && (o.time_enabled !== undefined || t.hour !== 0 || t.minute !== 0 || t.second !== 0);
+      const showTime =
+        t.hasTime && o.time_enabled !== null && (o.time_enabled !== undefined || t.hour !== 0 || t.minute !== 0 || t.second !== 0);
       if (!date) return formatTime(t, o);
       return showTime ? `${date}, ${formatTime(t, { ...o, time_enabled: o.time_enabled ?? 'minutes' })}` : date;
     }

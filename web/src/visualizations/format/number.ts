@@ -69,12 +69,21 @@ function compact(value: number, o: NumberOptions): string {
     if (o.decimals !== undefined && o.decimals !== null) return plain(value, o.number_style ?? 'decimal', o);
     // Up to 1 (or 2 below 1) decimals, none when the number is whole: axis ticks read 0, 0.5, 20, 12.5.
     const max = abs >= 100 ? 0 : abs >= 1 ? 1 : 2;
-    if (o.number_style === 'currency' && o.currency) return new Intl.NumberFormat('en-US', { style: 'currency', currency: o.currency, minimumFractionDigits: 0, maximumFractionDigits: max }).format(value);
+    if (o.number_style === 'currency' && o.currency)
+      return new Intl.NumberFormat('en-US', {
+        style: 'currency',
+        currency: o.currency,
+        minimumFractionDigits: 0,
+        maximumFractionDigits: max,
+      }).format(value);
     return new Intl.NumberFormat('en-US', { maximumFractionDigits: max }).format(value);
   }
   const short = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 }).format(value / unit[0]) + unit[1];
   if (!currency) return short;
-  const symbol = new Intl.NumberFormat('en-US', { style: 'currency', currency, currencyDisplay: 'narrowSymbol' }).formatToParts(0).find((p) => p.type === 'currency')?.value ?? '';
+  const symbol =
+    new Intl.NumberFormat('en-US', { style: 'currency', currency, currencyDisplay: 'narrowSymbol' })
+      .formatToParts(0)
+      .find((p) => p.type === 'currency')?.value ?? '';
   return value < 0 ? `-${symbol}${short.slice(1)}` : `${symbol}${short}`;
 }
 

@@ -27,7 +27,10 @@ export default function MapChart({ data, settings, theme, width, height, onReady
   useEffect(() => {
     if (!plan) return;
     let live = true;
-    const load = plan.kind === 'region' ? loadRegions(plan.region) : loadPinBackground(pins.length > 0 && pins.every((x) => inUnitedStates(x.lat, x.lon)));
+    const load =
+      plan.kind === 'region'
+        ? loadRegions(plan.region)
+        : loadPinBackground(pins.length > 0 && pins.every((x) => inUnitedStates(x.lat, x.lon)));
     load.then((a) => {
       if (!live) return;
       echarts.registerMap(a.name, a.geojson as never);
@@ -41,7 +44,11 @@ export default function MapChart({ data, settings, theme, width, height, onReady
   const built = useMemo(() => {
     if (!atlas || !plan) return null;
     const text = { fontFamily: FONT_FAMILY, color: p.text };
-    const area = { areaColor: theme === 'night' ? '#3B444D' : '#EDF2F5', borderColor: theme === 'night' ? '#2E353B' : '#FFFFFF', borderWidth: 0.8 };
+    const area = {
+      areaColor: theme === 'night' ? '#3B444D' : '#EDF2F5',
+      borderColor: theme === 'night' ? '#2E353B' : '#FFFFFF',
+      borderWidth: 0.8,
+    };
     if (plan.kind === 'region') {
       const values = valuesByRegion(atlas.regions, data.rows, plan.dimension, plan.metric);
       const nums = [...values.values()].map((v) => v.value);
@@ -54,7 +61,11 @@ export default function MapChart({ data, settings, theme, width, height, onReady
           animation: false,
           backgroundColor: 'transparent',
           textStyle: text,
-          tooltip: { trigger: 'item', formatter: (i: { name: string; value: number }) => `${i.name}: ${Number.isFinite(i.value) ? formatValue(i.value, metricCol, settings) : '—'}` },
+          tooltip: {
+            trigger: 'item',
+            formatter: (i: { name: string; value: number }) =>
+              `${i.name}: ${Number.isFinite(i.value) ? formatValue(i.value, metricCol, settings) : '—'}`,
+          },
           visualMap: {
             type: 'continuous',
             min: nums.length ? Math.min(...nums) : 0,
@@ -65,7 +76,12 @@ export default function MapChart({ data, settings, theme, width, height, onReady
             calculable: false,
             inRange: { color: settings['map.colors'] ?? ['#DCEBF9', '#8DC1F0', '#509EE3', '#2F74C1', '#1A4E8C'] },
             textStyle: { color: p.textMuted, fontFamily: FONT_FAMILY, fontSize: 10 },
-            text: nums.length ? [formatValue(Math.max(...nums), metricCol, settings, { compact: true }), formatValue(Math.min(...nums), metricCol, settings, { compact: true })] : undefined,
+            text: nums.length
+              ? [
+                  formatValue(Math.max(...nums), metricCol, settings, { compact: true }),
+                  formatValue(Math.min(...nums), metricCol, settings, { compact: true }),
+                ]
+              : undefined,
           },
           series: [
             {
@@ -90,7 +106,9 @@ export default function MapChart({ data, settings, theme, width, height, onReady
     const lats = pins.map((x) => x.lat);
     const lons = pins.map((x) => x.lon);
     const pad = (a: number, b: number) => Math.max(1, (b - a) * 0.08);
-    const [minLat, maxLat, minLon, maxLon] = pins.length ? [Math.min(...lats), Math.max(...lats), Math.min(...lons), Math.max(...lons)] : [-60, 80, -180, 180];
+    const [minLat, maxLat, minLon, maxLon] = pins.length
+      ? [Math.min(...lats), Math.max(...lats), Math.min(...lons), Math.max(...lons)]
+      : [-60, 80, -180, 180];
     const metricCol = plan.metric === null ? undefined : data.cols[plan.metric];
     return {
       names: [],
@@ -99,7 +117,14 @@ export default function MapChart({ data, settings, theme, width, height, onReady
         animation: false,
         backgroundColor: 'transparent',
         textStyle: text,
-        tooltip: { trigger: 'item', formatter: (i: { value: number[]; dataIndex: number }) => `${i.value[1].toFixed(4)}, ${i.value[0].toFixed(4)}${metricCol ? `: ${formatValue(data.rows[pins[i.dataIndex].rowIndex][plan.metric as number], metricCol, settings)}` : ''}` },
+        tooltip: {
+          trigger: 'item',
+          formatter: (i: { value: number[]; dataIndex: number }) => {
+            const at = `${i.value[1].toFixed(4)}, ${i.value[0].toFixed(4)}`;
+            if (!metricCol) return at;
+            return `${at}: ${formatValue(data.rows[pins[i.dataIndex].rowIndex][plan.metric as number], metricCol, settings)}`;
+          },
+        },
         geo: {
           map: atlas.name,
           roam: false,
@@ -124,7 +149,14 @@ export default function MapChart({ data, settings, theme, width, height, onReady
     };
   }, [atlas, plan, pins, data, settings, p, theme, width, height]);
 
-  if (!plan) return <NoResults theme={theme} onReady={onReady} message="This map needs a state or country column and a metric, or latitude and longitude columns." />;
+  if (!plan)
+    return (
+      <NoResults
+        theme={theme}
+        onReady={onReady}
+        message="This map needs a state or country column and a metric, or latitude and longitude columns."
+      />
+    );
   if (!built) return null;
   const onClick = (_: number, dataIndex: number) => {
     if (!onClickCell) return;

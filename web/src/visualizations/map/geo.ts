@@ -18,7 +18,12 @@ type Props = { name: string };
 
 const loaded = new Map<string, Promise<Atlas>>();
 
-function toCollection(topology: Topology, object: string, map: RegionMap | null, flipY: boolean): Atlas['geojson'] & { features: Array<Feature<Geometry, Props>> } {
+function toCollection(
+  topology: Topology,
+  object: string,
+  map: RegionMap | null,
+  flipY: boolean,
+): Atlas['geojson'] & { features: Array<Feature<Geometry, Props>> } {
   const fc = feature(topology, topology.objects[object] as GeometryCollection<Props>) as FeatureCollection<Geometry, Props>;
   if (flipY) for (const f of fc.features) flip(f.geometry);
   if (map === 'world_countries') {
@@ -68,7 +73,10 @@ export function loadRegions(map: RegionMap): Promise<Atlas> {
     p = (map === 'us_states' ? import('us-atlas/states-albers-10m.json') : import('world-atlas/countries-110m.json')).then((m) => {
       const topology = ((m as { default?: unknown }).default ?? m) as Topology;
       const fc = toCollection(topology, map === 'us_states' ? 'states' : 'countries', map, map === 'us_states');
-      const regions = fc.features.map((f) => ({ name: f.properties?.name ?? String(f.id), keys: regionKeys(map, f.id as string | undefined, f.properties?.name ?? String(f.id)) }));
+      const regions = fc.features.map((f) => ({
+        name: f.properties?.name ?? String(f.id),
+        keys: regionKeys(map, f.id as string | undefined, f.properties?.name ?? String(f.id)),
+      }));
       return { name: `analytics-${map}`, geojson: fc, regions };
     });
     loaded.set(key, p);
@@ -93,5 +101,9 @@ export function loadPinBackground(us: boolean): Promise<Atlas> {
 
 /** Roughly the United States with Alaska and Hawaii (lon/lat box). */
 export function inUnitedStates(lat: number, lon: number): boolean {
-  return (lat > 24 && lat < 50 && lon > -125 && lon < -66) || (lat > 51 && lat < 72 && lon > -170 && lon < -129) || (lat > 18 && lat < 23 && lon > -161 && lon < -154);
+  return (
+    (lat > 24 && lat < 50 && lon > -125 && lon < -66) ||
+    (lat > 51 && lat < 72 && lon > -170 && lon < -129) ||
+    (lat > 18 && lat < 23 && lon > -161 && lon < -154)
+  );
 }

@@ -21,8 +21,16 @@ export default function PivotTable({ data, settings, theme, width, height, onRea
     });
   const corner = Math.max(1, model.rowDims.length);
   const base: CSSProperties = { padding: '0 10px', height: 30, border: `1px solid ${p.border}`, whiteSpace: 'nowrap' };
-  const head: CSSProperties = { ...base, fontWeight: 700, color: p.textMuted, background: p.headerBackground === 'transparent' ? undefined : p.headerBackground };
-  const totalRow: CSSProperties = { fontWeight: 900, background: theme === 'night' ? '#363D44' : theme === 'transparent' ? undefined : '#F9FBFC' };
+  const head: CSSProperties = {
+    ...base,
+    fontWeight: 700,
+    color: p.textMuted,
+    background: p.headerBackground === 'transparent' ? undefined : p.headerBackground,
+  };
+  const totalRow: CSSProperties = {
+    fontWeight: 900,
+    background: theme === 'night' ? '#363D44' : theme === 'transparent' ? undefined : '#F9FBFC',
+  };
 
   return (
     <div data-testid="pivot-table" style={{ width, height, overflow: 'auto' }}>
@@ -67,12 +75,27 @@ export default function PivotTable({ data, settings, theme, width, height, onRea
                   </>
                 ) : (
                   row.headers.map((h, i) => (
-                    <td key={`h${i}`} style={{ ...base, fontWeight: 700, borderBottom: h ? base.border : 'none', borderTop: h ? base.border : 'none' }}>
+                    <td
+                      key={`h${i}`}
+                      style={{ ...base, fontWeight: 700, borderBottom: h ? base.border : 'none', borderTop: h ? base.border : 'none' }}
+                    >
                       {h?.collapsible && (
                         <button
                           aria-label={h.collapsed ? 'Expand' : 'Collapse'}
                           onClick={() => toggle(h.path)}
-                          style={{ border: `1px solid ${p.textMuted}`, background: 'none', color: p.textMuted, borderRadius: 3, width: 16, height: 16, lineHeight: '12px', fontSize: 12, padding: 0, marginRight: 6, cursor: 'pointer' }}
+                          style={{
+                            border: `1px solid ${p.textMuted}`,
+                            background: 'none',
+                            color: p.textMuted,
+                            borderRadius: 3,
+                            width: 16,
+                            height: 16,
+                            lineHeight: '12px',
+                            fontSize: 12,
+                            padding: 0,
+                            marginRight: 6,
+                            cursor: 'pointer',
+                          }}
                         >
                           {h.collapsed ? '+' : '−'}
                         </button>

@@ -72,7 +72,10 @@ function refIndex(cols: Column[], ref: unknown, limit: number): number {
   const exact = cols.findIndex((c, i) => i < limit && JSON.stringify(c.field_ref) === json);
   if (exact >= 0) return exact;
   // ["field", id, opts] against a column whose ref has the same id (the options may differ, e.g. binning details).
-  return cols.findIndex((c, i) => i < limit && Array.isArray(c.field_ref) && (c.field_ref as unknown[])[0] === ref[0] && (c.field_ref as unknown[])[1] === ref[1]);
+  return cols.findIndex(
+    (c, i) =>
+      i < limit && Array.isArray(c.field_ref) && (c.field_ref as unknown[])[0] === ref[0] && (c.field_ref as unknown[])[1] === ref[1],
+  );
 }
 
 export function pivotSplit(cols: Column[], settings: Settings): { rowDims: number[]; colDims: number[]; values: number[] } {
@@ -84,7 +87,11 @@ export function pivotSplit(cols: Column[], settings: Settings): { rowDims: numbe
   if (split && (split.rows || split.columns)) {
     const rowDims = (split.rows ?? []).map((r) => refIndex(cols, r, breakoutCount)).filter((i) => i >= 0);
     const colDims = (split.columns ?? []).map((r) => refIndex(cols, r, breakoutCount)).filter((i) => i >= 0 && !rowDims.includes(i));
-    const named = (split.values ?? []).map((r) => (typeof r === 'string' ? cols.findIndex((c, i) => i > breakoutCount - 1 && c.name === r) : refIndex(cols, r, cols.length))).filter((i) => aggregations.includes(i));
+    const named = (split.values ?? [])
+      .map((r) =>
+        typeof r === 'string' ? cols.findIndex((c, i) => i > breakoutCount - 1 && c.name === r) : refIndex(cols, r, cols.length),
+      )
+      .filter((i) => aggregations.includes(i));
     // Breakouts the setting leaves out go down with the rows, so every detail row still has a place.
     for (const b of breakouts) if (!rowDims.includes(b) && !colDims.includes(b)) rowDims.push(b);
     return { rowDims, colDims, values: named.length ? named : aggregations };
@@ -96,7 +103,11 @@ export function pivotSplit(cols: Column[], settings: Settings): { rowDims: numbe
 /** The collapsed groups and levels from `pivot_table.collapsed_rows` ({value: [...]} or a bare list). */
 export function collapsedSet(settings: Settings): Set<string> {
   const raw = settings['pivot_table.collapsed_rows'];
-  const list = Array.isArray(raw) ? raw : raw && typeof raw === 'object' && Array.isArray((raw as { value?: unknown[] }).value) ? (raw as { value: unknown[] }).value : [];
+  const list = Array.isArray(raw)
+    ? raw
+    : raw && typeof raw === 'object' && Array.isArray((raw as { value?: unknown[] }).value)
+      ? (raw as { value: unknown[] }).value
+      : [];
   return new Set(list.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))));
 }
 
@@ -225,13 +236,26 @@ export function buildPivot(data: Dataset, settings: Settings, collapsed: Set<str
         walkRows(child, here, depth + 1);
         if (out[start]) out[start].headers[depth] = headerFor(here, depth, true, false);
         if (showSubtotals && !subtotalsOff(depth) && !(condense && child.children.size === 1)) {
-          out.push({ kind: 'subtotal', headers: rowDims.map(() => null), level: depth, totalLabel: `Totals for ${headerFor(here, depth, false, false).label}`, cells: cellsFor(here, depth + 1) });
+          out.push({
+            kind: 'subtotal',
+            headers: rowDims.map(() => null),
+            level: depth,
+            totalLabel: `Totals for ${headerFor(here, depth, false, false).label}`,
+            cells: cellsFor(here, depth + 1),
+          });
         }
       }
     }
   };
   if (rowDims.length) walkRows(rowTree, [], 0);
   const grand = rowDims.length === 0 || (showSubtotals && rowTree.children.size > 1);
-  if (grand) out.push({ kind: 'grand', headers: rowDims.map(() => null), level: 0, totalLabel: rowDims.length ? 'Grand totals' : '', cells: cellsFor([], 0) });
+  if (grand)
+    out.push({
+      kind: 'grand',
+      headers: rowDims.map(() => null),
+      level: 0,
+      totalLabel: rowDims.length ? 'Grand totals' : '',
+      cells: cellsFor([], 0),
+    });
   return { rowDims, colDims, values, rowTitles: rowDims.map((d) => columnTitle(cols[d], settings)), headerRows, rows: out, cellCols };
 }

@@ -23,7 +23,16 @@ export default function Progress({ data, settings, theme, width, height, onReady
         <div data-testid="scalar-value" style={{ fontSize: Math.min(36, Math.max(16, height / 6)), fontWeight: 900, marginBottom: 8 }}>
           {formatValue(value, col, settings)}
         </div>
-        <div data-testid="progress-bar" style={{ height: Math.min(56, Math.max(16, height / 5)), background: theme === 'night' ? '#4C5773' : '#EEECEC', borderRadius: 6, overflow: 'hidden', position: 'relative' }}>
+        <div
+          data-testid="progress-bar"
+          style={{
+            height: Math.min(56, Math.max(16, height / 5)),
+            background: theme === 'night' ? '#4C5773' : '#EEECEC',
+            borderRadius: 6,
+            overflow: 'hidden',
+            position: 'relative',
+          }}
+        >
           <div style={{ width: `${fill * 100}%`, height: '100%', background: color }} />
         </div>
         <div style={{ display: 'flex', justifyContent: 'space-between', marginTop: 8, fontSize: 13, color: p.textMuted, fontWeight: 700 }}>

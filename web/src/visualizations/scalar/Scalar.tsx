@@ -17,7 +17,14 @@ export default function Scalar({ data, settings, theme, width, height, onReady, 
         data-testid="scalar-value"
         title={full}
         onClick={onClickCell ? () => onClickCell({ rowIndex: 0, colIndex: index, value }) : undefined}
-        style={{ fontSize: fitFontSize(text, width, height), fontWeight: 900, color: p.text, lineHeight: 1.1, cursor: onClickCell ? 'pointer' : undefined, whiteSpace: 'nowrap' }}
+        style={{
+          fontSize: fitFontSize(text, width, height),
+          fontWeight: 900,
+          color: p.text,
+          lineHeight: 1.1,
+          cursor: onClickCell ? 'pointer' : undefined,
+          whiteSpace: 'nowrap',
+        }}
       >
         {text}
       </div>

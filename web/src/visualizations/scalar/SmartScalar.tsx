@@ -17,13 +17,20 @@ export default function SmartScalar({ data, settings, theme, width, height, onRe
   const arrow = t.direction === 'up' ? '↑' : t.direction === 'down' ? '↓' : '';
   return (
     <div style={{ width, height, display: 'flex', alignItems: 'center', justifyContent: 'center', flexDirection: 'column', gap: 6 }}>
-      <div data-testid="scalar-value" title={full} style={{ fontSize: fitFontSize(text, width, height * 0.6), fontWeight: 900, lineHeight: 1.1, whiteSpace: 'nowrap' }}>
+      <div
+        data-testid="scalar-value"
+        title={full}
+        style={{ fontSize: fitFontSize(text, width, height * 0.6), fontWeight: 900, lineHeight: 1.1, whiteSpace: 'nowrap' }}
+      >
         {data.rows.length ? text : ''}
       </div>
       <div data-testid="scalar-period" style={{ fontSize: 13, color: p.textMuted, fontWeight: 700 }}>
         {t.periodLabel}
       </div>
-      <div data-testid="scalar-trend" style={{ fontSize: 14, display: 'flex', gap: 6, alignItems: 'baseline', flexWrap: 'wrap', justifyContent: 'center' }}>
+      <div
+        data-testid="scalar-trend"
+        style={{ fontSize: 14, display: 'flex', gap: 6, alignItems: 'baseline', flexWrap: 'wrap', justifyContent: 'center' }}
+      >
         {t.direction !== 'none' && (
           <span style={{ color, fontWeight: 900 }}>
             {arrow} {t.direction === 'flat' ? 'No change' : formatChange(t.change)}

@@ -13,7 +13,12 @@ export function scalarColumn(cols: Column[], settings: Settings): number {
 }
 
 /** The full and the compact text of a scalar (the compact one when the full one does not fit). */
-export function scalarText(data: Dataset, settings: Settings, index = scalarColumn(data.cols, settings), row = 0): { full: string; compact: string; value: unknown } {
+export function scalarText(
+  data: Dataset,
+  settings: Settings,
+  index = scalarColumn(data.cols, settings),
+  row = 0,
+): { full: string; compact: string; value: unknown } {
   const value = data.rows[row]?.[index] ?? null;
   const col = data.cols[index];
   return { value, full: formatValue(value, col, settings), compact: formatValue(value, col, settings, { compact: true }) };

@@ -25,14 +25,30 @@ export interface Trend {
   dimension: number;
 }
 
-const UNIT_NAMES: Record<string, string> = { minute: 'minute', hour: 'hour', day: 'day', week: 'week', month: 'month', quarter: 'quarter', year: 'year' };
+const UNIT_NAMES: Record<string, string> = {
+  minute: 'minute',
+  hour: 'hour',
+  day: 'day',
+  week: 'week',
+  month: 'month',
+  quarter: 'quarter',
+  year: 'year',
+};
 
 export function computeTrend(data: Dataset, settings: Settings): Trend {
   const { cols, rows } = data;
-  const dimension = Math.max(0, cols.findIndex((c) => isTemporal(c)));
+  const dimension = Math.max(
+    0,
+    cols.findIndex((c) => isTemporal(c)),
+  );
   const metric = scalarColumn(
     cols,
-    settings['scalar.field'] ? settings : { 'scalar.field': cols.find((c, i) => i !== dimension && c.source === 'aggregation')?.name ?? cols.find((_, i) => i !== dimension)?.name },
+    settings['scalar.field']
+      ? settings
+      : {
+          'scalar.field':
+            cols.find((c, i) => i !== dimension && c.source === 'aggregation')?.name ?? cols.find((_, i) => i !== dimension)?.name,
+        },
   );
   const rowsWithValue = rows.filter((r) => r[metric] !== null && r[metric] !== undefined);
   const last = rowsWithValue[rowsWithValue.length - 1];
@@ -47,7 +63,17 @@ export function computeTrend(data: Dataset, settings: Settings): Trend {
   const direction = !has ? 'none' : v > pv ? 'up' : v < pv ? 'down' : 'flat';
   const flip = settings['scalar.switch_positive_negative'] === true;
   const good = direction === 'up' ? !flip : direction === 'down' ? flip : null;
-  return { value, previous, change, direction, good, comparisonLabel: label, periodLabel: last ? formatDate(last[dimension], unit) : '', metric, dimension };
+  return {
+    value,
+    previous,
+    change,
+    direction,
+    good,
+    comparisonLabel: label,
+    periodLabel: last ? formatDate(last[dimension], unit) : '',
+    metric,
+    dimension,
+  };
 }
 
 interface Comparison {
@@ -60,14 +86,24 @@ interface Comparison {
  * What the last value is compared with: the first of `scalar.comparisons` (previousPeriod, previousValue,
  * periodsAgo with its value, staticNumber with its value and label), by default the previous period.
  */
-function comparisonTarget(rows: unknown[][], metric: number, dimension: number, unit: string | undefined, unitName: string | undefined, settings: Settings): { previous: unknown; label: string } {
-  const c = (Array.isArray(settings['scalar.comparisons']) ? (settings['scalar.comparisons'] as Comparison[])[0] : undefined) ?? { type: 'previousPeriod' };
+function comparisonTarget(
+  rows: unknown[][],
+  metric: number,
+  dimension: number,
+  unit: string | undefined,
+  unitName: string | undefined,
+  settings: Settings,
+): { previous: unknown; label: string } {
+  const c = (Array.isArray(settings['scalar.comparisons']) ? (settings['scalar.comparisons'] as Comparison[])[0] : undefined) ?? {
+    type: 'previousPeriod',
+  };
   if (c.type === 'staticNumber') return { previous: c.value ?? null, label: `vs. ${c.label || 'target'}` };
   const back = c.type === 'periodsAgo' ? Math.max(1, Number(c.value) || 1) : 1;
   const prev = rows[rows.length - 1 - back];
   if (!prev) return { previous: null, label: back > 1 ? `No data ${back} ${unitName ?? 'period'}s ago` : 'No previous period' };
   if (c.type === 'previousValue') return { previous: prev[metric], label: 'vs. previous value' };
-  if (back > 1) return { previous: prev[metric], label: unitName ? `vs. ${back} ${unitName}s ago` : `vs. ${formatDate(prev[dimension], unit)}` };
+  if (back > 1)
+    return { previous: prev[metric], label: unitName ? `vs. ${back} ${unitName}s ago` : `vs. ${formatDate(prev[dimension], unit)}` };
   return { previous: prev[metric], label: unitName ? `vs. previous ${unitName}` : `vs. ${formatDate(prev[dimension], unit)}` };
 }
 

@@ -13,8 +13,20 @@ export default function ObjectDetail({ data, settings, theme, width, height, onR
   const values = data.rows[current] ?? [];
   const pk = data.cols.findIndex((c) => c.semantic_type === 'type/PK');
   const nameCol = data.cols.findIndex((c) => c.semantic_type === 'type/Name');
-  const heading = nameCol >= 0 ? formatValue(values[nameCol], data.cols[nameCol], settings) : pk >= 0 ? `${data.cols[pk].display_name} ${formatValue(values[pk], data.cols[pk], settings)}` : '';
-  const button = { background: 'none', border: `1px solid ${p.border}`, borderRadius: 4, color: p.text, cursor: 'pointer', padding: '2px 10px' };
+  const heading =
+    nameCol >= 0
+      ? formatValue(values[nameCol], data.cols[nameCol], settings)
+      : pk >= 0
+        ? `${data.cols[pk].display_name} ${formatValue(values[pk], data.cols[pk], settings)}`
+        : '';
+  const button = {
+    background: 'none',
+    border: `1px solid ${p.border}`,
+    borderRadius: 4,
+    color: p.text,
+    cursor: 'pointer',
+    padding: '2px 10px',
+  };
   if (!data.rows.length) return <div style={{ padding: 16, color: p.textMuted }}>No results!</div>;
   return (
     <div data-testid="object-detail" style={{ width, height, overflow: 'auto', padding: 16, boxSizing: 'border-box' }}>
@@ -35,7 +47,10 @@ export default function ObjectDetail({ data, settings, theme, width, height, onR
         {visibleColumns(data.cols, settings).map((i) => (
           <div key={i} style={{ display: 'contents' }}>
             <dt style={{ color: p.textMuted, fontWeight: 700 }}>{columnTitle(data.cols[i], settings)}</dt>
-            <dd style={{ margin: 0, fontWeight: 700, cursor: onClickCell ? 'pointer' : undefined }} onClick={onClickCell ? () => onClickCell({ rowIndex: current, colIndex: i, value: values[i] }) : undefined}>
+            <dd
+              style={{ margin: 0, fontWeight: 700, cursor: onClickCell ? 'pointer' : undefined }}
+              onClick={onClickCell ? () => onClickCell({ rowIndex: current, colIndex: i, value: values[i] }) : undefined}
+            >
               {formatValue(values[i], data.cols[i], settings, { inTable: true }) || '—'}
             </dd>
           </div>

@@ -25,7 +25,15 @@ export default function Table({ data, settings, theme, width, height, onReady, o
     setPage(0);
     setSort((s) => (!s || s.position !== position ? { position, dir: 'asc' } : s.dir === 'asc' ? { position, dir: 'desc' } : null));
   };
-  const cell: CSSProperties = { padding: '0 12px', height: ROW_HEIGHT, borderBottom: `1px solid ${p.border}`, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis', maxWidth: 360 };
+  const cell: CSSProperties = {
+    padding: '0 12px',
+    height: ROW_HEIGHT,
+    borderBottom: `1px solid ${p.border}`,
+    whiteSpace: 'nowrap',
+    overflow: 'hidden',
+    textOverflow: 'ellipsis',
+    maxWidth: 360,
+  };
   const button: CSSProperties = { background: 'none', border: 'none', color: p.text, cursor: 'pointer', fontSize: 16, padding: '0 6px' };
 
   return (
@@ -40,7 +48,18 @@ export default function Table({ data, settings, theme, width, height, onReady, o
                   role="columnheader"
                   aria-sort={sort?.position === i ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'}
                   onClick={() => clickHeader(i)}
-                  style={{ ...cell, height: HEADER_HEIGHT, position: 'sticky', top: 0, background: p.headerBackground === 'transparent' ? undefined : p.headerBackground, color: p.textMuted, fontWeight: 700, textAlign: c.numeric ? 'right' : 'left', cursor: 'pointer', userSelect: 'none' }}
+                  style={{
+                    ...cell,
+                    height: HEADER_HEIGHT,
+                    position: 'sticky',
+                    top: 0,
+                    background: p.headerBackground === 'transparent' ? undefined : p.headerBackground,
+                    color: p.textMuted,
+                    fontWeight: 700,
+                    textAlign: c.numeric ? 'right' : 'left',
+                    cursor: 'pointer',
+                    userSelect: 'none',
+                  }}
                 >
                   {c.title}
                   {sort?.position === i ? (sort.dir === 'asc' ? ' ▲' : ' ▼') : ''}
@@ -53,9 +72,14 @@ export default function Table({ data, settings, theme, width, height, onReady, o
               <tr key={r}>
                 {model.columns.map((c, i) => {
                   const value = cellValue(model, r, i);
-                  const click = onClickCell && !model.pivoted ? () => onClickCell({ rowIndex: model.source[r], colIndex: c.index, value }) : undefined;
+                  const click =
+                    onClickCell && !model.pivoted ? () => onClickCell({ rowIndex: model.source[r], colIndex: c.index, value }) : undefined;
                   return (
-                    <td key={i} onClick={click} style={{ ...cell, textAlign: c.numeric ? 'right' : 'left', cursor: click ? 'pointer' : undefined }}>
+                    <td
+                      key={i}
+                      onClick={click}
+                      style={{ ...cell, textAlign: c.numeric ? 'right' : 'left', cursor: click ? 'pointer' : undefined }}
+                    >
                       {formatValue(value, c.col, settings, { inTable: true })}
                     </td>
                   );
@@ -65,13 +89,29 @@ export default function Table({ data, settings, theme, width, height, onReady, o
           </tbody>
         </table>
       </div>
-      <div data-testid="table-footer" style={{ height: FOOTER_HEIGHT, display: 'flex', alignItems: 'center', justifyContent: 'flex-end', gap: 4, fontSize: 12, color: p.textMuted, padding: '0 8px', flex: '0 0 auto' }}>
+      <div
+        data-testid="table-footer"
+        style={{
+          height: FOOTER_HEIGHT,
+          display: 'flex',
+          alignItems: 'center',
+          justifyContent: 'flex-end',
+          gap: 4,
+          fontSize: 12,
+          color: p.textMuted,
+          padding: '0 8px',
+          flex: '0 0 auto',
+        }}
+      >
         {order.length === 0 ? (
           'No results!'
         ) : (
           <>
             <span>
-              {pages > 1 ? `Rows ${(current * perPage + 1).toLocaleString('en-US')}-${Math.min(order.length, (current + 1) * perPage).toLocaleString('en-US')} of ` : 'Showing '}
+              {pages > 1
+                ? `Rows ${(current * perPage + 1).toLocaleString('en-US')}-` +
+                  `${Math.min(order.length, (current + 1) * perPage).toLocaleString('en-US')} of `
+                : 'Showing '}
               {order.length.toLocaleString('en-US')} {order.length === 1 ? 'row' : 'rows'}
             </span>
             {pages > 1 && (

@@ -35,7 +35,9 @@ export function visibleColumns(cols: Column[], settings: Settings): number[] {
   if (!Array.isArray(listed) || !listed.length) return cols.map((_, i) => i);
   const out: number[] = [];
   for (const entry of listed as TableColumnSetting[]) {
-    const i = cols.findIndex((c) => c.name === entry.name || (entry.fieldRef !== undefined && JSON.stringify(entry.fieldRef) === JSON.stringify(c.field_ref)));
+    const i = cols.findIndex(
+      (c) => c.name === entry.name || (entry.fieldRef !== undefined && JSON.stringify(entry.fieldRef) === JSON.stringify(c.field_ref)),
+    );
     if (i >= 0 && entry.enabled !== false && !out.includes(i)) out.push(i);
   }
   // Columns the setting does not mention (added to the query later) still show, as Metabase's.
@@ -48,7 +50,12 @@ export function visibleColumns(cols: Column[], settings: Settings): number[] {
 export function buildTable(data: Dataset, settings: Settings): TableModel {
   const { cols, rows } = data;
   if (settings['table.pivot'] === true && cols.length === 3) return pivotTable(data, settings);
-  const columns = visibleColumns(cols, settings).map((i) => ({ index: i, title: columnTitle(cols[i], settings), numeric: isNumeric(cols[i]), col: cols[i] }));
+  const columns = visibleColumns(cols, settings).map((i) => ({
+    index: i,
+    title: columnTitle(cols[i], settings),
+    numeric: isNumeric(cols[i]),
+    col: cols[i],
+  }));
   return { columns, rows, source: rows.map((_, i) => i), pivoted: false };
 }
 

@@ -1,0 +1,168 @@
+import * as fs from 'node:fs';
+import type { Page } from 'playwright-core';
+import { e2eWarehouse } from '../support/e2e-warehouses';
+import { ADMIN, auth, setupAdmin } from '../support/factories';
+import { waitForSync } from '../support/sync-wait';
+import { until } from '../support/until';
+import { reviewPage } from './support/a11y';
+import { AppServer, pathOf, signIn, startAppServer } from './support/app-server';
+import { describeBrowser } from './support/browser';
+
+jest.setTimeout(300_000);
+
+interface CardBody {
+  name: string;
+  type: string;
+  dataset_query: { native: { query: string } };
+  result_metadata: Array<{ name: string; display_name: string }> | null;
+}
+
+/** Saving and revising a question: save, replace, the revision history and a revert, a model with a renamed column. */
+describeBrowser('saving and revising a question', () => {
+  let app: AppServer;
+  let admin: string;
+  let page: Page;
+  let db: number;
+  let cardId: number;
+  const http = () => app.t.http();
+  const FIRST = 'SELECT id, title FROM products ORDER BY id';
+  const SECOND = 'SELECT id, title, price FROM products ORDER BY id';
+  const card = async () => (await http().get(`/api/card/${cardId}`).set(auth(admin)).expect(200)).body as CardBody;
+  const editor = () => page.getByRole('textbox', { name: 'SQL query' });
+  const headers = () => page.getByRole('grid', { name: 'Results' }).getByRole('columnheader').allTextContents();
+  const runQuery = async () => {
+    const done = page.waitForResponse((r) => r.url().endsWith('/api/dataset') && r.request().method() === 'POST');
+    await page.getByRole('button', { name: 'Run query' }).click();
+    await done;
+  };
+  const menu = async (item: string) => {
+    await page.getByRole('button', { name: /^More actions for this/ }).click();
+    await page.getByRole('menuitem', { name: item }).click();
+  };
+
+  beforeAll(async () => {
+    app = await startAppServer();
+    admin = await setupAdmin(app.t);
+    const sqlite = await e2eWarehouse('sqlite', app.dataDir, {
+      statements: [
+        'CREATE TABLE products (id INTEGER PRIMARY KEY, title TEXT, price REAL)',
+        "INSERT INTO products VALUES (1, 'Lamp', 20), (2, 'Desk', 150), (3, 'Chair', 80)",
+      ],
+    });
+    db = (await http().post('/api/database').set(auth(admin)).send({ engine: 'sqlite', name: 'Shop', details: sqlite.details }).expect(200))
+      .body.id;
+    await waitForSync(app.t, admin, db);
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('saves a new question into a collection', async () => {
+    page = await app.open(`/question/new?type=native&database=${db}`);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await editor().fill(FIRST);
+    await runQuery();
+    await until(async () => (await headers()).join() === 'id,title');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Save new question' });
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    // A name is required: the error shows at the field.
+    await dialog.getByText('Enter a name for the question.').waitFor();
+    await dialog.getByLabel('Name').fill('Product list');
+    await dialog.getByLabel('Description').fill('Every product');
+    await dialog.getByRole('button', { name: 'Change collection' }).click();
+    const picker = page.getByRole('dialog', { name: 'Where the question goes' });
+    await picker.getByRole('button', { name: 'Your personal collection' }).click();
+    await picker.getByRole('button', { name: 'Choose' }).click();
+    await dialog.getByText(/Personal Collection/).waitFor();
+    await reviewPage(page, 'question-save-dialog');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await until(() => /^\/question\/\d+-product_list$/.test(pathOf(page)));
+    cardId = Number(/\/question\/(\d+)/.exec(pathOf(page))![1]);
+    const saved = await card();
+    const me = (await http().get('/api/user/current').set(auth(admin)).expect(200)).body as { personal_collection_id: number };
+    expect(saved).toMatchObject({ name: 'Product list', description: 'Every product', collection_id: me.personal_collection_id });
+    expect(saved.dataset_query.native.query).toBe(FIRST);
+  });
+
+  it('downloads the saved question as CSV, the file the API answers', async () => {
+    await page.getByRole('button', { name: 'Download results' }).click();
+    const file = page.waitForEvent('download');
+    await page.getByRole('menuitem', { name: '.csv' }).click();
+    const download = await file;
+    expect(download.suggestedFilename()).toMatch(/^Product list_.*\.csv$/);
+    const text = fs.readFileSync((await download.path())!, 'utf8');
+    const api = await http().post(`/api/card/${cardId}/query/csv`).set(auth(admin)).send({ parameters: [], format_rows: true }).expect(200);
+    expect(text).toBe(api.text);
+    expect(text.split(/\r?\n/)[1]).toContain('Lamp');
+  });
+
+  it('edits and replaces the original, then reverts to the first revision', async () => {
+    await editor().fill(SECOND);
+    await runQuery();
+    await until(async () => (await headers()).join() === 'id,title,price');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Save changes to Product list' });
+    expect(await dialog.getByRole('radio', { name: /Replace original question/ }).isChecked()).toBe(true);
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect((await card()).dataset_query.native.query).toBe(SECOND);
+
+    await menu('Revision history');
+    const history = page.getByRole('list', { name: 'Revisions' });
+    await until(async () => (await history.getByRole('listitem').count()) === 2);
+    await reviewPage(page, 'question-revisions');
+    const revisions = (await http().get('/api/revision').query({ entity: 'card', id: cardId }).set(auth(admin)).expect(200)).body as Array<{
+      is_creation: boolean;
+    }>;
+    expect(revisions.map((r) => r.is_creation)).toEqual([false, true]);
+    await history
+      .getByRole('listitem')
+      .last()
+      .getByRole('button', { name: /Revert/ })
+      .click();
+    await until(async () => (await card()).dataset_query.native.query === FIRST);
+    // The page starts over from what the server holds now.
+    await until(async () => (await editor().textContent()) === FIRST);
+  });
+
+  it('turns the question into a model and renames a column', async () => {
+    await menu('Turn into a model');
+    await until(() => /^\/model\/\d+-product_list$/.test(pathOf(page)));
+    expect((await card()).type).toBe('model');
+    await page.getByText('Model', { exact: true }).waitFor();
+
+    await menu('Edit column metadata');
+    const drawer = page.getByRole('dialog', { name: 'Column metadata' });
+    await drawer.getByLabel('Display name of title').fill('Product name');
+    await drawer.getByRole('button', { name: 'Save' }).click();
+    await drawer.waitFor({ state: 'detached' });
+    const model = await card();
+    expect(model.result_metadata?.map((c) => [c.name, c.display_name])).toEqual([
+      ['id', expect.any(String)],
+      ['title', 'Product name'],
+    ]);
+    // The model's results show the new name.
+    await until(async () => (await headers()).join() === 'id,Product name');
+    await reviewPage(page, 'question-model');
+    // Renamed in place: the heading becomes a field, Enter saves the name.
+    await page.getByRole('button', { name: 'Rename' }).click();
+    await page.getByRole('textbox', { name: 'Name' }).fill('Product catalog');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Product catalog', level: 1 }).waitFor();
+    await until(async () => (await card()).name === 'Product catalog');
+
+    // Leaving with an unsaved edit asks first; staying keeps the edit.
+    await editor().fill('SELECT 1 AS one');
+    await page.getByRole('navigation', { name: 'Collections' }).getByRole('link', { name: 'Our analytics' }).click();
+    const ask = page.getByRole('dialog', { name: 'Discard your changes?' });
+    await ask.getByRole('button', { name: 'Cancel' }).click();
+    await ask.waitFor({ state: 'detached' });
+    expect(pathOf(page)).toMatch(/^\/model\/\d+-product_list$/);
+    expect(await editor().textContent()).toBe('SELECT 1 AS one');
+    await page.getByRole('navigation', { name: 'Collections' }).getByRole('link', { name: 'Our analytics' }).click();
+    await ask.getByRole('button', { name: 'Discard changes' }).click();
+    await until(() => pathOf(page).startsWith('/collection/root'));
+  });
+});

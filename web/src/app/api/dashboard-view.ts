@@ -1,0 +1,197 @@
+import { useQuery } from '@tanstack/react-query';
+import type { Dataset } from '../../visualizations';
+import { api } from './client';
+import { dashboardKeys } from './dashboard';
+
+/**
+ * A dashboard as the application reads it: `GET /api/dashboard/:id` (src/modules/dashboards/dashboard-view.ts and
+ * dashboard-hydrator.ts). Only the keys the pages read are typed.
+ */
+export interface DashboardParameter {
+  id: string;
+  name: string;
+  slug: string;
+  type: string;
+  sectionId?: string;
+  default?: unknown;
+  required?: boolean;
+  /** Linked filters: the ids of the parameters that narrow this one's values. */
+  filteringParameters?: string[];
+  values_source_type?: string | null;
+  values_source_config?: { values?: unknown[] } | null;
+  [k: string]: unknown;
+}
+
+export interface ColumnMeta {
+  name: string;
+  display_name?: string;
+  base_type?: string;
+  id?: number | null;
+  field_ref?: unknown;
+  semantic_type?: string | null;
+}
+
+export interface DashcardCard {
+  id: number;
+  name: string;
+  description?: string | null;
+  display: string;
+  type?: string;
+  database_id?: number | null;
+  table_id?: number | null;
+  visualization_settings: Record<string, unknown>;
+  result_metadata?: ColumnMeta[] | null;
+  dataset_query?: { type?: string; native?: { 'template-tags'?: Record<string, { name: string; type: string; dimension?: unknown }> } };
+}
+
+export interface ParameterMapping {
+  parameter_id: string;
+  card_id?: number | null;
+  target: unknown;
+}
+
+export interface DashcardData {
+  id: number;
+  card_id: number | null;
+  card: DashcardCard | null;
+  dashboard_tab_id: number | null;
+  col: number;
+  row: number;
+  size_x: number;
+  size_y: number;
+  parameter_mappings: ParameterMapping[];
+  visualization_settings: Record<string, unknown>;
+  series?: DashcardCard[];
+  action_id?: number | null;
+  action?: DashcardAction | null;
+}
+
+export interface DashboardTab {
+  id: number;
+  name: string;
+  position: number;
+}
+
+export interface DashboardData {
+  id: number;
+  name: string;
+  description: string | null;
+  collection_id: number | null;
+  archived: boolean;
+  can_write?: boolean;
+  auto_apply_filters: boolean;
+  parameters: DashboardParameter[];
+  tabs: DashboardTab[];
+  dashcards: DashcardData[];
+  public_uuid: string | null;
+  enable_embedding: boolean;
+  embedding_params: Record<string, string> | null;
+}
+
+/** A card's answer (202 also when it failed: `status: "failed"` and `error`; src/modules/dataset). */
+export interface QueryAnswer {
+  status?: string;
+  error?: unknown;
+  data: Dataset;
+  row_count?: number;
+}
+
+export interface ValuesAnswer {
+  values: unknown[];
+  has_more_values?: boolean;
+}
+
+/** Everything of one dashboard starts with `['dashboard', id]`: a save or a revert invalidates its cards' rows too. */
+export const dashboardViewKeys = {
+  one: (id: number) => [...dashboardKeys.all, id] as const,
+  dashcard: (id: number, dashcardId: number, ...rest: unknown[]) => [...dashboardKeys.all, id, 'dashcard', dashcardId, ...rest] as const,
+  values: (id: number, key: string, query: string | null, others: Record<string, unknown>) =>
+    [...dashboardKeys.all, id, 'params', key, query, others] as const,
+};
+
+export const getDashboard = (id: number, signal?: AbortSignal) => api<DashboardData>('GET', `/api/dashboard/${id}`, { signal });
+
+export function useDashboard(id: number) {
+  return useQuery({ queryKey: dashboardViewKeys.one(id), queryFn: ({ signal }) => getDashboard(id, signal) });
+}
+
+/** The values of the parameters sent to a card: `[{id, value}]`, the server maps them through the dashcard's mappings. */
+export type SentParameter = { id: string; type: string; value: unknown };
+
+/** `POST /api/dashboard/:id/dashcard/:dashcardId/card/:cardId/query` (or `pivot/...` for a pivot table). */
+export function runDashcard(
+  dashboardId: number,
+  dashcardId: number,
+  cardId: number,
+  parameters: SentParameter[],
+  opts: { pivot?: boolean; ignoreCache?: boolean; signal?: AbortSignal } = {},
+) {
+  const path = `/api/dashboard/${opts.pivot ? 'pivot/' : ''}${dashboardId}/dashcard/${dashcardId}/card/${cardId}/query`;
+  return api<QueryAnswer>('POST', path, { body: { parameters, ...(opts.ignoreCache ? { ignore_cache: true } : {}) }, signal: opts.signal });
+}
+
+/**
+ * `GET /api/dashboard/:id/params/:key/values` or `.../search/:query`; `others` are the other filters' values by
+ * parameter id (chain filtering: `?<id>=<value>`, a list repeated).
+ */
+export function useParameterValues(
+  dashboardId: number,
+  key: string,
+  query: string | null,
+  others: Record<string, unknown>,
+  enabled: boolean,
+) {
+  return useQuery({
+    queryKey: dashboardViewKeys.values(dashboardId, key, query, others),
+    queryFn: ({ signal }) => {
+      const path = `/api/dashboard/${dashboardId}/params/${encodeURIComponent(key)}/${
+        query ? `search/${encodeURIComponent(query)}` : 'values'
+      }`;
+      return api<ValuesAnswer>('GET', path, { query: others as Record<string, string | string[]>, signal });
+    },
+    enabled,
+    staleTime: 60_000,
+  });
+}
+
+/** A downloaded file of a dashcard's results: a form POST, so the browser saves the answer itself (AcceptsForm). */
+export function downloadDashcard(dashboardId: number, dashcardId: number, cardId: number, format: string, parameters: SentParameter[]) {
+  const form = document.createElement('form');
+  form.method = 'POST';
+  form.action = `/api/dashboard/${dashboardId}/dashcard/${dashcardId}/card/${cardId}/query/${format}`;
+  form.style.display = 'none';
+  const input = document.createElement('input');
+  input.type = 'hidden';
+  input.name = 'parameters';
+  input.value = JSON.stringify(parameters);
+  form.appendChild(input);
+  document.body.appendChild(form);
+  form.submit();
+  form.remove();
+}
+
+/** The action of an action button, as GET /api/dashboard/:id shows it on its dashcard (`action`; the actions module). */
+export interface DashcardAction {
+  id: number;
+  name: string;
+  type: string;
+  parameters: Array<{ id: string; slug?: string; name?: string; 'display-name'?: string; type: string }>;
+  visualization_settings?: { fields?: Record<string, { hidden?: boolean; placeholder?: string }> } | null;
+}
+
+/** `GET .../dashcard/:dashcardId/execute?parameters=`: an update form's current values, by action parameter id. */
+export const prefillAction = (dashboardId: number, dashcardId: number, parameters: Record<string, unknown>) =>
+  api<Record<string, unknown>>('GET', `/api/dashboard/${dashboardId}/dashcard/${dashcardId}/execute`, {
+    query: { parameters: JSON.stringify(parameters) },
+  });
+
+/** `POST .../dashcard/:dashcardId/execute`: the dashboard's filter values (`parameters`) and the typed ones (`extra_parameters`). */
+export const executeAction = (
+  dashboardId: number,
+  dashcardId: number,
+  parameters: Record<string, unknown>,
+  extra: Record<string, unknown>,
+) =>
+  api<{ 'rows-affected'?: number; [k: string]: unknown }>('POST', `/api/dashboard/${dashboardId}/dashcard/${dashcardId}/execute`, {
+    body: { parameters, extra_parameters: extra },
+  });

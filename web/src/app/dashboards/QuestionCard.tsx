@@ -1,0 +1,170 @@
+import { ActionIcon, Alert, Box, Group, Loader, Menu, Paper, Text, Tooltip } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { Visualization, type Theme } from '../../visualizations';
+import {
+  dashboardViewKeys,
+  downloadDashcard,
+  runDashcard,
+  type DashboardParameter,
+  type DashcardData,
+  type QueryAnswer,
+  type SentParameter,
+} from '../api/dashboard-view';
+import { clickAction, clickBehaviorOf } from './click-behavior';
+import { COMBINABLE, combineSeries } from './series';
+import { MoreIcon } from './icons';
+
+/** The error a failed query answers with (202 and `status: "failed"`), as text; null when it ran. */
+function failure(r: { status?: string; error?: unknown }): string | null {
+  if (r.status !== 'failed' && !r.error) return null;
+  return typeof r.error === 'string' ? r.error : 'The query failed.';
+}
+
+/**
+ * One question on a dashboard: its rows from the dashcard query with the filters mapped to it (`sent`), re-run when
+ * they change or on `refresh`; its title, its menu (download, open the question) and, while editing, `editActions`.
+ */
+export function QuestionCard(props: {
+  dashboardId: number;
+  dashcard: DashcardData;
+  sent: SentParameter[];
+  refresh: number;
+  theme: Theme;
+  /** A required filter has no value: the card waits instead of running. */
+  blocked: boolean;
+  editActions?: ReactNode;
+  /** The dashboard's filters, and how to set them: a click behaviour may filter this dashboard. */
+  parameters?: DashboardParameter[];
+  onFilter?: (values: Record<string, unknown>) => void;
+}) {
+  const { dashboardId, dashcard, sent } = props;
+  const card = dashcard.card!;
+  const settings = { ...card.visualization_settings, ...dashcard.visualization_settings };
+  const pivot = card.display === 'pivot';
+  const navigate = useNavigate();
+  const behavior = props.editActions ? null : clickBehaviorOf(dashcard.visualization_settings);
+  // Combined series: each question runs as this dashcard's (the server maps the filters the same way), then one chart.
+  const series = COMBINABLE.has(card.display) ? (dashcard.series ?? []) : [];
+  const result = useQuery({
+    queryKey: dashboardViewKeys.dashcard(
+      dashboardId,
+      dashcard.id,
+      card.id,
+      series.map((c) => c.id),
+      sent,
+      props.refresh,
+    ),
+    queryFn: async ({ signal }): Promise<QueryAnswer> => {
+      const run = (id: number) => runDashcard(dashboardId, dashcard.id, id, sent, { pivot, signal, ignoreCache: props.refresh > 0 });
+      if (!series.length) return run(card.id);
+      const answers = await Promise.all([card, ...series].map((c) => run(c.id)));
+      const failed = answers.find((a) => failure(a));
+      if (failed) return failed;
+      return { ...answers[0], data: combineSeries([card, ...series].map((c, i) => ({ name: c.name, data: answers[i].data }))) };
+    },
+    enabled: !props.blocked && dashcard.id > 0,
+    placeholderData: (previous) => previous,
+    // A dashcard's rows are kept for a while: going back to a tab draws them at once.
+    staleTime: 5 * 60_000,
+  });
+  const title = settings['card.hide_title'] === true ? null : String(settings['card.title'] ?? card.name);
+  const error = result.error ? result.error.message : result.data ? failure(result.data) : null;
+  const state = error ? 'error' : result.data && !result.isFetching ? 'ready' : 'loading';
+
+  return (
+    <Paper
+      withBorder
+      radius="md"
+      p="xs"
+      h="100%"
+      component="section"
+      aria-label={title ?? card.name}
+      data-testid="dashcard"
+      data-dashcard-id={dashcard.id}
+      data-state={state}
+      aria-busy={state === 'loading'}
+      style={{ display: 'flex', flexDirection: 'column', overflow: 'hidden' }}
+    >
+      <Group justify="space-between" wrap="nowrap" gap="xs" mb={4}>
+        <Text fw={700} size="sm" truncate component="h3" m={0}>
+          {title}
+        </Text>
+        <Group gap={2} wrap="nowrap">
+          {props.editActions}
+          {!props.editActions && (
+            <Menu position="bottom-end" withinPortal>
+              <Menu.Target>
+                <Tooltip label="Card menu">
+                  <ActionIcon variant="subtle" color="gray" size="sm" aria-label={`Menu of ${card.name}`}>
+                    <MoreIcon />
+                  </ActionIcon>
+                </Tooltip>
+              </Menu.Target>
+              <Menu.Dropdown>
+                <Menu.Item component={Link} to={`/question/${card.id}`}>
+                  Open the question
+                </Menu.Item>
+                <Menu.Label>Download results</Menu.Label>
+                {['csv', 'xlsx', 'json'].map((f) => (
+                  <Menu.Item key={f} onClick={() => downloadDashcard(dashboardId, dashcard.id, card.id, f, sent)}>
+                    .{f}
+                  </Menu.Item>
+                ))}
+              </Menu.Dropdown>
+            </Menu>
+          )}
+        </Group>
+      </Group>
+      <Box style={{ flex: 1, minHeight: 0, position: 'relative' }}>
+        {props.blocked && (
+          <Text size="sm" c="dimmed">
+            Fill in the required filters to see this card.
+          </Text>
+        )}
+        {dashcard.id < 0 && (
+          <Text size="sm" c="dimmed">
+            Save the dashboard to run this question.
+          </Text>
+        )}
+        {error && (
+          <Alert color="red" title="There was a problem displaying this card." role="alert">
+            {error}
+          </Alert>
+        )}
+        {!error && !result.data && !props.blocked && dashcard.id > 0 && <Loader size="sm" aria-label={`Loading ${card.name}`} />}
+        {!error && result.data && (
+          <Box h="100%" style={{ opacity: result.isFetching ? 0.6 : 1 }}>
+            <Visualization
+              display={card.display}
+              settings={
+                series.length
+                  ? // The combined columns: the x-axis, then one metric per question (the settings named the first's own).
+                    {
+                      ...settings,
+                      'graph.dimensions': [result.data.data.cols[0].name],
+                      'graph.metrics': result.data.data.cols.slice(1).map((c) => c.name),
+                    }
+                  : settings
+              }
+              data={result.data.data}
+              theme={props.theme}
+              onClickCell={
+                behavior
+                  ? (e) => {
+                      const data = result.data!.data;
+                      const action = clickAction(behavior, data.rows[e.rowIndex] ?? [], data.cols, props.parameters ?? []);
+                      if (action?.kind === 'filter') props.onFilter?.(action.values);
+                      else if (action?.kind === 'url') window.open(action.url, '_blank', 'noopener,noreferrer');
+                      else if (action?.kind === 'path') navigate(action.path);
+                    }
+                  : undefined
+              }
+            />
+          </Box>
+        )}
+      </Box>
+    </Paper>
+  );
+}

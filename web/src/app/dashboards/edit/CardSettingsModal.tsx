@@ -1,0 +1,185 @@
+import { Alert, Button, Group, Modal, MultiSelect, Select, Stack, Switch, Textarea, TextInput } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { useState } from 'react';
+import { getCard, useSearchItems, useTableFields } from '../../api/dashboard-edit';
+import type { DashboardParameter, DashcardCard, DashcardData } from '../../api/dashboard-view';
+import { COMBINABLE } from '../series';
+import { clickBehaviorOf, type ClickBehavior } from '../click-behavior';
+
+type Kind = 'none' | 'crossfilter' | 'url' | 'question' | 'dashboard';
+
+/**
+ * A question card's own settings on this dashboard (its `visualization_settings`, over the question's): title,
+ * description, hidden title, and what a click on one of its values does.
+ */
+export function CardSettingsModal(props: {
+  dashcard: DashcardData;
+  parameters: DashboardParameter[];
+  onSave: (settings: Record<string, unknown>, series: DashcardCard[]) => void;
+  onClose: () => void;
+}) {
+  const dc = props.dashcard;
+  const vs = dc.visualization_settings;
+  const current = clickBehaviorOf(vs);
+  const [title, setTitle] = useState(String(vs['card.title'] ?? ''));
+  const [description, setDescription] = useState(String(vs['card.description'] ?? ''));
+  const [hideTitle, setHideTitle] = useState(vs['card.hide_title'] === true);
+  const [kind, setKind] = useState<Kind>(
+    !current ? 'none' : current.type === 'crossfilter' ? 'crossfilter' : current.linkType === 'url' ? 'url' : current.linkType,
+  );
+  const [template, setTemplate] = useState(current?.type === 'link' && current.linkType === 'url' ? current.linkTemplate : '');
+  const [target, setTarget] = useState<string | null>(
+    current?.type === 'link' && current.linkType !== 'url' ? String(current.targetId) : null,
+  );
+  const [filters, setFilters] = useState<Record<string, string | null>>(() =>
+    current?.type === 'crossfilter'
+      ? Object.fromEntries(Object.values(current.parameterMapping).map((m) => [m.target.id, m.source.id]))
+      : {},
+  );
+  const [series, setSeries] = useState<DashcardCard[]>(dc.series ?? []);
+  const [seriesQ, setSeriesQ] = useState('');
+  const [seriesDebounced] = useDebouncedValue(seriesQ, 250);
+  const combinable = COMBINABLE.has(dc.card?.display ?? '');
+  const candidates = useSearchItems(['card'], seriesDebounced, combinable);
+  const [seriesError, setSeriesError] = useState<string | null>(null);
+  const [q, setQ] = useState('');
+  const [debounced] = useDebouncedValue(q, 250);
+  const targets = useSearchItems(
+    kind === 'dashboard' ? ['dashboard'] : ['card', 'dataset'],
+    debounced,
+    kind === 'question' || kind === 'dashboard',
+  );
+  // The result's columns; a question saved without them (made through the API) offers its table's fields, which are
+  // the columns of an unaggregated question.
+  const table = useTableFields(kind === 'crossfilter' && !dc.card?.result_metadata?.length ? dc.card?.table_id : null);
+  const columns = dc.card?.result_metadata?.length
+    ? dc.card.result_metadata.map((c) => ({ value: c.name, label: c.display_name ?? c.name }))
+    : (table.data?.fields ?? []).map((f) => ({ value: f.name, label: f.display_name }));
+
+  const behavior = (): ClickBehavior | null => {
+    if (kind === 'url') return template.trim() ? { type: 'link', linkType: 'url', linkTemplate: template.trim() } : null;
+    if ((kind === 'question' || kind === 'dashboard') && target) return { type: 'link', linkType: kind, targetId: Number(target) };
+    if (kind === 'crossfilter') {
+      const parameterMapping: Extract<ClickBehavior, { type: 'crossfilter' }>['parameterMapping'] = {};
+      for (const [id, column] of Object.entries(filters))
+        if (column) parameterMapping[id] = { id, source: { type: 'column', id: column, name: column }, target: { type: 'parameter', id } };
+      return Object.keys(parameterMapping).length ? { type: 'crossfilter', parameterMapping } : null;
+    }
+    return null;
+  };
+  const chooseSeries = async (ids: string[]) => {
+    setSeriesError(null);
+    try {
+      const kept = series.filter((c) => ids.includes(String(c.id)));
+      const added = await Promise.all(ids.filter((id) => !kept.some((c) => String(c.id) === id)).map((id) => getCard(Number(id))));
+      setSeries([...kept, ...added]);
+    } catch (e) {
+      setSeriesError((e as Error).message);
+    }
+  };
+  const seriesData = [
+    ...series.map((c) => ({ value: String(c.id), label: c.name })),
+    ...(candidates.data?.data ?? [])
+      .filter((c) => c.id !== dc.card_id && !series.some((x) => x.id === c.id))
+      .map((c) => ({ value: String(c.id), label: c.name })),
+  ];
+  const save = () => {
+    const next: Record<string, unknown> = { ...vs };
+    const set = (k: string, v: unknown) => (v === null || v === '' || v === false ? delete next[k] : (next[k] = v));
+    set('card.title', title.trim() || null);
+    set('card.description', description.trim() || null);
+    set('card.hide_title', hideTitle);
+    set('click_behavior', behavior());
+    props.onSave(next, combinable ? series : []);
+  };
+  const found = (targets.data?.data ?? []).map((t) => ({ value: String(t.id), label: t.name }));
+  const targetData = target && !found.some((f) => f.value === target) ? [...found, { value: target, label: `#${target}` }] : found;
+
+  return (
+    <Modal opened onClose={props.onClose} title={`Settings of ${dc.card?.name ?? 'the card'}`}>
+      <Stack>
+        <TextInput
+          label="Title on this dashboard"
+          placeholder={dc.card?.name}
+          value={title}
+          onChange={(e) => setTitle(e.currentTarget.value)}
+        />
+        <Textarea
+          label="Description on this dashboard"
+          autosize
+          value={description}
+          onChange={(e) => setDescription(e.currentTarget.value)}
+        />
+        <Switch label="Hide the title" checked={hideTitle} onChange={(e) => setHideTitle(e.currentTarget.checked)} />
+        {combinable && (
+          <MultiSelect
+            label="Combine with"
+            description="Other questions drawn on this chart, one line or bar each, on this question's x-axis."
+            searchable
+            searchValue={seriesQ}
+            onSearchChange={setSeriesQ}
+            data={seriesData}
+            value={series.map((c) => String(c.id))}
+            onChange={(ids) => void chooseSeries(ids)}
+          />
+        )}
+        {seriesError && (
+          <Alert color="red" role="alert">
+            {seriesError}
+          </Alert>
+        )}
+        <Select
+          label="On click"
+          allowDeselect={false}
+          value={kind}
+          onChange={(v) => v && setKind(v as Kind)}
+          data={[
+            { value: 'none', label: 'Do nothing' },
+            { value: 'crossfilter', label: 'Filter this dashboard' },
+            { value: 'url', label: 'Go to a URL' },
+            { value: 'question', label: 'Open a saved question' },
+            { value: 'dashboard', label: 'Open a dashboard' },
+          ]}
+        />
+        {kind === 'url' && (
+          <TextInput
+            label="URL"
+            description="{{column}} is replaced by the clicked row's value of that column."
+            placeholder="https://example.com/products/{{id}}"
+            value={template}
+            onChange={(e) => setTemplate(e.currentTarget.value)}
+          />
+        )}
+        {(kind === 'question' || kind === 'dashboard') && (
+          <Select
+            label={kind === 'question' ? 'Question' : 'Dashboard'}
+            searchable
+            searchValue={q}
+            onSearchChange={setQ}
+            data={targetData}
+            value={target}
+            onChange={setTarget}
+            nothingFoundMessage={targets.isFetching ? 'Searching…' : 'Nothing found'}
+          />
+        )}
+        {kind === 'crossfilter' &&
+          props.parameters.map((p) => (
+            <Select
+              key={p.id}
+              label={`Column that sets ${p.name}`}
+              clearable
+              data={columns}
+              value={filters[p.id] ?? null}
+              onChange={(v) => setFilters({ ...filters, [p.id]: v })}
+            />
+          ))}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={props.onClose}>
+            Cancel
+          </Button>
+          <Button onClick={save}>Done</Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
