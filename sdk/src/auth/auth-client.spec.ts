@@ -13,13 +13,16 @@ interface Call {
 }
 
 /** A fake network: the server's /auth/sso, the customer backend's IdP and an API that knows the sessions handed out. */
-function fakeServer(opts: { idpStatus?: number; method?: 'jwt' | 'saml'; exp?: (now: number) => number | null; startStatus?: number } = {}) {
+function fakeServer(
+  opts: { idpStatus?: number; method?: 'jwt' | 'saml'; exp?: (now: number) => number | null; startStatus?: number } = {},
+) {
   const calls: Call[] = [];
   const live = new Set<string>();
   let sessions = 0;
   let clock = 1_700_000_000_000;
   let gate: Promise<void> = Promise.resolve();
-  const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+  const json = (status: number, body: unknown) =>
+    new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
   const fetch = async (input: RequestInfo | URL, init: RequestInit = {}) => {
     const url = String(input);
     const headers = new Headers(init.headers);
@@ -61,7 +64,11 @@ function fakeServer(opts: { idpStatus?: number; method?: 'jwt' | 'saml'; exp?: (
   };
 }
 
-function client(server: ReturnType<typeof fakeServer>, config: Partial<AnalyticsAuthConfig> = {}, extra: Partial<ConstructorParameters<typeof AuthClient>[1]> = {}) {
+function client(
+  server: ReturnType<typeof fakeServer>,
+  config: Partial<AnalyticsAuthConfig> = {},
+  extra: Partial<ConstructorParameters<typeof AuthClient>[1]> = {},
+) {
   const timers: { fn: () => void; at: number; cancelled: boolean }[] = [];
   const c = new AuthClient(validateAuthConfig({ analyticsInstanceUrl: BASE, ...config }, 'https://app.example.com'), {
     fetch: server.fetch as typeof fetch,
@@ -85,7 +92,7 @@ function client(server: ReturnType<typeof fakeServer>, config: Partial<Analytics
 }
 
 describe('AuthClient (JWT)', () => {
-  it('signs in through /auth/sso: the IdP URL, its token with response=json and credentials, the exchange; then the API with the session', async () => {
+  it('signs in through /auth/sso: IdP URL, token (response=json, credentials), exchange; then the API with the session', async () => {
     const s = fakeServer();
     const { c } = client(s);
     expect(c.status).toEqual({ status: 'loading' });
@@ -163,7 +170,9 @@ describe('AuthClient (JWT)', () => {
     const s = fakeServer();
     let idpDown = false;
     const flaky = (async (input: RequestInfo | URL, init?: RequestInit) =>
-      idpDown && String(input).startsWith(IDP) ? new Response(JSON.stringify({ status: 'error', message: 'backend down' }), { status: 503 }) : s.fetch(input, init)) as typeof fetch;
+      idpDown && String(input).startsWith(IDP)
+        ? new Response(JSON.stringify({ status: 'error', message: 'backend down' }), { status: 503 })
+        : s.fetch(input, init)) as typeof fetch;
     const { c } = client({ ...s, fetch: flaky });
     await c.ensureSession();
     idpDown = true;
@@ -236,7 +245,9 @@ describe('AuthClient error paths', () => {
   it('a refused exchange is an error with the server message', async () => {
     const s = fakeServer();
     const refusing = (async (input: RequestInfo | URL, init?: RequestInit) =>
-      init?.method === 'POST' ? new Response(JSON.stringify({ message: 'Invalid JWT' }), { status: 401 }) : s.fetch(input, init)) as typeof fetch;
+      init?.method === 'POST'
+        ? new Response(JSON.stringify({ message: 'Invalid JWT' }), { status: 401 })
+        : s.fetch(input, init)) as typeof fetch;
     const { c } = client({ ...s, fetch: refusing });
     await expect(c.ensureSession()).rejects.toThrow('The analytics server refused the token: Invalid JWT');
     expect(c.status.status).toBe('error');
@@ -251,7 +262,11 @@ describe('AuthClient (SAML, API key, existing session)', () => {
     expect((await c.ensureSession()).id).toBe('saml-session');
     expect(samlLogin).toHaveBeenCalledWith('https://idp.example.com/saml');
     expect(s.calls[0].url).toBe(`${BASE}/auth/sso?preferred_method=saml`);
-    const failing = client(fakeServer({ method: 'saml' }), {}, { samlLogin: async () => Promise.reject(new Error('The SAML login window was closed')) }).c;
+    const failing = client(
+      fakeServer({ method: 'saml' }),
+      {},
+      { samlLogin: async () => Promise.reject(new Error('The SAML login window was closed')) },
+    ).c;
     await expect(failing.ensureSession()).rejects.toThrow('window was closed');
   });
 
@@ -274,7 +289,9 @@ describe('AuthClient (SAML, API key, existing session)', () => {
       seen.push(init?.credentials);
       return new Response('Unauthenticated', { status: 401 });
     }) as typeof globalThis.fetch;
-    const c = new AuthClient(validateAuthConfig({ analyticsInstanceUrl: BASE, useExistingUserSession: true }, 'https://app.example.com'), { fetch });
+    const c = new AuthClient(validateAuthConfig({ analyticsInstanceUrl: BASE, useExistingUserSession: true }, 'https://app.example.com'), {
+      fetch,
+    });
     await expect(c.ensureSession()).rejects.toThrow('The existing session was refused: Unauthenticated');
     expect(seen).toEqual(['include']);
   });

@@ -103,7 +103,12 @@ export class AuthClient {
     if (this.config.apiKey) headers.set('X-Api-Key', this.config.apiKey);
     if (this.options.locale) headers.set('X-Metabase-Locale', this.options.locale);
     const credentials: RequestCredentials = this.config.useExistingUserSession ? 'include' : 'omit';
-    return call(this.doFetch, `${this.config.analyticsInstanceUrl}${path}`, { ...init, headers, credentials }, `the analytics server at ${this.config.analyticsInstanceUrl}`);
+    return call(
+      this.doFetch,
+      `${this.config.analyticsInstanceUrl}${path}`,
+      { ...init, headers, credentials },
+      `the analytics server at ${this.config.analyticsInstanceUrl}`,
+    );
   }
 
   private valid(s: Session): boolean {

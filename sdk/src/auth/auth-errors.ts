@@ -16,7 +16,8 @@ export async function answerMessage(res: Response, fallback: string): Promise<st
     const text = await res.text();
     try {
       const body = JSON.parse(text) as unknown;
-      if (body && typeof body === 'object' && typeof (body as { message?: unknown }).message === 'string') return (body as { message: string }).message;
+      if (body && typeof body === 'object' && typeof (body as { message?: unknown }).message === 'string')
+        return (body as { message: string }).message;
     } catch {
       /* not JSON */
     }

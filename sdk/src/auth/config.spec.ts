@@ -11,8 +11,18 @@ const fails = (config: unknown, message: RegExp, origin: string | undefined = PR
 describe('defineAnalyticsAuthConfig', () => {
   it('answers a frozen copy, the URL without a trailing slash', () => {
     const fetchRequestToken = async () => ({ jwt: 'x' });
-    const c = valid({ analyticsInstanceUrl: 'https://analytics.example.com/sub/', fetchRequestToken, preferredAuthMethod: 'jwt', useExistingUserSession: false });
-    expect(c).toMatchObject({ analyticsInstanceUrl: 'https://analytics.example.com/sub', fetchRequestToken, preferredAuthMethod: 'jwt', useExistingUserSession: false });
+    const c = valid({
+      analyticsInstanceUrl: 'https://analytics.example.com/sub/',
+      fetchRequestToken,
+      preferredAuthMethod: 'jwt',
+      useExistingUserSession: false,
+    });
+    expect(c).toMatchObject({
+      analyticsInstanceUrl: 'https://analytics.example.com/sub',
+      fetchRequestToken,
+      preferredAuthMethod: 'jwt',
+      useExistingUserSession: false,
+    });
     expect(Object.isFrozen(c)).toBe(true);
     expect(valid({ analyticsInstanceUrl: 'http://localhost:3000' }).analyticsInstanceUrl).toBe('http://localhost:3000');
   });
@@ -27,14 +37,23 @@ describe('defineAnalyticsAuthConfig', () => {
   });
 
   it('refuses authProviderUri (removed in 1.54.x) and unknown keys, naming them', () => {
-    fails({ analyticsInstanceUrl: PROD, authProviderUri: 'https://app.example.com/sso' }, /`authProviderUri` was removed in 1\.54\.x.*JWT Identity Provider URI/);
+    fails(
+      { analyticsInstanceUrl: PROD, authProviderUri: 'https://app.example.com/sso' },
+      /`authProviderUri` was removed in 1\.54\.x.*JWT Identity Provider URI/,
+    );
     fails({ analyticsInstanceUrl: PROD, jwtProviderUri: 'x' }, /unknown key `jwtProviderUri`/);
   });
 
   it('fetchRequestToken: a function with no parameters, JWT only', () => {
     fails({ analyticsInstanceUrl: PROD, fetchRequestToken: 'https://x' }, /`fetchRequestToken` must be an async function/);
-    fails({ analyticsInstanceUrl: PROD, fetchRequestToken: async (url: string) => ({ jwt: url }) }, /`fetchRequestToken` must take no parameters/);
-    fails({ analyticsInstanceUrl: PROD, fetchRequestToken: async () => ({ jwt: 'x' }), preferredAuthMethod: 'saml' }, /`fetchRequestToken` is for JWT only/);
+    fails(
+      { analyticsInstanceUrl: PROD, fetchRequestToken: async (url: string) => ({ jwt: url }) },
+      /`fetchRequestToken` must take no parameters/,
+    );
+    fails(
+      { analyticsInstanceUrl: PROD, fetchRequestToken: async () => ({ jwt: 'x' }), preferredAuthMethod: 'saml' },
+      /`fetchRequestToken` is for JWT only/,
+    );
   });
 
   it('preferredAuthMethod is saml or jwt; useExistingUserSession a boolean', () => {
@@ -46,8 +65,13 @@ describe('defineAnalyticsAuthConfig', () => {
   it('apiKey only on a localhost page (development), alone', () => {
     expect(valid({ analyticsInstanceUrl: PROD, apiKey: 'mb_key' }, LOCAL).apiKey).toBe('mb_key');
     expect(valid({ analyticsInstanceUrl: PROD, apiKey: 'mb_key' }, 'http://127.0.0.1:8080').apiKey).toBe('mb_key');
-    fails({ analyticsInstanceUrl: PROD, apiKey: 'mb_key' }, /`apiKey` is for local development only and is refused on https:\/\/app\.example\.com/);
-    expect(() => validateAuthConfig({ analyticsInstanceUrl: PROD, apiKey: 'mb_key' }, undefined)).toThrow(/refused on a page without an origin/);
+    fails(
+      { analyticsInstanceUrl: PROD, apiKey: 'mb_key' },
+      /`apiKey` is for local development only and is refused on https:\/\/app\.example\.com/,
+    );
+    expect(() => validateAuthConfig({ analyticsInstanceUrl: PROD, apiKey: 'mb_key' }, undefined)).toThrow(
+      /refused on a page without an origin/,
+    );
     fails({ analyticsInstanceUrl: PROD, apiKey: 'mb_key' }, /refused/, 'http://localhost.evil.test');
     fails({ analyticsInstanceUrl: PROD, apiKey: '' }, /`apiKey` must be a non-empty string/, LOCAL);
     fails({ analyticsInstanceUrl: PROD, apiKey: 'k', fetchRequestToken: async () => ({ jwt: 'x' }) }, /cannot be combined/, LOCAL);

@@ -58,7 +58,9 @@ export function validateAuthConfig(config: unknown, pageOrigin: string | undefin
   if (c.fetchRequestToken !== undefined) {
     if (typeof c.fetchRequestToken !== 'function') throw new AnalyticsConfigError('`fetchRequestToken` must be an async function');
     if (c.fetchRequestToken.length !== 0) {
-      throw new AnalyticsConfigError('`fetchRequestToken` must take no parameters (since 1.54.x it no longer receives a URL; hardcode your endpoint)');
+      throw new AnalyticsConfigError(
+        '`fetchRequestToken` must take no parameters (since 1.54.x it no longer receives a URL; hardcode your endpoint)',
+      );
     }
     out.fetchRequestToken = c.fetchRequestToken as AnalyticsAuthConfig['fetchRequestToken'];
   }
@@ -67,7 +69,7 @@ export function validateAuthConfig(config: unknown, pageOrigin: string | undefin
       throw new AnalyticsConfigError(`\`preferredAuthMethod\` must be 'saml' or 'jwt', not ${JSON.stringify(c.preferredAuthMethod)}`);
     }
     if (c.preferredAuthMethod === 'saml' && out.fetchRequestToken) {
-      throw new AnalyticsConfigError('`fetchRequestToken` is for JWT only and cannot be used with `preferredAuthMethod: \'saml\'`');
+      throw new AnalyticsConfigError("`fetchRequestToken` is for JWT only and cannot be used with `preferredAuthMethod: 'saml'`");
     }
     out.preferredAuthMethod = c.preferredAuthMethod;
   }

@@ -25,7 +25,8 @@ export async function ssoLogin({ config, fetch: doFetch, samlLogin }: LoginDeps)
   const preferred = config.fetchRequestToken ? 'jwt' : config.preferredAuthMethod;
   const start = `${base}/auth/sso${preferred ? `?preferred_method=${preferred}` : ''}`;
   const where = await call(doFetch, start, { headers: CLIENT_HEADERS }, `the analytics server at ${base}`);
-  if (!where.ok) throw new AnalyticsAuthError(`Could not start the sign-in: ${await answerMessage(where, `HTTP ${where.status}`)}`, where.status);
+  if (!where.ok)
+    throw new AnalyticsAuthError(`Could not start the sign-in: ${await answerMessage(where, `HTTP ${where.status}`)}`, where.status);
   const { url, method } = (await where.json()) as { url?: unknown; method?: unknown };
   if (typeof url !== 'string' || (method !== 'jwt' && method !== 'saml')) {
     throw new AnalyticsAuthError('The analytics server answered /auth/sso without an identity provider (is SSO configured?)');
@@ -43,7 +44,11 @@ export async function ssoLogin({ config, fetch: doFetch, samlLogin }: LoginDeps)
     { method: 'POST', headers: { ...CLIENT_HEADERS, 'Content-Type': 'application/json' }, body: JSON.stringify({ jwt }) },
     `the analytics server at ${base}`,
   );
-  if (!exchanged.ok) throw new AnalyticsAuthError(`The analytics server refused the token: ${await answerMessage(exchanged, `HTTP ${exchanged.status}`)}`, exchanged.status);
+  if (!exchanged.ok)
+    throw new AnalyticsAuthError(
+      `The analytics server refused the token: ${await answerMessage(exchanged, `HTTP ${exchanged.status}`)}`,
+      exchanged.status,
+    );
   const answer = (await exchanged.json()) as unknown;
   if (!isSessionAnswer(answer)) throw new AnalyticsAuthError('The analytics server answered the token exchange without a session');
   return answer;
@@ -65,7 +70,11 @@ async function customToken(fetchRequestToken: NonNullable<DefinedAuthConfig['fet
 async function providerToken(doFetch: typeof fetch, url: string): Promise<string> {
   const target = `${url}${url.includes('?') ? '&' : '?'}response=json`;
   const res = await call(doFetch, target, { credentials: 'include' }, `the identity provider at ${url}`);
-  if (!res.ok) throw new AnalyticsAuthError(`The identity provider refused the sign-in: ${await answerMessage(res, `HTTP ${res.status}`)}`, res.status);
+  if (!res.ok)
+    throw new AnalyticsAuthError(
+      `The identity provider refused the sign-in: ${await answerMessage(res, `HTTP ${res.status}`)}`,
+      res.status,
+    );
   let body: unknown;
   try {
     body = await res.json();
@@ -82,6 +91,8 @@ export async function call(doFetch: typeof fetch, url: string, init: RequestInit
   try {
     return await doFetch(url, init);
   } catch (e) {
-    throw new AnalyticsAuthError(`Could not reach ${who} (${e instanceof Error ? e.message : String(e)}; is CORS set up for this page's origin?)`);
+    throw new AnalyticsAuthError(
+      `Could not reach ${who} (${e instanceof Error ? e.message : String(e)}; is CORS set up for this page's origin?)`,
+    );
   }
 }

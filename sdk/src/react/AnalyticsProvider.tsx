@@ -29,7 +29,11 @@ export function AnalyticsProvider({ authConfig, className, theme, locale, childr
       }),
     [authConfig, locale, prompt],
   );
-  const waitingForClick = useSyncExternalStore(prompt.subscribe, () => prompt.waiting, () => false);
+  const waitingForClick = useSyncExternalStore(
+    prompt.subscribe,
+    () => prompt.waiting,
+    () => false,
+  );
   useEffect(() => {
     client.ensureSession().catch(() => undefined); // the error state shows it
     return () => client.close();

@@ -21,24 +21,67 @@ export function CardView({ title, display, settings, result, height, onDownload,
   const { theme } = useAnalyticsContext('An embedded analytics component');
   const [downloadError, setDownloadError] = useState<string | null>(null);
   return (
-    <div data-testid="analytics-card" data-state={result.state} style={{ display: 'flex', flexDirection: 'column', height: height ?? '100%', minHeight: 0, boxSizing: 'border-box' }}>
+    <div
+      data-testid="analytics-card"
+      data-state={result.state}
+      style={{ display: 'flex', flexDirection: 'column', height: height ?? '100%', minHeight: 0, boxSizing: 'border-box' }}
+    >
       {(title || onDownload || toolbar) && (
         <div style={{ display: 'flex', alignItems: 'center', gap: 8, padding: '4px 0', minHeight: 28 }}>
-          {title && <h2 data-testid="analytics-title" style={{ margin: 0, fontSize: 16, fontWeight: 700, flex: '1 1 auto', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{title}</h2>}
+          {title && (
+            <h2
+              data-testid="analytics-title"
+              style={{
+                margin: 0,
+                fontSize: 16,
+                fontWeight: 700,
+                flex: '1 1 auto',
+                overflow: 'hidden',
+                textOverflow: 'ellipsis',
+                whiteSpace: 'nowrap',
+              }}
+            >
+              {title}
+            </h2>
+          )}
           {toolbar}
           {onDownload && (
-            <button type="button" data-testid="analytics-download" onClick={() => onDownload().then(() => setDownloadError(null), (e: Error) => setDownloadError(e.message))} style={buttonStyle}>
+            <button
+              type="button"
+              data-testid="analytics-download"
+              onClick={() =>
+                onDownload().then(
+                  () => setDownloadError(null),
+                  (e: Error) => setDownloadError(e.message),
+                )
+              }
+              style={buttonStyle}
+            >
               Download CSV
             </button>
           )}
         </div>
       )}
-      {downloadError && <div role="alert" style={{ color: '#ed6e6e', fontSize: 12 }}>{downloadError}</div>}
+      {downloadError && (
+        <div role="alert" style={{ color: '#ed6e6e', fontSize: 12 }}>
+          {downloadError}
+        </div>
+      )}
       <div style={{ flex: '1 1 auto', minHeight: 0 }}>
-        {result.state === 'loading' && <div data-testid="analytics-loading" style={{ padding: 16, opacity: 0.7 }}>Loading…</div>}
+        {result.state === 'loading' && (
+          <div data-testid="analytics-loading" style={{ padding: 16, opacity: 0.7 }}>
+            Loading…
+          </div>
+        )}
         {result.state === 'error' && <ErrorNote message={result.message} />}
         {result.state === 'ready' && (
-          <Visualization display={display} settings={settings} data={result.data.data as unknown as Dataset} theme={theme.preset} onClickCell={onClickCell} />
+          <Visualization
+            display={display}
+            settings={settings}
+            data={result.data.data as unknown as Dataset}
+            theme={theme.preset}
+            onClickCell={onClickCell}
+          />
         )}
       </div>
     </div>

@@ -7,7 +7,10 @@ export const GRID_ROW_HEIGHT = 80;
 /** Dashcards placed on the dashboard's 24-column grid (`col`, `row`, `size_x`, `size_y`); one column when narrow. */
 export function DashboardGrid({ dashcards, render }: { dashcards: ApiDashcard[]; render: (d: ApiDashcard) => ReactNode }) {
   return (
-    <div data-testid="analytics-dashboard-grid" style={{ display: 'grid', gridTemplateColumns: 'repeat(24, minmax(0, 1fr))', gridAutoRows: GRID_ROW_HEIGHT, gap: 8 }}>
+    <div
+      data-testid="analytics-dashboard-grid"
+      style={{ display: 'grid', gridTemplateColumns: 'repeat(24, minmax(0, 1fr))', gridAutoRows: GRID_ROW_HEIGHT, gap: 8 }}
+    >
       {dashcards.map((d) => (
         <div
           key={d.id}

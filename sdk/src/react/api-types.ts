@@ -16,12 +16,17 @@ export interface ApiDataset {
   status?: string;
   error?: unknown;
   row_count?: number;
-  data: { rows: unknown[][]; cols: { name: string; display_name: string; base_type: string; [k: string]: unknown }[]; [k: string]: unknown };
+  data: {
+    rows: unknown[][];
+    cols: { name: string; display_name: string; base_type: string; [k: string]: unknown }[];
+    [k: string]: unknown;
+  };
 }
 
 export interface ApiDashcard {
   id: number;
   card_id: number | null;
+  /** `{id}` alone for a card the viewer may not read. */
   card?: ApiCard | null;
   row: number;
   col: number;
@@ -44,7 +49,13 @@ export interface ApiDashboard {
 export function checkDataset(d: ApiDataset): ApiDataset {
   if (d.status === 'failed' || !d.data) {
     const e = d.error;
-    throw new Error(typeof e === 'string' ? e : e && typeof e === 'object' && 'message' in e ? String((e as { message: unknown }).message) : 'The query failed');
+    throw new Error(
+      typeof e === 'string'
+        ? e
+        : e && typeof e === 'object' && 'message' in e
+          ? String((e as { message: unknown }).message)
+          : 'The query failed',
+    );
   }
   return d;
 }

@@ -17,7 +17,10 @@ describe('parameters of the static components', () => {
       { id: 'p1', type: 'string/=', target: ['dimension', ['field', 4, null]], value: ['Gizmo'] },
       { id: 'p2', type: 'number/>=', target: ['dimension', ['field', 5, null]], value: [10] },
     ]);
-    expect(dashboardQueryParameters(params, { tenant: 'acme' })).toEqual([{ id: 'p2', value: [10] }, { id: 'p3', value: 'acme' }]);
+    expect(dashboardQueryParameters(params, { tenant: 'acme' })).toEqual([
+      { id: 'p2', value: [10] },
+      { id: 'p3', value: 'acme' },
+    ]);
   });
 
   it('hidden parameters are not shown but still apply', () => {

@@ -17,7 +17,8 @@ export function useApi<T>(key: string | null, load: (client: AuthClient, signal:
     setResult({ key, value: { state: 'loading' } });
     load(client, abort.signal).then(
       (data) => !abort.signal.aborted && setResult({ key, value: { state: 'ready', data } }),
-      (e: unknown) => !abort.signal.aborted && setResult({ key, value: { state: 'error', message: e instanceof Error ? e.message : String(e) } }),
+      (e: unknown) =>
+        !abort.signal.aborted && setResult({ key, value: { state: 'error', message: e instanceof Error ? e.message : String(e) } }),
     );
     return () => abort.abort();
     // `load` is a new closure each render; `key` says when it means something else.

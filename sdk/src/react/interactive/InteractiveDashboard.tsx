@@ -13,7 +13,9 @@ export function InteractiveDashboard(props: InteractiveDashboardProps) {
       {drilled !== null && (
         <div style={{ display: 'flex', flexDirection: 'column', gap: 8, height: 480 }}>
           <div>
-            <button type="button" data-testid="analytics-back" onClick={() => setDrilled(null)} style={buttonStyle}>← Back to the dashboard</button>
+            <button type="button" data-testid="analytics-back" onClick={() => setDrilled(null)} style={buttonStyle}>
+              ← Back to the dashboard
+            </button>
           </div>
           <InteractiveQuestion questionId={drilled} />
         </div>

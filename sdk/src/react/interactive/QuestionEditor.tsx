@@ -9,7 +9,14 @@ export interface EditorField {
   base_type: string;
 }
 
-const inputStyle = { padding: '3px 6px', border: '1px solid var(--analytics-border)', borderRadius: 4, background: 'transparent', color: 'inherit', fontSize: 12 } as const;
+const inputStyle = {
+  padding: '3px 6px',
+  border: '1px solid var(--analytics-border)',
+  borderRadius: 4,
+  background: 'transparent',
+  color: 'inherit',
+  fontSize: 12,
+} as const;
 const isTemporal = (f: EditorField) => /Date|Time/.test(f.base_type);
 const isNumeric = (f: EditorField) => /Integer|Float|Decimal|Number|BigInteger/.test(f.base_type);
 
@@ -27,7 +34,11 @@ export function FilterForm({ fields, onAdd }: { fields: EditorField[]; onAdd: (f
   return (
     <div data-testid="analytics-filter-form" style={{ display: 'flex', gap: 6, alignItems: 'center', flexWrap: 'wrap' }}>
       <select aria-label="Filter column" value={fieldId} onChange={(e) => setFieldId(Number(e.target.value))} style={inputStyle}>
-        {fields.map((f) => <option key={f.id} value={f.id}>{f.display_name}</option>)}
+        {fields.map((f) => (
+          <option key={f.id} value={f.id}>
+            {f.display_name}
+          </option>
+        ))}
       </select>
       <select aria-label="Filter operator" value={op} onChange={(e) => setOp(e.target.value as FilterOp)} style={inputStyle}>
         <option value="=">is</option>
@@ -36,8 +47,16 @@ export function FilterForm({ fields, onAdd }: { fields: EditorField[]; onAdd: (f
         <option value="<">less than</option>
         <option value="contains">contains</option>
       </select>
-      <input aria-label="Filter value" value={value} onChange={(e) => setValue(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && add()} style={inputStyle} />
-      <button type="button" onClick={add} style={buttonStyle}>Add filter</button>
+      <input
+        aria-label="Filter value"
+        value={value}
+        onChange={(e) => setValue(e.target.value)}
+        onKeyDown={(e) => e.key === 'Enter' && add()}
+        style={inputStyle}
+      />
+      <button type="button" onClick={add} style={buttonStyle}>
+        Add filter
+      </button>
     </div>
   );
 }
@@ -50,11 +69,20 @@ export function SummarizeForm({ fields, onApply }: { fields: EditorField[]; onAp
   const [by, setBy] = useState(0);
   const apply = () => {
     const group = fields.find((f) => f.id === by);
-    onApply({ aggregation, fieldId: aggregation === 'count' ? undefined : fieldId, breakout: group ? { fieldId: group.id, temporal: isTemporal(group) } : undefined });
+    onApply({
+      aggregation,
+      fieldId: aggregation === 'count' ? undefined : fieldId,
+      breakout: group ? { fieldId: group.id, temporal: isTemporal(group) } : undefined,
+    });
   };
   return (
     <div data-testid="analytics-summarize-form" style={{ display: 'flex', gap: 6, alignItems: 'center', flexWrap: 'wrap' }}>
-      <select aria-label="Aggregation" value={aggregation} onChange={(e) => setAggregation(e.target.value as AggregationKind)} style={inputStyle}>
+      <select
+        aria-label="Aggregation"
+        value={aggregation}
+        onChange={(e) => setAggregation(e.target.value as AggregationKind)}
+        style={inputStyle}
+      >
         <option value="count">Count of rows</option>
         <option value="sum">Sum of</option>
         <option value="avg">Average of</option>
@@ -64,15 +92,25 @@ export function SummarizeForm({ fields, onApply }: { fields: EditorField[]; onAp
       </select>
       {aggregation !== 'count' && (
         <select aria-label="Aggregated column" value={fieldId} onChange={(e) => setFieldId(Number(e.target.value))} style={inputStyle}>
-          {(aggregation === 'distinct' ? fields : numeric).map((f) => <option key={f.id} value={f.id}>{f.display_name}</option>)}
+          {(aggregation === 'distinct' ? fields : numeric).map((f) => (
+            <option key={f.id} value={f.id}>
+              {f.display_name}
+            </option>
+          ))}
         </select>
       )}
       <span style={{ fontSize: 12 }}>by</span>
       <select aria-label="Group by" value={by} onChange={(e) => setBy(Number(e.target.value))} style={inputStyle}>
         <option value={0}>nothing</option>
-        {fields.map((f) => <option key={f.id} value={f.id}>{f.display_name}</option>)}
+        {fields.map((f) => (
+          <option key={f.id} value={f.id}>
+            {f.display_name}
+          </option>
+        ))}
       </select>
-      <button type="button" onClick={apply} style={buttonStyle}>Summarize</button>
+      <button type="button" onClick={apply} style={buttonStyle}>
+        Summarize
+      </button>
     </div>
   );
 }

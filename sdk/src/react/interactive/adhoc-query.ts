@@ -25,7 +25,8 @@ export interface DatasetQuery {
   [k: string]: unknown;
 }
 
-export const isEditable = (q: DatasetQuery | undefined): q is DatasetQuery & { query: Record<string, unknown> } => !!q && q.type === 'query' && !!q.query;
+export const isEditable = (q: DatasetQuery | undefined): q is DatasetQuery & { query: Record<string, unknown> } =>
+  !!q && q.type === 'query' && !!q.query;
 
 const ref = (fieldId: number, opts: Record<string, unknown> | null = null) => ['field', fieldId, opts];
 
