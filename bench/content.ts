@@ -51,7 +51,12 @@ export async function contentBench(): Promise<string> {
     const admin = await login(server.url, ADMIN);
     const sample = await sampleDatabase(server.url, admin);
     const userEmail = 'reader@example.com';
-    const created = await api(server.url, admin, 'POST', '/api/user', { email: userEmail, password: ADMIN.password, first_name: 'Rea', last_name: 'Der' });
+    const created = await api(server.url, admin, 'POST', '/api/user', {
+      email: userEmail,
+      password: ADMIN.password,
+      first_name: 'Rea',
+      last_name: 'Der',
+    });
     if (created.status !== 200) throw new Error(`could not create the reader: ${JSON.stringify(created.json)}`);
     const readerId = (created.json as { id: number }).id;
     const db = new Client({ connectionString: appUrl.toString() });
@@ -60,23 +65,61 @@ export async function contentBench(): Promise<string> {
     try {
       const t0 = Date.now();
       seeded = await seed(db, sample, readerId);
-      log(`Seeded ${CARDS.toLocaleString('en-US')} cards in ${COLLECTIONS.toLocaleString('en-US')} collections in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+      log(
+        `Seeded ${CARDS.toLocaleString('en-US')} cards in ${COLLECTIONS.toLocaleString('en-US')} collections` +
+          ` in ${((Date.now() - t0) / 1000).toFixed(0)} s`,
+      );
     } finally {
       await db.end();
     }
     const reader = await login(server.url, { email: userEmail, password: ADMIN.password });
     const timings: Timing[] = [];
-    for (const [who, session] of [['admin', admin], ['non-admin', reader]] as const) {
+    for (const [who, session] of [
+      ['admin', admin],
+      ['non-admin', reader],
+    ] as const) {
       const cards = who === 'admin' ? seeded.cardIds : seeded.readableCards;
       const colls = who === 'admin' ? seeded.collectionIds : seeded.readableCollections;
       timings.push(await time(server.url, session, who, 'GET /api/card/?f=all', 1000, 20, () => '/api/card/?f=all'));
       timings.push(await time(server.url, session, who, 'GET /api/collection/', 1000, 20, () => '/api/collection/'));
       timings.push(await time(server.url, session, who, 'GET /api/collection/tree', 1000, 20, () => '/api/collection/tree'));
-      timings.push(await time(server.url, session, who, 'GET /api/card/:id', 50, 200, (i) => `/api/card/${cards[(i * 7919) % cards.length]}`));
-      timings.push(await time(server.url, session, who, 'GET /api/collection/:id/items (a page of 50)', 50, 200, (i) => `/api/collection/${colls[(i * 104729) % colls.length]}/items?limit=50&offset=0`));
+      timings.push(
+        await time(server.url, session, who, 'GET /api/card/:id', 50, 200, (i) => `/api/card/${cards[(i * 7919) % cards.length]}`),
+      );
+      timings.push(
+        await time(
+          server.url,
+          session,
+          who,
+          'GET /api/collection/:id/items (a page of 50)',
+          50,
+          200,
+          (i) => `/api/collection/${colls[(i * 104729) % colls.length]}/items?limit=50&offset=0`,
+        ),
+      );
       const tops = who === 'admin' ? seeded.tops : seeded.readableTops;
-      timings.push(await time(server.url, session, who, 'GET /api/collection/:id/items of a top-level collection (a page of 50)', 50, 50, (i) => `/api/collection/${tops[i % tops.length]}/items?limit=50&offset=0`));
-      timings.push(await time(server.url, session, who, 'GET /api/search?q=<word> (a page of 50)', 50, 200, (i) => `/api/search?q=${seeded.words[(i * 31) % seeded.words.length]}&limit=50&offset=0`));
+      timings.push(
+        await time(
+          server.url,
+          session,
+          who,
+          'GET /api/collection/:id/items of a top-level collection (a page of 50)',
+          50,
+          50,
+          (i) => `/api/collection/${tops[i % tops.length]}/items?limit=50&offset=0`,
+        ),
+      );
+      timings.push(
+        await time(
+          server.url,
+          session,
+          who,
+          'GET /api/search?q=<word> (a page of 50)',
+          50,
+          200,
+          (i) => `/api/search?q=${seeded.words[(i * 31) % seeded.words.length]}&limit=50&offset=0`,
+        ),
+      );
     }
     return report(timings);
   } finally {
@@ -99,10 +142,14 @@ async function freshAppDb(): Promise<URL> {
 
 async function sampleDatabase(url: string, session: string): Promise<{ db: number; table: number }> {
   for (let tries = 0; ; tries++) {
-    const dbs = (await api(url, session, 'GET', '/api/database')).json as { data: Array<{ id: number; name: string; initial_sync_status: string }> };
+    const dbs = (await api(url, session, 'GET', '/api/database')).json as {
+      data: Array<{ id: number; name: string; initial_sync_status: string }>;
+    };
     const sample = dbs.data.find((d) => d.name === 'Sample Database' && d.initial_sync_status === 'complete');
     if (sample) {
-      const meta = (await api(url, session, 'GET', `/api/database/${sample.id}/metadata`)).json as { tables: Array<{ id: number; name: string }> };
+      const meta = (await api(url, session, 'GET', `/api/database/${sample.id}/metadata`)).json as {
+        tables: Array<{ id: number; name: string }>;
+      };
       return { db: sample.id, table: meta.tables.find((t) => t.name === 'ORDERS')!.id };
     }
     if (tries > 600) throw new Error('the Sample Database did not sync');
@@ -155,9 +202,15 @@ async function seed(db: Client, sample: { db: number; table: number }, readerId:
   }
   for (let i = 0; i < all.length; i += 5000) {
     const part = all.slice(i, i + 5000);
-    await db.query('INSERT INTO collection (id, name, location, slug) SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[])', [
-      part.map((c) => c.id), part.map((c) => c.name), part.map((c) => c.location), part.map((c) => c.name.replace(/\W+/g, '_').toLowerCase()),
-    ]);
+    await db.query(
+      'INSERT INTO collection (id, name, location, slug) SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[])',
+      [
+        part.map((c) => c.id),
+        part.map((c) => c.name),
+        part.map((c) => c.location),
+        part.map((c) => c.name.replace(/\W+/g, '_').toLowerCase()),
+      ],
+    );
   }
   await db.query(`SELECT setval(pg_get_serial_sequence('collection', 'id'), $1)`, [nextId - 1]);
 
@@ -174,13 +227,14 @@ async function seed(db: Client, sample: { db: number; table: number }, readerId:
   });
   for (let i = 0; i < grants.length; i += 20000) {
     const part = grants.slice(i, i + 20000);
-    await db.query('INSERT INTO collection_permission (group_id, collection_id, perm) SELECT * FROM unnest($1::int[], $2::int[], $3::text[])', [
-      part.map((r) => r[0]), part.map((r) => r[1]), part.map((r) => r[2]),
-    ]);
+    await db.query(
+      'INSERT INTO collection_permission (group_id, collection_id, perm) SELECT * FROM unnest($1::int[], $2::int[], $3::text[])',
+      [part.map((r) => r[0]), part.map((r) => r[1]), part.map((r) => r[2])],
+    );
   }
 
   // Cards: spread over the collections (one in fifty at the Root), each with the revision of its creation.
-  const adminId = Number((await db.query("SELECT id FROM core_user WHERE email = $1", [ADMIN.email])).rows[0].id);
+  const adminId = Number((await db.query('SELECT id FROM core_user WHERE email = $1', [ADMIN.email])).rows[0].id);
   const query = JSON.stringify({ database: sample.db, type: 'query', query: { 'source-table': sample.table } });
   const metadata = JSON.stringify([
     { name: 'ID', display_name: 'ID', base_type: 'type/BigInteger', semantic_type: 'type/PK' },
@@ -196,17 +250,31 @@ async function seed(db: Client, sample: { db: number; table: number }, readerId:
   for (let i = 0; i < cards.length; i += 5000) {
     const part = cards.slice(i, i + 5000);
     await db.query(
-      `INSERT INTO report_card (id, name, display, dataset_query, visualization_settings, result_metadata, parameters, parameter_mappings, type, query_type,
-         database_id, table_id, collection_id, creator_id)
+      `INSERT INTO report_card (id, name, display, dataset_query, visualization_settings, result_metadata, parameters, parameter_mappings,
+         type, query_type, database_id, table_id, collection_id, creator_id)
        SELECT u.id, u.name, 'table', $3, '{}', $4, '[]', '[]', u.type, 'query', $5, $6, u.collection_id, $7
        FROM unnest($1::int[], $2::text[], $8::int[], $9::text[]) AS u(id, name, collection_id, type)`,
-      [part.map((c) => c.id), part.map((c) => c.name), query, metadata, sample.db, sample.table, adminId, part.map((c) => c.collection), part.map((c) => c.type)],
+      [
+        part.map((c) => c.id),
+        part.map((c) => c.name),
+        query,
+        metadata,
+        sample.db,
+        sample.table,
+        adminId,
+        part.map((c) => c.collection),
+        part.map((c) => c.type),
+      ],
     );
     await db.query(
-      `INSERT INTO revision (model, model_id, user_id, object, is_creation, most_recent) SELECT 'card', u.id, $2, $3, true, true FROM unnest($1::int[]) AS u(id)`,
+      `INSERT INTO revision (model, model_id, user_id, object, is_creation, most_recent)
+       SELECT 'card', u.id, $2, $3, true, true FROM unnest($1::int[]) AS u(id)`,
       [part.map((c) => c.id), adminId, JSON.stringify({ name: 'snapshot', display: 'table', dataset_query: JSON.parse(query) })],
     );
-    await db.query(`INSERT INTO card_reference (card_id, kind, ref_id) SELECT u.id, 'table', $2 FROM unnest($1::int[]) AS u(id)`, [part.map((c) => c.id), sample.table]);
+    await db.query(`INSERT INTO card_reference (card_id, kind, ref_id) SELECT u.id, 'table', $2 FROM unnest($1::int[]) AS u(id)`, [
+      part.map((c) => c.id),
+      sample.table,
+    ]);
   }
   await db.query(`SELECT setval(pg_get_serial_sequence('report_card', 'id'), $1)`, [firstCard + CARDS - 1]);
 
@@ -216,19 +284,40 @@ async function seed(db: Client, sample: { db: number; table: number }, readerId:
   for (const c of cards) for (const w of searchWords(c.name)) terms.push(['card', c.id, w]);
   for (let i = 0; i < terms.length; i += 20000) {
     const part = terms.slice(i, i + 20000);
-    await db.query('INSERT INTO search_term (model, model_id, term, in_name) SELECT u.m, u.id, u.t, true FROM unnest($1::text[], $2::int[], $3::text[]) AS u(m, id, t) ON CONFLICT DO NOTHING', [
-      part.map((r) => r[0]), part.map((r) => r[1]), part.map((r) => r[2]),
-    ]);
+    await db.query(
+      'INSERT INTO search_term (model, model_id, term, in_name) SELECT u.m, u.id, u.t, true' +
+        ' FROM unnest($1::text[], $2::int[], $3::text[]) AS u(m, id, t) ON CONFLICT DO NOTHING',
+      [part.map((r) => r[0]), part.map((r) => r[1]), part.map((r) => r[2])],
+    );
   }
   await db.query('COMMIT');
   await db.query('ANALYZE');
   const readableCollections = all.filter((c) => readerTops.has(c.top)).map((c) => c.id);
   const readableCards = cards.filter((c) => c.top === null || readerTops.has(c.top)).map((c) => c.id);
-  log(`${grants.length.toLocaleString('en-US')} grants; the reader may read ${readableCollections.length.toLocaleString('en-US')} collections and ${readableCards.length.toLocaleString('en-US')} cards`);
-  return { cardIds: cards.map((c) => c.id), collectionIds: all.map((c) => c.id), readableCards, readableCollections, tops, readableTops: tops.filter((t) => readerTops.has(t)), words };
+  log(
+    `${grants.length.toLocaleString('en-US')} grants; the reader may read ${readableCollections.length.toLocaleString('en-US')}` +
+      ` collections and ${readableCards.length.toLocaleString('en-US')} cards`,
+  );
+  return {
+    cardIds: cards.map((c) => c.id),
+    collectionIds: all.map((c) => c.id),
+    readableCards,
+    readableCollections,
+    tops,
+    readableTops: tops.filter((t) => readerTops.has(t)),
+    words,
+  };
 }
 
-async function time(url: string, session: string, who: Timing['who'], endpoint: string, targetMs: number, runs: number, route: (i: number) => string): Promise<Timing> {
+async function time(
+  url: string,
+  session: string,
+  who: Timing['who'],
+  endpoint: string,
+  targetMs: number,
+  runs: number,
+  route: (i: number) => string,
+): Promise<Timing> {
   const ms: number[] = [];
   let items = 0;
   for (let i = -Math.min(5, runs); i < runs; i++) {
@@ -245,8 +334,10 @@ async function time(url: string, session: string, who: Timing['who'], endpoint: 
 
 /** How many objects an answer holds (a list, a page's `data`, or a tree's nodes). */
 function countItems(json: unknown): number {
-  if (Array.isArray(json)) return json.reduce((n: number, x: unknown) => n + 1 + countItems((x as { children?: unknown })?.children ?? []), 0);
-  if (json && typeof json === 'object' && Array.isArray((json as { data?: unknown }).data)) return (json as { data: unknown[] }).data.length;
+  if (Array.isArray(json))
+    return json.reduce((n: number, x: unknown) => n + 1 + countItems((x as { children?: unknown })?.children ?? []), 0);
+  if (json && typeof json === 'object' && Array.isArray((json as { data?: unknown }).data))
+    return (json as { data: unknown[] }).data.length;
   return 1;
 }
 
@@ -254,15 +345,20 @@ function report(ts: Timing[]): string {
   return [
     '## Content at scale',
     '',
-    `${CARDS.toLocaleString('en-US')} cards in ${COLLECTIONS.toLocaleString('en-US')} collections nested 6 deep, ${GROUPS} groups with grants on`,
+    `${CARDS.toLocaleString('en-US')} cards in ${COLLECTIONS.toLocaleString('en-US')} collections nested 6 deep,` +
+      ` ${GROUPS} groups with grants on`,
     'part of the tree each, on the Postgres app database. The non-admin is in three of those groups. Times are',
     'the whole HTTP exchange (keep-alive) until the JSON body has arrived, after a warm-up.',
     '',
     '| endpoint | caller | objects in the answer | runs | p50 (ms) | p95 (ms) | target (p95) |',
     '|---|---|---:|---:|---:|---:|---|',
-    ...ts.map((t) => `| ${t.endpoint} | ${t.who} | ${t.items.toLocaleString('en-US')} | ${t.runs} | ${t.p50.toFixed(1)} | ${t.p95.toFixed(1)} | ${t.p95 <= t.targetMs ? 'met' : 'missed'} (< ${t.targetMs} ms) |`),
+    ...ts.map(
+      (t) =>
+        `| ${t.endpoint} | ${t.who} | ${t.items.toLocaleString('en-US')} | ${t.runs} | ${t.p50.toFixed(1)} | ${t.p95.toFixed(1)} |` +
+        ` ${t.p95 <= t.targetMs ? 'met' : 'missed'} (< ${t.targetMs} ms) |`,
+    ),
     '',
-    'A collection\'s items page lists its sub-collections with `here` and `below` (the kinds of item anywhere under',
+    "A collection's items page lists its sub-collections with `here` and `below` (the kinds of item anywhere under",
     'each), so its cost grows with the size of the subtree, not of the page: a top-level collection here has 3,000',
     'collections below it, whose rows, grants and item kinds are read for every page.',
     '',

@@ -99,7 +99,9 @@ export async function downloadBench(): Promise<string> {
       try {
         const admin = await login(server.url, ADMIN);
         const viaCard = process.env.BENCH_DOWNLOAD_VIA === 'dataset' ? false : await hasCardExport(server.url, admin);
-        route = viaCard ? 'POST /api/card/:id/query/:format' : 'POST /api/dataset/:format (the card\'s query; the card endpoint is not there yet)';
+        route = viaCard
+          ? 'POST /api/card/:id/query/:format'
+          : "POST /api/dataset/:format (the card's query; the card endpoint is not there yet)";
         const card = await saveCard(server.url, admin, engine, details);
         series.push(await downloadSeries(server.url, admin, pid, card, viaCard, engine, format, dataDir));
         hwmMb = Math.max(hwmMb, readStatus(pid, 'VmHWM') / 1024);
@@ -115,14 +117,26 @@ export async function downloadBench(): Promise<string> {
 }
 
 /** Three downloads in a row of one format, then the memory after them and SETTLE_MS later. */
-async function downloadSeries(url: string, admin: string, pid: number, card: { id: number; query: Record<string, unknown> }, viaCard: boolean, engine: string, format: Format, dataDir: string): Promise<Series> {
+async function downloadSeries(
+  url: string,
+  admin: string,
+  pid: number,
+  card: { id: number; query: Record<string, unknown> },
+  viaCard: boolean,
+  engine: string,
+  format: Format,
+  dataDir: string,
+): Promise<Series> {
   const s: Series = { engine, format, downloads: [], startMb: rssMb(pid), afterMb: 0, settledMb: 0, checkedRows: null };
   const keep = format === 'xlsx' ? path.join(dataDir, 'last.xlsx') : null;
   for (let i = 0; i < REPEATS; i++) {
     const d = await download(url, admin, pid, card, viaCard, format, i === REPEATS - 1 ? keep : null);
     if (d.status !== 200) throw new Error(`${engine} ${format}: HTTP ${d.status}`);
     s.downloads.push(d);
-    log(`${engine} ${format} #${i + 1}: ${(d.ms / 1000).toFixed(1)} s, ${d.rows ?? '?'} rows, ${(d.bytes / 1e6).toFixed(0)} MB, RSS ${d.beforeMb.toFixed(0)} -> peak ${d.peakMb.toFixed(0)} MB`);
+    log(
+      `${engine} ${format} #${i + 1}: ${(d.ms / 1000).toFixed(1)} s, ${d.rows ?? '?'} rows, ${(d.bytes / 1e6).toFixed(0)} MB,` +
+        ` RSS ${d.beforeMb.toFixed(0)} -> peak ${d.peakMb.toFixed(0)} MB`,
+    );
   }
   s.afterMb = rssMb(pid);
   await new Promise((r) => setTimeout(r, SETTLE_MS));
@@ -131,7 +145,10 @@ async function downloadSeries(url: string, admin: string, pid: number, card: { i
     s.checkedRows = await xlsxRows(keep);
     fs.rmSync(keep);
   }
-  log(`${engine} ${format}: RSS ${s.startMb.toFixed(0)} MB before, ${s.afterMb.toFixed(0)} MB right after the third, ${s.settledMb.toFixed(0)} MB ${SETTLE_MS / 1000} s later`);
+  log(
+    `${engine} ${format}: RSS ${s.startMb.toFixed(0)} MB before, ${s.afterMb.toFixed(0)} MB right after the third,` +
+      ` ${s.settledMb.toFixed(0)} MB ${SETTLE_MS / 1000} s later`,
+  );
   return s;
 }
 
@@ -172,7 +189,12 @@ async function ensurePostgres(): Promise<URL> {
  * The database, synced, and a saved question of all its rows as the table has them (no sort: an ORDER BY on DuckDB
  * sorts the whole result inside the server process, which is the query's memory, not the download's).
  */
-async function saveCard(url: string, session: string, engine: string, details: Record<string, unknown>): Promise<{ id: number; query: Record<string, unknown> }> {
+async function saveCard(
+  url: string,
+  session: string,
+  engine: string,
+  details: Record<string, unknown>,
+): Promise<{ id: number; query: Record<string, unknown> }> {
   const created = await api(url, session, 'POST', '/api/database', { engine, name: `bench download ${engine}`, details });
   if (created.status !== 200) throw new Error(`could not connect ${engine}: ${JSON.stringify(created.json)}`);
   const db = (created.json as { id: number }).id;
@@ -181,25 +203,39 @@ async function saveCard(url: string, session: string, engine: string, details: R
     if (d.initial_sync_status !== 'incomplete') break;
     await new Promise((r) => setTimeout(r, 500));
   }
-  const meta = (await api(url, session, 'GET', `/api/database/${db}/metadata`)).json as { tables: Array<{ id: number; name: string; fields: Array<{ id: number; name: string }> }> };
+  const meta = (await api(url, session, 'GET', `/api/database/${db}/metadata`)).json as {
+    tables: Array<{ id: number; name: string; fields: Array<{ id: number; name: string }> }>;
+  };
   const table = meta.tables.find((t) => t.name === TABLE);
   if (!table) throw new Error(`${engine}: table ${TABLE} not synced`);
   if (table.fields.length !== COLUMNS.split(',').length) throw new Error(`${engine}: ${table.fields.length} fields synced`);
   const query = { database: db, type: 'query', query: { 'source-table': table.id } };
-  const card = await api(url, session, 'POST', '/api/card', { name: `Download ${engine}`, display: 'table', visualization_settings: {}, dataset_query: query });
+  const card = await api(url, session, 'POST', '/api/card', {
+    name: `Download ${engine}`,
+    display: 'table',
+    visualization_settings: {},
+    dataset_query: query,
+  });
   if (card.status !== 200) throw new Error(`card ${engine}: ${JSON.stringify(card.json).slice(0, 300)}`);
   return { id: (card.json as { id: number }).id, query };
 }
 
-/** Whether POST /api/card/:id/query/:format exists: an unknown card answers the app's 404, an unknown route "API endpoint does not exist.". */
+/**
+ * Whether POST /api/card/:id/query/:format exists: an unknown card answers the app's 404, an unknown route
+ * "API endpoint does not exist.".
+ */
 function hasCardExport(url: string, session: string): Promise<boolean> {
   return new Promise((resolve, reject) => {
-    const req = http.request(`${url}/api/card/2147483647/query/csv`, { method: 'POST', agent, headers: { 'Content-Type': 'application/json', 'Content-Length': 2, 'X-Metabase-Session': session } }, (res) => {
-      let text = '';
-      res.on('data', (c: Buffer) => (text += c.toString()));
-      res.on('end', () => resolve(!text.includes('API endpoint does not exist')));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      `${url}/api/card/2147483647/query/csv`,
+      { method: 'POST', agent, headers: { 'Content-Type': 'application/json', 'Content-Length': 2, 'X-Metabase-Session': session } },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve(!text.includes('API endpoint does not exist')));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end('{}');
   });
@@ -209,7 +245,15 @@ function hasCardExport(url: string, session: string): Promise<boolean> {
  * One download, read to its end as a client would (nothing kept but a count of rows: CSV lines, JSON objects),
  * the server's VmRSS sampled meanwhile. `keep`: a file to write the body to (for XLSX, read back after the timing).
  */
-function download(url: string, session: string, pid: number, card: { id: number; query: Record<string, unknown> }, viaCard: boolean, format: Format, keep: string | null): Promise<Download> {
+function download(
+  url: string,
+  session: string,
+  pid: number,
+  card: { id: number; query: Record<string, unknown> },
+  viaCard: boolean,
+  format: Format,
+  keep: string | null,
+): Promise<Download> {
   const route = viaCard ? `/api/card/${card.id}/query/${format}` : `/api/dataset/${format}`;
   const payload = JSON.stringify(viaCard ? { format_rows: false } : { query: card.query, format_rows: false });
   const beforeMb = rssMb(pid);
@@ -217,36 +261,40 @@ function download(url: string, session: string, pid: number, card: { id: number;
   const sampler = setInterval(() => (peakMb = Math.max(peakMb, rssMb(pid))), SAMPLE_MS);
   const started = process.hrtime.bigint();
   return new Promise<Download>((resolve, reject) => {
-    const req = http.request(url + route, {
-      method: 'POST',
-      agent,
-      headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload), 'X-Metabase-Session': session },
-    }, (res) => {
-      let bytes = 0;
-      let marks = 0;
-      let tail = '';
-      const out = keep ? fs.createWriteStream(keep) : null;
-      // CSV: one line per row after the header; JSON: one `},{` between rows (no value here holds one).
-      const mark = format === 'csv' ? '\n' : '},{';
-      res.on('data', (chunk: Buffer) => {
-        bytes += chunk.length;
-        if (out) out.write(chunk);
-        if (format === 'xlsx') return;
-        const text = tail + chunk.toString('latin1');
-        for (let at = text.indexOf(mark); at >= 0; at = text.indexOf(mark, at + mark.length)) marks++;
-        tail = text.slice(Math.max(0, text.length - mark.length + 1));
-      });
-      res.on('end', () => {
-        const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        clearInterval(sampler);
-        peakMb = Math.max(peakMb, rssMb(pid));
-        const rows = format === 'csv' ? marks - 1 : format === 'json' ? (bytes > 2 ? marks + 1 : 0) : null;
-        const done = () => resolve({ ms, bytes, rows, beforeMb, peakMb, status: res.statusCode ?? 0 });
-        if (out) out.end(done);
-        else done();
-      });
-      res.on('error', reject);
-    });
+    const req = http.request(
+      url + route,
+      {
+        method: 'POST',
+        agent,
+        headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload), 'X-Metabase-Session': session },
+      },
+      (res) => {
+        let bytes = 0;
+        let marks = 0;
+        let tail = '';
+        const out = keep ? fs.createWriteStream(keep) : null;
+        // CSV: one line per row after the header; JSON: one `},{` between rows (no value here holds one).
+        const mark = format === 'csv' ? '\n' : '},{';
+        res.on('data', (chunk: Buffer) => {
+          bytes += chunk.length;
+          if (out) out.write(chunk);
+          if (format === 'xlsx') return;
+          const text = tail + chunk.toString('latin1');
+          for (let at = text.indexOf(mark); at >= 0; at = text.indexOf(mark, at + mark.length)) marks++;
+          tail = text.slice(Math.max(0, text.length - mark.length + 1));
+        });
+        res.on('end', () => {
+          const ms = Number(process.hrtime.bigint() - started) / 1e6;
+          clearInterval(sampler);
+          peakMb = Math.max(peakMb, rssMb(pid));
+          const rows = format === 'csv' ? marks - 1 : format === 'json' ? (bytes > 2 ? marks + 1 : 0) : null;
+          const done = () => resolve({ ms, bytes, rows, beforeMb, peakMb, status: res.statusCode ?? 0 });
+          if (out) out.end(done);
+          else done();
+        });
+        res.on('error', reject);
+      },
+    );
     req.on('error', (e) => {
       clearInterval(sampler);
       reject(e);
@@ -258,7 +306,12 @@ function download(url: string, session: string, pid: number, card: { id: number;
 /** Rows of the first sheet of an XLSX file, header excluded, read with exceljs's streaming reader. */
 async function xlsxRows(file: string): Promise<number> {
   let rows = 0;
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(file, { worksheets: 'emit', sharedStrings: 'cache', styles: 'ignore', hyperlinks: 'ignore' });
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(file, {
+    worksheets: 'emit',
+    sharedStrings: 'cache',
+    styles: 'ignore',
+    hyperlinks: 'ignore',
+  });
   for await (const sheet of reader) {
     for await (const _row of sheet) rows++;
   }
@@ -268,8 +321,13 @@ async function xlsxRows(file: string): Promise<number> {
 /** The build measured: its commit, and whether the tree it was built from had changes beyond it. */
 function build(): string {
   try {
-    const hash = execSync('git rev-parse --short HEAD', { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
-    const dirty = execSync('git status --porcelain --untracked-files=no -- src', { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim() !== '';
+    const hash = execSync('git rev-parse --short HEAD', { stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
+    const dirty =
+      execSync('git status --porcelain --untracked-files=no -- src', { stdio: ['ignore', 'pipe', 'ignore'] })
+        .toString()
+        .trim() !== '';
     return `server built at ${hash}${dirty ? ' with uncommitted changes in src/' : ''}`;
   } catch {
     return 'server built outside a git checkout';
@@ -290,16 +348,19 @@ function report(series: Series[], route: string, hwmMb: number, load: [number, n
   const lines = [
     '## Downloads: memory and speed',
     '',
-    `Written by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)} (${os.cpus().length} cores, Node ${process.version}), ${build()}.`,
+    `Written by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)} (${os.cpus().length} cores, Node ${process.version}),` +
+      ` ${build()}.`,
     `A saved question of ${ROWS.toLocaleString('en-US')} rows by 10 columns (bigint, timestamp, date, two texts, integer,`,
     'decimal, float, boolean, a text with nulls), unsorted, on Postgres and on DuckDB; downloaded with `format_rows=false`',
     `through ${route}, three times in a row per format, each read to its end by a client in the benchmark process.`,
-    'Memory is the server process\'s VmRSS, sampled every 50 ms: the peak delta is the highest sample of a download',
+    "Memory is the server process's VmRSS, sampled every 50 ms: the peak delta is the highest sample of a download",
     'minus the RSS just before it (the worst of the three); "after three" is the RSS right after the third and',
-    `${SETTLE_MS / 1000} s later, against the RSS before the first. Targets: CSV at least ${TARGETS.csvRowsPerSecond.toLocaleString('en-US')} rows/s, XLSX under`,
+    `${SETTLE_MS / 1000} s later, against the RSS before the first.` +
+      ` Targets: CSV at least ${TARGETS.csvRowsPerSecond.toLocaleString('en-US')} rows/s, XLSX under`,
     `${TARGETS.xlsxSeconds} s, peak delta under ${TARGETS.peakMb} MB, back within ${TARGETS.retainedMb} MB after three downloads.`,
     '',
-    '| engine | format | rows | size (MB) | time (s, 3 runs) | rows/s (best) | peak RSS delta (MB, 3 runs) | RSS before / after three / settled (MB) | targets |',
+    '| engine | format | rows | size (MB) | time (s, 3 runs) | rows/s (best) | peak RSS delta (MB, 3 runs) |' +
+      ' RSS before / after three / settled (MB) | targets |',
     '|---|---|---:|---:|---:|---:|---:|---:|---|',
     ...series.map((s) => {
       const rows = s.downloads[0].rows ?? s.checkedRows ?? ROWS;
@@ -314,29 +375,45 @@ function report(series: Series[], route: string, hwmMb: number, load: [number, n
         `peak ${verdict(worstDelta < TARGETS.peakMb)}`,
         `after three ${verdict(retained < TARGETS.retainedMb)} (${retained >= 0 ? '+' : ''}${retained.toFixed(0)} MB)`,
       ].filter(Boolean);
-      const rowsText = s.format === 'xlsx' ? `${(s.checkedRows ?? ROWS).toLocaleString('en-US')}${s.checkedRows === null ? '' : ' (read back)'}` : rows.toLocaleString('en-US');
-      return `| ${s.engine} | ${s.format} | ${rowsText} | ${(s.downloads[0].bytes / 1e6).toFixed(0)} | ${s.downloads.map((d) => (d.ms / 1000).toFixed(1)).join(', ')} | ${Math.round(rate).toLocaleString('en-US')} | ${deltas.map((d) => d.toFixed(0)).join(', ')} | ${s.startMb.toFixed(0)} / ${s.afterMb.toFixed(0)} / ${s.settledMb.toFixed(0)} | ${checks.join('; ')} |`;
+      const rowsText =
+        s.format === 'xlsx'
+          ? `${(s.checkedRows ?? ROWS).toLocaleString('en-US')}${s.checkedRows === null ? '' : ' (read back)'}`
+          : rows.toLocaleString('en-US');
+      const cells = [
+        s.engine,
+        s.format,
+        rowsText,
+        (s.downloads[0].bytes / 1e6).toFixed(0),
+        s.downloads.map((d) => (d.ms / 1000).toFixed(1)).join(', '),
+        Math.round(rate).toLocaleString('en-US'),
+        deltas.map((d) => d.toFixed(0)).join(', '),
+        `${s.startMb.toFixed(0)} / ${s.afterMb.toFixed(0)} / ${s.settledMb.toFixed(0)}`,
+        checks.join('; '),
+      ];
+      return `| ${cells.join(' | ')} |`;
     }),
     '',
-    `Server peak resident memory (VmHWM, the highest of the series\' servers): ${hwmMb.toFixed(0)} MB. Load average (1 min) at the start and the end`,
-    `of the suite: ${load[0].toFixed(1)} and ${load[1].toFixed(1)} on ${os.cpus().length} cores; the times are only as good as the machine was quiet.`,
+    `Server peak resident memory (VmHWM, the highest of the series\' servers): ${hwmMb.toFixed(0)} MB.` +
+      ' Load average (1 min) at the start and the end',
+    `of the suite: ${load[0].toFixed(1)} and ${load[1].toFixed(1)} on ${os.cpus().length} cores;` +
+      ' the times are only as good as the machine was quiet.',
     '',
     'Each series (engine and format) runs on a fresh server process, after it has connected and synced the database and',
     'saved the card: "RSS before" is that server\'s, and VmHWM is the highest of the series\' servers.',
     '',
     'What the writers do about memory and speed (profiled on this data):',
-    '- XLSX: exceljs\'s streaming workbook writes the sheet XML into its zip entry without heeding that stream\'s',
+    "- XLSX: exceljs's streaming workbook writes the sheet XML into its zip entry without heeding that stream's",
     '  backpressure; the writer waits while more than 1 MiB of XML is queued there (before: the uncompressed XML',
     '  piled up, 700-885 MB at the first download). Each row is committed as soon as it is added (rows held for a',
     '  batch outlived the scavenges; committing each at once halved the CPU), every cell of a column and kind shares',
-    '  one style object (exceljs caches a style id per object, else renders the style\'s XML per cell), and the zip',
-    '  is deflated at level 1 (the file is about as small). What is left is exceljs\'s own cost per cell.',
+    "  one style object (exceljs caches a style id per object, else renders the style's XML per cell), and the zip",
+    "  is deflated at level 1 (the file is about as small). What is left is exceljs's own cost per cell.",
     '- CSV: a batch is one string and one write; numbers, booleans and strings that need no quoting are written as',
     '  they are, the rest through csv-stringify (its per-field cost alone was about 9 s of CPU per million rows).',
-    '- The peaks that miss are the first download of a fresh server (the second and third peak lower): V8\'s heap',
+    "- The peaks that miss are the first download of a fresh server (the second and third peak lower): V8's heap",
     '  growing to its working size, as far as seen. JSON from DuckDB peaks about 170 MB above JSON from Postgres (CSV',
     '  is alike on both) and keeps most of it; DUCKDB_MEMORY_LIMIT=64MB (default 2GB) did not change that (+168 MB',
-    '  peak, +147 MB kept), so it is not DuckDB\'s buffer pool within its limit; where it is has not been found yet.',
+    "  peak, +147 MB kept), so it is not DuckDB's buffer pool within its limit; where it is has not been found yet.",
     '',
   ];
   return lines.join('\n');

@@ -2,7 +2,8 @@
  * The embed suite of `npm run bench`: an 8-card dashboard on the Sample Database (DuckDB, BENCH_EMBED_ORDERS orders,
  * written once into bench/data/), embedded with a locked `category` parameter and also shared by a public link. A
  * burst of BENCH_EMBED_VIEWERS distinct valid tokens (each a viewer loading the dashboard and its 8 dashcards), sent
- * by the bench process to the server (its own process) on loopback over BENCH_EMBED_CONNECTIONS keep-alive connections with the result cache warm:
+ * by the bench process to the server (its own process) on loopback over BENCH_EMBED_CONNECTIONS keep-alive connections
+ * with the result cache warm:
  * p50/p95 latency per request and requests/s; the same burst through the public link; and what verifying one token
  * costs, measured in process.
  */
@@ -47,7 +48,13 @@ export async function embedBench(): Promise<string> {
     const ids = await connect(server.url, admin, 'duckdb', { db: duckFile });
     const meta = (await api(server.url, admin, 'GET', `/api/database/${ids.db}/metadata`)).json as Meta;
     const field = (t: string, f: string) => meta.tables.find((x) => x.name === t)!.fields.find((x) => x.name === f)!.id;
-    for (const [key, value] of [['enable-query-caching', true], ['query-caching-min-ttl', 0], ['embedding-secret-key', SECRET], ['enable-embedding-static', true], ['enable-public-sharing', true]] as const) {
+    for (const [key, value] of [
+      ['enable-query-caching', true],
+      ['query-caching-min-ttl', 0],
+      ['embedding-secret-key', SECRET],
+      ['enable-embedding-static', true],
+      ['enable-public-sharing', true],
+    ] as const) {
       const r = await api(server.url, admin, 'PUT', `/api/setting/${key}`, { value });
       if (r.status >= 300) throw new Error(`could not set ${key}: ${JSON.stringify(r.json)}`);
     }
@@ -58,22 +65,38 @@ export async function embedBench(): Promise<string> {
     const now = Math.floor(Date.now() / 1000);
     // Distinct tokens: each its own expiry; four locked values, so the warm cache holds four results per card.
     const tokens = Array.from({ length: VIEWERS }, (_, i) =>
-      jwt.sign({ resource: { dashboard }, params: { category: CATEGORIES[i % CATEGORIES.length] }, exp: now + 3600 + i }, { secret: SECRET, algorithm: 'HS256' }),
+      jwt.sign(
+        { resource: { dashboard }, params: { category: CATEGORIES[i % CATEGORIES.length] }, exp: now + 3600 + i },
+        { secret: SECRET, algorithm: 'HS256' },
+      ),
     );
     const verifyUs = verifyCost(tokens);
     log(`token verification: ${verifyUs.toFixed(1)} µs`);
 
-    const embedRoutes = (token: string) => [`/api/embed/dashboard/${token}`, ...dashcards.map((dc) => `/api/embed/dashboard/${token}/dashcard/${dc.id}/card/${dc.card_id}`)];
+    const embedRoutes = (token: string) => [
+      `/api/embed/dashboard/${token}`,
+      ...dashcards.map((dc) => `/api/embed/dashboard/${token}/dashcard/${dc.id}/card/${dc.card_id}`),
+    ];
     const publicRoutes = (i: number) => {
       const parameters = encodeURIComponent(JSON.stringify([{ id: 'cat', value: [CATEGORIES[i % CATEGORIES.length]] }]));
-      return [`/api/public/dashboard/${uuid}`, ...dashcards.map((dc) => `/api/public/dashboard/${uuid}/dashcard/${dc.id}/card/${dc.card_id}?parameters=${parameters}`)];
+      return [
+        `/api/public/dashboard/${uuid}`,
+        ...dashcards.map((dc) => `/api/public/dashboard/${uuid}/dashcard/${dc.id}/card/${dc.card_id}?parameters=${parameters}`),
+      ];
     };
     // Warm the result cache: each locked value once, both ways, at most 4 queries at once (a shared object may run 10).
     await burst(server.url, tokens.slice(0, CATEGORIES.length).flatMap(embedRoutes), 4);
-    await burst(server.url, CATEGORIES.flatMap((_, i) => publicRoutes(i)), 4);
+    await burst(
+      server.url,
+      CATEGORIES.flatMap((_, i) => publicRoutes(i)),
+      4,
+    );
     const embed = await burst(server.url, tokens.flatMap(embedRoutes));
     log(`embed burst: ${embed.requests} requests in ${embed.wallMs.toFixed(0)} ms`);
-    const shared = await burst(server.url, tokens.flatMap((_, i) => publicRoutes(i)));
+    const shared = await burst(
+      server.url,
+      tokens.flatMap((_, i) => publicRoutes(i)),
+    );
     log(`public burst: ${shared.requests} requests in ${shared.wallMs.toFixed(0)} ms`);
     return report(verifyUs, embed, shared);
   } finally {
@@ -87,12 +110,27 @@ export async function embedBench(): Promise<string> {
 async function makeDashboard(url: string, admin: string, db: number, orders: number, field: (t: string, f: string) => number) {
   const created = ['field', field('ORDERS', 'CREATED_AT'), { 'temporal-unit': 'month' }];
   const viaUser = (f: string) => ['field', field('PEOPLE', f), { 'source-field': field('ORDERS', 'USER_ID') }];
-  const breakouts = [created, viaUser('STATE'), viaUser('SOURCE'), ['field', field('ORDERS', 'CREATED_AT'), { 'temporal-unit': 'quarter' }]];
+  const breakouts = [
+    created,
+    viaUser('STATE'),
+    viaUser('SOURCE'),
+    ['field', field('ORDERS', 'CREATED_AT'), { 'temporal-unit': 'quarter' }],
+  ];
   const aggregations = [['count'], ['sum', ['field', field('ORDERS', 'TOTAL'), null]]];
   const cards: number[] = [];
   for (let i = 0; i < CARDS; i++) {
-    const dataset_query = { database: db, type: 'query', query: { 'source-table': orders, aggregation: [aggregations[i % 2]], breakout: [breakouts[Math.floor(i / 2)]] } };
-    const r = await api(url, admin, 'POST', '/api/card', { name: `Embed card ${i + 1}`, display: 'line', visualization_settings: {}, cache_ttl: 1, dataset_query });
+    const dataset_query = {
+      database: db,
+      type: 'query',
+      query: { 'source-table': orders, aggregation: [aggregations[i % 2]], breakout: [breakouts[Math.floor(i / 2)]] },
+    };
+    const r = await api(url, admin, 'POST', '/api/card', {
+      name: `Embed card ${i + 1}`,
+      display: 'line',
+      visualization_settings: {},
+      cache_ttl: 1,
+      dataset_query,
+    });
     if (r.status !== 200) throw new Error(`card ${i}: ${JSON.stringify(r.json).slice(0, 300)}`);
     cards.push((r.json as { id: number }).id);
   }
@@ -100,10 +138,20 @@ async function makeDashboard(url: string, admin: string, db: number, orders: num
   const dash = (await api(url, admin, 'POST', '/api/dashboard', { name: 'Embed bench', parameters })).json as { id: number };
   const target = ['dimension', ['field', field('PRODUCTS', 'CATEGORY'), { 'source-field': field('ORDERS', 'PRODUCT_ID') }]];
   const dashcards = cards.map((card_id, i) => ({
-    id: -(i + 1), card_id, row: Math.floor(i / 2) * 4, col: (i % 2) * 12, size_x: 12, size_y: 4,
-    parameter_mappings: [{ parameter_id: 'cat', card_id, target }], visualization_settings: {},
+    id: -(i + 1),
+    card_id,
+    row: Math.floor(i / 2) * 4,
+    col: (i % 2) * 12,
+    size_x: 12,
+    size_y: 4,
+    parameter_mappings: [{ parameter_id: 'cat', card_id, target }],
+    visualization_settings: {},
   }));
-  const put = await api(url, admin, 'PUT', `/api/dashboard/${dash.id}`, { dashcards, enable_embedding: true, embedding_params: { category: 'locked' } });
+  const put = await api(url, admin, 'PUT', `/api/dashboard/${dash.id}`, {
+    dashcards,
+    enable_embedding: true,
+    embedding_params: { category: 'locked' },
+  });
   if (put.status !== 200) throw new Error(`dashboard: ${JSON.stringify(put.json).slice(0, 300)}`);
   return { dashboard: dash.id, dashcards: (put.json as { dashcards: Array<{ id: number; card_id: number }> }).dashcards };
 }
@@ -145,18 +193,21 @@ async function burst(url: string, routes: string[], connections = CONNECTIONS): 
 
 function get(through: http.Agent, url: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    http.get(url, { agent: through }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
-      res.on('error', reject);
-    }).on('error', reject);
+    http
+      .get(url, { agent: through }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+        res.on('error', reject);
+      })
+      .on('error', reject);
   });
 }
 
 function report(verifyUs: number, embed: Burst, shared: Burst): string {
   const row = (name: string, b: Burst) =>
-    `| ${name} | ${b.requests.toLocaleString('en-US')} | ${percentile(b.latencies, 50).toFixed(1)} | ${percentile(b.latencies, 95).toFixed(1)} | ${((b.requests / b.wallMs) * 1000).toFixed(0)} |`;
+    `| ${name} | ${b.requests.toLocaleString('en-US')} | ${percentile(b.latencies, 50).toFixed(1)} |` +
+    ` ${percentile(b.latencies, 95).toFixed(1)} | ${((b.requests / b.wallMs) * 1000).toFixed(0)} |`;
   return [
     '## Embed burst',
     '',
@@ -165,7 +216,7 @@ function report(verifyUs: number, embed: Burst, shared: Burst): string {
     'signed token (distinct expiries; the locked `category` one of four values), load the embedded dashboard: its GET and',
     `its 8 dashcard queries. The bench process (the load generator) sends them to the server, its own process, over`,
     `${CONNECTIONS} keep-alive connections on loopback, with the result cache warm (each of the four values run once before).`,
-    'Then the same through a public link of the dashboard, with the same four values as the viewer\'s `parameters`.',
+    "Then the same through a public link of the dashboard, with the same four values as the viewer's `parameters`.",
     '',
     '| surface | requests | p50 (ms) | p95 (ms) | requests/s |',
     '|---|---:|---:|---:|---:|',

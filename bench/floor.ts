@@ -105,7 +105,8 @@ require('reflect-metadata');
   const { Module, Controller, Get } = await import('@nestjs/common');
   const { NestFactory } = await import('@nestjs/core');
   class HelloController { hello() { return { status: 'ok' }; } }
-  Reflect.decorate([Get('api/health')], HelloController.prototype, 'hello', Object.getOwnPropertyDescriptor(HelloController.prototype, 'hello'));
+  const hello = Object.getOwnPropertyDescriptor(HelloController.prototype, 'hello');
+  Reflect.decorate([Get('api/health')], HelloController.prototype, 'hello', hello);
   const C = Reflect.decorate([Controller()], HelloController);
   class AppModule {}
   const M = Reflect.decorate([Module({ controllers: [C] })], AppModule);
@@ -152,7 +153,13 @@ async function ours(appDb: 'sqlite' | 'postgres'): Promise<Running> {
   return {
     subjects: [
       { what: 'GET /api/health', appDb, url: `${server.url}/api/health`, pid: server.proc.pid! },
-      { what: 'GET /api/user/current (session)', appDb, url: `${server.url}/api/user/current`, pid: server.proc.pid!, headers: { 'X-Metabase-Session': session } },
+      {
+        what: 'GET /api/user/current (session)',
+        appDb,
+        url: `${server.url}/api/user/current`,
+        pid: server.proc.pid!,
+        headers: { 'X-Metabase-Session': session },
+      },
     ],
     stop: async () => {
       await stopServer(server.proc);
@@ -211,18 +218,20 @@ export async function floorBench(): Promise<string> {
     '',
     `${CLIENTS} keep-alive clients in a closed loop for ${SECONDS} s after a warm-up, from the bench process to a server in its`,
     `own process on loopback (${os.cpus().length} cores shared by both). All servers run at once and take turns, ${ROUNDS} rounds;`,
-    'requests/s per round, p50 and p99 of the last round; the ratio is the median of the rounds\' ratios to bare Nest',
-    'in the same round. The CPU ratio is bare Nest\'s server CPU time per request over this row\'s: the same comparison',
-    'without the load generator\'s share of the two cores in it.',
+    "requests/s per round, p50 and p99 of the last round; the ratio is the median of the rounds' ratios to bare Nest",
+    "in the same round. The CPU ratio is bare Nest's server CPU time per request over this row's: the same comparison",
+    "without the load generator's share of the two cores in it.",
     '',
-    '| server | app DB | requests/s (per round) | p50 (ms) | p99 (ms) | errors | server CPU per request (µs, median) | CPU ratio | target |',
+    '| server | app DB | requests/s (per round) | p50 (ms) | p99 (ms) | errors |' +
+      ' server CPU per request (µs, median) | CPU ratio | target |',
     '|---|---|---|---|---|---|---:|---:|---|',
     ...rows.map((r) => {
       const last = r.loads[r.loads.length - 1];
       const errors = r.loads.reduce((n, l) => n + l.errors, 0);
       const cpu = median(r.loads.map((l) => l.cpuPerRequest));
       const cpuRatio = r.appDb === '-' ? '' : `${((100 * median(nest.loads.map((l) => l.cpuPerRequest))) / cpu).toFixed(0)}%`;
-      return `| ${r.what} | ${r.appDb} | ${rps(r)} | ${last.p50.toFixed(1)} | ${last.p99.toFixed(1)} | ${errors} | ${cpu.toFixed(0)} | ${cpuRatio} | ${target(r)} |`;
+      const cells = [r.what, r.appDb, rps(r), last.p50.toFixed(1), last.p99.toFixed(1), errors, cpu.toFixed(0), cpuRatio, target(r)];
+      return `| ${cells.join(' | ')} |`;
     }),
   ].join('\n');
 }

@@ -9,22 +9,40 @@ export const ROOT = path.resolve(__dirname, '..', '..');
 export const DATA = path.join(ROOT, 'bench', 'data');
 export const ADMIN = { email: 'bench@example.com', password: 'Bench-mark-2026!' };
 
-/** The node flags `npm start` runs the server with (and the Dockerfile's CMD, test/process/dockerfile.spec.ts): the bench measures that server. */
-export const SERVER_NODE_FLAGS: string[] = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start
+/**
+ * The node flags `npm start` runs the server with (and the Dockerfile's CMD, test/process/dockerfile.spec.ts): the bench
+ * measures that server.
+ */
+export const SERVER_NODE_FLAGS: string[] = (
+  JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }
+).scripts.start
   .split(/\s+/)
   .filter((arg) => arg.startsWith('--'));
 
 /** The built server as its own process; `flags` are node's (by default `npm start`'s). */
-export function startServer(dataDir: string, extraEnv: Record<string, string> = {}, flags = SERVER_NODE_FLAGS): Promise<{ proc: ChildProcess; url: string }> {
+export function startServer(
+  dataDir: string,
+  extraEnv: Record<string, string> = {},
+  flags = SERVER_NODE_FLAGS,
+): Promise<{ proc: ChildProcess; url: string }> {
   return new Promise((resolve, reject) => {
     // BENCH_PROFILE=dir writes a CPU profile of the server there when it stops.
     const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
     // BENCH_SERVER_MAIN: a server built elsewhere than dist/ (a suite measured without rebuilding dist).
     const main = process.env.BENCH_SERVER_MAIN ?? path.join(ROOT, 'dist', 'src', 'main.js');
+    // The server as `npm start` runs it: its settings are the defaults (log level and format, the Sample Database,
+    // scheduled syncs) unless a suite says otherwise in extraEnv; only where it listens, its data directory, the
+    // folder of the bench's DuckDB files and its first admin are set. Its stdout is a pipe, as under a container or
+    // a service manager, so it logs JSON lines (at a terminal it would log pretty lines: see bench/results.md).
     const proc = spawn(process.execPath, [...profile, ...flags, main], {
       env: {
-        PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, ALLOWED_FILE_DIRS: DATA, LOG_LEVEL: 'info',
-        LOAD_SAMPLE_DATABASE: 'false', SYNC_CHECK_SECONDS: '0', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password,
+        PATH: process.env.PATH ?? '',
+        HOST: '127.0.0.1',
+        PORT: '0',
+        DATA_DIR: dataDir,
+        ALLOWED_FILE_DIRS: DATA,
+        ADMIN_EMAIL: ADMIN.email,
+        ADMIN_PASSWORD: ADMIN.password,
         // The server's DuckDB caps, when a run wants to see what they cost.
         ...extraEnv,
         ...Object.fromEntries(['DUCKDB_MEMORY_LIMIT', 'DUCKDB_THREADS'].filter((k) => process.env[k]).map((k) => [k, process.env[k]!])),
@@ -34,7 +52,8 @@ export function startServer(dataDir: string, extraEnv: Record<string, string> = 
     const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 60_000);
     const onData = (b: Buffer) => {
       out += b.toString();
-      const m = out.match(/"url":"(http:\/\/[^"]+)"/);
+      // The API's URL: with METRICS_PORT set, the metrics server's URL is logged first.
+      const m = out.match(/"url":"(http:\/\/[^"]+)"[^\n]*"msg":"Server started"/);
       if (m) {
         clearTimeout(timer);
         // From here on the log is read and dropped: the benchmark process has measuring to do.
@@ -60,28 +79,38 @@ export function stopServer(proc: ChildProcess): Promise<void> {
 /** Node's own HTTP client with keep-alive: fetch (undici) adds most of a millisecond per request itself. */
 export const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
-export function api(url: string, session: string | null, method: string, route: string, body?: unknown): Promise<{ status: number; json: unknown; ms: number }> {
+export function api(
+  url: string,
+  session: string | null,
+  method: string,
+  route: string,
+  body?: unknown,
+): Promise<{ status: number; json: unknown; ms: number }> {
   const payload = body === undefined ? undefined : JSON.stringify(body);
   const started = process.hrtime.bigint();
   return new Promise((resolve, reject) => {
-    const req = http.request(url + route, {
-      method,
-      agent,
-      headers: {
-        'Content-Type': 'application/json',
-        ...(payload ? { 'Content-Length': Buffer.byteLength(payload) } : {}),
-        ...(session ? { 'X-Metabase-Session': session } : {}),
+    const req = http.request(
+      url + route,
+      {
+        method,
+        agent,
+        headers: {
+          'Content-Type': 'application/json',
+          ...(payload ? { 'Content-Length': Buffer.byteLength(payload) } : {}),
+          ...(session ? { 'X-Metabase-Session': session } : {}),
+        },
       },
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        const raw = Buffer.concat(chunks);
-        resolve({ status: res.statusCode ?? 0, json: raw.length ? JSON.parse(raw.toString()) : null, ms });
-      });
-      res.on('error', reject);
-    });
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const ms = Number(process.hrtime.bigint() - started) / 1e6;
+          const raw = Buffer.concat(chunks);
+          resolve({ status: res.statusCode ?? 0, json: raw.length ? JSON.parse(raw.toString()) : null, ms });
+        });
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(payload);
   });

@@ -31,7 +31,10 @@ const SETTLE_WINDOW = Number(process.env.BENCH_RSS_SETTLE_WINDOW ?? 10);
 /** How close to its idle size the JS heap must come before the RSS is watched for settling. */
 const HEAP_SLACK_MB = 16;
 /** The server as `npm start` runs it on each engine, and on Postgres with a 4 MB young generation (README, memory). */
-const VARIANTS = (process.env.BENCH_RSS_VARIANTS ?? 'postgres;postgres NODE_FLAGS=--max-semi-space-size=4;duckdb').split(';').map((v) => v.trim()).filter(Boolean);
+const VARIANTS = (process.env.BENCH_RSS_VARIANTS ?? 'postgres;postgres NODE_FLAGS=--max-semi-space-size=4;duckdb')
+  .split(';')
+  .map((v) => v.trim())
+  .filter(Boolean);
 const SNAPSHOT = process.env.BENCH_RSS_SNAPSHOT === '1';
 
 interface Memory {
@@ -71,7 +74,14 @@ export async function rssSeriesBench(): Promise<string> {
       const pgUrl = await ensurePostgres();
       details = { host: pgUrl.hostname, port: Number(pgUrl.port || 5432), dbname: PG_DB, user: pgUrl.username || 'postgres' };
     }
-    runs.push(await series(variant, engine, details, Object.fromEntries(settings.map((s) => [s.slice(0, s.indexOf('=')), s.slice(s.indexOf('=') + 1)]))));
+    runs.push(
+      await series(
+        variant,
+        engine,
+        details,
+        Object.fromEntries(settings.map((s) => [s.slice(0, s.indexOf('=')), s.slice(s.indexOf('=') + 1)])),
+      ),
+    );
   }
   agent.destroy();
   return report(runs);
@@ -88,7 +98,17 @@ async function series(variant: string, engine: string, details: Record<string, u
     SNAPSHOT ? `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${dataDir}` : '',
   ].join(' ');
   // MAX_QUERIES_PER_USER: the clients share one session, and each of them is to have its query running.
-  const server = await startServer(dataDir, { MAX_QUERIES_PER_USER: String(Math.max(10, CLIENTS)), ...env, NODE_OPTIONS: nodeOptions, SOAK_PROBE_FILE: probeFile, SOAK_PROBE_MS: '1000' }, flags);
+  const server = await startServer(
+    dataDir,
+    {
+      MAX_QUERIES_PER_USER: String(Math.max(10, CLIENTS)),
+      ...env,
+      NODE_OPTIONS: nodeOptions,
+      SOAK_PROBE_FILE: probeFile,
+      SOAK_PROBE_MS: '1000',
+    },
+    flags,
+  );
   const pid = server.proc.pid!;
   const memory = () => readMemory(probeFile);
   const load0 = os.loadavg()[0];
@@ -132,12 +152,14 @@ async function series(variant: string, engine: string, details: Record<string, u
         const many = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
         const until = Date.now() + SECONDS * 1000;
         let n = 0;
-        await Promise.all(Array.from({ length: CLIENTS }, async () => {
-          while (Date.now() < until) {
-            n++;
-            count(await query(server.url, admin, n % 2 ? nativeQuery(ids, QUERIES + n) : structuredQuery(ids, QUERIES + n), many));
-          }
-        }));
+        await Promise.all(
+          Array.from({ length: CLIENTS }, async () => {
+            while (Date.now() < until) {
+              n++;
+              count(await query(server.url, admin, n % 2 ? nativeQuery(ids, QUERIES + n) : structuredQuery(ids, QUERIES + n), many));
+            }
+          }),
+        );
         many.destroy();
       });
     } finally {
@@ -147,10 +169,29 @@ async function series(variant: string, engine: string, details: Record<string, u
     const settleSeconds = await settle(pid, probeFile, idle.heapUsedMb);
     const settled = await memory();
     const settledKinds = residentByKind(pid);
-    log(`rss ${variant}: peak ${peakMb.toFixed(0)} MB, right after ${afterSeries.rssMb.toFixed(0)} MB, settled ${settled.rssMb.toFixed(0)} MB after ${settleSeconds} s; heap ${idle.heapUsedMb.toFixed(0)} -> ${settled.heapUsedMb.toFixed(0)} MB`);
+    log(
+      `rss ${variant}: peak ${peakMb.toFixed(0)} MB, right after ${afterSeries.rssMb.toFixed(0)} MB,` +
+        ` settled ${settled.rssMb.toFixed(0)} MB after ${settleSeconds} s;` +
+        ` heap ${idle.heapUsedMb.toFixed(0)} -> ${settled.heapUsedMb.toFixed(0)} MB`,
+    );
     // A snapshot collects the whole heap first: the heap used just after it is what is still alive.
-    const growth = idleSnapshot ? { kinds: heapGrowth(idleSnapshot, await snapshot(pid, dataDir)), liveMb: (await memory()).heapUsedMb } : null;
-    return { variant, idle, peakMb, afterSeries, settled, settleSeconds, kinds: [idleKinds, settledKinds], steps, requests, failures, growth, load: [load0, os.loadavg()[0]] };
+    const growth = idleSnapshot
+      ? { kinds: heapGrowth(idleSnapshot, await snapshot(pid, dataDir)), liveMb: (await memory()).heapUsedMb }
+      : null;
+    return {
+      variant,
+      idle,
+      peakMb,
+      afterSeries,
+      settled,
+      settleSeconds,
+      kinds: [idleKinds, settledKinds],
+      steps,
+      requests,
+      failures,
+      growth,
+      load: [load0, os.loadavg()[0]],
+    };
   } finally {
     await stopServer(server.proc);
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -159,22 +200,35 @@ async function series(variant: string, engine: string, details: Record<string, u
 
 /** A one-row native query whose text differs with n. */
 function nativeQuery(ids: Ids, n: number): Record<string, unknown> {
-  return { database: ids.db, type: 'native', native: { query: `SELECT COUNT(*) AS "count", SUM("TOTAL") AS "total" FROM "ORDERS" WHERE "ID" % 1000 = ${n % 1000} AND "ID" > ${n}` } };
+  return {
+    database: ids.db,
+    type: 'native',
+    native: { query: `SELECT COUNT(*) AS "count", SUM("TOTAL") AS "total" FROM "ORDERS" WHERE "ID" % 1000 = ${n % 1000} AND "ID" > ${n}` },
+  };
 }
 
 /** A structured query of up to 2,000 order rows (the ad hoc cap) whose filter differs with n. */
 function structuredQuery(ids: Ids, n: number): Record<string, unknown> {
-  return { database: ids.db, type: 'query', query: { 'source-table': ids.orders, filter: ['>', ['field', ids.total, null], n / 100], limit: 2000 } };
+  return {
+    database: ids.db,
+    type: 'query',
+    query: { 'source-table': ids.orders, filter: ['>', ['field', ids.total, null], n / 100], limit: 2000 },
+  };
 }
 
 /** ORDERS repeated until it holds DOWNLOAD_ROWS rows (generate_series is a table function on both engines). */
 function downloadQuery(ids: Ids): Record<string, unknown> {
   const copies = Math.max(1, Math.ceil(DOWNLOAD_ROWS / ORDERS));
-  return { database: ids.db, type: 'native', native: { query: `SELECT o.*, g.n AS "COPY" FROM "ORDERS" o CROSS JOIN generate_series(1, ${copies}) AS g(n) LIMIT ${DOWNLOAD_ROWS}` } };
+  return {
+    database: ids.db,
+    type: 'native',
+    native: { query: `SELECT o.*, g.n AS "COPY" FROM "ORDERS" o CROSS JOIN generate_series(1, ${copies}) AS g(n) LIMIT ${DOWNLOAD_ROWS}` },
+  };
 }
 
 async function query(url: string, session: string, body: Record<string, unknown>, through: http.Agent = agent): Promise<boolean> {
-  const res = through === agent ? await api(url, session, 'POST', '/api/dataset', body) : await post(url, session, '/api/dataset', body, through);
+  const res =
+    through === agent ? await api(url, session, 'POST', '/api/dataset', body) : await post(url, session, '/api/dataset', body, through);
   const ok = res.status === 202 && (res.json as { status?: string }).status === 'completed';
   if (!ok) log(`query failed: ${JSON.stringify(res.json).slice(0, 300)}`);
   return ok;
@@ -183,19 +237,27 @@ async function query(url: string, session: string, body: Record<string, unknown>
 function post(url: string, session: string, route: string, body: unknown, through: http.Agent): Promise<{ status: number; json: unknown }> {
   const payload = JSON.stringify(body);
   return new Promise((resolve, reject) => {
-    const req = http.request(url + route, { method: 'POST', agent: through, headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload), 'X-Metabase-Session': session } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        // A body that is not JSON fails the series (its server is stopped), not the whole process.
-        try {
-          resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString() || 'null') });
-        } catch (e) {
-          reject(e);
-        }
-      });
-      res.on('error', reject);
-    });
+    const req = http.request(
+      url + route,
+      {
+        method: 'POST',
+        agent: through,
+        headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload), 'X-Metabase-Session': session },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          // A body that is not JSON fails the series (its server is stopped), not the whole process.
+          try {
+            resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString() || 'null') });
+          } catch (e) {
+            reject(e);
+          }
+        });
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(payload);
   });
@@ -205,12 +267,20 @@ function post(url: string, session: string, route: string, body: unknown, throug
 function download(url: string, session: string, format: 'csv' | 'xlsx', query: Record<string, unknown>): Promise<number> {
   const payload = JSON.stringify({ query, format_rows: false });
   return new Promise((resolve, reject) => {
-    const req = http.request(`${url}/api/dataset/${format}`, { method: 'POST', agent, headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload), 'X-Metabase-Session': session } }, (res) => {
-      let bytes = 0;
-      res.on('data', (c: Buffer) => (bytes += c.length));
-      res.on('end', () => (res.statusCode === 200 ? resolve(bytes) : reject(new Error(`${format} download: HTTP ${res.statusCode}`))));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      `${url}/api/dataset/${format}`,
+      {
+        method: 'POST',
+        agent,
+        headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload), 'X-Metabase-Session': session },
+      },
+      (res) => {
+        let bytes = 0;
+        res.on('data', (c: Buffer) => (bytes += c.length));
+        res.on('end', () => (res.statusCode === 200 ? resolve(bytes) : reject(new Error(`${format} download: HTTP ${res.statusCode}`))));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(payload);
   });
@@ -307,18 +377,33 @@ function report(runs: Run[]): string {
     '## Memory after a series of workloads',
     '',
     `Written by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)} (${os.cpus().length} cores, Node ${process.version}).`,
-    `Sample Database with ${ORDERS.toLocaleString('en-US')} orders. Each variant (warehouse engine, then settings of the server's environment)`,
+    `Sample Database with ${ORDERS.toLocaleString('en-US')} orders.` +
+      " Each variant (warehouse engine, then settings of the server's environment)",
     `runs on a fresh server: connected and synced, one query, idle until its heap has been collected; then ${QUERIES} queries one at a`,
-    `time (each with a different literal), a CSV and an XLSX download of ${DOWNLOAD_ROWS.toLocaleString('en-US')} rows (ORDERS repeated), and`,
-    `${CLIENTS} clients querying at once for ${SECONDS} s (one session; MAX_QUERIES_PER_USER lets all their queries run); then idle until the JS heap has been collected and the RSS has stopped falling (at most ${SETTLE_SECONDS} s; the idle server collects only after 30 to 90 s). RSS is VmRSS`,
-    'of /proc/<pid>/status (peak: sampled every 100 ms); the JS heap (used) from a probe in the server (bench/soak-probe.ts). Target (issue 22):',
+    `time (each with a different literal), a CSV and an XLSX download of ${DOWNLOAD_ROWS.toLocaleString('en-US')} rows` +
+      ' (ORDERS repeated), and',
+    `${CLIENTS} clients querying at once for ${SECONDS} s (one session; MAX_QUERIES_PER_USER lets all their queries run);` +
+      ' then idle until the JS heap has been collected and the RSS has stopped falling' +
+      ` (at most ${SETTLE_SECONDS} s; the idle server collects only after 30 to 90 s). RSS is VmRSS`,
+    'of /proc/<pid>/status (peak: sampled every 100 ms); the JS heap (used) from a probe in the server (bench/soak-probe.ts).' +
+      ' Target (issue 22):',
     `settled RSS within ${TARGET_MB} MB of idle.`,
     '',
-    '| variant | RSS idle / peak / right after / settled (MB) | settled minus idle | JS heap used idle / settled (MB) | requests (failed) | load (1 min) | target |',
+    '| variant | RSS idle / peak / right after / settled (MB) | settled minus idle | JS heap used idle / settled (MB) |' +
+      ' requests (failed) | load (1 min) | target |',
     '|---|---:|---:|---:|---:|---:|---|',
     ...runs.map((r) => {
       const kept = r.settled.rssMb - r.idle.rssMb;
-      return `| ${r.variant} | ${mb(r.idle.rssMb)} / ${mb(r.peakMb)} / ${mb(r.afterSeries.rssMb)} / ${mb(r.settled.rssMb)} (${r.settleSeconds} s) | ${kept >= 0 ? '+' : ''}${mb(kept)} MB | ${mb(r.idle.heapUsedMb)} / ${mb(r.settled.heapUsedMb)} | ${r.requests} (${r.failures}) | ${r.load.map((l) => l.toFixed(1)).join(' -> ')} | ${kept <= TARGET_MB ? 'met' : 'missed'} (${kept <= TARGET_MB ? '<=' : '>'} ${TARGET_MB} MB) |`;
+      const cells = [
+        r.variant,
+        `${mb(r.idle.rssMb)} / ${mb(r.peakMb)} / ${mb(r.afterSeries.rssMb)} / ${mb(r.settled.rssMb)} (${r.settleSeconds} s)`,
+        `${kept >= 0 ? '+' : ''}${mb(kept)} MB`,
+        `${mb(r.idle.heapUsedMb)} / ${mb(r.settled.heapUsedMb)}`,
+        `${r.requests} (${r.failures})`,
+        r.load.map((l) => l.toFixed(1)).join(' -> '),
+        `${kept <= TARGET_MB ? 'met' : 'missed'} (${kept <= TARGET_MB ? '<=' : '>'} ${TARGET_MB} MB)`,
+      ];
+      return `| ${cells.join(' | ')} |`;
     }),
     '',
     'RSS after each step (MB, seconds taken):',
@@ -326,15 +411,19 @@ function report(runs: Run[]): string {
     ...runs.map((r) => `- ${r.variant}: ${r.steps.map((s) => `${s.step} ${mb(s.rssMb)} (${s.seconds.toFixed(1)} s)`).join('; ')}`),
     '',
     'Resident memory by kind of mapping, idle -> settled (MB; /proc/<pid>/smaps): mapped files (code, libraries); the',
-    'brk heap (glibc\'s main malloc arena); other anonymous memory (V8\'s heap pages, other threads\' malloc arenas,',
-    'large malloc blocks, DuckDB\'s buffers):',
+    "brk heap (glibc's main malloc arena); other anonymous memory (V8's heap pages, other threads' malloc arenas,",
+    "large malloc blocks, DuckDB's buffers):",
     '',
     ...runs.map((r) => {
       const [a, b] = r.kinds;
-      return `- ${r.variant}: files ${mb(a.filesMb)} -> ${mb(b.filesMb)}; brk heap ${mb(a.brkMb)} -> ${mb(b.brkMb)}; other anonymous ${mb(a.anonMb)} -> ${mb(b.anonMb)}`;
+      return (
+        `- ${r.variant}: files ${mb(a.filesMb)} -> ${mb(b.filesMb)}; brk heap ${mb(a.brkMb)} -> ${mb(b.brkMb)};` +
+        ` other anonymous ${mb(a.anonMb)} -> ${mb(b.anonMb)}`
+      );
     }),
     '',
-    `The server runs as \`npm start\` and the Docker image run it (node flags: ${SERVER_NODE_FLAGS.join(' ') || 'none'}); a NODE_FLAGS= variant`,
+    `The server runs as \`npm start\` and the Docker image run it (node flags: ${SERVER_NODE_FLAGS.join(' ') || 'none'});` +
+      ' a NODE_FLAGS= variant',
     'runs the same server with other node flags.',
     '',
     'What is kept (BENCH_RSS_SNAPSHOT=1 on Postgres, 2026-11-24): not JavaScript objects. The JS heap comes back to',
@@ -348,7 +437,7 @@ function report(runs: Run[]): string {
     "the malloc'd backing stores of short-lived Buffers are freed at the next scavenge, which comes sooner, and pile up",
     'less (--max-semi-space-size=8: +56 MB; =4: +5 to +28 MB in five runs). It is not the default because of what it',
     'costs: 100,000-row results 17-28% over the direct run instead of 3% on Postgres (the query suite, same day and',
-    "build), as the rows waiting to be written survive more scavenges; and 1-6% more CPU on the cheapest requests.",
+    'build), as the rows waiting to be written survive more scavenges; and 1-6% more CPU on the cheapest requests.',
     'A heap snapshot itself leaves about 400 MB of freed malloc memory mapped, which is how large that retention can get.',
     '',
   ];
@@ -356,7 +445,11 @@ function report(runs: Run[]): string {
     lines.push(`Heap snapshot, ${r.variant}: what grew between idle and settled (self size; the snapshots cost memory themselves, so this`);
     lines.push(`run's RSS is not comparable). JS heap still alive after the settled snapshot: ${r.growth!.liveMb.toFixed(0)} MB.`, '');
     lines.push('| kind / constructor | count idle -> settled | self size idle -> settled (MB) |', '|---|---:|---:|');
-    for (const g of r.growth!.kinds) lines.push(`| ${g.name} | ${g.countBefore} -> ${g.countAfter} | ${(g.bytesBefore / 1048576).toFixed(2)} -> ${(g.bytesAfter / 1048576).toFixed(2)} |`);
+    for (const g of r.growth!.kinds)
+      lines.push(
+        `| ${g.name} | ${g.countBefore} -> ${g.countAfter} |` +
+          ` ${(g.bytesBefore / 1048576).toFixed(2)} -> ${(g.bytesAfter / 1048576).toFixed(2)} |`,
+      );
     lines.push('');
   }
   return lines.join('\n');
@@ -376,7 +469,13 @@ function heapGrowth(before: string, after: string): HeapGrowth[] {
   const b = heapCensus(after);
   const names = new Set([...a.keys(), ...b.keys()]);
   return [...names]
-    .map((name) => ({ name, countBefore: a.get(name)?.count ?? 0, countAfter: b.get(name)?.count ?? 0, bytesBefore: a.get(name)?.bytes ?? 0, bytesAfter: b.get(name)?.bytes ?? 0 }))
+    .map((name) => ({
+      name,
+      countBefore: a.get(name)?.count ?? 0,
+      countAfter: b.get(name)?.count ?? 0,
+      bytesBefore: a.get(name)?.bytes ?? 0,
+      bytesAfter: b.get(name)?.bytes ?? 0,
+    }))
     .sort((x, y) => y.bytesAfter - y.bytesBefore - (x.bytesAfter - x.bytesBefore))
     .slice(0, 15);
 }
@@ -389,7 +488,9 @@ function heapGrowth(before: string, after: string): HeapGrowth[] {
 function heapCensus(file: string): Map<string, { count: number; bytes: number }> {
   const buf = fs.readFileSync(file);
   const nodesAt = buf.indexOf('"nodes":[');
-  const head = JSON.parse(`${buf.subarray(0, nodesAt).toString().trim().replace(/,$/, '')}}`) as { snapshot: { meta: { node_fields: string[]; node_types: [string[]] } } };
+  const head = JSON.parse(`${buf.subarray(0, nodesAt).toString().trim().replace(/,$/, '')}}`) as {
+    snapshot: { meta: { node_fields: string[]; node_types: [string[]] } };
+  };
   const fields = head.snapshot.meta.node_fields;
   const types = head.snapshot.meta.node_types[0];
   const stringsAt = buf.lastIndexOf('"strings":[');

@@ -1,11 +1,17 @@
 /**
- * `npm run bench`: every benchmark suite, or those named in BENCH_SUITE (comma-separated: `query`, `content`, `dashboard`, `download`, `embed`, `floor`, `upload`, `xray`, `rss`, `start`; `soak`: 10 minutes, only when named).
+ * `npm run bench`: every benchmark suite, or those named in BENCH_SUITE (comma-separated: `query`, `content`, `dashboard`,
+ * `download`, `embed`, `floor`, `upload`, `xray`, `rss`, `start`, `burst`, `crowd`, `admin`,
+ * `dashboards`; `soak`: 10 minutes, only when named).
  * Each suite rewrites its own section of bench/results.md and leaves the others' figures as they were.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { adminBench } from './admin';
+import { burstBench } from './burst';
 import { contentBench } from './content';
+import { crowdBench } from './crowd';
 import { dashboardBench } from './dashboard';
+import { dashboardCrowdBench } from './dashboard-crowd';
 import { downloadBench } from './download';
 import { embedBench } from './embed';
 import { floorBench } from './floor';
@@ -18,11 +24,36 @@ import { startBench } from './start';
 import { uploadBench } from './upload';
 import { xrayBench } from './xray';
 
-const SUITES: Record<string, () => Promise<string>> = { query: queryOverheadBench, content: contentBench, dashboard: dashboardBench, download: downloadBench, embed: embedBench, floor: floorBench, upload: uploadBench, xray: xrayBench, rss: rssSeriesBench, start: startBench, soak: soakBench, web: webBench };
+const SUITES: Record<string, () => Promise<string>> = {
+  query: queryOverheadBench,
+  content: contentBench,
+  dashboard: dashboardBench,
+  download: downloadBench,
+  embed: embedBench,
+  floor: floorBench,
+  upload: uploadBench,
+  xray: xrayBench,
+  rss: rssSeriesBench,
+  start: startBench,
+  soak: soakBench,
+  web: webBench,
+  burst: burstBench,
+  crowd: crowdBench,
+  admin: adminBench,
+  dashboards: dashboardCrowdBench,
+};
 const RESULTS = path.join(ROOT, 'bench', 'results.md');
 
 async function main(): Promise<void> {
-  const wanted = (process.env.BENCH_SUITE ?? Object.keys(SUITES).filter((s) => s !== 'soak').join(',')).split(',').map((s) => s.trim()).filter(Boolean);
+  const wanted = (
+    process.env.BENCH_SUITE ??
+    Object.keys(SUITES)
+      .filter((s) => s !== 'soak')
+      .join(',')
+  )
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const name of wanted) {
     if (!SUITES[name]) throw new Error(`unknown BENCH_SUITE ${name}; known: ${Object.keys(SUITES).join(', ')}`);
     const section = await SUITES[name]();
@@ -38,8 +69,11 @@ function writeSection(name: string, text: string): void {
   const old = fs.existsSync(RESULTS) ? fs.readFileSync(RESULTS, 'utf8') : '';
   const start = old.indexOf(open);
   const end = old.indexOf(close);
-  const body = old.startsWith('# Benchmarks') ? old : '# Benchmarks\n\nWritten by `npm run bench` (BENCH_SUITE picks suites); each suite rewrites its own section.\n';
-  const next = start >= 0 && end > start ? `${old.slice(0, start)}${block}${old.slice(end + close.length)}` : `${body.trimEnd()}\n\n${block}\n`;
+  const body = old.startsWith('# Benchmarks')
+    ? old
+    : '# Benchmarks\n\nWritten by `npm run bench` (BENCH_SUITE picks suites); each suite rewrites its own section.\n';
+  const next =
+    start >= 0 && end > start ? `${old.slice(0, start)}${block}${old.slice(end + close.length)}` : `${body.trimEnd()}\n\n${block}\n`;
   fs.writeFileSync(RESULTS, next);
 }
 

@@ -14,12 +14,21 @@ if (file) {
   delay.enable();
   let majorGcs = 0;
   new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) if ((e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) majorGcs++;
+    for (const e of list.getEntries())
+      if ((e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) majorGcs++;
   }).observe({ entryTypes: ['gc'] });
   setInterval(() => {
     const mem = process.memoryUsage();
     const ms = (ns: number) => Math.round(ns / 1e4) / 100;
-    const sample = { at: Date.now(), rss: mem.rss, heapUsed: mem.heapUsed, elMean: ms(delay.mean), elP99: ms(delay.percentile(99)), elMax: ms(delay.max), majorGcs };
+    const sample = {
+      at: Date.now(),
+      rss: mem.rss,
+      heapUsed: mem.heapUsed,
+      elMean: ms(delay.mean),
+      elP99: ms(delay.percentile(99)),
+      elMax: ms(delay.max),
+      majorGcs,
+    };
     fs.appendFileSync(file, `${JSON.stringify(sample)}\n`);
     delay.reset();
   }, every).unref();

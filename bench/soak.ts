@@ -42,15 +42,29 @@ export async function soakBench(): Promise<string> {
     }
     if (db === undefined) throw new Error('the Sample Database did not appear');
     const native = (sql: string) => ({ database: db, type: 'native', native: { query: sql } });
-    const card = await api(server.url, admin, 'POST', '/api/card', { name: 'Soak card', display: 'table', visualization_settings: {}, dataset_query: native('SELECT CATEGORY, COUNT(*) AS n FROM PRODUCTS GROUP BY CATEGORY') });
+    const card = await api(server.url, admin, 'POST', '/api/card', {
+      name: 'Soak card',
+      display: 'table',
+      visualization_settings: {},
+      dataset_query: native('SELECT CATEGORY, COUNT(*) AS n FROM PRODUCTS GROUP BY CATEGORY'),
+    });
     if (card.status !== 200) throw new Error(`card: ${JSON.stringify(card.json).slice(0, 300)}`);
     const cardId = (card.json as { id: number }).id;
     const dash = (await api(server.url, admin, 'POST', '/api/dashboard', { name: 'Soak dashboard' })).json as { id: number };
-    await api(server.url, admin, 'PUT', `/api/dashboard/${dash.id}`, { dashcards: [{ id: -1, card_id: cardId, row: 0, col: 0, size_x: 8, size_y: 4, parameter_mappings: [], visualization_settings: {} }] });
+    await api(server.url, admin, 'PUT', `/api/dashboard/${dash.id}`, {
+      dashcards: [{ id: -1, card_id: cardId, row: 0, col: 0, size_x: 8, size_y: 4, parameter_mappings: [], visualization_settings: {} }],
+    });
 
     // One request kind per tick, in turn: the mix stays the same whatever the rate.
     const kinds: Array<{ name: string; method: string; route: string; body?: unknown; form?: string }> = [
-      { name: 'query', method: 'POST', route: '/api/dataset', body: native('SELECT STATE, COUNT(*) AS n, SUM(TOTAL) AS total FROM ORDERS JOIN PEOPLE ON PEOPLE.ID = ORDERS.USER_ID GROUP BY STATE') },
+      {
+        name: 'query',
+        method: 'POST',
+        route: '/api/dataset',
+        body: native(
+          'SELECT STATE, COUNT(*) AS n, SUM(TOTAL) AS total FROM ORDERS JOIN PEOPLE ON PEOPLE.ID = ORDERS.USER_ID GROUP BY STATE',
+        ),
+      },
       { name: 'card query', method: 'POST', route: `/api/card/${cardId}/query` },
       { name: 'card read', method: 'GET', route: `/api/card/${cardId}` },
       { name: 'dashboard read', method: 'GET', route: `/api/dashboard/${dash.id}` },
@@ -67,14 +81,19 @@ export async function soakBench(): Promise<string> {
       sent++;
       const started = performance.now();
       const payload = k.body === undefined ? undefined : JSON.stringify(k.body);
-      const req = http.request(server.url + k.route, { method: k.method, agent, headers: { 'Content-Type': 'application/json', 'X-Metabase-Session': admin } }, (res) => {
-        res.resume();
-        res.on('end', () => {
-          done++;
-          latencies.push(performance.now() - started);
-          if ((res.statusCode ?? 0) >= 400) errors.set(`${k.name} ${res.statusCode}`, (errors.get(`${k.name} ${res.statusCode}`) ?? 0) + 1);
-        });
-      });
+      const req = http.request(
+        server.url + k.route,
+        { method: k.method, agent, headers: { 'Content-Type': 'application/json', 'X-Metabase-Session': admin } },
+        (res) => {
+          res.resume();
+          res.on('end', () => {
+            done++;
+            latencies.push(performance.now() - started);
+            if ((res.statusCode ?? 0) >= 400)
+              errors.set(`${k.name} ${res.statusCode}`, (errors.get(`${k.name} ${res.statusCode}`) ?? 0) + 1);
+          });
+        },
+      );
       req.on('error', (e) => errors.set(`${k.name} ${e.message}`, (errors.get(`${k.name} ${e.message}`) ?? 0) + 1));
       req.end(payload);
     };
@@ -94,9 +113,14 @@ export async function soakBench(): Promise<string> {
       }, 10);
     });
     const drainUntil = Date.now() + 30_000;
-    while (done + [...errors.values()].reduce((a, b) => a + b, 0) < sent && Date.now() < drainUntil) await new Promise((r) => setTimeout(r, 100));
+    while (done + [...errors.values()].reduce((a, b) => a + b, 0) < sent && Date.now() < drainUntil)
+      await new Promise((r) => setTimeout(r, 100));
     await new Promise((r) => setTimeout(r, 11_000)); // one more sample after the last request
-    const samples = fs.readFileSync(probeFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Sample);
+    const samples = fs
+      .readFileSync(probeFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Sample);
     const afterWarmup = samples.find((s) => s.at >= started + WARMUP_MINUTES * 60_000) ?? samples[0];
     const last = samples.filter((s) => s.at <= end + 5_000).pop() ?? samples[samples.length - 1];
     const mb = (b: number) => (b / 1024 / 1024).toFixed(1);
@@ -104,16 +128,24 @@ export async function soakBench(): Promise<string> {
     const loaded = samples.filter((s) => s.at > started && s.at <= end + 5_000);
     const failed = [...errors.entries()].map(([k, n]) => `${k}: ${n}`).join(', ') || 'none';
     log(`soak: rss ${mb(afterWarmup.rss)} -> ${mb(last.rss)} MB (${growth.toFixed(1)}%), failed: ${failed}`);
-    const rows = loaded.map((s) => `| ${Math.round((s.at - started) / 1000)} | ${mb(s.rss)} | ${mb(s.heapUsed)} | ${s.elMean} | ${s.elP99} | ${s.elMax} |`);
+    const rows = loaded.map(
+      (s) => `| ${Math.round((s.at - started) / 1000)} | ${mb(s.rss)} | ${mb(s.heapUsed)} | ${s.elMean} | ${s.elP99} | ${s.elMax} |`,
+    );
     return [
       '## Soak (one instance, fixed request rate)',
       '',
-      `${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}. SQLite app DB, Sample Database (SQLite) as warehouse. ${RATE} requests/s for ${MINUTES} min, open loop, ` +
-        `in turn: native query (join + group), card query, card read, dashboard read, card CSV download, health, 200-row query, current user. Samples every 10 s from inside the server.`,
+      `${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}.` +
+        ` SQLite app DB, Sample Database (SQLite) as warehouse. ${RATE} requests/s for ${MINUTES} min, open loop, ` +
+        'in turn: native query (join + group), card query, card read, dashboard read, card CSV download, health,' +
+        ' 200-row query, current user. Samples every 10 s from inside the server.',
       '',
-      `- Requests: ${sent} sent, ${done} answered; failed: ${failed}. Latency p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms.`,
-      `- RSS after the ${WARMUP_MINUTES}-min warm-up: ${mb(afterWarmup.rss)} MB; at the end: ${mb(last.rss)} MB: **${growth >= 0 ? '+' : ''}${growth.toFixed(1)}%** (target within 10%: ${Math.abs(growth) <= 10 ? 'met' : 'NOT met'}).`,
-      `- Event-loop delay under load: worst p99 of an interval ${Math.max(...loaded.map((s) => s.elP99))} ms, worst max ${Math.max(...loaded.map((s) => s.elMax))} ms, mean of means ${(loaded.reduce((a, s) => a + s.elMean, 0) / Math.max(1, loaded.length)).toFixed(2)} ms.`,
+      `- Requests: ${sent} sent, ${done} answered; failed: ${failed}.` +
+        ` Latency p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms.`,
+      `- RSS after the ${WARMUP_MINUTES}-min warm-up: ${mb(afterWarmup.rss)} MB; at the end: ${mb(last.rss)} MB:` +
+        ` **${growth >= 0 ? '+' : ''}${growth.toFixed(1)}%** (target within 10%: ${Math.abs(growth) <= 10 ? 'met' : 'NOT met'}).`,
+      `- Event-loop delay under load: worst p99 of an interval ${Math.max(...loaded.map((s) => s.elP99))} ms,` +
+        ` worst max ${Math.max(...loaded.map((s) => s.elMax))} ms,` +
+        ` mean of means ${(loaded.reduce((a, s) => a + s.elMean, 0) / Math.max(1, loaded.length)).toFixed(2)} ms.`,
       '',
       '<details><summary>Samples</summary>',
       '',

@@ -43,7 +43,10 @@ async function ensureCsv(file: string, untidy: boolean): Promise<void> {
   for (let g = 1; g <= ROWS; g++) {
     const at = new Date(Date.UTC(2020, 0, 1) + g * 37_000).toISOString().slice(0, 19).replace('T', ' ');
     const day = new Date(Date.UTC(2020, 0, 1) + (g % 1500) * 86_400_000).toISOString().slice(0, 10);
-    chunk += `${g},${at},${day},${CATEGORIES[g % 4]},Product ${g.toString(36)},${untidy && g % 5 === 0 ? ` ${g % 97} ` : g % 97},${((g % 10000) / 7).toFixed(2)},${(g % 13) / 100},${g % 3 === 0},${g % 10 === 0 ? '' : `A note about order ${g}`}\n`;
+    const quantity = untidy && g % 5 === 0 ? ` ${g % 97} ` : g % 97;
+    const note = g % 10 === 0 ? '' : `A note about order ${g}`;
+    chunk += `${g},${at},${day},${CATEGORIES[g % 4]},Product ${g.toString(36)},${quantity},${((g % 10000) / 7).toFixed(2)},`;
+    chunk += `${(g % 13) / 100},${g % 3 === 0},${note}\n`;
     if (g % 10_000 === 0) {
       await write(chunk);
       chunk = '';
@@ -65,14 +68,18 @@ function uploadFile(url: string, session: string, file: string): Promise<{ statu
   const length = head.length + fs.statSync(file).size + tail.length;
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const req = http.request(`${url}/api/card/from-csv`, {
-      method: 'POST',
-      headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': length, 'X-Metabase-Session': session },
-    }, (res) => {
-      let body = '';
-      res.on('data', (c: Buffer) => (body += c.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, ms: performance.now() - started }));
-    });
+    const req = http.request(
+      `${url}/api/card/from-csv`,
+      {
+        method: 'POST',
+        headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': length, 'X-Metabase-Session': session },
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body, ms: performance.now() - started }));
+      },
+    );
     req.on('error', reject);
     req.write(head);
     const src = fs.createReadStream(file);
@@ -103,7 +110,10 @@ export async function uploadBench(): Promise<string> {
   try {
     const session = await login(server.url, ADMIN);
     const targets: Array<[string, Record<string, unknown>]> = [
-      ['postgres', { host: pgUrl.hostname, port: Number(pgUrl.port || 5432), dbname: PG_DB, user: decodeURIComponent(pgUrl.username) || 'postgres' }],
+      [
+        'postgres',
+        { host: pgUrl.hostname, port: Number(pgUrl.port || 5432), dbname: PG_DB, user: decodeURIComponent(pgUrl.username) || 'postgres' },
+      ],
       ['duckdb', { db: duckFile }],
     ];
     for (const [engine, details] of targets) {
@@ -115,7 +125,9 @@ export async function uploadBench(): Promise<string> {
         if (d.initial_sync_status !== 'incomplete') break;
         await new Promise((r) => setTimeout(r, 200));
       }
-      const set = await api(server.url, session, 'PUT', '/api/setting/uploads-settings', { value: { db_id: db, schema_name: null, table_prefix: 'bench_' } });
+      const set = await api(server.url, session, 'PUT', '/api/setting/uploads-settings', {
+        value: { db_id: db, schema_name: null, table_prefix: 'bench_' },
+      });
       if (set.status !== 204) throw new Error(`uploads-settings not set: ${JSON.stringify(set.json)}`);
       for (const [kind, csv] of files) {
         log(`uploading ${ROWS} rows (${kind}) into ${engine}`);
@@ -125,13 +137,21 @@ export async function uploadBench(): Promise<string> {
         const cpu = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore;
         if (res.status !== 200) throw new Error(`upload into ${engine} failed: ${res.status} ${res.body}`);
         const model = Number(res.body);
-        const q = (await api(server.url, session, 'POST', '/api/dataset', {
-          database: db, type: 'query', query: { 'source-table': `card__${model}`, aggregation: [['count']] },
-        })).json as { data: { rows: unknown[][] } };
+        const q = (
+          await api(server.url, session, 'POST', '/api/dataset', {
+            database: db,
+            type: 'query',
+            query: { 'source-table': `card__${model}`, aggregation: [['count']] },
+          })
+        ).json as { data: { rows: unknown[][] } };
         const count = Number(q.data.rows[0][0]);
         const rate = ROWS / (res.ms / 1000);
         const perCpu = cpu ? `${cpu.toFixed(1)} s (${Math.round(ROWS / cpu).toLocaleString('en-US')} rows per CPU-second)` : 'n/a';
-        lines.push(`| ${engine} | ${kind} | ${ROWS.toLocaleString('en-US')} | ${(res.ms / 1000).toFixed(1)} s | ${Math.round(rate).toLocaleString('en-US')} | ${perCpu} | ${count === ROWS ? 'yes' : `no (${count})`} | ${rate >= TARGET_ROWS_PER_SECOND ? 'met' : 'missed'} |`);
+        lines.push(
+          `| ${engine} | ${kind} | ${ROWS.toLocaleString('en-US')} | ${(res.ms / 1000).toFixed(1)} s |` +
+            ` ${Math.round(rate).toLocaleString('en-US')} | ${perCpu} | ${count === ROWS ? 'yes' : `no (${count})`} |` +
+            ` ${rate >= TARGET_ROWS_PER_SECOND ? 'met' : 'missed'} |`,
+        );
         log(lines[lines.length - 1]);
       }
     }
@@ -143,12 +163,17 @@ export async function uploadBench(): Promise<string> {
   return [
     '## CSV upload',
     '',
-    `POST /api/card/from-csv of a ${size} MB CSV (${ROWS.toLocaleString('en-US')} rows, 10 columns: integers, datetime, date, text, floats, boolean, text with nulls),`,
-    'once as it is and once without a key of its own and with spaces around every fifth quantity, timed over the whole request: type detection',
-    'over every row, the load in one transaction (Postgres `COPY FROM STDIN` of the file, or of the parsed rows when they need normalizing; DuckDB',
-    '`read_csv` of the server\'s temporary copy with values normalized and cast in SQL and a generated key numbered by `row_number()`),',
-    `the sync (with fingerprints) of the new table and the model. Target ${TARGET_ROWS_PER_SECOND.toLocaleString('en-US')} rows/s. ${os.cpus().length} cores,`,
-    `load average ${os.loadavg()[0].toFixed(1)} when the run ended, ${new Date().toISOString().slice(0, 10)}. Server CPU is the server process's own (user + system; Postgres's`,
+    `POST /api/card/from-csv of a ${size} MB CSV (${ROWS.toLocaleString('en-US')} rows,` +
+      ' 10 columns: integers, datetime, date, text, floats, boolean, text with nulls),',
+    'once as it is and once without a key of its own and with spaces around every fifth quantity,' +
+      ' timed over the whole request: type detection',
+    'over every row, the load in one transaction (Postgres `COPY FROM STDIN` of the file,' +
+      ' or of the parsed rows when they need normalizing; DuckDB',
+    "`read_csv` of the server's temporary copy with values normalized and cast in SQL and a generated key numbered by `row_number()`),",
+    `the sync (with fingerprints) of the new table and the model. Target ${TARGET_ROWS_PER_SECOND.toLocaleString('en-US')} rows/s.` +
+      ` ${os.cpus().length} cores,`,
+    `load average ${os.loadavg()[0].toFixed(1)} when the run ended, ${new Date().toISOString().slice(0, 10)}.` +
+      " Server CPU is the server process's own (user + system; Postgres's",
     'work on COPY is not in it, DuckDB runs inside the process).',
     '',
     '| engine | file | rows | time | rows/s | server CPU | model counts all rows | target |',

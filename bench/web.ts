@@ -70,7 +70,9 @@ async function load(browser: import('playwright-core').Browser, url: string): Pr
   await page.goto(url);
   await page.waitForFunction(DRAWN, undefined, { timeout: 60_000, polling: 'raf' });
   const drawn = (await page.evaluate('performance.now()')) as number;
-  const fcp = (await page.evaluate(`(performance.getEntriesByName('first-contentful-paint')[0] || { startTime: NaN }).startTime`)) as number;
+  const fcp = (await page.evaluate(
+    `(performance.getEntriesByName('first-contentful-paint')[0] || { startTime: NaN }).startTime`,
+  )) as number;
   await context.close();
   return { fcp, drawn, js };
 }
@@ -95,7 +97,8 @@ function report(loads: Load[], entry: string[]): string {
     '',
     `An 8-card dashboard (${DISPLAYS.join(', ')}) on the Sample Database as a signed embed, opened by headless Chromium`,
     `${loads.length} times, each in a fresh browser context (cold browser cache) after one warm-up load (warm server). Run on`,
-    `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, ${new Date().toISOString().slice(0, 10)}, load average ${os.loadavg()[0].toFixed(1)} when it ended (the machine is shared:`,
+    `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, ${new Date().toISOString().slice(0, 10)},` +
+      ` load average ${os.loadavg()[0].toFixed(1)} when it ended (the machine is shared:`,
     'a busy machine slows parsing and painting as much as the queries).',
     '',
     '| JavaScript (gzipped) | Size | Target |',
@@ -106,7 +109,8 @@ function report(loads: Load[], entry: string[]): string {
     '',
     '| Timing | p50 | p95 | Target |',
     '|---|---:|---:|---:|',
-    `| First contentful paint | ${median(fcp).toFixed(0)} ms | ${percentile(fcp, 95).toFixed(0)} ms | < 1500 ms ${percentile(fcp, 95) < 1500 ? '✓' : '✗'} |`,
+    `| First contentful paint | ${median(fcp).toFixed(0)} ms | ${percentile(fcp, 95).toFixed(0)} ms |` +
+      ` < 1500 ms ${percentile(fcp, 95) < 1500 ? '✓' : '✗'} |`,
     `| All 8 cards drawn | ${median(drawn).toFixed(0)} ms | ${percentile(drawn, 95).toFixed(0)} ms | |`,
   ].join('\n');
 }
@@ -116,7 +120,10 @@ async function embeddedDashboard(url: string, admin: string): Promise<string> {
   const { db, meta } = await sampleDatabase(url, admin);
   const table = (n: string) => meta.tables.find((t) => t.name === n)!;
   const field = (t: string, f: string) => table(t).fields.find((x) => x.name === f)!.id;
-  for (const [key, value] of [['embedding-secret-key', SECRET], ['enable-embedding-static', true]] as const) {
+  for (const [key, value] of [
+    ['embedding-secret-key', SECRET],
+    ['enable-embedding-static', true],
+  ] as const) {
     const r = await api(url, admin, 'PUT', `/api/setting/${key}`, { value });
     if (r.status >= 300) throw new Error(`could not set ${key}: ${JSON.stringify(r.json)}`);
   }
@@ -138,20 +145,36 @@ async function embeddedDashboard(url: string, admin: string): Promise<string> {
     const dataset_query = { database: db, type: 'query', query: { 'source-table': orders, ...queries[display] } };
     const r = await api(url, admin, 'POST', '/api/card', { name: `Web ${display}`, display, visualization_settings: {}, dataset_query });
     if (r.status !== 200) throw new Error(`card ${display}: ${JSON.stringify(r.json).slice(0, 300)}`);
-    dashcards.push({ id: -(i + 1), card_id: (r.json as { id: number }).id, row: Math.floor(i / 2) * 6, col: (i % 2) * 12, size_x: 12, size_y: 6, parameter_mappings: [], visualization_settings: {} });
+    dashcards.push({
+      id: -(i + 1),
+      card_id: (r.json as { id: number }).id,
+      row: Math.floor(i / 2) * 6,
+      col: (i % 2) * 12,
+      size_x: 12,
+      size_y: 6,
+      parameter_mappings: [],
+      visualization_settings: {},
+    });
   }
   const dash = (await api(url, admin, 'POST', '/api/dashboard', { name: 'Web bench' })).json as { id: number };
   const put = await api(url, admin, 'PUT', `/api/dashboard/${dash.id}`, { dashcards, enable_embedding: true, embedding_params: {} });
   if (put.status !== 200) throw new Error(`dashboard: ${JSON.stringify(put.json).slice(0, 300)}`);
-  return new JwtService().sign({ resource: { dashboard: dash.id }, params: {}, exp: Math.floor(Date.now() / 1000) + 3600 }, { secret: SECRET, algorithm: 'HS256' });
+  return new JwtService().sign(
+    { resource: { dashboard: dash.id }, params: {}, exp: Math.floor(Date.now() / 1000) + 3600 },
+    { secret: SECRET, algorithm: 'HS256' },
+  );
 }
 
 async function sampleDatabase(url: string, session: string) {
   for (let tries = 0; ; tries++) {
-    const dbs = (await api(url, session, 'GET', '/api/database')).json as { data: Array<{ id: number; name: string; initial_sync_status: string }> };
+    const dbs = (await api(url, session, 'GET', '/api/database')).json as {
+      data: Array<{ id: number; name: string; initial_sync_status: string }>;
+    };
     const sample = dbs.data.find((d) => d.name === 'Sample Database' && d.initial_sync_status === 'complete');
     if (sample) {
-      const meta = (await api(url, session, 'GET', `/api/database/${sample.id}/metadata`)).json as { tables: Array<{ id: number; name: string; fields: Array<{ id: number; name: string }> }> };
+      const meta = (await api(url, session, 'GET', `/api/database/${sample.id}/metadata`)).json as {
+        tables: Array<{ id: number; name: string; fields: Array<{ id: number; name: string }> }>;
+      };
       return { db: sample.id, meta };
     }
     if (tries > 600) throw new Error('the Sample Database did not sync');

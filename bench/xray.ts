@@ -22,7 +22,15 @@ function buildOnce(show: number | 'all' | null): number {
   const t0 = process.hrtime.bigint();
   const template = chooseTemplate(TEMPLATES.table, root.fields);
   const built = buildXray(root, template, { show, mayQuery: () => true });
-  const view = dashboardView(built, { creatorId: 1, parameterSource: root.sourceTable, related: {}, moreUrl: null, transientName: built.name, transientFilters: null, paired: false });
+  const view = dashboardView(built, {
+    creatorId: 1,
+    parameterSource: root.sourceTable,
+    related: {},
+    moreUrl: null,
+    transientName: built.name,
+    transientFilters: null,
+    paired: false,
+  });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   if (view.dashcards.length === 0) throw new Error('empty x-ray');
   return ms;
@@ -38,10 +46,14 @@ async function overHttp(): Promise<string[]> {
     let orders: number | undefined;
     while (orders === undefined) {
       if (Date.now() > deadline) throw new Error('the Sample Database was not synced in time');
-      const dbs = (await api(server.url, admin, 'GET', '/api/database')).json as { data: Array<{ id: number; name: string; initial_sync_status: string }> };
+      const dbs = (await api(server.url, admin, 'GET', '/api/database')).json as {
+        data: Array<{ id: number; name: string; initial_sync_status: string }>;
+      };
       const sample = dbs.data.find((d) => d.name === 'Sample Database' && d.initial_sync_status === 'complete');
       if (sample) {
-        const meta = (await api(server.url, admin, 'GET', `/api/database/${sample.id}/metadata`)).json as { tables: Array<{ id: number; name: string }> };
+        const meta = (await api(server.url, admin, 'GET', `/api/database/${sample.id}/metadata`)).json as {
+          tables: Array<{ id: number; name: string }>;
+        };
         orders = meta.tables.find((t) => t.name === 'ORDERS')?.id;
       }
       if (orders === undefined) await new Promise((r) => setTimeout(r, 250));
@@ -82,13 +94,20 @@ export async function xrayBench(): Promise<string> {
     const times = Array.from({ length: RUNS }, () => buildOnce(show));
     const root = ordersRoot();
     const cards = buildXray(root, chooseTemplate(TEMPLATES.table, root.fields), { show, mayQuery: () => true }).cards.length;
-    rows.push(`| ${show === null ? 'default (15 cards at most)' : 'show=all'} | ${cards} | ${(median(times) * 1000).toFixed(0)} µs | ${(percentile(times, 95) * 1000).toFixed(0)} µs |`);
+    rows.push(
+      `| ${show === null ? 'default (15 cards at most)' : 'show=all'} | ${cards} |` +
+        ` ${(median(times) * 1000).toFixed(0)} µs | ${(percentile(times, 95) * 1000).toFixed(0)} µs |`,
+    );
   }
   rows.push(...(await overHttp()));
   return [
     '## Building the ORDERS x-ray',
     '',
-    `\`BENCH_SUITE=xray\`: the automatic dashboard of ORDERS built from its metadata (15 fields with those of the linked PRODUCTS and PEOPLE), without running its cards; ${RUNS} builds after ${WARMUP} warm-up ones, in-process (${os.cpus()[0]?.model ?? 'cpu'} x ${os.cpus().length}, load average ${load} at the start, Node ${process.version}); then ${HTTP_RUNS} GETs of it from a server (SQLite app DB, the Sample Database as shipped), which adds the metadata reads, permission checks and the JSON answer.`,
+    '`BENCH_SUITE=xray`: the automatic dashboard of ORDERS built from its metadata' +
+      ' (15 fields with those of the linked PRODUCTS and PEOPLE), without running its cards;' +
+      ` ${RUNS} builds after ${WARMUP} warm-up ones, in-process (${os.cpus()[0]?.model ?? 'cpu'} x ${os.cpus().length},` +
+      ` load average ${load} at the start, Node ${process.version}); then ${HTTP_RUNS} GETs of it from a server` +
+      ' (SQLite app DB, the Sample Database as shipped), which adds the metadata reads, permission checks and the JSON answer.',
     '',
     '| show | cards | median | p95 |',
     '|---|---|---|---|',

@@ -21,24 +21,33 @@ function newest(dir) {
 }
 
 /**
- * The web pages (web/, served from web/dist): rebuilt with Vite when missing or older than their sources (any file under
- * web/src, index.html, the Vite config). `--web` builds only them (the browser tests use it).
+ * The web pages (web/, served from web/dist): the application (app.html) and the public and embed pages (index.html),
+ * rebuilt with Vite when either is missing or older than their sources (any file under web/src, the HTML entries, the
+ * Vite config). `--web` builds only them (the browser tests use it).
  */
 function buildWebIfNeeded() {
   const webDir = path.join(root, 'web');
-  const index = path.join(webDir, 'dist', 'index.html');
+  const outputs = ['index.html', 'app.html'].map((f) => path.join(webDir, 'dist', f));
   if (!fs.existsSync(path.join(webDir, 'src'))) return;
   const newestWeb = (dir) =>
     fs.readdirSync(dir, { withFileTypes: true }).reduce((m, e) => {
       const p = path.join(dir, e.name);
       return Math.max(m, e.isDirectory() ? newestWeb(p) : fs.statSync(p).mtimeMs);
     }, 0);
-  const inputs = ['index.html', 'vite.config.mts', 'tsconfig.json'].map((f) => path.join(webDir, f)).filter((f) => fs.existsSync(f));
+  const inputs = ['index.html', 'app.html', 'vite.config.mts', 'vite.app.config.mts', 'tsconfig.json']
+    .map((f) => path.join(webDir, f))
+    .filter((f) => fs.existsSync(f));
   const latest = Math.max(newestWeb(path.join(webDir, 'src')), ...inputs.map((f) => fs.statSync(f).mtimeMs));
-  if (fs.existsSync(index) && fs.statSync(index).mtimeMs >= latest) return;
+  if (outputs.every((f) => fs.existsSync(f) && fs.statSync(f).mtimeMs >= latest)) return;
   console.log('Building the web pages...');
   // NODE_ENV=production whoever calls (jest sets it to test, which would give React's development build).
-  execSync('npx vite build --config web/vite.config.mts --logLevel warn', { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
+  for (const config of ['web/vite.config.mts', 'web/vite.app.config.mts']) {
+    execSync(`npx vite build --config ${config} --logLevel warn`, {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, NODE_ENV: 'production' },
+    });
+  }
 }
 
 /**
@@ -86,7 +95,9 @@ function buildServerIfNeeded() {
   execSync('npx tsc -p tsconfig.build.json', { cwd: root, stdio: 'inherit' });
   let hash = null;
   try {
-    hash = execSync('git rev-parse --short HEAD', { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    hash = execSync('git rev-parse --short HEAD', { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
   } catch {
     /* not a git checkout */
   }

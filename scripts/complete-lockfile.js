@@ -21,7 +21,16 @@ function platformOf(name) {
   const parts = name.split('/').pop().split('-');
   const os = parts.find((p) => OS.includes(p));
   const cpu = parts.find((p) => CPU.includes(p)) || (parts.includes('eabihf') || parts.includes('gnueabihf') ? 'arm' : undefined);
-  return { os, cpu, libc: parts.includes('musl') || parts.includes('musleabihf') ? 'musl' : parts.includes('gnu') || parts.includes('gnueabihf') ? 'glibc' : undefined };
+  return {
+    os,
+    cpu,
+    libc:
+      parts.includes('musl') || parts.includes('musleabihf')
+        ? 'musl'
+        : parts.includes('gnu') || parts.includes('gnueabihf')
+          ? 'glibc'
+          : undefined,
+  };
 }
 
 let added = 0;

@@ -35,7 +35,8 @@ function check(ok, what) {
 }
 
 function findHaproxy() {
-  for (const p of [process.env.HAPROXY, '/usr/sbin/haproxy', '/usr/local/sbin/haproxy', '/usr/bin/haproxy']) if (p && fs.existsSync(p)) return p;
+  for (const p of [process.env.HAPROXY, '/usr/sbin/haproxy', '/usr/local/sbin/haproxy', '/usr/bin/haproxy'])
+    if (p && fs.existsSync(p)) return p;
   try {
     return execFileSync('sh', ['-c', 'command -v haproxy'], { encoding: 'utf8' }).trim() || null;
   } catch {
@@ -58,7 +59,11 @@ function freePort() {
 function request(base, method, route, { session, json, form, timeoutMs = 60_000 } = {}) {
   const payload = json !== undefined ? JSON.stringify(json) : form !== undefined ? new URLSearchParams(form).toString() : undefined;
   const headers = {
-    ...(json !== undefined ? { 'Content-Type': 'application/json' } : form !== undefined ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}),
+    ...(json !== undefined
+      ? { 'Content-Type': 'application/json' }
+      : form !== undefined
+        ? { 'Content-Type': 'application/x-www-form-urlencoded' }
+        : {}),
     ...(session ? { 'X-Metabase-Session': session } : {}),
   };
   return new Promise((resolve) => {
@@ -98,10 +103,17 @@ class Instance {
 
   async start() {
     const out = fs.openSync(path.join(this.logDir, `${this.name}.log`), 'a');
-    this.proc = spawn(process.execPath, [path.join(ROOT, 'dist', 'src', 'main.js')], { env: { ...this.env, PORT: String(this.port) }, stdio: ['ignore', out, out] });
+    this.proc = spawn(process.execPath, [path.join(ROOT, 'dist', 'src', 'main.js')], {
+      env: { ...this.env, PORT: String(this.port) },
+      stdio: ['ignore', out, out],
+    });
     this.exited = new Promise((resolve) => this.proc.on('exit', (code, signal) => resolve({ code, signal })));
     fs.closeSync(out);
-    await until(async () => (await request(this.url, 'GET', '/api/health', { timeoutMs: 2_000 })).status === 200 || this.proc.exitCode !== null, 90_000, `${this.name} up`);
+    await until(
+      async () => (await request(this.url, 'GET', '/api/health', { timeoutMs: 2_000 })).status === 200 || this.proc.exitCode !== null,
+      90_000,
+      `${this.name} up`,
+    );
     if (this.proc.exitCode !== null) throw new Error(`${this.name} exited with ${this.proc.exitCode}; see ${this.logDir}/${this.name}.log`);
   }
 
@@ -153,11 +165,15 @@ listen stats
 
 async function serverStates(statsUrl) {
   const res = await request(statsUrl, 'GET', '/stats;csv');
-  const rows = String(res.body).split('\n').map((l) => l.split(','));
+  const rows = String(res.body)
+    .split('\n')
+    .map((l) => l.split(','));
   const header = rows[0].map((h) => h.replace(/^# /, ''));
   const col = (n) => header.indexOf(n);
   const out = {};
-  for (const r of rows.slice(1)) if (r[col('pxname')] === 'app' && r[col('svname')] && !['FRONTEND', 'BACKEND'].includes(r[col('svname')])) out[r[col('svname')]] = { status: r[col('status')], scur: Number(r[col('scur')]) };
+  for (const r of rows.slice(1))
+    if (r[col('pxname')] === 'app' && r[col('svname')] && !['FRONTEND', 'BACKEND'].includes(r[col('svname')]))
+      out[r[col('svname')]] = { status: r[col('status')], scur: Number(r[col('scur')]) };
   return out;
 }
 
@@ -217,39 +233,67 @@ async function main() {
     await Promise.all(instances.slice(1).map((i) => i.start()));
     log(`3 instances up after ${((Date.now() - started) / 1000).toFixed(1)} s`);
     fs.writeFileSync(path.join(work, 'haproxy.cfg'), haproxyConfig(lbPort, statsPort, instances));
-    haproxyProc = spawn(haproxy, ['-db', '-f', path.join(work, 'haproxy.cfg')], { stdio: ['ignore', fs.openSync(path.join(work, 'haproxy.log'), 'a'), fs.openSync(path.join(work, 'haproxy.log'), 'a')] });
-    await until(async () => {
-      try {
-        const s = await serverStates(statsUrl);
-        return Object.values(s).length === 3 && Object.values(s).every((x) => x.status === 'UP');
-      } catch {
-        return false;
-      }
-    }, 30_000, 'HAProxy sees 3 servers UP');
+    haproxyProc = spawn(haproxy, ['-db', '-f', path.join(work, 'haproxy.cfg')], {
+      stdio: ['ignore', fs.openSync(path.join(work, 'haproxy.log'), 'a'), fs.openSync(path.join(work, 'haproxy.log'), 'a')],
+    });
+    await until(
+      async () => {
+        try {
+          const s = await serverStates(statsUrl);
+          return Object.values(s).length === 3 && Object.values(s).every((x) => x.status === 'UP');
+        } catch {
+          return false;
+        }
+      },
+      30_000,
+      'HAProxy sees 3 servers UP',
+    );
 
     // A session made through the load balancer works on every instance.
     const login = await request(lb, 'POST', '/api/session', { json: { username: ADMIN.email, password: ADMIN.password } });
     if (login.status !== 200) throw new Error(`login through the LB: ${login.status} ${JSON.stringify(login.body)}`);
     const session = login.body.id;
     const onEach = await Promise.all(instances.map((i) => request(i.url, 'GET', '/api/user/current', { session })));
-    check(onEach.every((r) => r.status === 200), `a session made through the LB works on all 3 instances (${onEach.map((r) => r.status).join(', ')})`);
+    check(
+      onEach.every((r) => r.status === 200),
+      `a session made through the LB works on all 3 instances (${onEach.map((r) => r.status).join(', ')})`,
+    );
 
     // The Sample Database, loaded once by one instance.
     let dbId;
-    await until(async () => {
-      const list = await request(lb, 'GET', '/api/database', { session });
-      dbId = list.body?.data?.find((d) => d.name === 'Sample Database')?.id;
-      return dbId !== undefined;
-    }, 60_000, 'Sample Database');
+    await until(
+      async () => {
+        const list = await request(lb, 'GET', '/api/database', { session });
+        dbId = list.body?.data?.find((d) => d.name === 'Sample Database')?.id;
+        return dbId !== undefined;
+      },
+      60_000,
+      'Sample Database',
+    );
 
     await changesSeenEverywhere(instances, session, dbId, figures);
 
     // Content for the load: a card and a dashboard.
     const native = (sql) => ({ database: dbId, type: 'native', native: { query: sql } });
-    const card = await request(lb, 'POST', '/api/card', { session, json: { name: 'Cluster card', display: 'table', visualization_settings: {}, dataset_query: native('SELECT CATEGORY, COUNT(*) AS n FROM PRODUCTS GROUP BY CATEGORY') } });
+    const card = await request(lb, 'POST', '/api/card', {
+      session,
+      json: {
+        name: 'Cluster card',
+        display: 'table',
+        visualization_settings: {},
+        dataset_query: native('SELECT CATEGORY, COUNT(*) AS n FROM PRODUCTS GROUP BY CATEGORY'),
+      },
+    });
     if (card.status !== 200) throw new Error(`card: ${card.status} ${JSON.stringify(card.body).slice(0, 200)}`);
     const dash = await request(lb, 'POST', '/api/dashboard', { session, json: { name: 'Cluster dashboard' } });
-    await request(lb, 'PUT', `/api/dashboard/${dash.body.id}`, { session, json: { dashcards: [{ id: -1, card_id: card.body.id, row: 0, col: 0, size_x: 8, size_y: 4, parameter_mappings: [], visualization_settings: {} }] } });
+    await request(lb, 'PUT', `/api/dashboard/${dash.body.id}`, {
+      session,
+      json: {
+        dashcards: [
+          { id: -1, card_id: card.body.id, row: 0, col: 0, size_x: 8, size_y: 4, parameter_mappings: [], visualization_settings: {} },
+        ],
+      },
+    });
 
     await loadWithFailover({ lb, statsUrl, instances, session, cardId: card.body.id, dashId: dash.body.id, native, figures });
     completed = true;
@@ -298,26 +342,50 @@ async function changesSeenEverywhere(instances, session, dbId, figures) {
     figures.settingSeenMs = seenMs.slice();
 
     const email = `perm-${randomBytes(3).toString('hex')}@example.com`;
-    const user = await request(a.url, 'POST', '/api/user', { session, json: { email, password: 'Perm-pass-2026x', first_name: 'P', last_name: 'M' } });
+    const user = await request(a.url, 'POST', '/api/user', {
+      session,
+      json: { email, password: 'Perm-pass-2026x', first_name: 'P', last_name: 'M' },
+    });
     const userSession = (await request(a.url, 'POST', '/api/session', { json: { username: email, password: 'Perm-pass-2026x' } })).body.id;
     const before = await request(others[0].url, 'GET', '/api/permissions/group', { session: userSession });
     await request(a.url, 'POST', '/api/permissions/membership', { session, json: { group_id: 2, user_id: user.body.id } });
-    const permMs = await seenOn('permission', async (o) => (await request(o.url, 'GET', '/api/permissions/group', { session: userSession })).status === 200);
-    check(before.status === 403 && permMs < 1_000, `a permission granted through s1 holds on s2 and s3 after ${permMs.toFixed(0)} ms (< 1 s)`);
+    const permMs = await seenOn(
+      'permission',
+      async (o) => (await request(o.url, 'GET', '/api/permissions/group', { session: userSession })).status === 200,
+    );
+    check(
+      before.status === 403 && permMs < 1_000,
+      `a permission granted through s1 holds on s2 and s3 after ${permMs.toFixed(0)} ms (< 1 s)`,
+    );
     figures.permissionSeenMs = permMs;
 
-    const card = await request(a.url, 'POST', '/api/card', { session, json: { name: 'Before', display: 'table', visualization_settings: {}, dataset_query: { database: dbId, type: 'native', native: { query: 'SELECT 1' } } } });
+    const card = await request(a.url, 'POST', '/api/card', {
+      session,
+      json: {
+        name: 'Before',
+        display: 'table',
+        visualization_settings: {},
+        dataset_query: { database: dbId, type: 'native', native: { query: 'SELECT 1' } },
+      },
+    });
     const cardId = card.body?.id;
     check(Boolean(cardId), `a card made through s1 (${card.status})`);
     if (cardId) {
       await Promise.all(others.map((o) => request(o.url, 'GET', `/api/card/${cardId}`, { session })));
       await request(a.url, 'PUT', `/api/card/${cardId}`, { session, json: { name: 'After' } });
-      const cardMs = await seenOn('card', async (o) => (await request(o.url, 'GET', `/api/card/${cardId}`, { session })).body?.name === 'After');
+      const cardMs = await seenOn(
+        'card',
+        async (o) => (await request(o.url, 'GET', `/api/card/${cardId}`, { session })).body?.name === 'After',
+      );
       check(cardMs < 1_000, `a card renamed through s1 reads renamed on s2 and s3 after ${cardMs.toFixed(0)} ms (< 1 s)`);
       figures.cardSeenMs = cardMs;
     }
     const med = [...notifyMs].sort((x, y) => x - y)[Math.floor(notifyMs.length / 2)];
-    check(med < 100, `notification latency (PUT sent → NOTIFY received by a listener): median ${med.toFixed(1)} ms, max ${Math.max(...notifyMs).toFixed(1)} ms (target < 100 ms)`);
+    check(
+      med < 100,
+      `notification latency (PUT sent → NOTIFY received by a listener): median ${med.toFixed(1)} ms,` +
+        ` max ${Math.max(...notifyMs).toFixed(1)} ms (target < 100 ms)`,
+    );
   } finally {
     await listener.end();
   }
@@ -338,7 +406,12 @@ async function loadWithFailover({ lb, statsUrl, instances, session, cardId, dash
     { name: 'card read', method: 'GET', route: `/api/card/${cardId}` },
     { name: 'dashboard read', method: 'GET', route: `/api/dashboard/${dashId}` },
     { name: 'download', method: 'POST', route: `/api/card/${cardId}/query/csv` },
-    { name: 'big download', method: 'POST', route: '/api/dataset/csv', form: { query: JSON.stringify(native('SELECT * FROM ORDERS LIMIT 3000')) } },
+    {
+      name: 'big download',
+      method: 'POST',
+      route: '/api/dataset/csv',
+      form: { query: JSON.stringify(native('SELECT * FROM ORDERS LIMIT 3000')) },
+    },
   ];
   const client = async (n) => {
     for (let i = n; running; i++) {
@@ -390,7 +463,12 @@ async function loadWithFailover({ lb, statsUrl, instances, session, cardId, dash
 
   const failed = results.filter((r) => r.status === 0 || r.status >= 500);
   const aroundKill = failed.filter((r) => r.t0 <= deadAt && r.t1 >= killAt && r.t1 <= backAt);
-  for (const r of failed) if (process.env.CLUSTER_VERBOSE) log(`failed: ${r.kind} ${r.status || r.error} sent ${r.t0 - killAt} ms after the kill, ended ${r.t1 - killAt} ms after (s2 dead at ${deadAt - killAt} ms)`);
+  for (const r of failed)
+    if (process.env.CLUSTER_VERBOSE)
+      log(
+        `failed: ${r.kind} ${r.status || r.error} sent ${r.t0 - killAt} ms after the kill,` +
+          ` ended ${r.t1 - killAt} ms after (s2 dead at ${deadAt - killAt} ms)`,
+      );
   const otherFailures = failed.filter((r) => !aroundKill.includes(r));
   const byKind = {};
   for (const r of results) {
@@ -398,39 +476,85 @@ async function loadWithFailover({ lb, statsUrl, instances, session, cardId, dash
     byKind[r.kind].n++;
     if (r.status === 0 || r.status >= 500) byKind[r.kind].failed++;
   }
-  figures.load = { total: results.length, failed: failed.length, aroundKill: aroundKill.length, other: otherFailures.length, byKind, killedKinds: aroundKill.map((r) => r.kind) };
+  figures.load = {
+    total: results.length,
+    failed: failed.length,
+    aroundKill: aroundKill.length,
+    other: otherFailures.length,
+    byKind,
+    killedKinds: aroundKill.map((r) => r.kind),
+  };
   const nonServerErrors = results.filter((r) => r.status >= 400 && r.status < 500);
-  check(nonServerErrors.length === 0, `no 4xx under load (${nonServerErrors.length}${nonServerErrors.length ? `: ${nonServerErrors.slice(0, 3).map((r) => `${r.kind} ${r.status}`).join(', ')}` : ''})`);
+  check(
+    nonServerErrors.length === 0,
+    `no 4xx under load (${nonServerErrors.length}${
+      nonServerErrors.length
+        ? `: ${nonServerErrors
+            .slice(0, 3)
+            .map((r) => `${r.kind} ${r.status}`)
+            .join(', ')}`
+        : ''
+    })`,
+  );
   log(`load: ${results.length} requests, ${failed.length} failed; s2 had ${figures.killedScur} sessions open just before the kill`);
-  check(otherFailures.length === 0, `no request failed except those in flight on the killed instance (${aroundKill.length} in flight at the kill failed: ${aroundKill.map((r) => r.kind).join(', ') || 'none'}; others: ${otherFailures.map((r) => `${r.kind} ${r.status || r.error}`).join(', ') || 'none'})`);
+  check(
+    otherFailures.length === 0,
+    `no request failed except those in flight on the killed instance (${aroundKill.length} in flight at the kill failed:` +
+      ` ${aroundKill.map((r) => r.kind).join(', ') || 'none'};` +
+      ` others: ${otherFailures.map((r) => `${r.kind} ${r.status || r.error}`).join(', ') || 'none'})`,
+  );
   // HAProxy's count of s2's sessions is read before the kill; requests sent while the signal lands reach s2 too.
-  check(aroundKill.every((r) => r.method !== 'GET' && r.t1 <= deadAt + 2_000), `the ${aroundKill.length} failed requests were all POSTs sent before s2 died and ended by ${Math.max(0, ...aroundKill.map((r) => r.t1 - killAt))} ms after the kill (GETs in flight were retried elsewhere)`);
+  check(
+    aroundKill.every((r) => r.method !== 'GET' && r.t1 <= deadAt + 2_000),
+    `the ${aroundKill.length} failed requests were all POSTs sent before s2 died and ended by` +
+      ` ${Math.max(0, ...aroundKill.map((r) => r.t1 - killAt))} ms after the kill (GETs in flight were retried elsewhere)`,
+  );
   const drainFailures = failed.filter((r) => r.t1 >= termAt && r.t0 <= drainedAt + 1_000);
   figures.drain.failed = drainFailures.length;
-  check(exit.code === 0 && drainFailures.length === 0, `SIGTERM'd s3 drained in ${figures.drain.ms} ms, exit code ${exit.code}, failing ${drainFailures.length} requests`);
+  check(
+    exit.code === 0 && drainFailures.length === 0,
+    `SIGTERM'd s3 drained in ${figures.drain.ms} ms, exit code ${exit.code}, failing ${drainFailures.length} requests`,
+  );
   const missing = [];
   for (const id of writtenBeforeKill) if ((await request(lb, 'GET', `/api/collection/${id}`, { session })).status !== 200) missing.push(id);
   figures.written = { beforeKill: writtenBeforeKill.length, total: written.length, missing: missing.length };
-  check(missing.length === 0 && writtenBeforeKill.length > 0, `all ${writtenBeforeKill.length} collections written before the kill are there (${missing.length} missing); ${written.length} written in all`);
+  check(
+    missing.length === 0 && writtenBeforeKill.length > 0,
+    `all ${writtenBeforeKill.length} collections written before the kill are there (${missing.length} missing);` +
+      ` ${written.length} written in all`,
+  );
 }
 
 function writeResults(f) {
   const file = path.join(ROOT, 'bench', 'results.md');
   const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const fmt = (x) => (x === undefined ? 'n/a' : `${x.toFixed(1)} ms`);
-  const kinds = Object.entries(f.load?.byKind ?? {}).map(([k, v]) => `${k} ${v.n}${v.failed ? ` (${v.failed} failed)` : ''}`).join(', ');
+  const kinds = Object.entries(f.load?.byKind ?? {})
+    .map(([k, v]) => `${k} ${v.n}${v.failed ? ` (${v.failed} failed)` : ''}`)
+    .join(', ');
   const text = [
     '## Cluster (`npm run test:cluster`)',
     '',
-    `${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores (shared with other work while measured). 3 instances on one Postgres app DB behind HAProxy ` +
-      '(health checks on GET /api/health every 1 s, 3 s timeout, down after 3 failures; retries with redispatch, GET/HEAD retried on an empty response, one request per server connection; SIGTERM: health 503 for 4 s, then drain).',
+    `${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores (shared with other work while measured).` +
+      ' 3 instances on one Postgres app DB behind HAProxy ' +
+      '(health checks on GET /api/health every 1 s, 3 s timeout, down after 3 failures; retries with redispatch,' +
+      ' GET/HEAD retried on an empty response, one request per server connection; SIGTERM: health 503 for 4 s, then drain).',
     '',
-    `- Notification latency (PUT of a setting sent → NOTIFY received by a listener on the app DB; includes the request): median ${fmt(f.notifyMs && med(f.notifyMs))}, max ${fmt(f.notifyMs && Math.max(...f.notifyMs))} over ${f.notifyMs?.length ?? 0} changes.`,
-    `- Seen through the other two instances (from the PUT's answer until a read through each shows it; includes those reads): setting median ${fmt(f.settingSeenMs && med(f.settingSeenMs))}, permission ${fmt(f.permissionSeenMs)}, card ${fmt(f.cardSeenMs)}. Settings polling was set to an hour: only the notification can explain these.`,
-    `- Load: ${CLIENTS} clients + 1 writer, ${f.load?.total ?? 0} requests (${kinds}). SIGKILL of s2: ${f.load?.aroundKill ?? '?'} requests failed, all in flight on it (s2 had ${f.killedScur ?? '?'} sessions open just before; HAProxy marked it down after ${f.markedDownMs ?? '?'} ms); other failures: ${f.load?.other ?? '?'}.`,
-    `- SIGTERM of s3 (rolling restart): drained in ${f.drain?.ms ?? '?'} ms, exit code ${f.drain?.code ?? '?'}, ${f.drain?.failed ?? '?'} requests failed.`,
+    '- Notification latency (PUT of a setting sent → NOTIFY received by a listener on the app DB; includes the request):' +
+      ` median ${fmt(f.notifyMs && med(f.notifyMs))}, max ${fmt(f.notifyMs && Math.max(...f.notifyMs))}` +
+      ` over ${f.notifyMs?.length ?? 0} changes.`,
+    "- Seen through the other two instances (from the PUT's answer until a read through each shows it; includes those reads):" +
+      ` setting median ${fmt(f.settingSeenMs && med(f.settingSeenMs))}, permission ${fmt(f.permissionSeenMs)},` +
+      ` card ${fmt(f.cardSeenMs)}. Settings polling was set to an hour: only the notification can explain these.`,
+    `- Load: ${CLIENTS} clients + 1 writer, ${f.load?.total ?? 0} requests (${kinds}).` +
+      ` SIGKILL of s2: ${f.load?.aroundKill ?? '?'} requests failed, all in flight on it` +
+      ` (s2 had ${f.killedScur ?? '?'} sessions open just before; HAProxy marked it down after ${f.markedDownMs ?? '?'} ms);` +
+      ` other failures: ${f.load?.other ?? '?'}.`,
+    `- SIGTERM of s3 (rolling restart): drained in ${f.drain?.ms ?? '?'} ms, exit code ${f.drain?.code ?? '?'},` +
+      ` ${f.drain?.failed ?? '?'} requests failed.`,
     `- Data: ${f.written?.beforeKill ?? '?'} collections written before the kill, ${f.written?.missing ?? '?'} missing afterwards.`,
-    `- Result: ${failures.length === 0 ? 'all checks passed' : `FAILED: ${failures.join('; ')}`}; runtime ${f.runtimeS?.toFixed(0) ?? '?'} s.`,
+    `- Result: ${failures.length === 0 ? 'all checks passed' : `FAILED: ${failures.join('; ')}`};` +
+      ` runtime ${f.runtimeS?.toFixed(0) ?? '?'} s.`,
   ].join('\n');
   const open = '<!-- suite:cluster -->';
   const close = '<!-- /suite:cluster -->';
@@ -438,7 +562,10 @@ function writeResults(f) {
   const old = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Benchmarks\n';
   const start = old.indexOf(open);
   const end = old.indexOf(close);
-  fs.writeFileSync(file, start >= 0 && end > start ? `${old.slice(0, start)}${block}${old.slice(end + close.length)}` : `${old.trimEnd()}\n\n${block}\n`);
+  fs.writeFileSync(
+    file,
+    start >= 0 && end > start ? `${old.slice(0, start)}${block}${old.slice(end + close.length)}` : `${old.trimEnd()}\n\n${block}\n`,
+  );
   log(text);
 }
 

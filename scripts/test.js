@@ -31,7 +31,9 @@ async function reachable() {
     console.error(`Postgres at ${PG_URL} is not reachable (${pg}); CI requires it.`);
     process.exit(1);
   } else {
-    console.warn(`SKIPPED: the Postgres app-DB tests, because Postgres at ${PG_URL} is not reachable (${pg}). Set TEST_PG_URL to run them.`);
+    console.warn(
+      `SKIPPED: the Postgres app-DB tests, because Postgres at ${PG_URL} is not reachable (${pg}). Set TEST_PG_URL to run them.`,
+    );
   }
   // The built server and pages, once, before the test files that spawn or serve them start in parallel.
   const paths = process.argv.slice(2).filter((a) => !a.startsWith('-'));
