@@ -12,3 +12,29 @@ export function sqlBool(v: unknown): boolean {
 export function sqlNum(v: unknown): number | null {
   return v === null || v === undefined ? null : Number(v);
 }
+
+/**
+ * Which columns of a row need reading (`sqlNum`, `sqlBool`). Columns not named are left as the driver gave them
+ * (text, JSON text, times). Integer columns of both app DBs come back as numbers except COUNT/SUM and BIGINT on
+ * Postgres; booleans come back as 0/1 from SQLite.
+ */
+export interface RowShape {
+  readonly numbers?: readonly string[];
+  readonly booleans?: readonly string[];
+}
+
+/**
+ * A row read once into its typed record: the shape's numeric columns become numbers (null stays null), its
+ * boolean columns booleans. Columns the row does not have are left absent. The row object is reused (listings
+ * read tens of thousands), so a caller passes rows it has just read.
+ */
+export function typedRow<T>(row: Record<string, unknown>, shape: RowShape): T {
+  for (const key of shape.numbers ?? []) if (key in row) row[key] = sqlNum(row[key]);
+  for (const key of shape.booleans ?? []) if (key in row) row[key] = row[key] === null ? null : sqlBool(row[key]);
+  return row as T;
+}
+
+export function typedRows<T>(rows: Record<string, unknown>[], shape: RowShape): T[] {
+  for (const row of rows) typedRow(row, shape);
+  return rows as T[];
+}
