@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { SETTINGS_READER } from '../../common/settings/settings-reader';
 import { SettingsController } from './settings.controller';
+import { SettingsRepository } from './settings.repository';
 import { SettingsService } from './settings.service';
 import { Setting } from '../../schema/setting.entity';
 
@@ -13,7 +14,7 @@ import { Setting } from '../../schema/setting.entity';
 @Module({
   imports: [TypeOrmModule.forFeature([Setting])],
   controllers: [SettingsController],
-  providers: [SettingsService, { provide: SETTINGS_READER, useExisting: SettingsService }],
-  exports: [SettingsService, SETTINGS_READER],
+  providers: [SettingsService, SettingsRepository, { provide: SETTINGS_READER, useExisting: SettingsService }],
+  exports: [SettingsService, SettingsRepository, SETTINGS_READER],
 })
 export class SettingsModule {}

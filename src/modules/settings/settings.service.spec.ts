@@ -1,24 +1,24 @@
-import type { Repository } from 'typeorm';
 import type { ClusterHandler } from '../../common/cluster/cluster-event';
 import type { ClusterEvents } from '../../common/cluster/cluster-events';
 import { SecretBox } from '../../common/crypto/secret-box';
 import { ForbiddenError, MessageError, NotFoundError, ValidationError } from '../../common/errors/api-errors';
 import type { AppConfig } from '../../config/app-config';
-import type { Setting } from '../../schema/setting.entity';
+import type { SettingsRepository } from './settings.repository';
 import { SettingsService } from './settings.service';
 
 /** SettingsService with the setting table kept in a Map behind a mocked repository. */
 describe('SettingsService', () => {
   function setup(stored: Record<string, string> = {}, secrets = new SecretBox(), refreshSeconds = 3600) {
     const table = new Map(Object.entries(stored));
-    const tx = {
-      upsert: jest.fn(async (_e: unknown, row: Setting) => void table.set(row.key, row.value as string)),
-      delete: jest.fn(async (_e: unknown, where: { key: string }) => void table.delete(where.key)),
-    };
     const repo = {
-      findOneBy: jest.fn(async ({ key }: { key: string }) => (table.has(key) ? { key, value: table.get(key) } : null)),
-      find: jest.fn(async () => [...table].map(([key, value]) => ({ key, value }))),
-      manager: { transaction: jest.fn(async (work: (t: typeof tx) => Promise<void>) => work(tx)) },
+      value: jest.fn(async (key: string) => table.get(key) ?? null),
+      all: jest.fn(async () => [...table].map(([key, value]) => ({ key, value }))),
+      write: jest.fn(async (writes: Array<[string, string | null]>, stamp: [string, string]) => {
+        for (const [key, value] of [...writes, stamp]) {
+          if (value === null) table.delete(key);
+          else table.set(key, value);
+        }
+      }),
     };
     let handler!: ClusterHandler;
     const events = {
@@ -27,12 +27,12 @@ describe('SettingsService', () => {
       publish: jest.fn().mockResolvedValue(undefined),
     };
     const service = new SettingsService(
-      repo as unknown as Repository<Setting>,
+      repo as unknown as SettingsRepository,
       { settingsRefreshSeconds: refreshSeconds, siteUrl: undefined } as unknown as AppConfig,
       secrets,
       events as unknown as ClusterEvents,
     );
-    return { service, table, repo, tx, events, remote: (topic: string) => handler({ topic } as never, 'remote') };
+    return { service, table, repo, events, remote: (topic: string) => handler({ topic } as never, 'remote') };
   }
   const validation = async (p: Promise<unknown>) => {
     const e = await p.catch((x: unknown) => x);
@@ -51,7 +51,7 @@ describe('SettingsService', () => {
     expect(await validation(m.service.setMany({ 'site-url': 'ftp://x' }))).toEqual({
       'site-url': 'value must be an http:// or https:// URL.',
     });
-    expect(m.repo.manager.transaction).not.toHaveBeenCalled();
+    expect(m.repo.write).not.toHaveBeenCalled();
   });
 
   it('coerces API values to their type, lower-cases enums, and deletes a setting sent empty', async () => {
@@ -148,10 +148,10 @@ describe('SettingsService', () => {
     await expect(m.service.get('site-name')).resolves.toBe('First');
     m.table.set('site-name', 'Second');
     await expect(m.service.get('site-name')).resolves.toBe('First');
-    expect(m.repo.find).toHaveBeenCalledTimes(1);
+    expect(m.repo.all).toHaveBeenCalledTimes(1);
     m.table.set('settings-last-updated', 's2');
     await expect(m.service.get('site-name')).resolves.toBe('Second');
-    expect(m.repo.find).toHaveBeenCalledTimes(2);
+    expect(m.repo.all).toHaveBeenCalledTimes(2);
   });
 
   it('keeps its copy between polls, and drops it when another instance announces a change', async () => {

@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { ClusterEvents } from '../../common/cluster/cluster-events';
 import { SecretBox } from '../../common/crypto/secret-box';
@@ -9,7 +7,7 @@ import { ForbiddenError, MessageError, NotFoundError, ValidationError } from '..
 import { NOT_AT_HAND } from '../../common/settings/settings-reader';
 import { SettingDefinition } from './setting-definition';
 import { EMBEDDING_TOGGLES, SETTINGS } from './setting-registry';
-import { Setting } from '../../schema/setting.entity';
+import { SettingsRepository } from './settings.repository';
 
 /** overridden()'s answer when nothing overrides the stored value (null is a value a setting can have). */
 const NOT_SET = Symbol('NOT_SET');
@@ -47,7 +45,7 @@ export class SettingsService {
   private generation = 0;
 
   constructor(
-    @InjectRepository(Setting) private readonly repo: Repository<Setting>,
+    private readonly repo: SettingsRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly secrets: SecretBox,
     @Optional() private readonly events: ClusterEvents = new ClusterEvents(),
@@ -146,11 +144,8 @@ export class SettingsService {
    * Stores an internal setting only if absent; true for the one caller (of all instances) that stored it. Used
    * as a once-only claim, e.g. to load the Sample Database exactly once.
    */
-  async claim(key: string, value: string): Promise<boolean> {
-    const pg = this.repo.manager.connection.options.type === 'postgres';
-    const sql = `INSERT INTO setting (key, value) VALUES (${pg ? '$1, $2' : '?, ?'}) ON CONFLICT (key) DO NOTHING RETURNING key`;
-    const rows: unknown[] = await this.repo.query(sql, [key, value]);
-    return rows.length === 1;
+  claim(key: string, value: string): Promise<boolean> {
+    return this.repo.claim(key, value);
   }
 
   /** Writes internal settings (setup token) without the API's checks. */
@@ -204,13 +199,7 @@ export class SettingsService {
   private async write(writes: Array<[string, string | null]>): Promise<void> {
     if (writes.length === 0) return;
     const stamp = `${new Date().toISOString()}#${randomBytes(4).toString('hex')}`;
-    await this.repo.manager.transaction(async (tx) => {
-      for (const [key, value] of writes) {
-        if (value === null) await tx.delete(Setting, { key });
-        else await tx.upsert(Setting, { key, value }, ['key']);
-      }
-      await tx.upsert(Setting, { key: LAST_UPDATED, value: stamp }, ['key']);
-    });
+    await this.repo.write(writes, [LAST_UPDATED, stamp]);
     for (const [key, value] of writes) {
       if (value === null) this.cache.delete(key);
       else this.cache.set(key, value);
@@ -234,11 +223,11 @@ export class SettingsService {
 
   private async refresh(): Promise<void> {
     const generation = this.generation;
-    const stamp = await this.repo.findOneBy({ key: LAST_UPDATED });
-    if (this.checkedAt === 0 || (stamp?.value ?? null) !== this.cacheStamp) {
-      const rows = await this.repo.find();
+    const stamp = await this.repo.value(LAST_UPDATED);
+    if (this.checkedAt === 0 || stamp !== this.cacheStamp) {
+      const rows = await this.repo.all();
       this.cache = new Map(rows.filter((r) => r.value !== null).map((r) => [r.key, r.value as string]));
-      this.cacheStamp = stamp?.value ?? null;
+      this.cacheStamp = stamp;
     }
     if (generation === this.generation) this.checkedAt = Date.now();
   }

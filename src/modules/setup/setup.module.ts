@@ -1,7 +1,5 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { SessionsModule } from '../sessions';
-import { Setting } from '../../schema/setting.entity';
 import { UsersModule } from '../users';
 import { SessionPropertiesController } from './session-properties.controller';
 import { SetupController } from './setup.controller';
@@ -9,7 +7,7 @@ import { SetupService } from './setup.service';
 
 /** First-run setup, and the session properties that say whether it is still to be done. */
 @Module({
-  imports: [TypeOrmModule.forFeature([Setting]), UsersModule, SessionsModule],
+  imports: [UsersModule, SessionsModule],
   controllers: [SetupController, SessionPropertiesController],
   providers: [SetupService],
 })

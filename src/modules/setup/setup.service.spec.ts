@@ -1,10 +1,9 @@
-import type { Repository } from 'typeorm';
 import { ForbiddenError, MessageError, ValidationError } from '../../common/errors/api-errors';
 import type { AppLogger } from '../../common/logging/app-logger';
 import type { AppConfig } from '../../config/app-config';
-import type { Setting } from '../../schema/setting.entity';
+import type { SettingsRepository, SettingsService } from '../settings';
 import type { SessionsService } from '../sessions';
-import type { SettingsService } from '../settings';
+
 import type { UsersRepository, UsersService } from '../users';
 import { SetupService } from './setup.service';
 
@@ -19,25 +18,21 @@ describe('SetupService', () => {
   function setup(opts: { users?: number; token?: string | null; config?: Partial<AppConfig> } = {}) {
     let users = opts.users ?? 0;
     let token: string | null = opts.token === undefined ? 'tok-1' : opts.token;
-    const inserted: unknown[] = [];
-    const insert = {
-      insert: () => insert,
-      into: () => insert,
-      values: (v: unknown) => (inserted.push(v), insert),
-      orIgnore: () => insert,
-      execute: jest.fn().mockResolvedValue(undefined),
-    };
+    const inserted: Array<{ key: string; value: string }> = [];
+    const tx = {};
     const settingRows = {
-      createQueryBuilder: jest.fn(() => insert),
-      findOneBy: jest.fn(async () => (token === null ? null : { key: 'setup-token', value: token })),
-    };
-    const tx = {
-      delete: jest.fn(async (_e: unknown, where: { value: string }) => {
-        if (token !== null && where.value === token) {
-          token = null;
-          return { affected: 1 };
-        }
-        return { affected: 0 };
+      claim: jest.fn(async (key: string, value: string) => {
+        inserted.push({ key, value });
+        if (token !== null) return false;
+        token = value;
+        return true;
+      }),
+      value: jest.fn(async () => token),
+      consume: jest.fn(async (_key: string, value: string, inTx: unknown) => {
+        expect(inTx).toBe(tx);
+        if (token === null || value !== token) return false;
+        token = null;
+        return true;
       }),
     };
     const usersRepo = {
@@ -53,7 +48,7 @@ describe('SetupService', () => {
     const sessions = { create: jest.fn().mockResolvedValue('session-key') };
     const settings = { setMany: jest.fn().mockResolvedValue(undefined) };
     const service = new SetupService(
-      settingRows as unknown as Repository<Setting>,
+      settingRows as unknown as SettingsRepository,
       usersRepo as unknown as UsersRepository,
       usersService as unknown as UsersService,
       sessions as unknown as SessionsService,
@@ -61,7 +56,7 @@ describe('SetupService', () => {
       { adminEmail: undefined, adminPassword: undefined, ...opts.config } as AppConfig,
       { info: jest.fn() } as unknown as AppLogger,
     );
-    return { service, usersService, sessions, settings, inserted, insert };
+    return { service, usersService, sessions, settings, inserted, settingRows };
   }
 
   it('makes the first user an admin with a session, consuming the token, and stores the site preferences', async () => {
@@ -93,6 +88,7 @@ describe('SetupService', () => {
     const fresh = setup({ token: null });
     await fresh.service.onApplicationBootstrap();
     expect(fresh.inserted).toEqual([{ key: 'setup-token', value: expect.stringMatching(/^[0-9a-f-]{36}$/) }]);
+    await expect(fresh.service.pendingToken()).resolves.toBe(fresh.inserted[0].value);
 
     const existing = setup({ users: 1 });
     await existing.service.onApplicationBootstrap();

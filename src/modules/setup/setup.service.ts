@@ -1,13 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { ForbiddenError, MessageError } from '../../common/errors/api-errors';
 import { AppLogger } from '../../common/logging/app-logger';
 import { SessionsService } from '../sessions';
-import { SettingsService } from '../settings';
-import { Setting } from '../../schema/setting.entity';
+import { SettingsRepository, SettingsService } from '../settings';
 import { UsersRepository, UsersService } from '../users';
 import { SetupDto } from './setup.dto';
 
@@ -20,7 +17,7 @@ const TOKEN_KEY = 'setup-token';
 @Injectable()
 export class SetupService implements OnApplicationBootstrap {
   constructor(
-    @InjectRepository(Setting) private readonly settingRows: Repository<Setting>,
+    private readonly settingRows: SettingsRepository,
     private readonly users: UsersRepository,
     private readonly usersService: UsersService,
     private readonly sessions: SessionsService,
@@ -36,22 +33,21 @@ export class SetupService implements OnApplicationBootstrap {
       return;
     }
     // orIgnore: when several instances boot at once, the first token stored wins and all show that one.
-    await this.settingRows.createQueryBuilder().insert().into(Setting).values({ key: TOKEN_KEY, value: randomUUID() }).orIgnore().execute();
+    await this.settingRows.claim(TOKEN_KEY, randomUUID());
     this.logger.info('No user exists yet: finish the setup with the setup token from GET /api/session/properties');
   }
 
   /** The setup token while no user exists, else null. */
   async pendingToken(): Promise<string | null> {
     if ((await this.users.count()) > 0) return null;
-    return (await this.settingRows.findOneBy({ key: TOKEN_KEY }))?.value ?? null;
+    return this.settingRows.value(TOKEN_KEY);
   }
 
   async setup(dto: SetupDto): Promise<string> {
     await this.usersService.assertPassword(dto.user.password, 'password');
     const key = await this.users.transaction(async (tx) => {
       if ((await this.users.count(tx)) > 0) throw new ForbiddenError();
-      const consumed = await tx.delete(Setting, { key: TOKEN_KEY, value: dto.token });
-      if (!consumed.affected) throw new MessageError('Token does not match the setup token.', 403);
+      if (!(await this.settingRows.consume(TOKEN_KEY, dto.token, tx))) throw new MessageError('Token does not match the setup token.', 403);
       const user = await this.usersService.create({ ...dto.user, is_superuser: true }, tx);
       return this.sessions.create(user.id, tx);
     });

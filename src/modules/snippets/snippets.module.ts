@@ -4,12 +4,13 @@ import { WarehouseModule } from '../warehouse';
 import { SnippetDatabase } from '../../schema/snippet-database.entity';
 import { NativeQuerySnippet } from '../../schema/snippet.entity';
 import { SnippetsController } from './snippets.controller';
+import { SnippetsRepository } from './snippets.repository';
 import { SnippetsService } from './snippets.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([NativeQuerySnippet, SnippetDatabase]), WarehouseModule],
   controllers: [SnippetsController],
-  providers: [SnippetsService],
+  providers: [SnippetsService, SnippetsRepository],
   exports: [SnippetsService],
 })
 export class SnippetsModule {}

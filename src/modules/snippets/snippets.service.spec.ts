@@ -1,9 +1,8 @@
-import type { Repository } from 'typeorm';
 import type { AuthUser } from '../../common/auth/current-user';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../common/errors/api-errors';
-import type { SnippetDatabase } from '../../schema/snippet-database.entity';
 import type { NativeQuerySnippet } from '../../schema/snippet.entity';
 import type { DatabaseAccessService } from '../warehouse';
+import type { SnippetsRepository } from './snippets.repository';
 import { SnippetsService } from './snippets.service';
 
 /** SnippetsService: who may create and edit a snippet, and name clashes; repositories and data access mocked. */
@@ -26,31 +25,20 @@ describe('SnippetsService', () => {
   function setup(opts: { access?: unknown; stored?: NativeQuerySnippet[]; usedOn?: number[] } = {}) {
     const stored = opts.stored ?? [snippet()];
     const repo = {
-      findOneBy: jest.fn(
-        async (where: { id?: number; name?: string }) =>
-          stored.find((s) => (where.id !== undefined ? s.id === where.id : s.name === where.name)) ?? null,
-      ),
-      create: jest.fn((v: Partial<NativeQuerySnippet>) => v),
-      save: jest.fn(async (v: Partial<NativeQuerySnippet>) => {
-        const saved = { ...v, id: 9 } as NativeQuerySnippet;
-        stored.push(saved);
-        return saved;
+      byId: jest.fn(async (id: number) => stored.find((s) => s.id === id) ?? null),
+      byName: jest.fn(async (name: string) => stored.find((s) => s.name === name) ?? null),
+      create: jest.fn(async (v: Partial<NativeQuerySnippet>) => {
+        stored.push({ ...v, id: 9, archived: false } as NativeQuerySnippet);
+        return 9;
       }),
       update: jest.fn().mockResolvedValue(undefined),
-      manager: { find: jest.fn().mockResolvedValue([]) },
-    };
-    const insert = { insert: () => insert, values: () => insert, orIgnore: () => insert, execute: jest.fn().mockResolvedValue(undefined) };
-    const uses = {
-      findBy: jest.fn(async () => (opts.usedOn ?? []).map((database_id) => ({ snippet_id: 3, database_id }))),
-      createQueryBuilder: jest.fn(() => insert),
+      creators: jest.fn().mockResolvedValue([]),
+      databasesUsing: jest.fn(async () => opts.usedOn ?? []),
+      recordUse: jest.fn().mockResolvedValue(undefined),
     };
     const access = { accessMap: jest.fn().mockResolvedValue(opts.access ?? native({ 1: 'write' })) };
-    const service = new SnippetsService(
-      repo as unknown as Repository<NativeQuerySnippet>,
-      uses as unknown as Repository<SnippetDatabase>,
-      access as unknown as DatabaseAccessService,
-    );
-    return { service, repo, uses, insert };
+    const service = new SnippetsService(repo as unknown as SnippetsRepository, access as unknown as DatabaseAccessService);
+    return { service, repo };
   }
 
   it('lets someone create a snippet only with native rights on some database, under a free name', async () => {
@@ -62,9 +50,7 @@ describe('SnippetsService', () => {
     expect((e as ValidationError).errors).toEqual({ name: 'A snippet with that name already exists. Please pick a different name.' });
     const m = setup();
     await m.service.create({ name: 'new one', content: 'y' } as never, user);
-    expect(m.repo.save).toHaveBeenCalledWith(
-      expect.objectContaining({ name: 'new one', creator_id: 7, archived: false, description: null }),
-    );
+    expect(m.repo.create).toHaveBeenCalledWith(expect.objectContaining({ name: 'new one', creator_id: 7, description: null }));
   });
 
   it('needs native rights on every database a snippet was used on to edit it, or on any while it is unused', async () => {
@@ -73,7 +59,7 @@ describe('SnippetsService', () => {
     ).rejects.toBeInstanceOf(ForbiddenError);
     const ok = setup({ access: native({ 1: 'write', 2: 'write' }), usedOn: [1, 2] });
     await ok.service.update(3, { content: 'z' } as never, user);
-    expect(ok.repo.update).toHaveBeenCalledWith({ id: 3 }, { content: 'z' });
+    expect(ok.repo.update).toHaveBeenCalledWith(3, { content: 'z' });
     await expect(
       setup({ access: native({ 2: 'none' }), usedOn: [] }).service.update(3, { content: 'z' } as never, user),
     ).rejects.toBeInstanceOf(ForbiddenError);
@@ -84,7 +70,7 @@ describe('SnippetsService', () => {
     const m = setup({ stored: [snippet(), snippet({ id: 4, name: 'other' })] });
     await expect(m.service.update(3, { name: 'other' } as never, user)).rejects.toBeInstanceOf(ValidationError);
     await m.service.update(3, { name: 'active users', description: 'd' } as never, user);
-    expect(m.repo.update).toHaveBeenCalledWith({ id: 3 }, { name: 'active users', description: 'd' });
+    expect(m.repo.update).toHaveBeenCalledWith(3, { name: 'active users', description: 'd' });
     await expect(m.service.update(99, {} as never, user)).rejects.toBeInstanceOf(NotFoundError);
   });
 
@@ -93,6 +79,9 @@ describe('SnippetsService', () => {
     await m.service.recordUse(3, 1);
     await m.service.recordUse(3, 1);
     await m.service.recordUse(3, 2);
-    expect(m.insert.execute).toHaveBeenCalledTimes(2);
+    expect(m.repo.recordUse.mock.calls).toEqual([
+      [3, 1],
+      [3, 2],
+    ]);
   });
 });

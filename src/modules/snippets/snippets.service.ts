@@ -1,14 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository } from 'typeorm';
 import { AuthUser } from '../../common/auth/current-user';
 import { uniqueOr } from '../../common/database/unique-violation';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../common/errors/api-errors';
-import { User } from '../../schema/user.entity';
 import { commonName } from '../../common/views/wire-values';
 import { DatabaseAccessService } from '../warehouse';
-import { SnippetDatabase } from '../../schema/snippet-database.entity';
 import { NativeQuerySnippet } from '../../schema/snippet.entity';
+import { SnippetChanges, SnippetsRepository } from './snippets.repository';
 import { toSnippetView } from './snippet.view';
 import { CreateSnippetDto, UpdateSnippetDto } from './snippets.dto';
 
@@ -23,8 +20,7 @@ const nameTaken = (name: string) =>
 @Injectable()
 export class SnippetsService {
   constructor(
-    @InjectRepository(NativeQuerySnippet) private readonly repo: Repository<NativeQuerySnippet>,
-    @InjectRepository(SnippetDatabase) private readonly uses: Repository<SnippetDatabase>,
+    private readonly repo: SnippetsRepository,
     private readonly access: DatabaseAccessService,
   ) {}
 
@@ -32,8 +28,7 @@ export class SnippetsService {
   private readonly recorded = new Set<string>();
 
   async list(archived: boolean) {
-    const rows = await this.repo.find({ where: { archived }, order: { name: 'ASC' } });
-    return this.views(rows);
+    return this.views(await this.repo.list(archived));
   }
 
   async get(id: number) {
@@ -42,48 +37,45 @@ export class SnippetsService {
 
   /** For the query engine: by name (`{{snippet: name}}`) or id; archived snippets still resolve, as saved queries use them. */
   async find(nameOrId: string | number): Promise<NativeQuerySnippet | null> {
-    return typeof nameOrId === 'number' ? this.repo.findOneBy({ id: nameOrId }) : this.repo.findOneBy({ name: nameOrId });
+    return typeof nameOrId === 'number' ? this.repo.byId(nameOrId) : this.repo.byName(nameOrId);
   }
 
   /** Notes that a native query on `databaseId` included the snippet. */
   async recordUse(snippetId: number, databaseId: number): Promise<void> {
     const key = `${snippetId}:${databaseId}`;
     if (this.recorded.has(key)) return;
-    await this.uses.createQueryBuilder().insert().values({ snippet_id: snippetId, database_id: databaseId }).orIgnore().execute();
+    await this.repo.recordUse(snippetId, databaseId);
     this.recorded.add(key);
   }
 
   async create(dto: CreateSnippetDto, caller: AuthUser) {
     await this.assertMayWrite(caller);
-    if (await this.repo.findOneBy({ name: dto.name })) throw nameTaken(dto.name);
-    const saved = await uniqueOr(
+    if (await this.repo.byName(dto.name)) throw nameTaken(dto.name);
+    const id = await uniqueOr(
       () =>
-        this.repo.save(
-          this.repo.create({
-            name: dto.name,
-            content: dto.content,
-            description: dto.description ?? null,
-            collection_id: dto.collection_id ?? null,
-            creator_id: caller.id,
-            archived: false,
-          }),
-        ),
+        this.repo.create({
+          name: dto.name,
+          content: dto.content,
+          description: dto.description ?? null,
+          collection_id: dto.collection_id ?? null,
+          creator_id: caller.id,
+        }),
       () => nameTaken(dto.name),
     );
-    return this.get(saved.id);
+    return this.get(id);
   }
 
   async update(id: number, dto: UpdateSnippetDto, caller: AuthUser) {
     const snippet = await this.require(id);
     await this.assertMayEdit(caller, id);
-    if (dto.name !== undefined && dto.name !== snippet.name && (await this.repo.findOneBy({ name: dto.name }))) throw nameTaken(dto.name);
-    const changes: Partial<NativeQuerySnippet> = {};
+    if (dto.name !== undefined && dto.name !== snippet.name && (await this.repo.byName(dto.name))) throw nameTaken(dto.name);
+    const changes: SnippetChanges = {};
     for (const k of ['name', 'content', 'description', 'collection_id', 'archived'] as const) {
       if (dto[k] !== undefined) (changes as Record<string, unknown>)[k] = dto[k];
     }
     if (Object.keys(changes).length > 0)
       await uniqueOr(
-        () => this.repo.update({ id }, changes),
+        () => this.repo.update(id, changes),
         () => nameTaken(dto.name ?? snippet.name),
       );
     return this.get(id);
@@ -97,20 +89,20 @@ export class SnippetsService {
   private async assertMayEdit(caller: AuthUser, id: number): Promise<void> {
     const map = await this.access.accessMap(caller);
     if (map === 'all') return;
-    const usedOn = (await this.uses.findBy({ snippet_id: id })).map((u) => u.database_id);
+    const usedOn = await this.repo.databasesUsing(id);
     if (usedOn.length === 0) return this.assertMayWrite(caller);
     if (!usedOn.every((db) => map.get(db)?.native === 'write')) throw new ForbiddenError();
   }
 
   private async require(id: number): Promise<NativeQuerySnippet> {
-    const s = await this.repo.findOneBy({ id });
+    const s = await this.repo.byId(id);
     if (!s) throw new NotFoundError();
     return s;
   }
 
   private async views(rows: NativeQuerySnippet[]) {
     const ids = [...new Set(rows.map((r) => r.creator_id))];
-    const creators = ids.length ? await this.repo.manager.find(User, { where: { id: In(ids) } }) : [];
+    const creators = await this.repo.creators(ids);
     const byId = new Map(creators.map((u) => [u.id, { id: u.id, email: u.email, common_name: commonName(u) }]));
     return rows.map((r) => toSnippetView(r, byId.get(r.creator_id)));
   }

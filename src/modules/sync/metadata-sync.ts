@@ -1,4 +1,4 @@
-import { EntityManager } from 'typeorm';
+import { EntityManager, In } from 'typeorm';
 import type { DescribedDatabase } from '../../query-engine/execute/drivers/driver';
 import { WarehouseField } from '../../schema/field.entity';
 import { WarehouseTable } from '../../schema/table.entity';
@@ -145,7 +145,7 @@ async function linkForeignKeys(
 ): Promise<number> {
   const tableIds = [...tables.values()].map((t) => t.id);
   if (tableIds.length === 0) return 0;
-  const fields = await tx.createQueryBuilder(WarehouseField, 'f').where('f.table_id IN (:...ids)', { ids: tableIds }).getMany();
+  const fields = await tx.find(WarehouseField, { where: { table_id: In(tableIds) } });
   const fieldId = new Map(fields.map((f) => [`${f.table_id}\u0000${f.name}`, f]));
   let linked = 0;
   for (const fk of described.foreignKeys) {
