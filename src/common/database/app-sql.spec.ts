@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { DataSource } from 'typeorm';
 import { requestContext } from '../logging/request-context';
 import { AppSql } from './app-sql';
+import { raw, sql as sqlText } from './sql';
 import { lockSqliteTransactions } from './sqlite-transaction-lock';
 import { isUniqueViolation } from './unique-violation';
 
@@ -30,6 +31,13 @@ describe('AppSql (SQLite)', () => {
       { v: 'a', at: '2026-01-02 03:04:05.006', flag: 1 },
     ]);
     expect(await sql.execute('UPDATE t SET flag = $1 WHERE v = $2', [false, 'nobody'])).toBe(0);
+  });
+
+  it('matches a column against any number of ids bound as one value', async () => {
+    await sql.execute('INSERT INTO t (v, flag) VALUES ($1, 1), ($2, 2), ($3, 3)', ['a', 'b', 'c']);
+    const many = [2, 3, ...Array.from({ length: 40_000 }, (_, i) => 100 + i)];
+    expect(await sql.query(sqlText`SELECT v FROM t WHERE ${sql.idIn(raw('flag'), many)} ORDER BY v`)).toEqual([{ v: 'b' }, { v: 'c' }]);
+    expect(await sql.query(sqlText`SELECT v FROM t WHERE ${sql.idIn(raw('flag'), [])}`)).toEqual([]);
   });
 
   it('binds a repeated or out-of-order placeholder to the value its number names, on both paths', async () => {

@@ -1,5 +1,5 @@
 import { QueryFailedError, type DataSource } from 'typeorm';
-import { Sql } from './sql';
+import { sql, Sql } from './sql';
 
 /** The parts of a better-sqlite3 handle used here. */
 interface SqliteHandle {
@@ -25,6 +25,14 @@ export class AppSql {
 
   constructor(private readonly db: DataSource) {
     this.pg = db.options.type === 'postgres';
+  }
+
+  /**
+   * `column` is one of `ids`, bound as one value however many there are (a Postgres array, a JSON array on
+   * SQLite): a statement per listing, not per chunk of ids, and no limit on bound variables.
+   */
+  idIn(column: Sql, ids: readonly number[]): Sql {
+    return this.pg ? sql`${column} = ANY(${[...ids]}::int[])` : sql`${column} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`;
   }
 
   /** Runs a statement: a `Sql` (sql.ts), or text with `$1, $2, ...` and its values. */

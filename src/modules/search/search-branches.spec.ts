@@ -1,14 +1,5 @@
-import { inList, raw } from '../../common/database/sql';
-import {
-  cardBranch,
-  collectionBranch,
-  hitCte,
-  SEARCH_MODELS,
-  SearchFilter,
-  snippetBranch,
-  SqlParams,
-  tableBranch,
-} from './search-branches';
+import type { Sql } from '../../common/database/sql';
+import { cardBranch, collectionBranch, hitCte, SEARCH_MODELS, SearchFilter, snippetBranch, tableBranch } from './search-branches';
 
 const filter = (over: Partial<SearchFilter> = {}): SearchFilter => ({
   words: ['rev'],
@@ -20,11 +11,13 @@ const filter = (over: Partial<SearchFilter> = {}): SearchFilter => ({
 });
 const all = new Set<string>(SEARCH_MODELS);
 
+/** The statement's text and values, as AppSql would run it. */
+const text = (s: Sql | null) => s?.numbered().text ?? null;
+
 describe('hitCte', () => {
   it('scans the term index once per word and keeps objects found for every word', () => {
-    const p = new SqlParams();
-    const sql = hitCte(['rev', 'mon'], p);
-    expect(p.values).toEqual(['rev', 'rew', 'mon', 'moo']);
+    const { text: sql, values } = hitCte(['rev', 'mon']).numbered();
+    expect(values).toEqual(['rev', 'rew', 'mon', 'moo']);
     expect(sql).toContain('term >= $1 AND term < $2');
     expect(sql).toContain('term >= $3 AND term < $4');
     expect(sql).toContain('HAVING COUNT(*) = 2');
@@ -32,35 +25,30 @@ describe('hitCte', () => {
   });
 });
 
-describe('SqlParams', () => {
-  it("numbers a condition's values from the next free placeholder", () => {
-    const p = new SqlParams();
-    expect(p.add('a')).toBe('$1');
-    const cond = p.addSql(inList(raw('x'), [7, 8]));
-    expect(cond).toBe('x IN ($2, $3)');
-    expect(p.add('b')).toBe('$4');
-    expect(p.values).toEqual(['a', 7, 8, 'b']);
-  });
-});
-
 describe('branches', () => {
   it('leave out kinds a filter cannot match', () => {
-    const p = new SqlParams();
-    expect(collectionBranch.sql(filter({ createdBy: [1] }), all, p)).toBeNull();
-    expect(tableBranch.sql(filter({ archived: true }), all, p)).toBeNull();
-    expect(snippetBranch.sql(filter({ tableDbId: 3 }), all, p)).toBeNull();
-    expect(cardBranch.sql(filter(), new Set(['table']), p)).toBeNull();
+    expect(collectionBranch.sql(filter({ createdBy: [1] }), all)).toBeNull();
+    expect(tableBranch.sql(filter({ archived: true }), all)).toBeNull();
+    expect(snippetBranch.sql(filter({ tableDbId: 3 }), all)).toBeNull();
+    expect(cardBranch.sql(filter(), new Set(['table']))).toBeNull();
   });
 
   it('start indexed kinds from the word index, and list them all without words', () => {
-    const p = new SqlParams();
-    expect(cardBranch.sql(filter(), all, p)).toContain('FROM hit h JOIN report_card o');
-    expect(cardBranch.sql(filter({ words: [] }), all, p)).toContain('FROM report_card o WHERE');
+    expect(text(cardBranch.sql(filter(), all))).toContain('FROM hit h JOIN report_card o');
+    expect(text(cardBranch.sql(filter({ words: [] }), all))).toContain('FROM report_card o WHERE');
   });
 
   it('restrict tables to the readable databases, and to none when there are none', () => {
-    const p = new SqlParams();
-    expect(tableBranch.sql(filter({ readableDbs: [4, 5] }), all, p)).toMatch(/o\.db_id IN \(\$\d+, \$\d+\)/);
-    expect(tableBranch.sql(filter({ readableDbs: [] }), all, p)).toContain('AND FALSE AND');
+    const some = tableBranch.sql(filter({ readableDbs: [4, 5] }), all)!.numbered();
+    const [, a, b] = /o\.db_id IN \(\$(\d+), \$(\d+)\)/.exec(some.text) ?? [];
+    expect([some.values[Number(a) - 1], some.values[Number(b) - 1]]).toEqual([4, 5]);
+    expect(text(tableBranch.sql(filter({ readableDbs: [] }), all))).toContain('AND FALSE AND');
+  });
+
+  it('bind every word and filter value, none written into the text', () => {
+    const hostile = "x' OR '1'='1";
+    const s = snippetBranch.sql(filter({ words: [hostile], createdBy: [9] }), all)!.numbered();
+    expect(s.text).not.toContain(hostile);
+    expect(s.values).toEqual(expect.arrayContaining([false, `% ${hostile}%`, 9]));
   });
 });

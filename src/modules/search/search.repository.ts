@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppSql } from '../../common/database/app-sql';
-import type { Sql } from '../../common/database/sql';
-import { hitCte, SEARCH_BRANCHES, SEARCH_COLUMNS, SEARCH_MODELS, SearchFilter, SqlParams } from './search-branches';
+import { inList, join, raw, sql, type Sql } from '../../common/database/sql';
+import { hitCte, SEARCH_BRANCHES, SEARCH_COLUMNS, SEARCH_MODELS, SearchFilter } from './search-branches';
 
 /** The caller's readable-collection condition on a column. */
 export type Readable = (column: string) => Promise<Sql>;
@@ -57,12 +57,10 @@ export class SearchRepository {
 
   /** How many objects of each model match (whatever `models` asked): for a page that came back empty. */
   async counts(f: SearchFilter, readable: Readable): Promise<Map<string, number>> {
-    const p = new SqlParams();
-    const found = await this.found(f, readable, p);
+    const found = await this.found(f, readable);
     if (!found) return new Map();
     const rows = await this.sql.query<{ model: string; n: number | string }>(
-      `${found} SELECT model, COUNT(*) AS n FROM found GROUP BY model`,
-      p.values,
+      sql`${found} SELECT model, COUNT(*) AS n FROM found GROUP BY model`,
     );
     return new Map(rows.map((r) => [r.model, Number(r.n)]));
   }
@@ -73,33 +71,31 @@ export class SearchRepository {
    * matches among those models (`total_n`) and which models match at all (`has_<model>`), so one statement answers.
    */
   async page(f: SearchFilter, readable: Readable, models: ReadonlySet<string>, page: PageRequest): Promise<SearchRow[]> {
-    const p = new SqlParams();
-    const found = await this.found(f, readable, p);
+    const found = await this.found(f, readable);
     if (!found) return [];
-    const wanted = [...models].map((m) => p.add(m)).join(', ');
+    const wanted = (column: string) => inList(raw(column), [...models]);
     // The caller's bookmarks are few: one hash join, not a probe per match.
-    const bookmarks = `LEFT JOIN (SELECT model, model_id FROM bookmark WHERE user_id = ${p.add(page.userId)}) bm
+    const bookmarks = sql`LEFT JOIN (SELECT model, model_id FROM bookmark WHERE user_id = ${page.userId}) bm
       ON bm.model = CASE WHEN f.model IN ('card', 'dataset', 'metric') THEN 'card' ELSE f.model END AND bm.model_id = f.id`;
     const nameRank = page.phrase
-      ? `CASE WHEN LOWER(f.name) = ${p.add(page.phrase)} THEN 0` +
-        ` WHEN LOWER(f.name) LIKE ${p.add(likePrefix(page.phrase))} ESCAPE '\\' THEN 1 ELSE 2 END`
-      : '0';
-    const has = SEARCH_MODELS.map((m) => `MAX(CASE WHEN f.model = '${m}' THEN 1 ELSE 0 END) OVER () AS has_${m}`).join(', ');
+      ? sql`CASE WHEN LOWER(f.name) = ${page.phrase} THEN 0
+          WHEN LOWER(f.name) LIKE ${likePrefix(page.phrase)} ESCAPE '\\' THEN 1 ELSE 2 END`
+      : raw('0');
+    const has = raw(SEARCH_MODELS.map((m) => `MAX(CASE WHEN f.model = '${m}' THEN 1 ELSE 0 END) OVER () AS has_${m}`).join(', '));
     return this.sql.query<SearchRow>(
-      `${found}, ranked AS (
+      sql`${found}, ranked AS (
          SELECT f.*, CASE WHEN bm.model_id IS NULL THEN 0 ELSE 1 END AS bookmarked, ${nameRank} AS name_rank,
-           SUM(CASE WHEN f.model IN (${wanted}) THEN 1 ELSE 0 END) OVER () AS total_n, ${has}
+           SUM(CASE WHEN ${wanted('f.model')} THEN 1 ELSE 0 END) OVER () AS total_n, ${has}
          FROM found f ${bookmarks})
        SELECT r.*, c.name AS collection_name, c.authority_level AS collection_authority_level,
          c.location AS collection_location, c.personal_owner_id AS collection_personal_owner_id,
          u.first_name AS creator_first_name, u.last_name AS creator_last_name, u.email AS creator_email
-       FROM (SELECT * FROM ranked WHERE model IN (${wanted})
+       FROM (SELECT * FROM ranked WHERE ${wanted('model')}
              ORDER BY name_rank, in_name DESC, bookmarked DESC, updated_at DESC, model, id
-             LIMIT ${p.add(page.limit)} OFFSET ${p.add(page.offset)}) r
+             LIMIT ${page.limit} OFFSET ${page.offset}) r
        LEFT JOIN collection c ON c.id = r.collection_id
        LEFT JOIN core_user u ON u.id = r.creator_id
        ORDER BY r.name_rank, r.in_name DESC, r.bookmarked DESC, r.updated_at DESC, r.model, r.id`,
-      p.values,
     );
   }
 
@@ -107,24 +103,24 @@ export class SearchRepository {
    * `WITH [words...,] found AS (...)`: the collection-governed branches filtered together by the caller's collection
    * access (one grant lookup), then the others; null when no branch applies.
    */
-  private async found(f: SearchFilter, readable: Readable, p: SqlParams): Promise<string | null> {
-    const ctes = f.words.length ? [hitCte(f.words, p)] : [];
+  private async found(f: SearchFilter, readable: Readable): Promise<Sql | null> {
+    const ctes = f.words.length ? [hitCte(f.words)] : [];
     const all = new Set<string>(SEARCH_MODELS);
     const governed = SEARCH_BRANCHES.filter((b) => b.collectionGoverned)
-      .map((b) => b.sql(f, all, p))
-      .filter((s): s is string => s !== null);
-    const branches: string[] = [];
+      .map((b) => b.sql(f, all))
+      .filter((s): s is Sql => s !== null);
+    const branches: Sql[] = [];
     if (governed.length) {
       // With words, materialized (the matches are few): the access condition's grant lookup then runs once, not
       // once per branch. Without, every object is a row: storing them all costs more than a second lookup.
-      ctes.push(`governed AS ${f.words.length ? 'MATERIALIZED ' : ''}(${governed.join(' UNION ALL ')})`);
-      branches.push(`SELECT ${SEARCH_COLUMNS} FROM governed g WHERE ${p.addSql(await readable('g.acc_id'))}`);
+      ctes.push(sql`governed AS ${raw(f.words.length ? 'MATERIALIZED ' : '')}(${join(governed, ' UNION ALL ')})`);
+      branches.push(sql`SELECT ${raw(SEARCH_COLUMNS)} FROM governed g WHERE ${await readable('g.acc_id')}`);
     }
     for (const b of SEARCH_BRANCHES.filter((x) => !x.collectionGoverned)) {
-      const s = b.sql(f, all, p);
+      const s = b.sql(f, all);
       if (s) branches.push(s);
     }
     if (branches.length === 0) return null;
-    return `WITH ${[...ctes, `found AS (${branches.join(' UNION ALL ')})`].join(', ')}`;
+    return sql`WITH ${join([...ctes, sql`found AS (${join(branches, ' UNION ALL ')})`])}`;
   }
 }
