@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, LessThan } from 'typeorm';
 import { AppSql } from '../../common/database/app-sql';
+import { join, sql } from '../../common/database/sql';
 import { QueryExecution } from '../../schema/query-execution.entity';
 
 /** Every query writes a row and reads an average here, so both are plain SQL (the ORM's builder cost more). */
@@ -15,25 +16,15 @@ export class QueryLogRepository {
   /** Several runs in one statement, so one commit. */
   async insertMany(rows: Omit<QueryExecution, 'id'>[]): Promise<void> {
     if (rows.length === 0) return;
-    const values = rows.map((_, i) => `(${Array.from({ length: 12 }, (__, j) => `$${i * 12 + j + 1}`).join(', ')})`);
+    const values = rows.map(
+      (r) =>
+        sql`(${r.hash}, ${r.started_at}, ${r.running_time}, ${r.result_rows}, ${r.native}, ${r.context}, ${r.executor_id}, ${r.card_id},
+          ${r.dashboard_id}, ${r.database_id}, ${r.error}, ${r.cache_hit})`,
+    );
     await this.sql.execute(
-      `INSERT INTO query_execution (hash, started_at, running_time, result_rows, native, context, executor_id, card_id, dashboard_id,
+      sql`INSERT INTO query_execution (hash, started_at, running_time, result_rows, native, context, executor_id, card_id, dashboard_id,
          database_id, error, cache_hit)
-       VALUES ${values.join(', ')}`,
-      rows.flatMap((r) => [
-        r.hash,
-        r.started_at,
-        r.running_time,
-        r.result_rows,
-        r.native,
-        r.context,
-        r.executor_id,
-        r.card_id,
-        r.dashboard_id,
-        r.database_id,
-        r.error,
-        r.cache_hit,
-      ]),
+       VALUES ${join(values)}`,
     );
   }
 
