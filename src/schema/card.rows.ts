@@ -1,4 +1,11 @@
-/** The rows the cards repository reads with SQL, before they are mapped to answers. */
+/**
+ * The rows the cards repository reads with SQL, before they are mapped to answers. Each comes with its RowShape: the
+ * repository reads its rows with typedRows, so the numbers and booleans below are what callers get on both app DBs.
+ * The shapes are RowShapes (common/database/row-values.ts) written as plain constants: schema/ imports nothing of common.
+ */
+
+/** A RowShape whose columns are checked against the row type's keys. */
+type ShapeOf<T> = { readonly numbers?: readonly (keyof T)[]; readonly booleans?: readonly (keyof T)[] };
 
 /** A card as the listings and the mapper read it: the card's columns, its collection's and its creator's. */
 export interface CardRow {
@@ -21,10 +28,10 @@ export interface CardRow {
   collection_id: number | null;
   collection_position: number | null;
   cache_ttl: number | null;
-  archived: boolean | number;
-  archived_directly?: boolean | number;
-  collection_preview: boolean | number;
-  enable_embedding: boolean | number;
+  archived: boolean;
+  archived_directly: boolean;
+  collection_preview: boolean;
+  enable_embedding: boolean;
   embedding_params: string | null;
   public_uuid: string | null;
   made_public_by_id: number | null;
@@ -38,7 +45,7 @@ export interface CardRow {
   coll_location: string | null;
   coll_personal_owner_id: number | null;
   coll_authority_level: string | null;
-  coll_archived: boolean | number | null;
+  coll_archived: boolean | null;
   coll_slug: string | null;
   coll_entity_id: string | null;
   coll_namespace: string | null;
@@ -46,11 +53,30 @@ export interface CardRow {
   u_email: string | null;
   u_first_name: string | null;
   u_last_name: string | null;
-  u_is_superuser: boolean | number | null;
-  u_is_qbnewb: boolean | number | null;
+  u_is_superuser: boolean | null;
+  u_is_qbnewb: boolean | null;
   u_date_joined: Date | string | null;
   u_last_login: Date | string | null;
 }
+
+/** CardRow's and CardListRow's numeric and boolean columns (those of the joined collection and creator included). */
+export const CARD_ROW_SHAPE = {
+  numbers: [
+    'id',
+    'database_id',
+    'table_id',
+    'source_card_id',
+    'dashboard_id',
+    'collection_id',
+    'collection_position',
+    'cache_ttl',
+    'made_public_by_id',
+    'creator_id',
+    'view_count',
+    'coll_personal_owner_id',
+  ],
+  booleans: ['archived', 'archived_directly', 'collection_preview', 'enable_embedding', 'coll_archived', 'u_is_superuser', 'u_is_qbnewb'],
+} as const satisfies ShapeOf<CardRow>;
 
 /** A card as a listing reads it: no visualization settings, parameters or result metadata (the biggest columns). */
 export type CardListRow = Omit<
@@ -80,6 +106,8 @@ export interface CollectionName {
   entity_id: string | null;
 }
 
+export const COLLECTION_NAME_SHAPE = { numbers: ['id', 'personal_owner_id'] } as const satisfies ShapeOf<CollectionName>;
+
 export interface LastEdit {
   card_id: number;
   id: number;
@@ -88,6 +116,8 @@ export interface LastEdit {
   last_name: string | null;
   timestamp: Date | string;
 }
+
+export const LAST_EDIT_SHAPE = { numbers: ['card_id', 'id'] } as const satisfies ShapeOf<LastEdit>;
 
 /** A dashboard that shows a card (as a dashcard or a series of one), with what its access check needs. */
 export interface DashboardShowing {
@@ -98,3 +128,28 @@ export interface DashboardShowing {
   coll_location: string | null;
   coll_personal_owner_id: number | null;
 }
+
+export const DASHBOARD_SHOWING_SHAPE = {
+  numbers: ['card_id', 'id', 'collection_id', 'coll_personal_owner_id'],
+} as const satisfies ShapeOf<DashboardShowing>;
+
+/** A card by id and name (the embeddable cards); `public_uuid` for those with a public link. */
+export interface CardName {
+  id: number;
+  name: string;
+}
+
+export interface PublicCard extends CardName {
+  public_uuid: string;
+}
+
+/** A card type found in a collection. */
+export interface CollectionCardType {
+  collection_id: number;
+  type: string;
+}
+
+/** Rows whose only numeric column is `id` (CardName, PublicCard, card ids). */
+export const ID_SHAPE = { numbers: ['id'] } as const satisfies ShapeOf<CardName>;
+
+export const COLLECTION_CARD_TYPE_SHAPE = { numbers: ['collection_id'] } as const satisfies ShapeOf<CollectionCardType>;

@@ -15,9 +15,9 @@ import type { DerivedQuery } from './card-query';
 export function placeOf(row: Pick<CardRow, 'collection_id' | 'coll_location' | 'coll_personal_owner_id'>): CollectionPlace | null {
   if (row.collection_id === null || row.collection_id === undefined) return null;
   return {
-    id: Number(row.collection_id),
+    id: row.collection_id,
     location: row.coll_location ?? '/',
-    personal_owner_id: row.coll_personal_owner_id === null ? null : Number(row.coll_personal_owner_id),
+    personal_owner_id: row.coll_personal_owner_id,
   };
 }
 
@@ -63,7 +63,7 @@ export class CardAccessService {
     const unique = [...new Set(ids)];
     if (unique.length === 0) return new Map();
     const rows = await this.cards.byIds(unique);
-    if (isShared(caller)) return new Map(rows.filter((r) => reaches(caller, Number(r.id), on)).map((r) => [Number(r.id), r]));
+    if (isShared(caller)) return new Map(rows.filter((r) => reaches(caller, r.id, on)).map((r) => [r.id, r]));
     const places = new Map<number, CollectionPlace>();
     for (const r of rows) {
       const place = placeOf(r);
@@ -73,8 +73,8 @@ export class CardAccessService {
       places.size ? this.collections.forCollections(caller, [...places.values()]) : Promise.resolve(new Map<number, CollectionPerm>()),
       rows.some((r) => r.collection_id === null) ? this.collections.permission(caller, null) : Promise.resolve(null),
     ]);
-    const perm = (r: CardRow) => (r.collection_id === null ? root : (perms.get(Number(r.collection_id)) ?? null));
-    return new Map(rows.filter((r) => perm(r) !== null).map((r) => [Number(r.id), r]));
+    const perm = (r: CardRow) => (r.collection_id === null ? root : (perms.get(r.collection_id) ?? null));
+    return new Map(rows.filter((r) => perm(r) !== null).map((r) => [r.id, r]));
   }
 
   async writable(caller: AuthUser, id: number): Promise<CardRow> {
@@ -88,11 +88,7 @@ export class CardAccessService {
     if (collectionId === null) return this.collections.assertWrite(caller, null);
     const [c] = await this.cards.collections([collectionId]);
     if (!c) throw new NotFoundError();
-    await this.collections.assertWrite(caller, {
-      id: Number(c.id),
-      location: c.location,
-      personal_owner_id: c.personal_owner_id === null ? null : Number(c.personal_owner_id),
-    });
+    await this.collections.assertWrite(caller, { id: c.id, location: c.location, personal_owner_id: c.personal_owner_id });
   }
 
   /** What POST /api/dataset would check before running the query: data access to its database, native permission for SQL. */

@@ -64,7 +64,7 @@ export class CardDashboardsService {
       .map((d) => ({
         id: d.collection_id!,
         location: d.coll_location ?? '/',
-        personal_owner_id: d.coll_personal_owner_id === null ? null : Number(d.coll_personal_owner_id),
+        personal_owner_id: d.coll_personal_owner_id,
       }));
     const inCollections = await this.collections.forCollections(caller, places);
     const atRoot = dashboards.some((d) => d.collection_id === null) ? await this.collections.permission(caller, null) : null;

@@ -1,4 +1,3 @@
-import { sqlBool } from '../../common/database/row-values';
 import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '../../common/auth/current-user';
 import { ancestorIds, CollectionAccessService } from '../collections';
@@ -27,25 +26,21 @@ export class CardHydrator {
     const ids = place ? ancestorIds(place.location) : [];
     const [ancestors, lastEdits, stats] = await Promise.all([
       this.cards.collections(ids),
-      this.cards.lastEdits([Number(row.id)]),
-      this.cards.queryStats(Number(row.id)),
+      this.cards.lastEdits([row.id]),
+      this.cards.queryStats(row.id),
     ]);
     const readable =
       caller.isSuperuser || ancestors.length === 0
         ? null
         : await this.access.forCollections(
             caller,
-            ancestors.map((a) => ({
-              id: Number(a.id),
-              location: a.location,
-              personal_owner_id: a.personal_owner_id === null ? null : Number(a.personal_owner_id),
-            })),
+            ancestors.map((a) => ({ id: a.id, location: a.location, personal_owner_id: a.personal_owner_id })),
           );
     const shown = ids
-      .map((id) => ancestors.find((a) => Number(a.id) === id))
-      .filter((a): a is NonNullable<typeof a> => Boolean(a) && (readable === null || readable.has(Number(a!.id))));
+      .map((id) => ancestors.find((a) => a.id === id))
+      .filter((a): a is NonNullable<typeof a> => Boolean(a) && (readable === null || readable.has(a!.id)));
     return {
-      ...toCardView(row, { can_write: perm === 'write', ancestors: shown, lastEdit: lastEdits.get(Number(row.id)) ?? null, stats }),
+      ...toCardView(row, { can_write: perm === 'write', ancestors: shown, lastEdit: lastEdits.get(row.id) ?? null, stats }),
       ...(await this.details(caller, row, perm)),
     };
   }
@@ -57,19 +52,17 @@ export class CardHydrator {
    */
   private async details(caller: AuthUser, row: CardRow, perm: CollectionPerm | null) {
     const canWrite = perm === 'write';
-    const archived = sqlBool(row.archived);
-    const directly = sqlBool(row.archived_directly);
-    const dbId = row.database_id === null ? null : Number(row.database_id);
-    const dashboardId = row.dashboard_id === null || row.dashboard_id === undefined ? null : Number(row.dashboard_id);
+    const { archived, archived_directly: directly, database_id: dbId } = row;
+    const dashboardId = row.dashboard_id ?? null;
     const [access, dashboard, persisted] = await Promise.all([
       dbId === null ? null : this.databases.accessTo(caller, dbId),
       dashboardId === null ? null : this.cards.dashboardName(dashboardId),
-      row.type === 'model' ? this.cards.isPersisted(Number(row.id)) : Promise.resolve(undefined),
+      row.type === 'model' ? this.cards.isPersisted(row.id) : Promise.resolve(undefined),
     ]);
     return {
       can_run_adhoc_query: access !== null && access.data === 'unrestricted' && (row.query_type !== 'native' || access.native === 'write'),
       can_manage_db: caller.isSuperuser,
-      can_restore: archived && directly && canWrite && !sqlBool(row.coll_archived),
+      can_restore: archived && directly && canWrite && row.coll_archived !== true,
       can_delete: archived && canWrite,
       dashboard: dashboard === null || dashboardId === null ? null : { id: dashboardId, name: dashboard, moderation_status: null },
       ...(persisted === undefined ? {} : { persisted }),
@@ -100,7 +93,7 @@ export class CardHydrator {
     if (caller.isSuperuser) return () => true;
     const writable = await this.writableCollections(caller, rows);
     const rootWrite = rows.some((r) => r.collection_id === null) && (await this.access.canWrite(caller, null));
-    return (row) => (row.collection_id === null ? rootWrite : writable(Number(row.collection_id)));
+    return (row) => (row.collection_id === null ? rootWrite : writable(row.collection_id));
   }
 
   private async writableCollections(

@@ -1,4 +1,3 @@
-import { sqlBool } from '../../common/database/row-values';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { CollectionAccessService, type CollectionItem, type CollectionItemSource, type ItemsQuery } from '../collections';
@@ -36,7 +35,7 @@ export class CardItemsSource implements CollectionItemSource {
       collectionId: q.collectionId,
       ...(pinned === undefined ? {} : { pinned }),
     });
-    return rows.map((r) => item(r, edits.get(Number(r.id)) ?? null));
+    return rows.map((r) => item(r, edits.get(r.id) ?? null));
   }
 
   async modelsIn(collectionIds: number[], archived: boolean): Promise<Map<number, Set<string>>> {
@@ -76,18 +75,18 @@ export class CardItemsSource implements CollectionItemSource {
 function item(r: CardListRow, edit: LastEdit | null): CollectionItem {
   const lastEditedAt = isoTime(edit?.timestamp ?? r.updated_at);
   return {
-    id: Number(r.id),
+    id: r.id,
     model: MODEL_OF[r.type] ?? 'card',
     name: r.name,
     description: r.description,
     display: r.display,
     entity_id: r.entity_id,
-    collection_id: r.collection_id === null ? null : Number(r.collection_id),
-    collection_position: r.collection_position === null ? null : Number(r.collection_position),
-    collection_preview: sqlBool(r.collection_preview),
-    database_id: r.database_id === null ? null : Number(r.database_id),
-    archived: sqlBool(r.archived),
-    archived_directly: sqlBool(r.archived_directly),
+    collection_id: r.collection_id,
+    collection_position: r.collection_position,
+    collection_preview: r.collection_preview,
+    database_id: r.database_id,
+    archived: r.archived,
+    archived_directly: r.archived_directly,
     last_used_at: isoTime(r.last_used_at),
     dataset_query: r.type === 'model' ? parseJson(r.dataset_query, null) : undefined,
     moderated_status: null,
@@ -96,7 +95,7 @@ function item(r: CardListRow, edit: LastEdit | null): CollectionItem {
     last_edited_by: edit ? commonNameOf(edit) : null,
     'last-edit-info': edit
       ? {
-          id: Number(edit.id),
+          id: edit.id,
           email: edit.email,
           first_name: edit.first_name,
           last_name: edit.last_name,

@@ -1,3 +1,5 @@
+import type { RowShape } from '../../common/database/row-values';
+
 /** How a value becomes JSON: a number, a string, a boolean, stored JSON text, an instant, or a built object. */
 type Kind = 'num' | 'str' | 'bool' | 'json' | 'time' | 'obj';
 type Field = [key: string, expr: string, kind: Kind];
@@ -106,3 +108,5 @@ export interface CardJsonRow {
   coll_location: string | null;
   coll_personal_owner_id: number | null;
 }
+
+export const CARD_JSON_ROW_SHAPE: RowShape = { numbers: ['collection_id', 'coll_personal_owner_id'] };

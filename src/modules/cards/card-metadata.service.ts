@@ -45,7 +45,7 @@ export class CardMetadataService {
         .references.filter((r) => r.kind === 'card')
         .map((r) => r.ref_id),
     );
-    if (row.type !== 'question') cardIds.add(Number(row.id));
+    if (row.type !== 'question') cardIds.add(row.id);
     const virtual = [];
     for (const cardId of cardIds) {
       const table = await unlessRefused(() => this.tableMetadata.cardQueryMetadata(caller, cardId));

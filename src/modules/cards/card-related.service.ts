@@ -34,13 +34,7 @@ export class CardRelatedService {
   async forCard(caller: AuthUser, id: number) {
     const { row } = await this.access.readable(caller, id);
     const query = parseJson<unknown>(row.dataset_query, null);
-    return this.related(
-      caller,
-      row.table_id === null ? null : Number(row.table_id),
-      row.source_card_id === null ? null : Number(row.source_card_id),
-      Number(row.id),
-      query,
-    );
+    return this.related(caller, row.table_id, row.source_card_id, row.id, query);
   }
 
   async forQuery(caller: AuthUser, body: unknown) {
@@ -55,15 +49,15 @@ export class CardRelatedService {
     const table = tableId === null ? null : await this.readableTable(caller, tableId);
     const readable = await this.collections.readableWhere(caller, 'c.collection_id');
     const onTable = table && tableId !== null ? await this.cards.onTable(tableId, readable, RELATED_MAX * 4) : [];
-    const others = onTable.filter((c) => Number(c.id) !== selfId);
+    const others = onTable.filter((c) => c.id !== selfId);
     const source = sourceCardId === null ? [] : [await this.cards.readableById(sourceCardId, readable)].filter((c) => c !== null);
     const brief = (c: CardRow) => ({
-      id: Number(c.id),
+      id: c.id,
       name: c.name,
       description: c.description,
       display: c.display,
       type: c.type,
-      collection_id: c.collection_id === null ? null : Number(c.collection_id),
+      collection_id: c.collection_id,
     });
     const metricCards = others.filter((c) => c.type === 'metric');
     const inner = innerQuery(query);

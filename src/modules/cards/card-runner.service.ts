@@ -52,7 +52,7 @@ export class CardRunner {
     const query = withParameters(card, opts.parameters);
     const constraints = opts.maxRows ? { constraints: { ...(query.constraints as object | undefined), 'max-results': opts.maxRows } } : {};
     const body = { ...query, ...constraints, visualization_settings: parseJson(card.visualization_settings, {}) };
-    return this.pivots.run(body, who, signal, opts.context ?? 'question', Number(card.id), dashboardId);
+    return this.pivots.run(body, who, signal, opts.context ?? 'question', card.id, dashboardId);
   }
 
   private async execute(
@@ -64,11 +64,11 @@ export class CardRunner {
   ): Promise<DatasetAnswer | DatasetStream> {
     const dashboardId = assertGranted(who, card, opts);
     const query = await this.content.cardRun(card, withParameters(card, opts.parameters));
-    const database = card.database_id === null ? null : await this.cards.databaseCacheTtl(Number(card.database_id));
+    const database = card.database_id === null ? null : await this.cards.databaseCacheTtl(card.database_id);
     const plan = await this.policy.plan({ query, card: card.cache_ttl, database });
     const options = {
       context: opts.context ?? 'question',
-      cardId: Number(card.id),
+      cardId: card.id,
       dashboardId,
       ignoreCache: opts.ignoreCache === true,
       ...(opts.maxRows ? { defaultMaxRows: opts.maxRows } : {}),
@@ -83,7 +83,7 @@ function assertGranted(who: Reader, card: CardRow, opts: CardRunOptions): number
   const dashboardId = opts.dashboardId ?? null;
   if (!isShared(who)) return dashboardId;
   const { model, id } = who.shared;
-  const own = model === 'card' ? dashboardId === null && Number(card.id) === id : dashboardId === id;
+  const own = model === 'card' ? dashboardId === null && card.id === id : dashboardId === id;
   if (!own) throw new Error(`A ${model} grant cannot run card ${card.id}${dashboardId === null ? '' : ` on dashboard ${dashboardId}`}`);
   return dashboardId;
 }

@@ -26,7 +26,7 @@ describe('CardSeriesService', () => {
     const cards = {
       // Candidates newest first, at most 200 a batch, below the cursor: as the SQL reads them.
       seriesCandidates: jest.fn(async (f: { before: number | null; limit: number }) =>
-        candidates.filter((c) => f.before === null || Number(c.id) < f.before).slice(0, f.limit),
+        candidates.filter((c) => f.before === null || c.id < f.before).slice(0, f.limit),
       ),
     };
     const hydrator = { many: jest.fn(async (_c: AuthUser, rows: CardRow[]) => rows.map((r) => r.id)) };

@@ -73,12 +73,12 @@ export class CardSeriesService {
     while (found.length < SERIES_PAGE) {
       const batch = await this.candidates(caller, family, cursor, opts.query);
       for (const c of batch) {
-        const shape = excluded.has(Number(c.id)) ? null : shapeOf(c);
+        const shape = excluded.has(c.id) ? null : shapeOf(c);
         if (shape && compatible(own, shape, row.display)) found.push(c);
         if (found.length === SERIES_PAGE) break;
       }
       if (batch.length < BATCH) break;
-      cursor = Number(batch[batch.length - 1].id);
+      cursor = batch[batch.length - 1].id;
     }
     return this.hydrator.many(caller, found);
   }

@@ -16,11 +16,11 @@ export class CardSharingService {
 
   async embeddable(): Promise<Array<{ id: number; name: string }>> {
     if (!(await this.settings.get<boolean>('enable-embedding-static'))) throw new MessageError(EMBEDDING_DISABLED);
-    return (await this.cards.embeddable()).map((r) => ({ id: Number(r.id), name: r.name }));
+    return (await this.cards.embeddable()).map((r) => ({ id: r.id, name: r.name }));
   }
 
   async publicCards(): Promise<Array<{ id: number; name: string; public_uuid: string }>> {
     if (!(await this.settings.get<boolean>('enable-public-sharing'))) throw new MessageError(PUBLIC_SHARING_DISABLED);
-    return (await this.cards.withPublicLinks()).map((r) => ({ id: Number(r.id), name: r.name, public_uuid: r.public_uuid }));
+    return (await this.cards.withPublicLinks()).map((r) => ({ id: r.id, name: r.name, public_uuid: r.public_uuid }));
   }
 }

@@ -1,4 +1,3 @@
-import { sqlBool } from '../../common/database/row-values';
 import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '../../common/auth/current-user';
 import type { CardColumn, CardForMetadata } from '../content';
@@ -9,6 +8,7 @@ import type { DatasetQuery } from '../../query-engine/mbql/types';
 import { CardsRepository } from './cards.repository';
 import { type CardRow } from '../../schema/card.rows';
 import { legacyQuery } from './card-query';
+import { placeOf } from './card-access.service';
 import { parseJson } from '../../common/database/stored-json';
 
 /**
@@ -34,8 +34,8 @@ export class CardStore {
     const query = (legacyQuery(sent) ?? sent) as DatasetQuery;
     const columns = parseJson<CardColumn[] | null>(row.result_metadata, null);
     return {
-      id: Number(row.id),
-      databaseId: Number(row.database_id),
+      id: row.id,
+      databaseId: row.database_id,
       query,
       ...(Array.isArray(columns)
         ? { resultMetadata: columns.map((c) => ({ name: c.name, base_type: c.base_type ?? 'type/*', display_name: c.display_name })) }
@@ -45,15 +45,15 @@ export class CardStore {
 
   async resultMetadata(id: number, caller: AuthUser): Promise<CardForMetadata | null> {
     const row = await this.readable(id, caller);
-    if (!row || row.database_id === null || sqlBool(row.archived)) return null;
+    if (!row || row.database_id === null || row.archived) return null;
     // Its columns describe the database's data: only for those who may query it.
-    await this.databases.assertCanRead(caller, Number(row.database_id));
+    await this.databases.assertCanRead(caller, row.database_id);
     const columns = parseJson<CardColumn[] | null>(row.result_metadata, null);
     return {
-      id: Number(row.id),
+      id: row.id,
       name: row.name,
       description: row.description,
-      database_id: Number(row.database_id),
+      database_id: row.database_id,
       type: row.type as CardForMetadata['type'],
       collection_name: row.coll_name ?? null,
       entity_id: row.entity_id,
@@ -68,15 +68,7 @@ export class CardStore {
     const row = await this.cards.row(id);
     if (!row) return null;
     if (caller) {
-      const place =
-        row.collection_id === null
-          ? null
-          : {
-              id: Number(row.collection_id),
-              location: row.coll_location ?? '/',
-              personal_owner_id: row.coll_personal_owner_id === null ? null : Number(row.coll_personal_owner_id),
-            };
-      await this.access.assertRead(caller, place);
+      await this.access.assertRead(caller, placeOf(row));
     }
     return row;
   }

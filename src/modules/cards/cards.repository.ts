@@ -4,8 +4,24 @@ import { AppSql } from '../../common/database/app-sql';
 import { archiveWithCollections } from '../../common/database/archive-with-collections';
 import { and, containsPattern, inList, raw, sql, type Sql } from '../../common/database/sql';
 import type { DerivedQuery } from './card-query';
-import { cardListSelect, type CardJsonRow } from './card-list-sql';
-import type { CardListRow, CardRow, CollectionName, DashboardShowing, LastEdit } from '../../schema/card.rows';
+import { CARD_JSON_ROW_SHAPE, cardListSelect, type CardJsonRow } from './card-list-sql';
+import { typedRow, typedRows } from '../../common/database/row-values';
+import {
+  CARD_ROW_SHAPE,
+  COLLECTION_CARD_TYPE_SHAPE,
+  COLLECTION_NAME_SHAPE,
+  DASHBOARD_SHOWING_SHAPE,
+  ID_SHAPE,
+  LAST_EDIT_SHAPE,
+  type CardListRow,
+  type CardName,
+  type CardRow,
+  type CollectionCardType,
+  type CollectionName,
+  type DashboardShowing,
+  type LastEdit,
+  type PublicCard,
+} from '../../schema/card.rows';
 
 const SELECT = `SELECT c.*,
   col.name AS coll_name, col.location AS coll_location, col.personal_owner_id AS coll_personal_owner_id,
@@ -69,7 +85,7 @@ export class CardsRepository {
   }
 
   async row(id: number): Promise<CardRow | null> {
-    return (await this.sql.query<CardRow>(`${SELECT} WHERE c.id = $1`, [id]))[0] ?? null;
+    return (await this.rows(sql`c.id = ${id}`))[0] ?? null;
   }
 
   /** Cards by id, by name; `archived` when given must match. */
@@ -79,7 +95,7 @@ export class CardsRepository {
   }
 
   /** GET /api/card/'s cards, each as the JSON the app database built (card-list-sql.ts). */
-  list(f: CardListFilter): Promise<CardJsonRow[]> {
+  async list(f: CardListFilter): Promise<CardJsonRow[]> {
     const ref = (kinds: string[], id: number) =>
       sql`c.id IN (SELECT card_id FROM card_reference WHERE ${inList(raw('kind'), kinds)} AND ref_id = ${id})`;
     const where = and(
@@ -98,7 +114,8 @@ export class CardsRepository {
       f.ranBy !== undefined
         ? sql`(SELECT MAX(q.started_at) FROM query_execution q WHERE q.card_id = c.id AND q.executor_id = ${f.ranBy}) DESC, c.id`
         : raw(f.popular ? 'c.view_count DESC, c.name, c.id' : 'c.name, c.id');
-    return this.sql.query<CardJsonRow>(sql`${raw(cardListSelect(this.sql.pg))} WHERE ${where} ORDER BY ${order}`);
+    const rows = await this.sql.query<Record<string, unknown>>(sql`${raw(cardListSelect(this.sql.pg))} WHERE ${where} ORDER BY ${order}`);
+    return typedRows<CardJsonRow>(rows, CARD_JSON_ROW_SHAPE);
   }
 
   /** A collection's cards with the listing's columns only, by name, and the author and time of each one's latest revision. */
@@ -111,10 +128,10 @@ export class CardsRepository {
       f.pinned === false && sql`c.collection_position IS NULL`,
     );
     const [rows, edits] = await Promise.all([
-      this.sql.query<CardListRow>(sql`${raw(LIST_SELECT)} WHERE ${where} ORDER BY c.name, c.id`),
+      this.sql.query<Record<string, unknown>>(sql`${raw(LIST_SELECT)} WHERE ${where} ORDER BY c.name, c.id`),
       this.lastEditsWhere(where),
     ]);
-    return { rows, edits };
+    return { rows: typedRows<CardListRow>(rows, CARD_ROW_SHAPE), edits };
   }
 
   /**
@@ -144,36 +161,40 @@ export class CardsRepository {
   }
 
   /** Unarchived cards with static embedding on, by name. */
-  embeddable(): Promise<Array<{ id: number; name: string }>> {
-    return this.sql.query(sql`SELECT id, name FROM report_card WHERE enable_embedding = ${true} AND archived = ${false} ORDER BY name, id`);
+  async embeddable(): Promise<CardName[]> {
+    const rows = await this.sql.query<Record<string, unknown>>(
+      sql`SELECT id, name FROM report_card WHERE enable_embedding = ${true} AND archived = ${false} ORDER BY name, id`,
+    );
+    return typedRows<CardName>(rows, ID_SHAPE);
   }
 
   /** Unarchived cards with a public link, by name. */
-  withPublicLinks(): Promise<Array<{ id: number; name: string; public_uuid: string }>> {
-    return this.sql.query(
+  async withPublicLinks(): Promise<PublicCard[]> {
+    const rows = await this.sql.query<Record<string, unknown>>(
       sql`SELECT id, name, public_uuid FROM report_card WHERE public_uuid IS NOT NULL AND archived = ${false} ORDER BY name, id`,
     );
+    return typedRows<PublicCard>(rows, ID_SHAPE);
   }
 
   /** The card types (`question`, `model`, `metric`) found in each collection among `collectionIds`. */
-  async typesIn(collectionIds: number[], archived: boolean): Promise<Array<{ collection_id: number; type: string }>> {
+  async typesIn(collectionIds: number[], archived: boolean): Promise<CollectionCardType[]> {
     if (collectionIds.length === 0) return [];
     // One bound value holding every id (a Postgres array, a JSON list on SQLite): an index lookup per id, with no
     // limit on how many ids one statement takes.
     const ids = this.sql.pg
       ? sql`collection_id = ANY(${collectionIds}::int[])`
       : sql`collection_id IN (SELECT value FROM json_each(${JSON.stringify(collectionIds)}))`;
-    const rows = await this.sql.query<{ collection_id: number; type: string }>(
+    const rows = await this.sql.query<Record<string, unknown>>(
       sql`SELECT DISTINCT collection_id, type FROM report_card WHERE archived = ${archived} AND ${ids}`,
     );
-    return rows.map((r) => ({ collection_id: Number(r.collection_id), type: r.type }));
+    return typedRows<CollectionCardType>(rows, COLLECTION_CARD_TYPE_SHAPE);
   }
 
   /** The ids of the cards in these collections, archived or not (in `tx` when given). */
   async idsInCollections(collectionIds: number[], tx?: EntityManager): Promise<number[]> {
     const statement = sql`SELECT id FROM report_card WHERE ${inList(raw('collection_id'), collectionIds)}`;
-    const rows = tx ? await this.inTx<{ id: number }>(tx, statement) : await this.sql.query<{ id: number }>(statement);
-    return rows.map((r) => Number(r.id));
+    const rows = tx ? await this.inTx<Record<string, unknown>>(tx, statement) : await this.sql.query<Record<string, unknown>>(statement);
+    return typedRows<{ id: number }>(rows, ID_SHAPE).map((r) => r.id);
   }
 
   /**
@@ -199,52 +220,57 @@ export class CardsRepository {
     );
   }
 
-  private rows(where: Sql, order = 'c.name, c.id', limit?: number): Promise<CardRow[]> {
+  /** Every read of whole card rows goes through here, so each is typed once (CARD_ROW_SHAPE). */
+  private async rows(where: Sql, order = 'c.name, c.id', limit?: number): Promise<CardRow[]> {
     const limited = limit ? sql` LIMIT ${Math.floor(limit)}` : raw('');
-    return this.sql.query<CardRow>(sql`${raw(SELECT)} WHERE ${where} ORDER BY ${raw(order)}${limited}`);
+    const rows = await this.sql.query<Record<string, unknown>>(sql`${raw(SELECT)} WHERE ${where} ORDER BY ${raw(order)}${limited}`);
+    return typedRows<CardRow>(rows, CARD_ROW_SHAPE);
   }
 
   /** Collections by id (the ancestors of a card's collection), in one query. */
   async collections(ids: number[]): Promise<CollectionName[]> {
     if (ids.length === 0) return [];
-    return this.sql.query<CollectionName>(
+    const rows = await this.sql.query<Record<string, unknown>>(
       'SELECT id, name, location, personal_owner_id, authority_level, slug, entity_id FROM collection' +
         ` WHERE id IN (${ids.map((_, i) => `$${i + 1}`).join(', ')})`,
       ids,
     );
+    return typedRows<CollectionName>(rows, COLLECTION_NAME_SHAPE);
   }
 
   /** The author and time of each card's latest revision. */
   async lastEdits(cardIds: number[]): Promise<Map<number, LastEdit>> {
     if (cardIds.length === 0) return new Map();
-    const rows = await this.sql.query<LastEdit>(
+    const rows = await this.sql.query<Record<string, unknown>>(
       `SELECT r.model_id AS card_id, u.id, u.email, u.first_name, u.last_name, r.timestamp
        FROM revision r JOIN core_user u ON u.id = r.user_id
        WHERE r.model = 'card' AND r.most_recent = $1 AND r.model_id IN (${cardIds.map((_, i) => `$${i + 2}`).join(', ')})`,
       [true, ...cardIds],
     );
-    return new Map(rows.map((r) => [Number(r.card_id), r]));
+    return byCard(typedRows<LastEdit>(rows, LAST_EDIT_SHAPE));
   }
 
   /** The latest revision's author and time of every card matching `where` (on `c`), in one query however many. */
   private async lastEditsWhere(where: Sql): Promise<Map<number, LastEdit>> {
-    const rows = await this.sql.query<LastEdit>(
+    const rows = await this.sql.query<Record<string, unknown>>(
       sql`SELECT r.model_id AS card_id, u.id, u.email, u.first_name, u.last_name, r.timestamp
        FROM report_card c
        JOIN revision r ON r.model = 'card' AND r.model_id = c.id AND r.most_recent = ${true}
        JOIN core_user u ON u.id = r.user_id
        WHERE ${where}`,
     );
-    return new Map(rows.map((r) => [Number(r.card_id), r]));
+    return byCard(typedRows<LastEdit>(rows, LAST_EDIT_SHAPE));
   }
 
   /** Average running time (ms) and latest start of the card's logged runs. */
   async queryStats(cardId: number): Promise<{ average: number | null; last: Date | string | null }> {
-    const [r] = await this.sql.query<{ average: number | string | null; last: Date | string | null }>(
+    const [row] = await this.sql.query<Record<string, unknown>>(
       'SELECT AVG(running_time) AS average, MAX(started_at) AS last FROM query_execution WHERE card_id = $1 AND cache_hit = $2',
       [cardId, false],
     );
-    return { average: r?.average === null || r?.average === undefined ? null : Math.round(Number(r.average)), last: r?.last ?? null };
+    // AVG is numeric text on Postgres.
+    const r = row && typedRow<{ average: number | null; last: Date | string | null }>(row, { numbers: ['average'] });
+    return { average: r?.average === null || r?.average === undefined ? null : Math.round(r.average), last: r?.last ?? null };
   }
 
   /** The dashboards each card is on (archived ones too, as Metabase lists them), once per card and dashboard, by card then dashboard id. */
@@ -253,7 +279,7 @@ export class CardsRepository {
     for (let i = 0; i < cardIds.length; i += SHOWING_CHUNK) {
       const chunk = cardIds.slice(i, i + SHOWING_CHUNK);
       const ids = chunk.map((_, j) => `$${j + 1}`).join(', ');
-      const rows = await this.sql.query<DashboardShowing>(
+      const rows = await this.sql.query<Record<string, unknown>>(
         `SELECT x.card_id, d.id, d.name, d.collection_id, col.location AS coll_location, col.personal_owner_id AS coll_personal_owner_id
          FROM (SELECT card_id, dashboard_id FROM report_dashboardcard WHERE card_id IN (${ids})
                UNION
@@ -264,14 +290,7 @@ export class CardsRepository {
          ORDER BY x.card_id, d.id`,
         chunk,
       );
-      out.push(
-        ...rows.map((r) => ({
-          ...r,
-          card_id: Number(r.card_id),
-          id: Number(r.id),
-          collection_id: r.collection_id === null ? null : Number(r.collection_id),
-        })),
-      );
+      out.push(...typedRows<DashboardShowing>(rows, DASHBOARD_SHOWING_SHAPE));
     }
     return out;
   }
@@ -334,4 +353,8 @@ export class CardsRepository {
         .values(refs.map((r) => ({ card_id: cardId, kind: r.kind, ref_id: r.ref_id })))
         .execute();
   }
+}
+
+function byCard(edits: LastEdit[]): Map<number, LastEdit> {
+  return new Map(edits.map((e) => [e.card_id, e]));
 }

@@ -1,4 +1,3 @@
-import { sqlBool } from '../../common/database/row-values';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type { AuthUser } from '../../common/auth/current-user';
@@ -59,7 +58,7 @@ export class CardsService implements OnModuleInit {
     const { row, perm } = await this.access.readable(caller, id);
     if (!opts.ignoreView) {
       await this.cards.bumpViews(id);
-      row.view_count = Number(row.view_count) + 1;
+      row.view_count += 1;
     }
     return this.hydrator.one(caller, row, perm);
   }
@@ -100,7 +99,7 @@ export class CardsService implements OnModuleInit {
     const row = await this.access.writable(caller, id);
     // Only admins change embedding; the same values sent back with the rest of the card are no change (Metabase).
     const embeddingChanges =
-      (body.enable_embedding !== undefined && body.enable_embedding !== null && body.enable_embedding !== sqlBool(row.enable_embedding)) ||
+      (body.enable_embedding !== undefined && body.enable_embedding !== null && body.enable_embedding !== row.enable_embedding) ||
       (body.embedding_params !== undefined &&
         body.embedding_params !== null &&
         JSON.stringify(body.embedding_params) !== (row.embedding_params ?? 'null'));
@@ -109,10 +108,7 @@ export class CardsService implements OnModuleInit {
       body.dataset_query !== undefined && body.dataset_query !== null && JSON.stringify(body.dataset_query) !== row.dataset_query;
     const derived = queryChanged ? this.derive(body.dataset_query) : null;
     if (derived) await this.access.assertMayQuery(caller, derived);
-    if (
-      body.collection_id !== undefined &&
-      (body.collection_id ?? null) !== (row.collection_id === null ? null : Number(row.collection_id))
-    ) {
+    if (body.collection_id !== undefined && (body.collection_id ?? null) !== row.collection_id) {
       await this.access.assertWriteCollection(caller, body.collection_id ?? null);
     }
     const metadata = body.result_metadata ?? (derived ? await this.queries.resultMetadata(caller, body.dataset_query) : undefined);
