@@ -25,7 +25,7 @@ export class DashboardVirtualTables {
 
   /** `perm` is the caller's permission on each card's collection, as DashboardHydrator.cardPerms gives it. */
   async of(caller: AuthUser, rows: CardRow[], perm: (r: CardRow) => CollectionPerm | null) {
-    const shown = rows.filter((r) => perm(r) !== null && r.database_id !== null && r.archived !== true && r.archived !== 1);
+    const shown = rows.filter((r) => perm(r) !== null && r.database_id !== null && !r.archived);
     if (shown.length === 0) return [];
     const access = await this.databases.accessMap(caller);
     const cards = shown
