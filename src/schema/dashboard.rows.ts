@@ -1,4 +1,8 @@
-/** The rows the dashboards repository reads with SQL, before they are mapped to answers. */
+/**
+ * The rows the dashboards repository reads with SQL, before they are mapped to answers. Each is read once into its
+ * typed record (typedRows with the shape beside it): ids and positions are numbers, flags booleans, on both app DBs.
+ * The shapes are plain constants (RowShapes by structure): schema/ imports nothing of common/.
+ */
 
 /** A dashboard row with its collection's columns (for the access check and the `collection` key). */
 export interface DashboardRow {
@@ -9,15 +13,15 @@ export interface DashboardRow {
   collection_id: number | null;
   collection_position: number | null;
   cache_ttl: number | null;
-  archived: boolean | number;
-  archived_directly: boolean | number;
+  archived: boolean;
+  archived_directly: boolean;
   width: string;
   points_of_interest: string | null;
   caveats: string | null;
   position: number | null;
-  show_in_getting_started: boolean | number;
-  auto_apply_filters: boolean | number;
-  enable_embedding: boolean | number;
+  show_in_getting_started: boolean;
+  auto_apply_filters: boolean;
+  enable_embedding: boolean;
   embedding_params: string | null;
   public_uuid: string | null;
   made_public_by_id: number | null;
@@ -31,12 +35,27 @@ export interface DashboardRow {
   coll_location: string | null;
   coll_personal_owner_id: number | null;
   coll_authority_level: string | null;
-  coll_archived: boolean | number | null;
+  coll_archived: boolean | null;
   coll_slug: string | null;
   coll_entity_id: string | null;
 }
 
-/** A dashcard row; `series_card_ids` is the comma-joined list of its series cards, in position order. */
+export const DASHBOARD_ROW_SHAPE = {
+  numbers: [
+    'id',
+    'collection_id',
+    'collection_position',
+    'cache_ttl',
+    'position',
+    'made_public_by_id',
+    'creator_id',
+    'view_count',
+    'coll_personal_owner_id',
+  ],
+  booleans: ['archived', 'archived_directly', 'show_in_getting_started', 'auto_apply_filters', 'enable_embedding', 'coll_archived'],
+} as const;
+
+/** A dashcard row (its series are SeriesRows). */
 export interface DashcardRow {
   id: number;
   dashboard_id: number;
@@ -55,11 +74,17 @@ export interface DashcardRow {
   updated_at: Date | string;
 }
 
+export const DASHCARD_ROW_SHAPE = {
+  numbers: ['id', 'dashboard_id', 'card_id', 'dashboard_tab_id', 'action_id', 'row', 'col', 'size_x', 'size_y'],
+} as const;
+
 export interface SeriesRow {
   dashboardcard_id: number;
   card_id: number;
   position: number;
 }
+
+export const SERIES_ROW_SHAPE = { numbers: ['dashboardcard_id', 'card_id', 'position'] } as const;
 
 export interface TabRow {
   id: number;
@@ -70,3 +95,20 @@ export interface TabRow {
   created_at: Date | string;
   updated_at: Date | string;
 }
+
+export const TAB_ROW_SHAPE = { numbers: ['id', 'dashboard_id', 'position'] } as const;
+
+/** The author and time of a dashboard's latest revision (`card_id` is the dashboard's id: LastEdit's name for it). */
+export const LAST_EDIT_ROW_SHAPE = { numbers: ['card_id', 'id'] } as const;
+
+/** A collection where a dashboard goes, for the write check. */
+export interface CollectionPlaceRow {
+  id: number;
+  location: string;
+  personal_owner_id: number | null;
+}
+
+export const COLLECTION_PLACE_ROW_SHAPE = { numbers: ['id', 'personal_owner_id'] } as const;
+
+/** A row of ids only (cards, actions, collections holding dashboards). */
+export const ID_ROW_SHAPE = { numbers: ['id'] } as const;

@@ -147,7 +147,7 @@ export class DashboardParamsService {
     const ids = found.dashcards.flatMap((dc) =>
       dc.parameter_mappings.map((m) => m.card_id ?? dc.card_id).filter((id): id is number => typeof id === 'number'),
     );
-    return this.cardAccess.readableMany(caller, ids, { id: Number(found.dashboard.id), cardIds: new Set(dashboardCardIds(found)) });
+    return this.cardAccess.readableMany(caller, ids, { id: found.dashboard.id, cardIds: new Set(dashboardCardIds(found)) });
   }
 
   /** The other parameters given a value in the query string, as constraints on each field they are mapped to. */

@@ -1,12 +1,20 @@
-import { sqlBool } from '../../common/database/row-values';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppSql } from '../../common/database/app-sql';
+import { typedRows, type RowShape } from '../../common/database/row-values';
 import type { FieldNode } from './chain-filter';
 
 export interface FieldPlace extends FieldNode {
   db_id: number;
 }
+
+/** A field with its table's database, and whether the field and its table are active. */
+interface FieldPlaceRow extends FieldPlace {
+  f_active: boolean;
+  t_active: boolean;
+}
+
+const FIELD_PLACE_ROW_SHAPE: RowShape = { numbers: ['id', 'table_id', 'fk_target_field_id', 'db_id'], booleans: ['f_active', 't_active'] };
 
 /** The warehouse metadata a chain filter needs: where fields live, and the FK edges of a database. */
 @Injectable()
@@ -26,7 +34,9 @@ export class DashboardQueriesRepository {
          FROM metabase_field f JOIN metabase_table t ON t.id = f.table_id WHERE f.id IN (${marks})`,
       ids,
     );
-    return rows.filter((r) => sqlBool(r.f_active) && sqlBool(r.t_active)).map(toPlace);
+    return typedRows<FieldPlaceRow>(rows, FIELD_PLACE_ROW_SHAPE)
+      .filter((r) => r.f_active && r.t_active)
+      .map(toPlace);
   }
 
   /** Every active field of the database that is a foreign key, with the fields they point to. */
@@ -39,15 +49,13 @@ export class DashboardQueriesRepository {
                OR f.id IN (SELECT fk_target_field_id FROM metabase_field WHERE fk_target_field_id IS NOT NULL))`,
       [dbId],
     );
-    return rows.filter((r) => sqlBool(r.f_active) && sqlBool(r.t_active)).map(toPlace);
+    return typedRows<FieldPlaceRow>(rows, FIELD_PLACE_ROW_SHAPE)
+      .filter((r) => r.f_active && r.t_active)
+      .map(toPlace);
   }
 }
 
-function toPlace(r: Record<string, unknown>): FieldPlace {
-  return {
-    id: Number(r.id),
-    table_id: Number(r.table_id),
-    fk_target_field_id: r.fk_target_field_id === null ? null : Number(r.fk_target_field_id),
-    db_id: Number(r.db_id),
-  };
+/** The flags only decide which rows are kept: the chain filter never sees them. */
+function toPlace({ id, table_id, fk_target_field_id, db_id }: FieldPlaceRow): FieldPlace {
+  return { id, table_id, fk_target_field_id, db_id };
 }

@@ -42,8 +42,7 @@ export class DashboardCopyService {
    */
   async copy(caller: AuthUser, fromId: number, body: CopyDashboardDto): Promise<number> {
     const { row } = await this.access.readable(caller, fromId);
-    const collectionId =
-      body.collection_id !== undefined ? (body.collection_id ?? null) : row.collection_id === null ? null : Number(row.collection_id);
+    const collectionId = body.collection_id !== undefined ? (body.collection_id ?? null) : row.collection_id;
     await this.access.assertWriteCollection(caller, collectionId);
     const onIt = [...(await this.repo.cardIdsOn(fromId))];
     const cardRows = onIt.length ? await this.cards.byIds(onIt) : [];

@@ -1,4 +1,3 @@
-import { sqlBool } from '../../common/database/row-values';
 import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '../../common/auth/current-user';
 import { ancestorIds, CollectionAccessService } from '../collections';
@@ -54,7 +53,7 @@ export class DashboardHydrator {
   ) {}
 
   async one(caller: AuthUser, row: DashboardRow, perm: CollectionPerm | null) {
-    const id = Number(row.id);
+    const id = row.id;
     const place = dashboardPlace(row);
     const ids = place ? ancestorIds(place.location) : [];
     const [{ dashcards, series, tabs }, ancestors, lastEdit] = await Promise.all([
@@ -62,25 +61,16 @@ export class DashboardHydrator {
       this.cards.collections(ids),
       this.repo.lastEdit(id),
     ]);
-    const cardIds = [
-      ...new Set([...dashcards.map((d) => d.card_id), ...series.map((s) => s.card_id)].filter((x): x is number => x !== null).map(Number)),
-    ];
-    const actionIds = [
-      ...new Set(
-        dashcards
-          .map((d) => d.action_id)
-          .filter((x): x is number => x !== null)
-          .map(Number),
-      ),
-    ];
+    const cardIds = [...new Set([...dashcards.map((d) => d.card_id), ...series.map((s) => s.card_id)].filter((x) => x !== null))];
+    const actionIds = [...new Set(dashcards.map((d) => d.action_id).filter((x) => x !== null))];
     const [cardViews, actionViews] = await Promise.all([this.cardViews(caller, cardIds), dashcardActions(this.bus, actionIds, 'user')]);
     const seriesOf = new Map<number, Record<string, unknown>[]>();
     for (const s of series) {
-      const card = cardViews.get(Number(s.card_id));
+      const card = cardViews.get(s.card_id);
       if (!card) continue;
-      const list = seriesOf.get(Number(s.dashboardcard_id)) ?? [];
+      const list = seriesOf.get(s.dashboardcard_id) ?? [];
       list.push(card);
-      seriesOf.set(Number(s.dashboardcard_id), list);
+      seriesOf.set(s.dashboardcard_id, list);
     }
     const readableAncestors =
       caller.isSuperuser || ancestors.length === 0
@@ -100,14 +90,14 @@ export class DashboardHydrator {
       ...dashboardBase(row),
       collection: dashboardCollection(row, shown),
       can_write: perm === 'write',
-      can_restore: perm === 'write' && sqlBool(row.archived),
+      can_restore: perm === 'write' && row.archived,
       can_delete: perm === 'write',
       dashcards: dashcards.map((dc) =>
         dashcardView(
           dc,
-          dc.card_id === null ? null : (cardViews.get(Number(dc.card_id)) ?? null),
-          seriesOf.get(Number(dc.id)) ?? [],
-          dc.action_id === null ? null : (actionViews.get(Number(dc.action_id)) ?? null),
+          dc.card_id === null ? null : (cardViews.get(dc.card_id) ?? null),
+          seriesOf.get(dc.id) ?? [],
+          dc.action_id === null ? null : (actionViews.get(dc.action_id) ?? null),
         ),
       ),
       tabs: tabs.map(tabView),

@@ -1,4 +1,3 @@
-import { sqlBool } from '../../common/database/row-values';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { CollectionAccessService, type CollectionItem, type CollectionItemSource, type ItemsQuery } from '../collections';
@@ -32,17 +31,17 @@ export class DashboardItemsSource implements CollectionItemSource {
       ...(pinned === undefined ? {} : { pinned }),
     });
     return rows.map((r) => {
-      const edit = edits.get(Number(r.id)) ?? null;
+      const edit = edits.get(r.id) ?? null;
       return {
-        id: Number(r.id),
+        id: r.id,
         model: 'dashboard',
         name: r.name,
         description: r.description,
         entity_id: r.entity_id,
-        collection_id: r.collection_id === null ? null : Number(r.collection_id),
-        collection_position: r.collection_position === null ? null : Number(r.collection_position),
-        archived: sqlBool(r.archived),
-        archived_directly: sqlBool(r.archived_directly),
+        collection_id: r.collection_id,
+        collection_position: r.collection_position,
+        archived: r.archived,
+        archived_directly: r.archived_directly,
         last_used_at: isoTime(r.last_viewed_at),
         moderated_status: null,
         last_edited_at: isoTime(edit?.timestamp ?? r.updated_at),

@@ -62,16 +62,16 @@ export class DashboardLayoutCache extends WatchedCache<DashboardLayout> {
     const [dashcards, series, tabs] = await Promise.all([this.repo.dashcards(id), this.repo.series(id), this.repo.tabs(id)]);
     const seriesOf = new Map<number, number[]>();
     for (const s of series) {
-      const list = seriesOf.get(Number(s.dashboardcard_id)) ?? [];
-      list.push(Number(s.card_id));
-      seriesOf.set(Number(s.dashboardcard_id), list);
+      const list = seriesOf.get(s.dashboardcard_id) ?? [];
+      list.push(s.card_id);
+      seriesOf.set(s.dashboardcard_id, list);
     }
     const readable = dashcards.map((dc) => ({
-      id: Number(dc.id),
-      card_id: dc.card_id === null ? null : Number(dc.card_id),
-      dashboard_tab_id: dc.dashboard_tab_id === null ? null : Number(dc.dashboard_tab_id),
+      id: dc.id,
+      card_id: dc.card_id,
+      dashboard_tab_id: dc.dashboard_tab_id,
       parameter_mappings: parseJson<ParameterMapping[]>(dc.parameter_mappings, []),
-      series_card_ids: seriesOf.get(Number(dc.id)) ?? [],
+      series_card_ids: seriesOf.get(dc.id) ?? [],
       row: dc,
     }));
     return { dashcards, series, tabs, readable };

@@ -73,11 +73,7 @@ export class DashboardMetadataService {
       }
     }
     const cardIds = [
-      ...new Set(
-        [...dashcards.map((d) => d.card_id), ...series.map((s) => s.card_id), ...links.cards]
-          .filter((x): x is number => x !== null)
-          .map(Number),
-      ),
+      ...new Set([...dashcards.map((d) => d.card_id), ...series.map((s) => s.card_id), ...links.cards].filter((x) => x !== null)),
     ];
     const rows = cardIds.length ? await this.cards.byIds(cardIds) : [];
     const perm = await this.hydrator.cardPerms(caller, rows);
@@ -88,8 +84,8 @@ export class DashboardMetadataService {
     for (const r of readable) {
       if (
         links.cards.has(Number(r.id)) &&
-        !dashcards.some((d) => Number(d.card_id) === Number(r.id)) &&
-        !series.some((s) => Number(s.card_id) === Number(r.id))
+        !dashcards.some((d) => d.card_id === Number(r.id)) &&
+        !series.some((s) => s.card_id === Number(r.id))
       )
         continue;
       const sent = parseJson<unknown>(r.dataset_query, null);
@@ -149,10 +145,10 @@ export class DashboardMetadataService {
     return rows
       .filter((r) => perm(r) !== null)
       .map((r) => ({
-        id: Number(r.id),
+        id: r.id,
         name: r.name,
         description: r.description,
-        collection_id: r.collection_id === null ? null : Number(r.collection_id),
+        collection_id: r.collection_id,
       }));
   }
 }

@@ -1,4 +1,3 @@
-import { sqlBool } from '../../common/database/row-values';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { DataSource, EntityManager, In } from 'typeorm';
 import type { AuthUser } from '../../common/auth/current-user';
@@ -73,13 +72,12 @@ export class DashboardWriteService implements OnModuleInit {
   async update(caller: AuthUser, id: number, body: UpdateDashboardDto): Promise<void> {
     const row = await this.access.writable(caller, id);
     const embeddingChanges =
-      (body.enable_embedding !== undefined && body.enable_embedding !== null && body.enable_embedding !== sqlBool(row.enable_embedding)) ||
+      (body.enable_embedding !== undefined && body.enable_embedding !== null && body.enable_embedding !== row.enable_embedding) ||
       (body.embedding_params !== undefined &&
         body.embedding_params !== null &&
         JSON.stringify(body.embedding_params) !== (row.embedding_params ?? 'null'));
     if (embeddingChanges && !caller.isSuperuser) throw new ForbiddenError();
-    const currentCollection = row.collection_id === null ? null : Number(row.collection_id);
-    const moves = body.collection_id !== undefined && (body.collection_id ?? null) !== currentCollection;
+    const moves = body.collection_id !== undefined && (body.collection_id ?? null) !== row.collection_id;
     if (moves) await this.access.assertWriteCollection(caller, body.collection_id ?? null);
     const dashcards = body.dashcards ? parseDashcards(body.dashcards) : undefined;
     const tabs = body.tabs ? parseTabs(body.tabs) : undefined;
@@ -97,7 +95,7 @@ export class DashboardWriteService implements OnModuleInit {
   /** DELETE: the dashboard, its layout, its revisions and bookmarks, and the questions saved into it that no other dashboard shows. */
   async remove(caller: AuthUser, id: number): Promise<void> {
     await this.access.writable(caller, id);
-    const own = (await this.repo.ownCardsOnlyHere(id)).map((r) => Number(r.id));
+    const own = (await this.repo.ownCardsOnlyHere(id)).map((r) => r.id);
     await this.db.transaction(async (tx) => {
       for (const cardId of own) {
         await this.repo.removeCardEverywhere(tx, cardId);

@@ -2,11 +2,27 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, In, type EntityManager } from 'typeorm';
 import { AppSql } from '../../common/database/app-sql';
 import { archiveWithCollections } from '../../common/database/archive-with-collections';
+import { typedRow, typedRows } from '../../common/database/row-values';
 import { and, inList, raw, sql, type Sql } from '../../common/database/sql';
 import { Action } from '../../schema/action.entity';
 import { Dashboard } from '../../schema/dashboard.entity';
 import type { LastEdit } from '../../schema/card.rows';
-import type { DashboardRow, DashcardRow, SeriesRow, TabRow } from '../../schema/dashboard.rows';
+import {
+  COLLECTION_PLACE_ROW_SHAPE,
+  DASHBOARD_ROW_SHAPE,
+  DASHCARD_ROW_SHAPE,
+  ID_ROW_SHAPE,
+  LAST_EDIT_ROW_SHAPE,
+  SERIES_ROW_SHAPE,
+  TAB_ROW_SHAPE,
+  type CollectionPlaceRow,
+  type DashboardRow,
+  type DashcardRow,
+  type SeriesRow,
+  type TabRow,
+} from '../../schema/dashboard.rows';
+
+type Row = Record<string, unknown>;
 
 const SELECT = `SELECT d.*,
   col.name AS coll_name, col.location AS coll_location, col.personal_owner_id AS coll_personal_owner_id,
@@ -35,7 +51,8 @@ export class DashboardsRepository {
   }
 
   async row(id: number): Promise<DashboardRow | null> {
-    return (await this.sql.query<DashboardRow>(`${SELECT} WHERE d.id = $1`, [id]))[0] ?? null;
+    const [row] = await this.sql.query<Row>(`${SELECT} WHERE d.id = $1`, [id]);
+    return row ? typedRow<DashboardRow>(row, DASHBOARD_ROW_SHAPE) : null;
   }
 
   byIds(ids: number[]): Promise<DashboardRow[]> {
@@ -69,75 +86,82 @@ export class DashboardsRepository {
 
   /** The other unarchived dashboards of the same collection that `readable` lets through, most viewed first. */
   sameCollection(row: Pick<DashboardRow, 'id' | 'collection_id'>, readable: Sql): Promise<DashboardRow[]> {
-    const collection = row.collection_id === null ? sql`d.collection_id IS NULL` : sql`d.collection_id = ${Number(row.collection_id)}`;
-    return this.rows(and(sql`d.id <> ${Number(row.id)}`, sql`d.archived = ${false}`, collection, readable), 'd.view_count DESC, d.id');
+    const collection = row.collection_id === null ? sql`d.collection_id IS NULL` : sql`d.collection_id = ${row.collection_id}`;
+    return this.rows(and(sql`d.id <> ${row.id}`, sql`d.archived = ${false}`, collection, readable), 'd.view_count DESC, d.id');
   }
 
-  private rows(where: Sql, order = 'd.name, d.id'): Promise<DashboardRow[]> {
-    return this.sql.query<DashboardRow>(sql`${raw(SELECT)} WHERE ${where} ORDER BY ${raw(order)}`);
+  private async rows(where: Sql, order = 'd.name, d.id'): Promise<DashboardRow[]> {
+    const rows = await this.sql.query<Row>(sql`${raw(SELECT)} WHERE ${where} ORDER BY ${raw(order)}`);
+    return typedRows<DashboardRow>(rows, DASHBOARD_ROW_SHAPE);
   }
 
-  dashcards(dashboardId: number): Promise<DashcardRow[]> {
-    return this.sql.query<DashcardRow>('SELECT * FROM report_dashboardcard WHERE dashboard_id = $1 ORDER BY row, col, id', [dashboardId]);
+  async dashcards(dashboardId: number): Promise<DashcardRow[]> {
+    const rows = await this.sql.query<Row>('SELECT * FROM report_dashboardcard WHERE dashboard_id = $1 ORDER BY row, col, id', [
+      dashboardId,
+    ]);
+    return typedRows<DashcardRow>(rows, DASHCARD_ROW_SHAPE);
   }
 
   /** The series of every dashcard of a dashboard, in one query. */
-  series(dashboardId: number): Promise<SeriesRow[]> {
-    return this.sql.query<SeriesRow>(
+  async series(dashboardId: number): Promise<SeriesRow[]> {
+    const rows = await this.sql.query<Row>(
       `SELECT s.dashboardcard_id, s.card_id, s.position FROM dashboardcard_series s
        JOIN report_dashboardcard dc ON dc.id = s.dashboardcard_id
        WHERE dc.dashboard_id = $1 ORDER BY s.dashboardcard_id, s.position, s.id`,
       [dashboardId],
     );
+    return typedRows<SeriesRow>(rows, SERIES_ROW_SHAPE);
   }
 
-  tabs(dashboardId: number): Promise<TabRow[]> {
-    return this.sql.query<TabRow>('SELECT * FROM dashboard_tab WHERE dashboard_id = $1 ORDER BY position, id', [dashboardId]);
+  async tabs(dashboardId: number): Promise<TabRow[]> {
+    const rows = await this.sql.query<Row>('SELECT * FROM dashboard_tab WHERE dashboard_id = $1 ORDER BY position, id', [dashboardId]);
+    return typedRows<TabRow>(rows, TAB_ROW_SHAPE);
   }
 
   /** Cards saved into the dashboard (`dashboard_id`) that no other dashboard uses, as dashcard or series. */
-  ownCardsOnlyHere(dashboardId: number): Promise<{ id: number }[]> {
-    return this.sql.query<{ id: number }>(
+  async ownCardsOnlyHere(dashboardId: number): Promise<{ id: number }[]> {
+    const rows = await this.sql.query<Row>(
       `SELECT c.id FROM report_card c WHERE c.dashboard_id = $1
        AND NOT EXISTS (SELECT 1 FROM report_dashboardcard dc WHERE dc.card_id = c.id AND dc.dashboard_id <> $1)
        AND NOT EXISTS (SELECT 1 FROM dashboardcard_series s JOIN report_dashboardcard dc ON dc.id = s.dashboardcard_id
                        WHERE s.card_id = c.id AND dc.dashboard_id <> $1)`,
       [dashboardId],
     );
+    return typedRows<{ id: number }>(rows, ID_ROW_SHAPE);
   }
 
   /** Cards on the dashboard, as dashcards or series. */
   async cardIdsOn(dashboardId: number): Promise<Set<number>> {
-    const rows = await this.sql.query<{ id: number }>(
+    const rows = await this.sql.query<Row>(
       `SELECT card_id AS id FROM report_dashboardcard WHERE dashboard_id = $1 AND card_id IS NOT NULL
        UNION SELECT s.card_id AS id FROM dashboardcard_series s JOIN report_dashboardcard dc ON dc.id = s.dashboardcard_id
              WHERE dc.dashboard_id = $1`,
       [dashboardId],
     );
-    return new Set(rows.map((r) => Number(r.id)));
+    return new Set(typedRows<{ id: number }>(rows, ID_ROW_SHAPE).map((r) => r.id));
   }
 
   /** The author and time of the dashboard's latest revision. */
   async lastEdit(id: number): Promise<LastEdit | null> {
-    const [r] = await this.sql.query<LastEdit>(
+    const [r] = await this.sql.query<Row>(
       `SELECT r.model_id AS card_id, u.id, u.email, u.first_name, u.last_name, r.timestamp
        FROM revision r JOIN core_user u ON u.id = r.user_id
        WHERE r.model = 'dashboard' AND r.most_recent = $1 AND r.model_id = $2`,
       [true, id],
     );
-    return r ?? null;
+    return r ? typedRow<LastEdit>(r, LAST_EDIT_ROW_SHAPE) : null;
   }
 
   /** The latest revision's author and time of each dashboard matching `where` (on `d`). */
   private async lastEditsWhere(where: Sql): Promise<Map<number, LastEdit>> {
-    const rows = await this.sql.query<LastEdit>(
+    const rows = await this.sql.query<Row>(
       sql`SELECT r.model_id AS card_id, u.id, u.email, u.first_name, u.last_name, r.timestamp
        FROM report_dashboard d
        JOIN revision r ON r.model = 'dashboard' AND r.model_id = d.id AND r.most_recent = ${true}
        JOIN core_user u ON u.id = r.user_id
        WHERE ${where}`,
     );
-    return new Map(rows.map((r) => [Number(r.card_id), r]));
+    return new Map(typedRows<LastEdit>(rows, LAST_EDIT_ROW_SHAPE).map((r) => [r.card_id, r]));
   }
 
   /** Which of `collectionIds` hold a dashboard (archived ones, or unarchived ones). */
@@ -146,10 +170,10 @@ export class DashboardsRepository {
     const ids = this.sql.pg
       ? sql`collection_id = ANY(${collectionIds}::int[])`
       : sql`collection_id IN (SELECT value FROM json_each(${JSON.stringify(collectionIds)}))`;
-    const rows = await this.sql.query<{ collection_id: number }>(
-      sql`SELECT DISTINCT collection_id FROM report_dashboard WHERE archived = ${archived} AND ${ids}`,
+    const rows = await this.sql.query<Row>(
+      sql`SELECT DISTINCT collection_id AS id FROM report_dashboard WHERE archived = ${archived} AND ${ids}`,
     );
-    return rows.map((r) => Number(r.collection_id));
+    return typedRows<{ id: number }>(rows, ID_ROW_SHAPE).map((r) => r.id);
   }
 
   /** The ids of the dashboards in these collections, archived or not. */
@@ -172,21 +196,16 @@ export class DashboardsRepository {
   /** Which of these action ids exist (dashcards may name only existing actions); in `tx` when given. */
   async existingActionIds(ids: number[], tx?: EntityManager): Promise<number[]> {
     if (tx) return (await tx.find(Action, { where: { id: In(ids) }, select: { id: true } })).map((a) => a.id);
-    const rows = await this.sql.query<{ id: number }>(sql`SELECT id FROM action WHERE ${inList(raw('id'), ids)}`);
-    return rows.map((r) => Number(r.id));
+    const rows = await this.sql.query<Row>(sql`SELECT id FROM action WHERE ${inList(raw('id'), ids)}`);
+    return typedRows<{ id: number }>(rows, ID_ROW_SHAPE).map((r) => r.id);
   }
 
   async bumpViews(id: number): Promise<void> {
     await this.sql.execute('UPDATE report_dashboard SET view_count = view_count + 1, last_viewed_at = $2 WHERE id = $1', [id, new Date()]);
   }
 
-  async collectionPlace(id: number): Promise<{ id: number; location: string; personal_owner_id: number | null } | null> {
-    const [c] = await this.sql.query<{ id: number; location: string; personal_owner_id: number | null }>(
-      'SELECT id, location, personal_owner_id FROM collection WHERE id = $1',
-      [id],
-    );
-    return c
-      ? { id: Number(c.id), location: c.location, personal_owner_id: c.personal_owner_id === null ? null : Number(c.personal_owner_id) }
-      : null;
+  async collectionPlace(id: number): Promise<CollectionPlaceRow | null> {
+    const [c] = await this.sql.query<Row>('SELECT id, location, personal_owner_id FROM collection WHERE id = $1', [id]);
+    return c ? typedRow<CollectionPlaceRow>(c, COLLECTION_PLACE_ROW_SHAPE) : null;
   }
 }

@@ -45,7 +45,7 @@ export class DashboardsService {
     const { row, perm } = await this.access.readable(caller, id);
     if (countView) {
       await this.repo.bumpViews(id);
-      row.view_count = Number(row.view_count) + 1;
+      row.view_count += 1;
     }
     // Parameter values are not remembered per user here: Metabase's default for that is an empty map.
     return { ...(await this.hydrator.one(caller, row, perm)), last_used_param_values: {} };
@@ -58,19 +58,19 @@ export class DashboardsService {
       readable: await this.collections.readableWhere(caller, 'd.collection_id'),
       ...(f === 'mine' ? { creatorId: caller.id } : {}),
     });
-    return rows.map((r) => ({ ...dashboardBase(r), 'last-edit-info': lastEditView(edits.get(Number(r.id))) }));
+    return rows.map((r) => ({ ...dashboardBase(r), 'last-edit-info': lastEditView(edits.get(r.id)) }));
   }
 
   /** GET /api/dashboard/embeddable (admins, by its guard): dashboards with embedding on, when static embedding is. */
   async embeddable() {
     if (!(await this.settings.get<boolean>('enable-embedding-static'))) throw new MessageError(EMBEDDING_DISABLED);
-    return (await this.repo.embeddable()).map((r) => ({ id: Number(r.id), name: r.name }));
+    return (await this.repo.embeddable()).map((r) => ({ id: r.id, name: r.name }));
   }
 
   /** GET /api/dashboard/public (admins, by its guard): dashboards with a public link, when public sharing is on. */
   async public() {
     if (!(await this.settings.get<boolean>('enable-public-sharing'))) throw new MessageError(PUBLIC_SHARING_DISABLED);
-    return (await this.repo.withPublicLinks()).map((r) => ({ id: Number(r.id), name: r.name, public_uuid: r.public_uuid }));
+    return (await this.repo.withPublicLinks()).map((r) => ({ id: r.id, name: r.name, public_uuid: r.public_uuid }));
   }
 
   async revisionList(caller: AuthUser, id: number) {
@@ -86,10 +86,10 @@ export class DashboardsService {
     const { row } = await this.access.readable(caller, id);
     const others = await this.repo.sameCollection(row, await this.collections.readableWhere(caller, 'd.collection_id'));
     const brief = (r: DashboardRow) => ({
-      id: Number(r.id),
+      id: r.id,
       name: r.name,
       description: r.description,
-      collection_id: r.collection_id === null ? null : Number(r.collection_id),
+      collection_id: r.collection_id,
       model: 'dashboard',
     });
     return {

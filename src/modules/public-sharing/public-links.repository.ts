@@ -1,11 +1,20 @@
-import { sqlBool } from '../../common/database/row-values';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppSql } from '../../common/database/app-sql';
+import { typedRow, type RowShape } from '../../common/database/row-values';
 
 export type SharedModel = 'card' | 'dashboard';
 
 const TABLE: Record<SharedModel, string> = { card: 'report_card', dashboard: 'report_dashboard' };
+
+/** A card's or dashboard's public link, and whether it is archived. */
+interface LinkRow {
+  public_uuid: string | null;
+  archived: boolean;
+}
+
+const LINK_ROW_SHAPE: RowShape = { booleans: ['archived'] };
+const ID_ROW_SHAPE: RowShape = { numbers: ['id'] };
 
 /** The public links of cards and dashboards: `public_uuid` and `made_public_by_id` on their rows. */
 @Injectable()
@@ -18,19 +27,16 @@ export class PublicLinksRepository {
 
   /** The id of the unarchived object whose link is `uuid`; null when there is none. */
   async idByUuid(model: SharedModel, uuid: string): Promise<number | null> {
-    const rows = await this.sql.query<{ id: number }>(`SELECT id FROM ${TABLE[model]} WHERE public_uuid = $1 AND archived = $2`, [
+    const [row] = await this.sql.query<Record<string, unknown>>(`SELECT id FROM ${TABLE[model]} WHERE public_uuid = $1 AND archived = $2`, [
       uuid,
       false,
     ]);
-    return rows.length ? Number(rows[0].id) : null;
+    return row ? typedRow<{ id: number }>(row, ID_ROW_SHAPE).id : null;
   }
 
-  async link(model: SharedModel, id: number): Promise<{ public_uuid: string | null; archived: boolean } | null> {
-    const rows = await this.sql.query<{ public_uuid: string | null; archived: boolean | number }>(
-      `SELECT public_uuid, archived FROM ${TABLE[model]} WHERE id = $1`,
-      [id],
-    );
-    return rows.length ? { public_uuid: rows[0].public_uuid, archived: sqlBool(rows[0].archived) } : null;
+  async link(model: SharedModel, id: number): Promise<LinkRow | null> {
+    const [row] = await this.sql.query<Record<string, unknown>>(`SELECT public_uuid, archived FROM ${TABLE[model]} WHERE id = $1`, [id]);
+    return row ? typedRow<LinkRow>(row, LINK_ROW_SHAPE) : null;
   }
 
   /** Sets the link unless one exists (a concurrent POST keeps the first); the link the object then has. */

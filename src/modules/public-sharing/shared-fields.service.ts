@@ -168,7 +168,7 @@ export class SharedFieldsService {
     query?: string,
   ): Promise<ParameterValues> {
     for (const id of await this.dashboardFields(found, undefined, paramKey)) await this.assertShowable(id);
-    return this.dashboardParams.valuesOf(grant, Number(found.dashboard.id), paramKey, given, query);
+    return this.dashboardParams.valuesOf(grant, found.dashboard.id, paramKey, given, query);
   }
 
   /** A dashboard parameter's display value for `value`; `given` (by parameter id) must leave a row with it. */
@@ -180,7 +180,7 @@ export class SharedFieldsService {
     given: Record<string, unknown> = {},
   ): Promise<unknown[]> {
     for (const id of await this.dashboardFields(found, undefined, paramKey)) await this.assertShowable(id);
-    return this.dashboardParams.remappedValue(grant, Number(found.dashboard.id), paramKey, value, given);
+    return this.dashboardParams.remappedValue(grant, found.dashboard.id, paramKey, value, given);
   }
 
   private async assertAllowed(allowed: FieldAllowlist, fieldId: number): Promise<void> {

@@ -67,7 +67,7 @@ export class SharedQueriesService {
       if (e instanceof NotFoundError) return null;
       throw e;
     });
-    return found && !sqlBool(found.dashboard.archived) ? found : null;
+    return found && !found.dashboard.archived ? found : null;
   }
 
   async dashcard(dashboard: ReadableDashboard, dashcardId: number, cardId: number): Promise<SharedDashcard> {
@@ -89,7 +89,7 @@ export class SharedQueriesService {
     pivot = false,
   ): Promise<DatasetAnswer | QueryResults | FailedResults> {
     const { dashcard, card } = await this.dashcard(dashboard, dashcardId, cardId);
-    const dashboardId = Number(dashboard.dashboard.id);
+    const dashboardId = dashboard.dashboard.id;
     const parameters = mapParameters(
       dashboardId,
       dashboard.dashboard.parameters_list,

@@ -1,4 +1,3 @@
-import { sqlBool } from '../../common/database/row-values';
 import { parseJson } from '../../common/database/stored-json';
 import { isMbql5Query } from '../../query-engine/mbql/mbql5';
 import { legacyQuery } from '../cards';
@@ -60,14 +59,7 @@ export function sharedCardView(card: CardRow, paramFields: ParamFields) {
 
 /** The actions of a dashboard's action buttons. */
 export function dashcardActionIds(found: ReadableDashboard): number[] {
-  return [
-    ...new Set(
-      found.dashcards
-        .map((dc) => dc.row.action_id)
-        .filter((id): id is number => id !== null && id !== undefined)
-        .map(Number),
-    ),
-  ];
+  return [...new Set(found.dashcards.map((dc) => dc.row.action_id).filter((id) => id !== null))];
 }
 
 /**
@@ -84,13 +76,13 @@ export function sharedDashboardView(
   const d = found.dashboard;
   const brief = (id: number | null) => (id === null || !cards.has(id) ? null : sharedCardBrief(cards.get(id) as CardRow));
   return {
-    id: Number(d.id),
+    id: d.id,
     name: d.name,
     description: d.description,
     parameters: d.parameters_list,
     width: d.width ?? 'fixed',
-    auto_apply_filters: d.auto_apply_filters === null || d.auto_apply_filters === undefined ? true : sqlBool(d.auto_apply_filters),
-    tabs: tabs.map((t) => ({ id: Number(t.id), dashboard_id: Number(t.dashboard_id), name: t.name, position: Number(t.position) })),
+    auto_apply_filters: d.auto_apply_filters ?? true,
+    tabs: tabs.map((t) => ({ id: t.id, dashboard_id: t.dashboard_id, name: t.name, position: t.position })),
     param_fields: paramFields,
     dashcards: found.dashcards
       .filter((dc) => dc.card_id === null || cards.has(dc.card_id))
@@ -98,18 +90,16 @@ export function sharedDashboardView(
         id: dc.id,
         card: brief(dc.card_id),
         card_id: dc.card_id,
-        dashboard_id: Number(d.id),
+        dashboard_id: d.id,
         series: dc.series_card_ids.map(brief).filter((c) => c !== null),
-        col: Number(dc.row.col),
-        row: Number(dc.row.row),
-        size_x: Number(dc.row.size_x),
-        size_y: Number(dc.row.size_y),
+        col: dc.row.col,
+        row: dc.row.row,
+        size_x: dc.row.size_x,
+        size_y: dc.row.size_y,
         dashboard_tab_id: dc.dashboard_tab_id,
         parameter_mappings: dc.parameter_mappings,
         visualization_settings: parseJson(dc.row.visualization_settings, {}),
-        ...(dc.row.action_id === null || dc.row.action_id === undefined
-          ? {}
-          : { action_id: Number(dc.row.action_id), action: actions.get(Number(dc.row.action_id)) ?? null }),
+        ...(dc.row.action_id === null ? {} : { action_id: dc.row.action_id, action: actions.get(dc.row.action_id) ?? null }),
       })),
   };
 }
