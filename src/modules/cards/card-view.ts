@@ -1,4 +1,3 @@
-import { sqlBool } from '../../common/database/row-values';
 import type { CardRow, CollectionName, LastEdit } from '../../schema/card.rows';
 import { parseJson } from '../../common/database/stored-json';
 import { isoTime } from '../../common/database/sql-time';
@@ -25,7 +24,7 @@ export function collectionView(row: CardRow, ancestors?: CollectionName[]) {
     personal_owner_id: row.coll_personal_owner_id,
     authority_level: row.coll_authority_level ?? null,
     // The dashboards module passes its own rows through here too (dashboardCollection), which this module does not type.
-    archived: sqlBool(row.coll_archived),
+    archived: row.coll_archived === true,
     is_personal: row.coll_personal_owner_id !== null,
     ...(ancestors
       ? {

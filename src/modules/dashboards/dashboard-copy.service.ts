@@ -48,7 +48,7 @@ export class DashboardCopyService {
     const cardRows = onIt.length ? await this.cards.byIds(onIt) : [];
     const perm = await this.hydrator.cardPerms(caller, cardRows);
     const ownOf = (r: (typeof cardRows)[number]) => Number((r as unknown as { dashboard_id: number | null }).dashboard_id) === fromId;
-    const toCopy = cardRows.filter((r) => ownOf(r) || (body.is_deep_copy === true && perm(r) !== null)).map((r) => Number(r.id));
+    const toCopy = cardRows.filter((r) => ownOf(r) || (body.is_deep_copy === true && perm(r) !== null)).map((r) => r.id);
     return this.db.transaction(async (tx) => {
       const source = await tx.findOneByOrFail(Dashboard, { id: fromId });
       const d = await tx.save(
@@ -68,7 +68,7 @@ export class DashboardCopyService {
       const remap = new Map<number, number>();
       for (const cardId of toCopy) {
         const original = await tx.findOneByOrFail(Card, { id: cardId });
-        const own = cardRows.find((r) => Number(r.id) === cardId && ownOf(r)) !== undefined;
+        const own = cardRows.find((r) => r.id === cardId && ownOf(r)) !== undefined;
         remap.set(cardId, await this.copyCard(tx, caller, original, collectionId, own ? d.id : null));
       }
       const layout = await loadLayout(tx, fromId);

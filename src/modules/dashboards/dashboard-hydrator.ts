@@ -78,13 +78,13 @@ export class DashboardHydrator {
         : await this.collections.forCollections(
             caller,
             ancestors.map((a) => ({
-              id: Number(a.id),
+              id: a.id,
               location: a.location,
-              personal_owner_id: a.personal_owner_id === null ? null : Number(a.personal_owner_id),
+              personal_owner_id: a.personal_owner_id,
             })),
           );
     const shown = ids
-      .map((aid) => ancestors.find((a) => Number(a.id) === aid))
+      .map((aid) => ancestors.find((a) => a.id === aid))
       .filter((a): a is NonNullable<typeof a> => Boolean(a) && (readableAncestors === null || readableAncestors.has(Number(a!.id))));
     return {
       ...dashboardBase(row),
@@ -119,9 +119,9 @@ export class DashboardHydrator {
     return new Map(
       rows.map((r): [number, Record<string, unknown>] => {
         const perm = perms(r);
-        if (!perm) return [Number(r.id), { id: Number(r.id) }];
+        if (!perm) return [r.id, { id: r.id }];
         return [
-          Number(r.id),
+          r.id,
           {
             ...toCardView(r, { can_write: perm === 'write' }),
             dashboard_id: (r as CardRow & { dashboard_id?: number | null }).dashboard_id ?? null,
@@ -143,7 +143,7 @@ export class DashboardHydrator {
       places.size ? this.collections.forCollections(caller, [...places.values()]) : Promise.resolve(new Map<number, CollectionPerm>()),
       rows.some((r) => r.collection_id === null) ? this.collections.permission(caller, null) : Promise.resolve(null),
     ]);
-    return (r) => (r.collection_id === null ? root : (perms.get(Number(r.collection_id)) ?? null));
+    return (r) => (r.collection_id === null ? root : (perms.get(r.collection_id) ?? null));
   }
 
   /**

@@ -82,12 +82,7 @@ export class DashboardMetadataService {
     const byDb = new Map<number, Wanted>();
     const virtual = new Set<number>();
     for (const r of readable) {
-      if (
-        links.cards.has(Number(r.id)) &&
-        !dashcards.some((d) => d.card_id === Number(r.id)) &&
-        !series.some((s) => s.card_id === Number(r.id))
-      )
-        continue;
+      if (links.cards.has(r.id) && !dashcards.some((d) => d.card_id === r.id) && !series.some((s) => s.card_id === r.id)) continue;
       const sent = parseJson<unknown>(r.dataset_query, null);
       const derived = deriveQuery(sent);
       if (derived.database_id === null) continue;
@@ -95,7 +90,7 @@ export class DashboardMetadataService {
       byDb.set(derived.database_id, w);
       collect(legacyQuery(sent), w, false);
       for (const ref of derived.references) if (ref.kind === 'card') virtual.add(ref.ref_id);
-      if (r.type !== 'question') virtual.add(Number(r.id));
+      if (r.type !== 'question') virtual.add(r.id);
     }
     const answers: Answer[] = [];
     for (const [dbId, w] of byDb) {
@@ -118,21 +113,21 @@ export class DashboardMetadataService {
       if (got) answers.push(got as unknown as Answer);
     }
     // The virtual tables of every model and source question at once; source cards not on the dashboard in one more query.
-    const loaded = new Map(rows.map((r) => [Number(r.id), r]));
+    const loaded = new Map(rows.map((r) => [r.id, r]));
     const missing = [...virtual].filter((v) => !loaded.has(v));
     const extra = missing.length ? await this.cards.byIds(missing) : [];
     const extraPerm = extra.length ? await this.hydrator.cardPerms(caller, extra) : perm;
     const virtualRows = [...virtual]
-      .map((v) => loaded.get(v) ?? extra.find((r) => Number(r.id) === v))
+      .map((v) => loaded.get(v) ?? extra.find((r) => r.id === v))
       .filter((r): r is CardRow => r !== undefined);
-    const tables = await this.virtualTables.of(caller, virtualRows, (r) => (loaded.has(Number(r.id)) ? perm(r) : extraPerm(r)));
+    const tables = await this.virtualTables.of(caller, virtualRows, (r) => (loaded.has(r.id) ? perm(r) : extraPerm(r)));
     answers.push({ databases: [], tables, fields: [] });
     const linkedDashboards = links.dashboards.size ? await this.linkedDashboards(caller, [...links.dashboards]) : [];
     return {
       databases: uniqueBy(answers.flatMap((a) => a.databases)),
       tables: uniqueBy(answers.flatMap((a) => a.tables)),
       fields: uniqueBy(answers.flatMap((a) => a.fields)),
-      cards: readable.filter((r) => links.cards.has(Number(r.id))).map(brief),
+      cards: readable.filter((r) => links.cards.has(r.id)).map(brief),
       dashboards: linkedDashboards,
       snippets: [],
     };
@@ -155,13 +150,13 @@ export class DashboardMetadataService {
 
 function brief(r: CardRow) {
   return {
-    id: Number(r.id),
+    id: r.id,
     name: r.name,
     description: r.description,
     display: r.display,
     type: r.type,
-    database_id: r.database_id === null ? null : Number(r.database_id),
-    collection_id: r.collection_id === null ? null : Number(r.collection_id),
+    database_id: r.database_id,
+    collection_id: r.collection_id,
   };
 }
 

@@ -25,21 +25,21 @@ export class DashboardVirtualTables {
 
   /** `perm` is the caller's permission on each card's collection, as DashboardHydrator.cardPerms gives it. */
   async of(caller: AuthUser, rows: CardRow[], perm: (r: CardRow) => CollectionPerm | null) {
-    const shown = rows.filter((r) => perm(r) !== null && r.database_id !== null && !r.archived);
+    const shown = rows.filter((r): r is CardRow & { database_id: number } => perm(r) !== null && r.database_id !== null && !r.archived);
     if (shown.length === 0) return [];
     const access = await this.databases.accessMap(caller);
     const cards = shown
-      .filter((r) => accessIn(access, Number(r.database_id)).data === 'unrestricted')
+      .filter((r) => accessIn(access, r.database_id).data === 'unrestricted')
       .map((r) => ({ row: r, columns: parseJson<CardColumn[] | null>(r.result_metadata, null) ?? [] }));
     const fieldIds = [...new Set(cards.flatMap((c) => c.columns.map((col) => col.id)).filter((x): x is number => typeof x === 'number'))];
     const found = (await this.fields.fieldsByIds(fieldIds)).filter((f) => f.active);
     const underlying = new Map((await this.hydrator.detailed(found, { includeSensitive: caller.isSuperuser })).map((f) => [f.id, f]));
     return cards.map(({ row, columns }) => {
-      const tableId = `card__${Number(row.id)}`;
+      const tableId = `card__${row.id}`;
       const keepKeys = row.type === 'model' && row.query_type === 'native';
       return {
         id: tableId,
-        db_id: Number(row.database_id),
+        db_id: row.database_id,
         display_name: row.name,
         schema: row.coll_name ?? ROOT_COLLECTION_SCHEMA,
         moderated_status: null,

@@ -1,4 +1,3 @@
-import { sqlBool } from '../../common/database/row-values';
 import { CanActivate, ExecutionContext, Inject, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
@@ -65,8 +64,8 @@ abstract class TokenGuardBase implements CanActivate {
     const found = resource === 'dashboard' ? await this.shared.dashboard({ shared }) : null;
     const row = resource === 'question' ? await this.cards.row(claims.id) : (found?.dashboard ?? (await this.dashboards.row(claims.id)));
     if (!row) throw new NotFoundError();
-    if (sqlBool(row.archived)) throw this.preview ? new NotFoundError() : new ArchivedError();
-    if (!this.preview && !sqlBool(row.enable_embedding)) throw new MessageError(OBJECT_NOT_EMBEDDABLE);
+    if (row.archived) throw this.preview ? new NotFoundError() : new ArchivedError();
+    if (!this.preview && !row.enable_embedding) throw new MessageError(OBJECT_NOT_EMBEDDABLE);
     const stored = parseJson<unknown>(row.embedding_params, null);
     const whitelist = this.preview ? (claims.embeddingParams ?? {}) : isEmbeddingParams(stored) ? stored : {};
     if (resource === 'dashboard' && !found) throw new NotFoundError();

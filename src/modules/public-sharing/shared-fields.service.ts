@@ -136,7 +136,7 @@ export class SharedFieldsService {
   async cardParamValues(grant: SharedGrant, card: CardRow, paramKey: string, query?: string): Promise<ParameterValues> {
     const field = cardParamField(card, paramKey);
     if (field !== null) await this.assertShowable(field);
-    return this.cardParams.valuesOf(grant, Number(card.id), paramKey, query);
+    return this.cardParams.valuesOf(grant, card.id, paramKey, query);
   }
 
   /**
@@ -156,7 +156,7 @@ export class SharedFieldsService {
     if (field !== null && source !== 'static-list' && source !== 'card' && constraints.length > 0) {
       if (!(await this.dashboardParams.occursUnder(grant, field, value, constraints))) return [value];
     }
-    return this.cardParams.remappedValue(grant, Number(card.id), paramKey, value);
+    return this.cardParams.remappedValue(grant, card.id, paramKey, value);
   }
 
   /** Chain filters: the other parameters' values in `given` (by parameter id) narrow the values. No hidden field is read. */

@@ -1,4 +1,3 @@
-import { sqlBool } from '../../common/database/row-values';
 import { Injectable } from '@nestjs/common';
 import type { SharedGrant } from '../../common/auth/shared-grant';
 import { MessageError, NotFoundError } from '../../common/errors/api-errors';
@@ -51,14 +50,14 @@ export class SharedQueriesService {
 
   async card(id: number): Promise<CardRow | null> {
     const row = await this.cards.row(id);
-    return row && !sqlBool(row.archived) ? row : null;
+    return row && !row.archived ? row : null;
   }
 
   async cardsById(ids: number[]): Promise<Map<number, CardRow>> {
     const unique = [...new Set(ids)];
     if (unique.length === 0) return new Map();
     const rows = await this.cards.byIds(unique, { archived: false });
-    return new Map(rows.map((r) => [Number(r.id), r]));
+    return new Map(rows.map((r) => [r.id, r]));
   }
 
   /** Called by the guards once they have verified the link or token: `grant` names the dashboard. */

@@ -41,7 +41,7 @@ export function sharedParameters(card: CardRow): Array<Record<string, unknown>> 
 /** A card as a shared dashboard shows it on a dashcard: no owner, collection, database or SQL. */
 export function sharedCardBrief(card: CardRow) {
   return {
-    id: Number(card.id),
+    id: card.id,
     name: card.name,
     description: card.description,
     display: card.display,
