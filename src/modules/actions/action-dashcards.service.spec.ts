@@ -80,9 +80,7 @@ describe('ActionDashcardsService', () => {
     await expect(
       setup({ dashcard: { action_id: null, parameter_mappings: null } }).service.execute(user, 4, 1, {}, {}),
     ).rejects.toBeInstanceOf(NotFoundError);
-    await expect(setup({ action: { archived: 1 } as Partial<ActionRow> }).service.prefill(user, 4, 1, {})).rejects.toBeInstanceOf(
-      NotFoundError,
-    );
+    await expect(setup({ action: { archived: true } }).service.prefill(user, 4, 1, {})).rejects.toBeInstanceOf(NotFoundError);
     await expect(setup({ action: null }).service.execute(user, 4, 1, {}, {})).rejects.toBeInstanceOf(NotFoundError);
   });
 });

@@ -1,4 +1,3 @@
-import { sqlBool } from '../../common/database/row-values';
 import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '../../common/auth/current-user';
 import { MessageError, NotFoundError } from '../../common/errors/api-errors';
@@ -62,8 +61,8 @@ export class ActionDashcardsService {
     if (caller) await this.dashboards.readable(caller, dashboardId);
     const dashcard = await this.repo.dashcard(dashboardId, dashcardId);
     if (!dashcard || dashcard.action_id === null) throw new NotFoundError();
-    const action = await this.repo.row(Number(dashcard.action_id));
-    if (!action || sqlBool(action.archived)) throw new NotFoundError();
+    const action = await this.repo.row(dashcard.action_id);
+    if (!action || action.archived) throw new NotFoundError();
     if (caller) await this.actions.assertMayRun(caller, action);
     let mappings: unknown;
     try {

@@ -31,7 +31,7 @@ export class ActionPrefill {
     const db = await this.runner.databaseOf(action);
     if (!db) throw new NotFoundError();
     this.runner.assertEnabled(db);
-    const [shape, model] = await Promise.all([this.runner.implicitShape(action), this.repo.model(Number(action.model_id))]);
+    const [shape, model] = await Promise.all([this.runner.implicitShape(action), this.repo.model(action.model_id)]);
     if (!shape || !model) throw new NotFoundError();
     this.runner.assertKnown(
       sent,

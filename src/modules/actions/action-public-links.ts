@@ -1,4 +1,3 @@
-import { sqlBool } from '../../common/database/row-values';
 import { ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { PublicLinkResolver } from '../../common/auth/access-plugins';
@@ -36,7 +35,7 @@ export class ActionPublicLinks implements PublicLinkResolver {
     if (model === 'action') {
       const id = await this.repo.idByPublicUuid(uuid);
       const action = id === null ? null : await this.repo.row(id);
-      return action && !sqlBool(action.model_archived) ? { model, action } : null;
+      return action && !action.model_archived ? { model, action } : null;
     }
     if (model === 'dashboard') {
       const id = await this.repo.dashboardIdByPublicUuid(uuid);

@@ -52,7 +52,7 @@ export class ActionRunner {
 
   /** The database the action writes to (query: its own; implicit: the model's table's), or null when it is gone. */
   async databaseOf(action: ActionRow): Promise<ActionDatabase | null> {
-    if (action.type === 'query') return action.database_id === null ? null : this.repo.database(Number(action.database_id));
+    if (action.type === 'query') return action.database_id === null ? null : this.repo.database(action.database_id);
     const table = await this.tableOf(action);
     return table ? this.repo.database(table.db_id) : null;
   }
@@ -69,7 +69,7 @@ export class ActionRunner {
   }
 
   async tableOf(action: Pick<ActionRow, 'model_id'>): Promise<ActionTable | null> {
-    const model = await this.repo.model(Number(action.model_id));
+    const model = await this.repo.model(action.model_id);
     return model && model.table_id !== null ? this.repo.table(model.table_id) : null;
   }
 
@@ -85,7 +85,7 @@ export class ActionRunner {
    * table is gone.
    */
   async implicitShape(action: ActionRow): Promise<{ table: ActionTable; params: ImplicitParameter[] } | null> {
-    const model = await this.repo.model(Number(action.model_id));
+    const model = await this.repo.model(action.model_id);
     const table = model && model.table_id !== null ? await this.repo.table(model.table_id) : null;
     if (!model || !table) return null;
     const exposed = exposedColumns(table, parseJson<unknown>(model.result_metadata, null));

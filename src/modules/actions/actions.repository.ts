@@ -1,4 +1,4 @@
-import { sqlBool } from '../../common/database/row-values';
+import { typedRow, typedRows, type RowShape } from '../../common/database/row-values';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppSql } from '../../common/database/app-sql';
@@ -17,7 +17,7 @@ export interface ActionRow {
   public_uuid: string | null;
   made_public_by_id: number | null;
   creator_id: number;
-  archived: boolean | number;
+  archived: boolean;
   entity_id: string | null;
   created_at: Date | string;
   updated_at: Date | string;
@@ -25,8 +25,28 @@ export interface ActionRow {
   dataset_query: string | null;
   kind: ImplicitKind | null;
   model_database_id: number | null;
-  model_archived: boolean | number;
+  model_archived: boolean;
 }
+
+export const ACTION_ROW_SHAPE: RowShape = {
+  numbers: ['id', 'model_id', 'made_public_by_id', 'creator_id', 'database_id', 'model_database_id'],
+  booleans: ['archived', 'model_archived'],
+};
+
+/** A warehouse field row as the action's table reads it. */
+interface FieldRow {
+  id: number;
+  name: string;
+  base_type: string;
+  database_type: string;
+  semantic_type: string | null;
+  database_is_pk: boolean;
+  database_required: boolean;
+  database_position: number;
+  visibility_type: string;
+}
+
+const FIELD_ROW_SHAPE: RowShape = { numbers: ['id', 'database_position'], booleans: ['database_is_pk', 'database_required'] };
 
 /** A warehouse table's column, as synced. */
 export interface TableColumn {
@@ -68,6 +88,8 @@ export interface ActionDatabase {
   settings: Record<string, unknown>;
 }
 
+const ID_SHAPE: RowShape = { numbers: ['id'] };
+
 const SELECT = `SELECT a.*, q.database_id, q.dataset_query, i.kind, c.database_id AS model_database_id, c.archived AS model_archived
   FROM action a
   JOIN report_card c ON c.id = a.model_id
@@ -94,36 +116,43 @@ export class ActionsRepository {
     this.sql = new AppSql(db);
   }
 
+  /** Every action read goes through here, so its rows are typed once. */
+  private async actions(where: string, params: unknown[]): Promise<ActionRow[]> {
+    return typedRows<ActionRow>(await this.sql.query(`${SELECT} ${where}`, params), ACTION_ROW_SHAPE);
+  }
+
   async row(id: number): Promise<ActionRow | null> {
-    const rows = await this.sql.query<ActionRow>(`${SELECT} WHERE a.id = $1`, [id]);
+    const rows = await this.actions('WHERE a.id = $1', [id]);
     return rows[0] ?? null;
   }
 
   async rows(ids: number[]): Promise<ActionRow[]> {
     if (ids.length === 0) return [];
-    return this.sql.query<ActionRow>(`${SELECT} WHERE a.id IN (${ids.map((_, i) => `$${i + 1}`).join(', ')}) ORDER BY a.id`, ids);
+    return this.actions(`WHERE a.id IN (${ids.map((_, i) => `$${i + 1}`).join(', ')}) ORDER BY a.id`, ids);
   }
 
   /** Unarchived actions, of one model or of all, by id. */
   async list(modelId: number | null): Promise<ActionRow[]> {
-    if (modelId !== null)
-      return this.sql.query<ActionRow>(`${SELECT} WHERE a.archived = $1 AND a.model_id = $2 ORDER BY a.id`, [false, modelId]);
-    return this.sql.query<ActionRow>(`${SELECT} WHERE a.archived = $1 AND c.archived = $2 ORDER BY a.id`, [false, false]);
+    if (modelId !== null) return this.actions('WHERE a.archived = $1 AND a.model_id = $2 ORDER BY a.id', [false, modelId]);
+    return this.actions('WHERE a.archived = $1 AND c.archived = $2 ORDER BY a.id', [false, false]);
   }
 
   /** The id of the unarchived action whose public link is `uuid`. */
   async idByPublicUuid(uuid: string): Promise<number | null> {
-    const rows = await this.sql.query<{ id: number }>('SELECT id FROM action WHERE public_uuid = $1 AND archived = $2', [uuid, false]);
-    return rows.length ? Number(rows[0].id) : null;
+    const rows = await this.sql.query<Record<string, unknown>>('SELECT id FROM action WHERE public_uuid = $1 AND archived = $2', [
+      uuid,
+      false,
+    ]);
+    return rows.length ? typedRow<{ id: number }>(rows[0], ID_SHAPE).id : null;
   }
 
   /** The id of the unarchived dashboard whose public link is `uuid`. */
   async dashboardIdByPublicUuid(uuid: string): Promise<number | null> {
-    const rows = await this.sql.query<{ id: number }>('SELECT id FROM report_dashboard WHERE public_uuid = $1 AND archived = $2', [
+    const rows = await this.sql.query<Record<string, unknown>>('SELECT id FROM report_dashboard WHERE public_uuid = $1 AND archived = $2', [
       uuid,
       false,
     ]);
-    return rows.length ? Number(rows[0].id) : null;
+    return rows.length ? typedRow<{ id: number }>(rows[0], ID_SHAPE).id : null;
   }
 
   async create(action: Partial<Action>, query: Omit<QueryAction, 'action_id'> | null, kind: ImplicitKind | null): Promise<number> {
@@ -182,14 +211,14 @@ export class ActionsRepository {
 
   /** The model (a card) an action belongs to; `table_id` null for a native one. */
   async model(modelId: number): Promise<ActionModel | null> {
-    const rows = await this.sql.query<ActionModel & { query_type: string | null }>(
+    const rows = await this.sql.query<Record<string, unknown>>(
       'SELECT id, table_id, query_type, dataset_query, result_metadata FROM report_card WHERE id = $1',
       [modelId],
     );
-    const r = rows[0];
-    if (!r) return null;
-    const table_id = r.table_id !== null && r.query_type !== 'native' ? Number(r.table_id) : null;
-    return { id: Number(r.id), table_id, dataset_query: r.dataset_query, result_metadata: r.result_metadata };
+    if (!rows[0]) return null;
+    const r = typedRow<ActionModel & { query_type: string | null }>(rows[0], { numbers: ['id', 'table_id'] });
+    const table_id = r.query_type !== 'native' ? r.table_id : null;
+    return { id: r.id, table_id, dataset_query: r.dataset_query, result_metadata: r.result_metadata };
   }
 
   /** A dashcard of a dashboard, with the action it shows. */
@@ -197,58 +226,46 @@ export class ActionsRepository {
     dashboardId: number,
     dashcardId: number,
   ): Promise<{ id: number; action_id: number | null; parameter_mappings: string | null } | null> {
-    const rows = await this.sql.query<{ id: number; action_id: number | null; parameter_mappings: string | null }>(
+    const rows = await this.sql.query<Record<string, unknown>>(
       'SELECT id, action_id, parameter_mappings FROM report_dashboardcard WHERE id = $1 AND dashboard_id = $2',
       [dashcardId, dashboardId],
     );
-    return rows[0] ?? null;
+    return rows[0] ? typedRow(rows[0], { numbers: ['id', 'action_id'] }) : null;
   }
 
   async database(id: number): Promise<ActionDatabase | null> {
-    const rows = await this.sql.query<{ id: number; name: string; engine: string; details: string; settings: string | null }>(
+    const rows = await this.sql.query<Record<string, unknown>>(
       'SELECT id, name, engine, details, settings FROM metabase_database WHERE id = $1',
       [id],
     );
-    const r = rows[0];
-    return r ? { id: Number(r.id), name: r.name, engine: r.engine, details: parseJson(r.details), settings: parseJson(r.settings) } : null;
+    if (!rows[0]) return null;
+    const r = typedRow<{ id: number; name: string; engine: string; details: string; settings: string | null }>(rows[0], ID_SHAPE);
+    return { id: r.id, name: r.name, engine: r.engine, details: parseJson(r.details), settings: parseJson(r.settings) };
   }
 
   /** A synced table with its active columns, in their order. */
   async table(id: number): Promise<ActionTable | null> {
-    const rows = await this.sql.query<{ id: number; db_id: number; schema: string | null; name: string }>(
-      'SELECT id, db_id, schema, name FROM metabase_table WHERE id = $1',
-      [id],
-    );
-    const t = rows[0];
-    if (!t) return null;
-    const cols = await this.sql.query<{
-      id: number;
-      name: string;
-      base_type: string;
-      database_type: string;
-      semantic_type: string | null;
-      database_is_pk: boolean | number;
-      database_required: boolean | number;
-      database_position: number;
-      visibility_type: string;
-    }>(
+    const rows = await this.sql.query<Record<string, unknown>>('SELECT id, db_id, schema, name FROM metabase_table WHERE id = $1', [id]);
+    if (!rows[0]) return null;
+    const t = typedRow<{ id: number; db_id: number; schema: string | null; name: string }>(rows[0], { numbers: ['id', 'db_id'] });
+    const fields = await this.sql.query<Record<string, unknown>>(
       'SELECT id, name, base_type, database_type, semantic_type, database_is_pk, database_required, database_position, visibility_type' +
         ' FROM metabase_field WHERE table_id = $1 AND active = $2 AND nfc_path IS NULL ORDER BY database_position, id',
       [id, true],
     );
     return {
-      id: Number(t.id),
-      db_id: Number(t.db_id),
+      id: t.id,
+      db_id: t.db_id,
       schema: t.schema,
       name: t.name,
-      columns: cols.map((c) => ({
-        id: Number(c.id),
+      columns: typedRows<FieldRow>(fields, FIELD_ROW_SHAPE).map((c) => ({
+        id: c.id,
         name: c.name,
         base_type: c.base_type,
         database_type: c.database_type,
-        pk: sqlBool(c.database_is_pk) || c.semantic_type === 'type/PK',
-        required: sqlBool(c.database_required),
-        position: Number(c.database_position),
+        pk: c.database_is_pk || c.semantic_type === 'type/PK',
+        required: c.database_required,
+        position: c.database_position,
         visibility: c.visibility_type,
       })),
     };

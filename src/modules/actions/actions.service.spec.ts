@@ -165,7 +165,7 @@ describe('ActionsService', () => {
   });
 
   it('runs an action only when it is live and the caller has data access to its database', async () => {
-    await expect(setup({ row: action({ archived: 1 }) }).service.execute(caller, 9, {})).rejects.toBeInstanceOf(NotFoundError);
+    await expect(setup({ row: action({ archived: true }) }).service.execute(caller, 9, {})).rejects.toBeInstanceOf(NotFoundError);
     await expect(setup({ row: action({ archived: true }) }).service.get(caller, 9)).rejects.toBeInstanceOf(NotFoundError);
 
     const denied = setup();

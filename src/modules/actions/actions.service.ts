@@ -1,4 +1,3 @@
-import { sqlBool } from '../../common/database/row-values';
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { AuthUser } from '../../common/auth/current-user';
@@ -43,7 +42,7 @@ export class ActionsService {
     const readable = new Map<number, boolean>();
     const out: Record<string, unknown>[] = [];
     for (const row of rows) {
-      const model = Number(row.model_id);
+      const model = row.model_id;
       if (!readable.has(model))
         readable.set(
           model,
@@ -60,7 +59,7 @@ export class ActionsService {
   /** An unarchived action (Metabase reads archived ones only through PUT, to bring them back). */
   async get(caller: AuthUser, id: number): Promise<Record<string, unknown>> {
     const row = await this.readable(caller, id);
-    if (sqlBool(row.archived)) throw new NotFoundError();
+    if (row.archived) throw new NotFoundError();
     return this.view(row);
   }
 
@@ -91,7 +90,7 @@ export class ActionsService {
   async update(caller: AuthUser, id: number, body: UpdateActionDto): Promise<Record<string, unknown>> {
     const row = await this.writable(caller, id);
     const model =
-      body.model_id !== undefined && body.model_id !== null && body.model_id !== Number(row.model_id)
+      body.model_id !== undefined && body.model_id !== null && body.model_id !== row.model_id
         ? await this.writableModel(caller, body.model_id)
         : null;
     const changes: Partial<Action> = {};
@@ -107,7 +106,7 @@ export class ActionsService {
     const touchesSubtype = type !== row.type || model !== null || (body.dataset_query ?? body.database_id ?? body.kind ?? null) !== null;
     let sub: Awaited<ReturnType<ActionsService['subtype']>> = { query: null, kind: null };
     if (touchesSubtype) {
-      const target = model ?? (await this.cards.readable(caller, Number(row.model_id))).row;
+      const target = model ?? (await this.cards.readable(caller, row.model_id)).row;
       sub = await this.subtype(
         type,
         target,
@@ -128,7 +127,7 @@ export class ActionsService {
 
   async execute(caller: AuthUser, id: number, values: Record<string, unknown>): Promise<Record<string, unknown>> {
     const row = await this.readable(caller, id);
-    if (sqlBool(row.archived)) throw new NotFoundError();
+    if (row.archived) throw new NotFoundError();
     await this.assertMayRun(caller, row);
     return this.runner.execute(row, values);
   }
@@ -143,7 +142,7 @@ export class ActionsService {
   async share(caller: AuthUser, id: number): Promise<{ uuid: string }> {
     if ((await this.settings.get<boolean>('enable-public-sharing')) !== true) throw new MessageError(PUBLIC_SHARING_OFF);
     const row = await this.repo.row(id);
-    if (!row || sqlBool(row.archived)) throw new NotFoundError();
+    if (!row || row.archived) throw new NotFoundError();
     const db = await this.runner.databaseOf(row);
     if (!db) throw new NotFoundError();
     this.runner.assertEnabled(db);
@@ -163,14 +162,14 @@ export class ActionsService {
   async readable(caller: AuthUser, id: number): Promise<ActionRow> {
     const row = await this.repo.row(id);
     if (!row) throw new NotFoundError();
-    await this.cards.readable(caller, Number(row.model_id));
+    await this.cards.readable(caller, row.model_id);
     return row;
   }
 
   private async writable(caller: AuthUser, id: number): Promise<ActionRow> {
     const row = await this.repo.row(id);
     if (!row) throw new NotFoundError();
-    await this.cards.writable(caller, Number(row.model_id));
+    await this.cards.writable(caller, row.model_id);
     return row;
   }
 
@@ -227,19 +226,19 @@ export class ActionsService {
   async view(row: ActionRow): Promise<Record<string, unknown>> {
     const db = await this.runner.databaseOf(row);
     const base: Record<string, unknown> = {
-      id: Number(row.id),
+      id: row.id,
       name: row.name,
       description: row.description,
       type: row.type,
-      model_id: Number(row.model_id),
+      model_id: row.model_id,
       database_id: db ? db.id : null,
       parameters: await this.runner.parameters(row),
       parameter_mappings: parse(row.parameter_mappings, []),
       visualization_settings: parse(row.visualization_settings, {}),
       public_uuid: row.public_uuid,
-      made_public_by_id: row.made_public_by_id === null ? null : Number(row.made_public_by_id),
-      creator_id: Number(row.creator_id),
-      archived: sqlBool(row.archived),
+      made_public_by_id: row.made_public_by_id,
+      creator_id: row.creator_id,
+      archived: row.archived,
       entity_id: row.entity_id,
       created_at: isoTime(row.created_at),
       updated_at: isoTime(row.updated_at),
@@ -253,14 +252,14 @@ export class ActionsService {
   /** Actions by id as dashcards show them (archived ones too: the button stays on the dashboard). */
   async views(ids: number[]): Promise<Map<number, Record<string, unknown>>> {
     const out = new Map<number, Record<string, unknown>>();
-    for (const row of await this.repo.rows(ids)) out.set(Number(row.id), await this.view(row));
+    for (const row of await this.repo.rows(ids)) out.set(row.id, await this.view(row));
     return out;
   }
 
   /** Actions by id as public and embedded dashboards show them on their buttons. */
   async publicViews(ids: number[]): Promise<Map<number, Record<string, unknown>>> {
     const out = new Map<number, Record<string, unknown>>();
-    for (const row of await this.repo.rows(ids)) out.set(Number(row.id), await this.publicView(row));
+    for (const row of await this.repo.rows(ids)) out.set(row.id, await this.publicView(row));
     return out;
   }
 
@@ -268,7 +267,7 @@ export class ActionsService {
   async publicView(row: ActionRow): Promise<Record<string, unknown>> {
     const db = await this.runner.databaseOf(row);
     return {
-      id: Number(row.id),
+      id: row.id,
       name: row.name,
       type: row.type,
       database_id: db ? db.id : null,

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In, Not } from 'typeorm';
+import { typedRows } from '../../common/database/row-values';
 import { PermissionsGroupMembership } from '../../schema/permissions-group-membership.entity';
 import { PermissionsGroup, ADMIN_GROUP_ID, ALL_USERS_GROUP_ID } from '../../schema/permissions-group.entity';
 import { User } from '../../schema/user.entity';
@@ -66,11 +67,11 @@ export class ApiKeysRepository {
       .select(['m.user_id AS user_id', 'g.id AS group_id', 'g.name AS group_name'])
       .where('m.user_id IN (:...userIds)', { userIds })
       .orderBy('g.id', 'ASC')
-      .getRawMany<{ user_id: number; group_id: number; group_name: string }>();
-    for (const r of rows) {
-      const userId = Number(r.user_id);
-      const current = out.get(userId);
-      if (!current || current.id === ALL_USERS_GROUP_ID) out.set(userId, { id: Number(r.group_id), name: r.group_name });
+      .getRawMany<Record<string, unknown>>();
+    const typed = typedRows<{ user_id: number; group_id: number; group_name: string }>(rows, { numbers: ['user_id', 'group_id'] });
+    for (const r of typed) {
+      const current = out.get(r.user_id);
+      if (!current || current.id === ALL_USERS_GROUP_ID) out.set(r.user_id, { id: r.group_id, name: r.group_name });
     }
     return out;
   }

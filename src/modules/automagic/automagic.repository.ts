@@ -2,15 +2,18 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppSql } from '../../common/database/app-sql';
 import { UNUSABLE_VISIBILITY } from './xray-fields';
-import type { XFieldRow, XTableRow } from './xray.types';
+import { typedRow, typedRows, type RowShape } from '../../common/database/row-values';
+import { X_FIELD_ROW_SHAPE, X_TABLE_ROW_SHAPE, type XFieldRow, type XTableRow } from './xray.types';
 
 export interface SegmentMetricRow {
   id: number;
   table_id: number;
   name: string;
   definition: string;
-  archived: boolean | number;
+  archived: boolean;
 }
+
+export const SEGMENT_METRIC_ROW_SHAPE: RowShape = { numbers: ['id', 'table_id'], booleans: ['archived'] };
 
 export interface ModelIndexRow {
   id: number;
@@ -18,6 +21,8 @@ export interface ModelIndexRow {
   pk_ref: string;
   value_ref: string | null;
 }
+
+export const MODEL_INDEX_ROW_SHAPE: RowShape = { numbers: ['id', 'model_id'] };
 
 const TABLE_COLS = 'id, db_id, schema, name, display_name, description, entity_type, visibility_type, estimated_row_count';
 const FIELD_COLS =
@@ -34,24 +39,26 @@ export class AutomagicRepository {
   }
 
   async table(id: number): Promise<XTableRow | null> {
-    const [r] = await this.sql.query<XTableRow>(`SELECT ${TABLE_COLS} FROM metabase_table WHERE id = $1 AND active = $2`, [id, true]);
-    return r ? tableOf(r) : null;
+    const [r] = await this.sql.query<Record<string, unknown>>(`SELECT ${TABLE_COLS} FROM metabase_table WHERE id = $1 AND active = $2`, [
+      id,
+      true,
+    ]);
+    return r ? typedRow<XTableRow>(r, X_TABLE_ROW_SHAPE) : null;
   }
 
   async tables(ids: number[]): Promise<XTableRow[]> {
     if (ids.length === 0) return [];
-    return (
-      await this.sql.query<XTableRow>(`SELECT ${TABLE_COLS} FROM metabase_table WHERE active = $1 AND id IN (${list(ids.length, 2)})`, [
-        true,
-        ...ids,
-      ])
-    ).map(tableOf);
+    return typedRows<XTableRow>(
+      await this.sql.query(`SELECT ${TABLE_COLS} FROM metabase_table WHERE active = $1 AND id IN (${list(ids.length, 2)})`, [true, ...ids]),
+      X_TABLE_ROW_SHAPE,
+    );
   }
 
   async databaseTables(dbId: number): Promise<XTableRow[]> {
-    return (
-      await this.sql.query<XTableRow>(`SELECT ${TABLE_COLS} FROM metabase_table WHERE db_id = $1 AND active = $2 ORDER BY id`, [dbId, true])
-    ).map(tableOf);
+    return typedRows<XTableRow>(
+      await this.sql.query(`SELECT ${TABLE_COLS} FROM metabase_table WHERE db_id = $1 AND active = $2 ORDER BY id`, [dbId, true]),
+      X_TABLE_ROW_SHAPE,
+    );
   }
 
   async databaseExists(id: number): Promise<boolean> {
@@ -59,70 +66,76 @@ export class AutomagicRepository {
   }
 
   async field(id: number): Promise<XFieldRow | null> {
-    const [r] = await this.sql.query<XFieldRow>(`SELECT ${FIELD_COLS} FROM metabase_field WHERE id = $1 AND active = $2`, [id, true]);
-    return r ? fieldOf(r) : null;
+    const [r] = await this.sql.query<Record<string, unknown>>(`SELECT ${FIELD_COLS} FROM metabase_field WHERE id = $1 AND active = $2`, [
+      id,
+      true,
+    ]);
+    return r ? typedRow<XFieldRow>(r, X_FIELD_ROW_SHAPE) : null;
   }
 
   async fieldsByIds(ids: number[]): Promise<XFieldRow[]> {
     if (ids.length === 0) return [];
-    return (
-      await this.sql.query<XFieldRow>(`SELECT ${FIELD_COLS} FROM metabase_field WHERE active = $1 AND id IN (${list(ids.length, 2)})`, [
-        true,
-        ...ids,
-      ])
-    ).map(fieldOf);
+    return typedRows<XFieldRow>(
+      await this.sql.query(`SELECT ${FIELD_COLS} FROM metabase_field WHERE active = $1 AND id IN (${list(ids.length, 2)})`, [true, ...ids]),
+      X_FIELD_ROW_SHAPE,
+    );
   }
 
   /** Which of these fields (active or not) are sensitive or retired: never an x-ray's subject, dimension or metric. */
   async unusableFieldIds(ids: number[]): Promise<number[]> {
     if (ids.length === 0) return [];
-    const rows = await this.sql.query<{ id: number }>(
+    const rows = await this.sql.query<Record<string, unknown>>(
       `SELECT id FROM metabase_field WHERE visibility_type IN (${list(UNUSABLE_VISIBILITY.length)})` +
         ` AND id IN (${list(ids.length, UNUSABLE_VISIBILITY.length + 1)})`,
       [...UNUSABLE_VISIBILITY, ...ids],
     );
-    return rows.map((r) => Number(r.id));
+    return typedRows<{ id: number }>(rows, { numbers: ['id'] }).map((r) => r.id);
   }
 
   /** Active fields of these tables, in table order. */
   async fieldsOf(tableIds: number[]): Promise<XFieldRow[]> {
     if (tableIds.length === 0) return [];
-    const rows = await this.sql.query<XFieldRow>(
+    const rows = await this.sql.query<Record<string, unknown>>(
       `SELECT ${FIELD_COLS} FROM metabase_field WHERE active = $1 AND table_id IN (${list(tableIds.length, 2)})` +
         ' ORDER BY table_id, position, id',
       [true, ...tableIds],
     );
-    return rows.map(fieldOf);
+    return typedRows<XFieldRow>(rows, X_FIELD_ROW_SHAPE);
   }
 
   /** Foreign keys of other tables pointing at a field of this one: `[fk field, its table]`. */
   async linkingHere(tableId: number): Promise<Array<{ fk: XFieldRow; table_id: number }>> {
-    const rows = await this.sql.query<XFieldRow>(
+    const rows = await this.sql.query<Record<string, unknown>>(
       `SELECT ${FIELD_COLS.split(', ')
         .map((c) => `f.${c}`)
         .join(', ')} FROM metabase_field f JOIN metabase_field t ON t.id = f.fk_target_field_id
        WHERE t.table_id = $1 AND f.active = $2 AND f.table_id <> $1 ORDER BY f.table_id, f.id`,
       [tableId, true],
     );
-    return rows.map(fieldOf).map((fk) => ({ fk, table_id: fk.table_id }));
+    return typedRows<XFieldRow>(rows, X_FIELD_ROW_SHAPE).map((fk) => ({ fk, table_id: fk.table_id }));
   }
 
   async segmentOrMetric(kind: 'segment' | 'metric', id: number): Promise<SegmentMetricRow | null> {
-    const [r] = await this.sql.query<SegmentMetricRow>(`SELECT id, table_id, name, definition, archived FROM ${kind} WHERE id = $1`, [id]);
-    return r ? { ...r, id: Number(r.id), table_id: Number(r.table_id) } : null;
+    const [r] = await this.sql.query<Record<string, unknown>>(
+      `SELECT id, table_id, name, definition, archived FROM ${kind} WHERE id = $1`,
+      [id],
+    );
+    return r ? typedRow<SegmentMetricRow>(r, SEGMENT_METRIC_ROW_SHAPE) : null;
   }
 
   async segmentsOf(tableId: number): Promise<SegmentMetricRow[]> {
-    const rows = await this.sql.query<SegmentMetricRow>(
+    const rows = await this.sql.query<Record<string, unknown>>(
       'SELECT id, table_id, name, definition, archived FROM segment WHERE table_id = $1 AND archived = $2 ORDER BY id',
       [tableId, false],
     );
-    return rows.map((r) => ({ ...r, id: Number(r.id), table_id: Number(r.table_id) }));
+    return typedRows<SegmentMetricRow>(rows, SEGMENT_METRIC_ROW_SHAPE);
   }
 
   async modelIndex(id: number): Promise<ModelIndexRow | null> {
-    const [r] = await this.sql.query<ModelIndexRow>('SELECT id, model_id, pk_ref, value_ref FROM model_index WHERE id = $1', [id]);
-    return r ? { ...r, id: Number(r.id), model_id: Number(r.model_id) } : null;
+    const [r] = await this.sql.query<Record<string, unknown>>('SELECT id, model_id, pk_ref, value_ref FROM model_index WHERE id = $1', [
+      id,
+    ]);
+    return r ? typedRow<ModelIndexRow>(r, MODEL_INDEX_ROW_SHAPE) : null;
   }
 
   /** The indexed name of one row of a model index, when the index holds it. */
@@ -133,23 +146,4 @@ export class AutomagicRepository {
     ]);
     return r ? r.name : null;
   }
-}
-
-function tableOf(r: XTableRow): XTableRow {
-  return {
-    ...r,
-    id: Number(r.id),
-    db_id: Number(r.db_id),
-    estimated_row_count: r.estimated_row_count === null ? null : Number(r.estimated_row_count),
-  };
-}
-
-function fieldOf(r: XFieldRow): XFieldRow {
-  return {
-    ...r,
-    id: Number(r.id),
-    table_id: Number(r.table_id),
-    fk_target_field_id: r.fk_target_field_id === null ? null : Number(r.fk_target_field_id),
-    position: Number(r.position),
-  };
 }

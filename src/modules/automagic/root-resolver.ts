@@ -93,7 +93,7 @@ export class RootResolver {
 
   private async segmentOrMetric(caller: AuthUser, kind: 'segment' | 'metric', id: number): Promise<Resolved> {
     const m = await this.repo.segmentOrMetric(kind, id);
-    if (!m || sqlBool(m.archived)) throw new NotFoundError();
+    if (!m || m.archived) throw new NotFoundError();
     const def = JSON.parse(m.definition) as { filter?: unknown[]; aggregation?: unknown[][] };
     const overrides: Partial<XRoot> = {
       entity: kind,

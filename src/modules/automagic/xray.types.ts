@@ -1,3 +1,5 @@
+import type { RowShape } from '../../common/database/row-values';
+
 /** The metadata rows the automagic repository reads (tables and fields), as the builder starts from them. */
 export interface XTableRow {
   id: number;
@@ -10,6 +12,8 @@ export interface XTableRow {
   visibility_type: string | null;
   estimated_row_count: number | null;
 }
+
+export const X_TABLE_ROW_SHAPE: RowShape = { numbers: ['id', 'db_id', 'estimated_row_count'] };
 
 export interface XFieldRow {
   id: number;
@@ -24,6 +28,8 @@ export interface XFieldRow {
   fingerprint: string | null;
   position: number;
 }
+
+export const X_FIELD_ROW_SHAPE: RowShape = { numbers: ['id', 'table_id', 'fk_target_field_id', 'position'] };
 
 /** A field as the x-ray builder sees it: a table's field, a linked table's field, or a column of a saved question. */
 export interface XField {

@@ -1,7 +1,15 @@
 import type { BookmarkModel } from '../../schema/bookmark.entity';
 
 /** One row of a bookmarked object, as the lookup below selects it. */
-export type BookmarkedRow = Record<string, unknown> & { id: number; name: string; description: string | null };
+export type BookmarkedRow = Record<string, unknown> & {
+  id: number;
+  name: string;
+  description: string | null;
+  /** Cards and dashboards only. */
+  collection_id?: number | null;
+  /** Collections only. */
+  personal_owner_id?: number | null;
+};
 
 /**
  * Where each kind of bookmarkable object lives, for the bookmark queries: its table, the column holding the
@@ -27,7 +35,7 @@ export const BOOKMARKABLE: Record<BookmarkModel, BookmarkableModel | undefined> 
       display: r.display,
       card_type: r.card_type,
       dataset: r.card_type === 'model',
-      collection_id: r.collection_id === null ? null : Number(r.collection_id),
+      collection_id: r.collection_id ?? null,
       authority_level: r.authority_level ?? null,
     }),
   },
@@ -38,7 +46,7 @@ export const BOOKMARKABLE: Record<BookmarkModel, BookmarkableModel | undefined> 
     joinsCollection: false,
     view: (r) => ({
       authority_level: r.authority_level ?? null,
-      personal_owner_id: r.personal_owner_id === null ? null : Number(r.personal_owner_id),
+      personal_owner_id: r.personal_owner_id ?? null,
       location: r.location,
     }),
   },
@@ -47,6 +55,6 @@ export const BOOKMARKABLE: Record<BookmarkModel, BookmarkableModel | undefined> 
     accessColumn: 'o.collection_id',
     columns: ['o.collection_id AS collection_id', 'c.authority_level AS authority_level'],
     joinsCollection: true,
-    view: (r) => ({ collection_id: r.collection_id === null ? null : Number(r.collection_id), authority_level: r.authority_level ?? null }),
+    view: (r) => ({ collection_id: r.collection_id ?? null, authority_level: r.authority_level ?? null }),
   },
 };

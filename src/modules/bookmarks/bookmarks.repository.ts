@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { AppSql } from '../../common/database/app-sql';
+import { typedRows, type RowShape } from '../../common/database/row-values';
 import { raw, sql, type Sql } from '../../common/database/sql';
 import { Bookmark, BookmarkModel } from '../../schema/bookmark.entity';
 import { BOOKMARKABLE, BookmarkableModel, BookmarkedRow } from './bookmark-models';
@@ -10,6 +11,9 @@ export interface BookmarkListRow extends BookmarkedRow {
   ordering: number | null;
   created_at: string | Date;
 }
+
+/** Columns a model does not select (collection_id of a collection, say) stay absent. */
+export const BOOKMARK_LIST_ROW_SHAPE: RowShape = { numbers: ['bookmark_id', 'ordering', 'id', 'collection_id', 'personal_owner_id'] };
 
 @Injectable()
 export class BookmarksRepository {
@@ -36,21 +40,23 @@ export class BookmarksRepository {
 
   /** The object, when it exists (archived or not), and whether `readable` holds for it. */
   async object(m: BookmarkableModel, id: number, readable: Sql): Promise<{ exists: boolean; readable: boolean }> {
-    const rows = await this.sql.query<{ ok: number }>(
+    const rows = await this.sql.query<Record<string, unknown>>(
       sql`SELECT CASE WHEN ${readable} THEN 1 ELSE 0 END AS ok FROM ${raw(m.table)} o WHERE o.id = ${id}`,
     );
-    return { exists: rows.length > 0, readable: Number(rows[0]?.ok ?? 0) === 1 };
+    const [row] = typedRows<{ ok: boolean }>(rows, { booleans: ['ok'] });
+    return { exists: row !== undefined, readable: row?.ok === true };
   }
 
   /** The user's bookmarks of one kind whose objects are there, unarchived and readable. */
   async listOf(userId: number, model: BookmarkModel, m: BookmarkableModel, readable: Sql): Promise<BookmarkListRow[]> {
     const join = raw(m.joinsCollection ? ' LEFT JOIN collection c ON c.id = o.collection_id' : '');
-    return this.sql.query<BookmarkListRow>(
+    const rows = await this.sql.query<Record<string, unknown>>(
       sql`SELECT b.id AS bookmark_id, b.ordering AS ordering, b.created_at AS created_at, o.id AS id, o.name AS name,
          o.description AS description, ${raw(m.columns.join(', '))}
        FROM bookmark b JOIN ${raw(m.table)} o ON o.id = b.model_id${join}
        WHERE b.user_id = ${userId} AND b.model = ${model} AND o.archived = FALSE AND ${readable}`,
     );
+    return typedRows<BookmarkListRow>(rows, BOOKMARK_LIST_ROW_SHAPE);
   }
 
   find(userId: number, model: BookmarkModel, id: number): Promise<Bookmark | null> {

@@ -32,12 +32,12 @@ export class BookmarksService {
       (a, b) =>
         order(a.ordering, b.ordering) ||
         (sqlTime(b.created_at) ?? '').localeCompare(sqlTime(a.created_at) ?? '') ||
-        Number(b.bookmark_id) - Number(a.bookmark_id),
+        b.bookmark_id - a.bookmark_id,
     );
     return rows.map((r) => ({
       id: `${r.model}-${r.id}`,
       type: r.model,
-      item_id: Number(r.id),
+      item_id: r.id,
       name: r.name,
       description: r.description,
       ...r.m.view(r),

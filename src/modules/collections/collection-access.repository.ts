@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppSql } from '../../common/database/app-sql';
+import { typedRows, type RowShape } from '../../common/database/row-values';
 import { inList, raw, sql } from '../../common/database/sql';
 import type { CollectionPerm } from '../../schema/collection-permission.entity';
 
-const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+/** The ids these reads return: BIGINT-safe on Postgres, where a driver may answer them as text. */
+const IDS: RowShape = { numbers: ['id', 'collection_id', 'personal_owner_id'] };
 
 /** The queries behind collection access checks (CollectionAccessService): grants and personal collections, typed. */
 @Injectable()
@@ -33,33 +35,34 @@ export class CollectionAccessRepository {
   async bestGrants(groupIds: number[], ids: number[] | null): Promise<Array<{ collectionId: number; perm: CollectionPerm }>> {
     const which = ids ? inList(raw('collection_id'), ids) : sql`collection_id IS NOT NULL`;
     // 'write' sorts after 'read': MAX is the best grant, one row per collection however many groups hold one.
-    const rows = await this.sql.query<{ collection_id: number; perm: CollectionPerm }>(
+    const rows = await this.sql.query<Record<string, unknown>>(
       sql`SELECT collection_id, MAX(perm) AS perm FROM collection_permission
           WHERE ${inList(raw('group_id'), groupIds)} AND ${which} GROUP BY collection_id`,
     );
-    return rows.map((r) => ({ collectionId: Number(r.collection_id), perm: r.perm }));
+    return typedRows<{ collection_id: number; perm: CollectionPerm }>(rows, IDS).map((r) => ({
+      collectionId: r.collection_id,
+      perm: r.perm,
+    }));
   }
 
   async ownerOf(collectionId: number): Promise<number | null> {
-    const rows = await this.sql.query<{ personal_owner_id: unknown }>(
-      sql`SELECT personal_owner_id FROM collection WHERE id = ${collectionId}`,
-    );
-    return num(rows[0]?.personal_owner_id);
+    const rows = await this.sql.query<Record<string, unknown>>(sql`SELECT personal_owner_id FROM collection WHERE id = ${collectionId}`);
+    return typedRows<{ personal_owner_id: number | null }>(rows, IDS)[0]?.personal_owner_id ?? null;
   }
 
   async personalCollection(userId: number): Promise<{ id: number; location: string } | null> {
-    const rows = await this.sql.query<{ id: unknown; location: string }>(
+    const rows = await this.sql.query<Record<string, unknown>>(
       sql`SELECT id, location FROM collection WHERE personal_owner_id = ${userId}`,
     );
-    return rows[0] ? { id: Number(rows[0].id), location: rows[0].location } : null;
+    return typedRows<{ id: number; location: string }>(rows, IDS)[0] ?? null;
   }
 
   /** Each user's personal collection id, in one query. */
   async personalCollectionIds(userIds: number[]): Promise<Map<number, number>> {
     if (userIds.length === 0) return new Map();
-    const rows = await this.sql.query<{ id: unknown; personal_owner_id: unknown }>(
+    const rows = await this.sql.query<Record<string, unknown>>(
       sql`SELECT id, personal_owner_id FROM collection WHERE ${inList(raw('personal_owner_id'), userIds)}`,
     );
-    return new Map(rows.map((r) => [Number(r.personal_owner_id), Number(r.id)]));
+    return new Map(typedRows<{ id: number; personal_owner_id: number }>(rows, IDS).map((r) => [r.personal_owner_id, r.id]));
   }
 }

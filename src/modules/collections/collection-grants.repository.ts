@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppSql } from '../../common/database/app-sql';
+import { typedRows, type RowShape } from '../../common/database/row-values';
 import type { CollectionPerm } from '../../schema/collection-permission.entity';
 
 export interface GrantRow {
@@ -9,6 +10,10 @@ export interface GrantRow {
   collection_id: number | null;
   perm: CollectionPerm;
 }
+
+export const GRANT_ROW_SHAPE: RowShape = { numbers: ['group_id', 'collection_id'] };
+
+const ID_SHAPE: RowShape = { numbers: ['id'] };
 
 /** One group's grant to set (`none` removes it). */
 export interface GrantChange {
@@ -82,13 +87,10 @@ export class CollectionGrantsRepository {
        UNION ALL
        SELECT group_id, collection_id, perm FROM collection_permission WHERE collection_id IS NULL AND namespace ${ns}`,
       params,
+      GRANT_ROW_SHAPE,
       tx,
     );
-    return rows.map((r) => ({
-      group_id: Number(r.group_id),
-      collection_id: r.collection_id === null ? null : Number(r.collection_id),
-      perm: r.perm,
-    }));
+    return rows.map((r) => ({ group_id: r.group_id, collection_id: r.collection_id, perm: r.perm }));
   }
 
   async apply(tx: EntityManager, changes: GrantChange[], namespace: string | null): Promise<void> {
@@ -119,15 +121,16 @@ export class CollectionGrantsRepository {
     const rows = await this.read<{ id: number }>(
       "SELECT id FROM permissions_group WHERE magic_group_type IS NULL OR magic_group_type <> 'admin' ORDER BY id",
       [],
+      ID_SHAPE,
       tx,
     );
-    return rows.map((r) => Number(r.id));
+    return rows.map((r) => r.id);
   }
 
   /** The graph's revision: the id of the latest collection_permission_revision row, 0 before the first. */
   async revision(tx?: EntityManager): Promise<number> {
-    const rows = await this.read<{ id: number | null }>('SELECT MAX(id) AS id FROM collection_permission_revision', [], tx);
-    return Number(rows[0]?.id ?? 0);
+    const rows = await this.read<{ id: number | null }>('SELECT MAX(id) AS id FROM collection_permission_revision', [], ID_SHAPE, tx);
+    return rows[0]?.id ?? 0;
   }
 
   async addRevision(tx: EntityManager, before: unknown, after: unknown, userId: number): Promise<number> {
@@ -144,9 +147,11 @@ export class CollectionGrantsRepository {
     if (this.sql.pg) await tx.query("SELECT pg_advisory_xact_lock(hashtext('collection_permission_graph'))");
   }
 
-  private async read<T>(sql: string, params: unknown[], tx?: EntityManager): Promise<T[]> {
-    if (!tx) return this.sql.query<T>(sql, params);
-    return tx.query(this.bind(sql), this.values(sql, params));
+  private async read<T>(sql: string, params: unknown[], shape: RowShape, tx?: EntityManager): Promise<T[]> {
+    const rows: Record<string, unknown>[] = tx
+      ? await tx.query(this.bind(sql), this.values(sql, params))
+      : await this.sql.query<Record<string, unknown>>(sql, params);
+    return typedRows<T>(rows, shape);
   }
 
   private async write(tx: EntityManager, sql: string, params: unknown[]): Promise<void> {

@@ -1,7 +1,7 @@
-import { sqlBool } from '../../common/database/row-values';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppSql } from '../../common/database/app-sql';
+import { typedRow, type RowShape } from '../../common/database/row-values';
 import { and, inList, raw, sql, type Sql } from '../../common/database/sql';
 import { Collection } from '../../schema/collection.entity';
 import { subtreeRange } from './location';
@@ -21,6 +21,8 @@ export interface CollectionRow {
   archived_directly: boolean;
   created_at: string | null;
 }
+
+export const COLLECTION_ROW_SHAPE: RowShape = { numbers: ['id', 'personal_owner_id'], booleans: ['archived', 'archived_directly'] };
 
 const BASE_COLUMNS =
   'id, name, description, location, personal_owner_id, namespace, authority_level, slug, entity_id, archived, archived_directly';
@@ -198,15 +200,16 @@ export class CollectionsRepository {
 
 /** Normalizes a row in place (no copy: listings convert tens of thousands of them). */
 export function toRow(r: Record<string, unknown>): CollectionRow {
-  r.id = Number(r.id);
+  typedRow(r, COLLECTION_ROW_SHAPE);
   r.description ??= null;
-  r.personal_owner_id = r.personal_owner_id === null || r.personal_owner_id === undefined ? null : Number(r.personal_owner_id);
+  r.personal_owner_id ??= null;
   r.namespace ??= null;
   r.authority_level ??= null;
   r.slug ??= null;
   r.entity_id ??= null;
-  r.archived = sqlBool(r.archived);
-  r.archived_directly = sqlBool(r.archived_directly);
+  // The tree's columns leave these out: such a row reads as not archived (directly).
+  r.archived ??= false;
+  r.archived_directly ??= false;
   r.created_at = iso(r.created_at);
   return r as unknown as CollectionRow;
 }

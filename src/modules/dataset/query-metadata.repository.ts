@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppSql } from '../../common/database/app-sql';
+import { typedRow, typedRows, type RowShape } from '../../common/database/row-values';
 import type { DatabaseMeta, FieldMeta, TableMeta } from '../../query-engine/metadata';
 
 const FIELD_COLUMNS = `id, table_id, name, display_name, base_type, effective_type, semantic_type, fk_target_field_id,
@@ -26,32 +27,38 @@ export class QueryMetadataRepository {
   }
 
   async connection(id: number): Promise<ConnectionRow | null> {
-    const [r] = await this.sql.query<{ id: number; engine: DatabaseMeta['engine']; details: string }>(
-      'SELECT id, engine, details FROM metabase_database WHERE id = $1',
-      [id],
-    );
-    return r ? { id: Number(r.id), engine: r.engine, details: JSON.parse(r.details) as Record<string, unknown> } : null;
+    const [row] = await this.sql.query<Record<string, unknown>>('SELECT id, engine, details FROM metabase_database WHERE id = $1', [id]);
+    if (!row) return null;
+    const r = typedRow<{ id: number; engine: DatabaseMeta['engine']; details: string }>(row, { numbers: ['id'] });
+    return { id: r.id, engine: r.engine, details: JSON.parse(r.details) as Record<string, unknown> };
   }
 
   async table(id: number): Promise<TableMeta | null> {
-    const [r] = await this.sql.query<{ id: number; db_id: number; schema: string | null; name: string; display_name: string }>(
+    const [row] = await this.sql.query<Record<string, unknown>>(
       'SELECT id, db_id, schema, name, display_name FROM metabase_table WHERE id = $1 AND active = $2',
       [id, true],
     );
-    return r ? { id: Number(r.id), dbId: Number(r.db_id), schema: r.schema, name: r.name, displayName: r.display_name } : null;
+    if (!row) return null;
+    const r = typedRow<{ id: number; db_id: number; schema: string | null; name: string; display_name: string }>(row, {
+      numbers: ['id', 'db_id'],
+    });
+    return { id: r.id, dbId: r.db_id, schema: r.schema, name: r.name, displayName: r.display_name };
   }
 
   async tableFields(tableId: number): Promise<FieldMeta[]> {
-    const rows = await this.sql.query<FieldRow>(
+    const rows = await this.sql.query<Record<string, unknown>>(
       `SELECT ${FIELD_COLUMNS} FROM metabase_field WHERE table_id = $1 AND active = $2 ORDER BY position, id`,
       [tableId, true],
     );
-    return rows.map(toFieldMeta);
+    return typedRows<FieldRow>(rows, FIELD_ROW_SHAPE).map(toFieldMeta);
   }
 
   async field(id: number): Promise<FieldMeta | null> {
-    const [r] = await this.sql.query<FieldRow>(`SELECT ${FIELD_COLUMNS} FROM metabase_field WHERE id = $1 AND active = $2`, [id, true]);
-    return r ? toFieldMeta(r) : null;
+    const [r] = await this.sql.query<Record<string, unknown>>(`SELECT ${FIELD_COLUMNS} FROM metabase_field WHERE id = $1 AND active = $2`, [
+      id,
+      true,
+    ]);
+    return r ? toFieldMeta(typedRow<FieldRow>(r, FIELD_ROW_SHAPE)) : null;
   }
 }
 
@@ -70,19 +77,21 @@ interface FieldRow {
   position: number;
 }
 
+const FIELD_ROW_SHAPE: RowShape = { numbers: ['id', 'table_id', 'fk_target_field_id', 'position'] };
+
 function toFieldMeta(f: FieldRow): FieldMeta {
   return {
-    id: Number(f.id),
-    tableId: Number(f.table_id),
+    id: f.id,
+    tableId: f.table_id,
     name: f.name,
     displayName: f.display_name,
     baseType: f.base_type,
     effectiveType: f.effective_type,
     semanticType: f.semantic_type,
-    fkTargetFieldId: f.fk_target_field_id === null ? null : Number(f.fk_target_field_id),
+    fkTargetFieldId: f.fk_target_field_id,
     visibilityType: f.visibility_type,
     coercionStrategy: f.coercion_strategy,
     fingerprint: f.fingerprint ? JSON.parse(f.fingerprint) : null,
-    position: Number(f.position),
+    position: f.position,
   };
 }

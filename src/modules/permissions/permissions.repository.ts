@@ -1,4 +1,4 @@
-import { sqlBool } from '../../common/database/row-values';
+import { typedRows, type RowShape } from '../../common/database/row-values';
 import { isUniqueViolation } from '../../common/database/unique-violation';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
@@ -13,6 +13,8 @@ export interface GroupRow {
   member_count: number;
 }
 
+export const GROUP_ROW_SHAPE: RowShape = { numbers: ['id', 'member_count'] };
+
 export interface MemberRow {
   user_id: number;
   email: string;
@@ -23,6 +25,11 @@ export interface MemberRow {
   is_group_manager: boolean;
   is_superuser: boolean;
 }
+
+export const MEMBER_ROW_SHAPE: RowShape = {
+  numbers: ['user_id', 'membership_id', 'group_id'],
+  booleans: ['is_group_manager', 'is_superuser'],
+};
 
 /** Groups and memberships. Member counts and member lists count active users only, as Metabase does. */
 @Injectable()
@@ -47,13 +54,7 @@ export class PermissionsRepository {
       .orderBy('LOWER(g.name)', 'ASC')
       .addOrderBy('g.id', 'ASC');
     if (ids) qb.where('g.id IN (:...ids)', { ids });
-    const rows = await qb.getRawMany<Record<string, unknown>>();
-    return rows.map((r) => ({
-      id: Number(r.id),
-      name: String(r.name),
-      magic_group_type: (r.magic_group_type ?? null) as MagicGroupType | null,
-      member_count: Number(r.member_count),
-    }));
+    return typedRows<GroupRow>(await qb.getRawMany<Record<string, unknown>>(), GROUP_ROW_SHAPE);
   }
 
   findGroup(id: number, tx: EntityManager = this.db.manager): Promise<PermissionsGroup | null> {
@@ -67,8 +68,12 @@ export class PermissionsRepository {
 
   async existingGroupIds(ids: number[], tx: EntityManager = this.db.manager): Promise<Set<number>> {
     if (ids.length === 0) return new Set();
-    const rows = await tx.createQueryBuilder(PermissionsGroup, 'g').select('g.id', 'id').where('g.id IN (:...ids)', { ids }).getRawMany();
-    return new Set(rows.map((r: { id: unknown }) => Number(r.id)));
+    const rows = await tx
+      .createQueryBuilder(PermissionsGroup, 'g')
+      .select('g.id', 'id')
+      .where('g.id IN (:...ids)', { ids })
+      .getRawMany<Record<string, unknown>>();
+    return new Set(typedRows<{ id: number }>(rows, { numbers: ['id'] }).map((r) => r.id));
   }
 
   /** The new group's id, or undefined when the name was taken meanwhile. */
@@ -111,16 +116,7 @@ export class PermissionsRepository {
       .addOrderBy('LOWER(u.last_name)', 'ASC', 'NULLS LAST')
       .addOrderBy('u.id', 'ASC')
       .getRawMany<Record<string, unknown>>();
-    return rows.map((r) => ({
-      user_id: Number(r.user_id),
-      email: String(r.email),
-      first_name: (r.first_name ?? null) as string | null,
-      last_name: (r.last_name ?? null) as string | null,
-      membership_id: Number(r.membership_id),
-      group_id: Number(r.group_id),
-      is_group_manager: sqlBool(r.is_group_manager),
-      is_superuser: sqlBool(r.is_superuser),
-    }));
+    return typedRows<MemberRow>(rows, MEMBER_ROW_SHAPE);
   }
 
   allMemberships(): Promise<PermissionsGroupMembership[]> {

@@ -47,7 +47,7 @@ export class PersistenceAdminService {
   async enable(state: boolean): Promise<void> {
     await this.settings.setMany({ [ENABLED_SETTING]: state });
     if (state) return;
-    const dbIds = new Set((await this.repo.list()).map((r) => Number(r.database_id)));
+    const dbIds = new Set((await this.repo.list()).map((r) => r.database_id));
     for (const id of dbIds) await this.persistence.disableDatabase(id);
   }
 

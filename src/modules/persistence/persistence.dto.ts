@@ -1,4 +1,3 @@
-import { sqlBool } from '../../common/database/row-values';
 import { Transform } from 'class-transformer';
 import { IsString } from 'class-validator';
 import { Bool, NonNegativeInt, Nullable, PositiveInt } from '../../common/validation/validators';
@@ -43,25 +42,25 @@ const iso = (d: Date | string | null | undefined) => {
 export function mapPersisted(row: PersistedListRow, nextRefresh: Date | null) {
   const definition = row.definition ? (JSON.parse(row.definition) as { 'field-definitions'?: Array<{ 'field-name': string }> }) : null;
   return {
-    id: Number(row.id),
-    database_id: Number(row.database_id),
+    id: row.id,
+    database_id: row.database_id,
     database_name: row.database_name ?? null,
-    card_id: Number(row.card_id),
+    card_id: row.card_id,
     card_name: row.card_name ?? null,
-    collection_id: row.collection_id === null || row.collection_id === undefined ? null : Number(row.collection_id),
+    collection_id: row.collection_id ?? null,
     question_slug: row.question_slug,
     schema_name: row.schema_name,
     table_name: row.table_name,
     definition,
     columns: (definition?.['field-definitions'] ?? []).map((f) => f['field-name']),
     query_hash: row.query_hash,
-    active: sqlBool(row.active),
+    active: row.active,
     state: row.state,
     refresh_begin: iso(row.refresh_begin),
     refresh_end: iso(row.refresh_end),
     state_change_at: iso(row.state_change_at),
     error: row.error,
-    creator_id: row.creator_id === null ? null : Number(row.creator_id),
+    creator_id: row.creator_id,
     created_at: iso(row.created_at),
     'next-refresh-time': iso(nextRefresh),
   };

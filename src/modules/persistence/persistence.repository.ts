@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppSql } from '../../common/database/app-sql';
+import { typedRow, typedRows, type RowShape } from '../../common/database/row-values';
 import { WarehouseDatabase } from '../../schema/database.entity';
 import { PersistedInfo, PersistedState } from '../../schema/persisted-info.entity';
 
@@ -16,13 +17,21 @@ export interface ModelRow {
   result_metadata: string | null;
 }
 
+export const MODEL_ROW_SHAPE: RowShape = { numbers: ['id', 'database_id', 'collection_id'], booleans: ['archived'] };
+
 /** A persisted_info row with its card's name and collection, for the listings. */
 export interface PersistedListRow extends PersistedInfo {
   card_name: string | null;
   collection_id: number | null;
-  card_archived: boolean | number | null;
+  card_archived: boolean | null;
   database_name: string | null;
 }
+
+/** Raw rows bypass the entity's transformer, so `lease_until` (BIGINT) is read here too. */
+export const PERSISTED_LIST_ROW_SHAPE: RowShape = {
+  numbers: ['id', 'database_id', 'card_id', 'creator_id', 'lease_until', 'collection_id'],
+  booleans: ['active', 'card_archived'],
+};
 
 @Injectable()
 export class PersistenceRepository {
@@ -33,18 +42,11 @@ export class PersistenceRepository {
   }
 
   async card(id: number): Promise<ModelRow | null> {
-    const [row] = await this.sql.query<ModelRow>(
+    const [row] = await this.sql.query<Record<string, unknown>>(
       'SELECT id, name, type, archived, database_id, collection_id, dataset_query, result_metadata FROM report_card WHERE id = $1',
       [id],
     );
-    return row
-      ? {
-          ...row,
-          id: Number(row.id),
-          archived: Boolean(row.archived),
-          database_id: row.database_id === null ? null : Number(row.database_id),
-        }
-      : null;
+    return row ? typedRow<ModelRow>(row, MODEL_ROW_SHAPE) : null;
   }
 
   async internalSetting(key: string): Promise<string | null> {
@@ -88,7 +90,7 @@ export class PersistenceRepository {
       .addSelect('d.name', 'database_name')
       .orderBy('p.id', 'DESC');
     if (where.ids) qb.where('p.id IN (:...ids)', { ids: where.ids.length ? where.ids : [-1] });
-    return qb.getRawMany<PersistedListRow>();
+    return typedRows<PersistedListRow>(await qb.getRawMany<Record<string, unknown>>(), PERSISTED_LIST_ROW_SHAPE);
   }
 
   /** The row for a card, created in state `creating` when absent (one per card: the unique card_id decides races). */

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppSql } from '../../common/database/app-sql';
+import { typedRows, type RowShape } from '../../common/database/row-values';
 
 export interface LastEditRow {
   model: string;
@@ -12,6 +13,8 @@ export interface LastEditRow {
   email: string | null;
 }
 
+export const LAST_EDIT_ROW_SHAPE: RowShape = { numbers: ['model_id', 'user_id'] };
+
 export interface TableDetails {
   name: string;
   schema: string | null;
@@ -20,6 +23,8 @@ export interface TableDetails {
   initial_sync_status: string | null;
   database_name: string | null;
 }
+
+const ID_SHAPE: RowShape = { numbers: ['id'] };
 
 const list = (ids: number[], from: number) => ids.map((_, i) => `$${i + from}`).join(', ');
 
@@ -48,46 +53,45 @@ export class SearchDetailsRepository {
       params.push(...ids);
     }
     if (parts.length === 0) return [];
-    return this.sql.query<LastEditRow>(
+    const rows = await this.sql.query<Record<string, unknown>>(
       `SELECT r.model, r.model_id, r.user_id, r.timestamp, u.first_name, u.last_name, u.email
        FROM revision r LEFT JOIN core_user u ON u.id = r.user_id
        WHERE r.most_recent = $1 AND (${parts.join(' OR ')})`,
       params,
     );
+    return typedRows<LastEditRow>(rows, LAST_EDIT_ROW_SHAPE);
   }
 
   /** Each card's dashboard (a question saved into one) and how many dashcards show it. */
   async cards(ids: number[]): Promise<Map<number, { dashboard_id: number | null; dashboardcard_count: number }>> {
     if (ids.length === 0) return new Map();
-    const rows = await this.sql.query<{ id: number; dashboard_id: number | null; n: number | string }>(
+    const rows = await this.sql.query<Record<string, unknown>>(
       `SELECT c.id, c.dashboard_id, (SELECT COUNT(*) FROM report_dashboardcard dc WHERE dc.card_id = c.id) AS n
        FROM report_card c WHERE c.id IN (${list(ids, 1)})`,
       ids,
     );
-    return new Map(
-      rows.map((r) => [
-        Number(r.id),
-        { dashboard_id: r.dashboard_id === null ? null : Number(r.dashboard_id), dashboardcard_count: Number(r.n) },
-      ]),
-    );
+    // COUNT(*) is BIGINT on Postgres: numeric text until read.
+    const typed = typedRows<{ id: number; dashboard_id: number | null; n: number }>(rows, { numbers: ['id', 'dashboard_id', 'n'] });
+    return new Map(typed.map((r) => [r.id, { dashboard_id: r.dashboard_id, dashboardcard_count: r.n }]));
   }
 
   async tables(ids: number[]): Promise<Map<number, TableDetails>> {
     if (ids.length === 0) return new Map();
-    const rows = await this.sql.query<TableDetails & { id: number }>(
+    const rows = await this.sql.query<Record<string, unknown>>(
       `SELECT t.id, t.name, t.schema, t.display_name, t.description, t.initial_sync_status, d.name AS database_name
        FROM metabase_table t LEFT JOIN metabase_database d ON d.id = t.db_id WHERE t.id IN (${list(ids, 1)})`,
       ids,
     );
-    return new Map(rows.map((r) => [Number(r.id), r]));
+    return new Map(typedRows<TableDetails & { id: number }>(rows, ID_SHAPE).map((r) => [r.id, r]));
   }
 
   async databaseSyncStatus(ids: number[]): Promise<Map<number, string | null>> {
     if (ids.length === 0) return new Map();
-    const rows = await this.sql.query<{ id: number; initial_sync_status: string | null }>(
+    const rows = await this.sql.query<Record<string, unknown>>(
       `SELECT id, initial_sync_status FROM metabase_database WHERE id IN (${list(ids, 1)})`,
       ids,
     );
-    return new Map(rows.map((r) => [Number(r.id), r.initial_sync_status]));
+    const typed = typedRows<{ id: number; initial_sync_status: string | null }>(rows, ID_SHAPE);
+    return new Map(typed.map((r) => [r.id, r.initial_sync_status]));
   }
 }

@@ -89,7 +89,7 @@ export class SearchService {
         rows.filter((r) => r.model !== 'collection' && r.model !== 'snippet' && r.model !== 'table' && r.model !== 'database'),
       ),
     ]);
-    const editOf = new Map(edits.map((e) => [`${e.model === 'card' ? 'card' : 'dashboard'}:${Number(e.model_id)}`, e]));
+    const editOf = new Map(edits.map((e) => [`${e.model === 'card' ? 'card' : 'dashboard'}:${e.model_id}`, e]));
     return rows.map((r) => {
       const id = Number(r.id);
       const isCard = r.model === 'card' || r.model === 'dataset' || r.model === 'metric';

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { AppSql } from '../../common/database/app-sql';
+import { typedRows, type RowShape } from '../../common/database/row-values';
 import { sql, type Sql } from '../../common/database/sql';
 import { WarehouseField } from '../../schema/field.entity';
 import { WarehouseTable } from '../../schema/table.entity';
@@ -17,6 +18,8 @@ export interface RelatedCardRow {
   type: string | null;
   collection_id: number | null;
 }
+
+export const RELATED_CARD_ROW_SHAPE: RowShape = { numbers: ['id', 'collection_id'] };
 
 /** Every app-DB access of segments and metrics (and what their answers show of tables, fields and users). */
 @Injectable()
@@ -94,14 +97,14 @@ export class SegmentsAndMetricsRepository {
    */
   async linkedTables(tableId: number, direction: 'from' | 'to', limit: number): Promise<WarehouseTable[]> {
     const [mine, theirs] = direction === 'from' ? ['dst', 'src'] : ['src', 'dst'];
-    const rows = await this.sql.query<{ id: number }>(
+    const rows = await this.sql.query<Record<string, unknown>>(
       `SELECT DISTINCT ${theirs}.table_id AS id FROM metabase_field src JOIN metabase_field dst ON dst.id = src.fk_target_field_id
        WHERE ${mine}.table_id = $1 AND src.active = $2 AND ${theirs}.table_id <> $1`,
       [tableId, true],
     );
     if (rows.length === 0) return [];
     const tables = await this.db.manager.find(WarehouseTable, {
-      where: { id: In(rows.map((r) => Number(r.id))), active: true },
+      where: { id: In(typedRows<{ id: number }>(rows, { numbers: ['id'] }).map((r) => r.id)), active: true },
       order: { display_name: 'ASC', id: 'ASC' },
     });
     return tables.filter((t) => t.visibility_type === null).slice(0, limit);
@@ -109,11 +112,11 @@ export class SegmentsAndMetricsRepository {
 
   /** Unarchived cards on the table that `readable` lets the caller see, most viewed first. */
   async cardsOnTable(tableId: number, readable: Sql, limit: number): Promise<RelatedCardRow[]> {
-    const rows = await this.sql.query<RelatedCardRow>(
+    const rows = await this.sql.query<Record<string, unknown>>(
       sql`SELECT c.id, c.name, c.description, c.display, c.type, c.collection_id FROM report_card c
        WHERE c.table_id = ${tableId} AND c.archived = ${false} AND ${readable} ORDER BY c.view_count DESC, c.id LIMIT ${Math.floor(limit)}`,
     );
-    return rows.map((r) => ({ ...r, id: Number(r.id), collection_id: r.collection_id === null ? null : Number(r.collection_id) }));
+    return typedRows<RelatedCardRow>(rows, RELATED_CARD_ROW_SHAPE);
   }
 
   async importantFieldIds(tx: EntityManager, metricId: number): Promise<number[]> {

@@ -11,9 +11,9 @@ export function timelinePlace(
 ): CollectionPlace | null {
   if (row.collection_id === null || row.collection_id === undefined) return null;
   return {
-    id: Number(row.collection_id),
+    id: row.collection_id,
     location: row.coll_location ?? '/',
-    personal_owner_id: row.coll_personal_owner_id === null ? null : Number(row.coll_personal_owner_id),
+    personal_owner_id: row.coll_personal_owner_id,
   };
 }
 

@@ -64,7 +64,7 @@ export class TimelineEventsService {
    */
   async update(caller: AuthUser, id: number, body: UpdateTimelineEventDto) {
     const row = await this.access.writableEvent(caller, id);
-    if (body.timeline_id !== undefined && body.timeline_id !== null && body.timeline_id !== Number(row.timeline_id))
+    if (body.timeline_id !== undefined && body.timeline_id !== null && body.timeline_id !== row.timeline_id)
       await this.writableTimeline(caller, body.timeline_id);
     const changes: Partial<TimelineEvent> = {};
     if (body.name !== undefined && body.name !== null) changes.name = body.name;

@@ -1,4 +1,3 @@
-import { sqlBool } from '../../common/database/row-values';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { isoTime } from '../../common/database/sql-time';
@@ -24,14 +23,14 @@ export class TimelineItemsSource implements CollectionItemSource {
     if (q.collectionId === null && !(await this.access.canRead(q.user, null))) return [];
     const rows = await this.repo.timelines({ collectionId: q.collectionId, archived: q.archived });
     return rows.map((r) => ({
-      id: Number(r.id),
+      id: r.id,
       model: 'timeline',
       name: r.name,
       description: r.description,
       entity_id: r.entity_id,
       icon: r.icon,
-      collection_id: r.collection_id === null ? null : Number(r.collection_id),
-      archived: sqlBool(r.archived),
+      collection_id: r.collection_id,
+      archived: r.archived,
       last_edited_at: isoTime(r.updated_at),
       last_edited_by: null,
     }));

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { AppSql } from '../../common/database/app-sql';
+import { typedRow, typedRows, type RowShape } from '../../common/database/row-values';
 import { and, raw, sql, type Sql } from '../../common/database/sql';
 import type { CollectionPlace } from '../collections';
 import { TimelineEvent } from '../../schema/timeline-event.entity';
@@ -12,8 +13,9 @@ export interface CreatorColumns {
   u_email: string | null;
   u_first_name: string | null;
   u_last_name: string | null;
-  u_is_superuser: boolean | number | null;
-  u_is_qbnewb: boolean | number | null;
+  /** Null only when the creator is gone (LEFT JOIN). */
+  u_is_superuser: boolean | null;
+  u_is_qbnewb: boolean | null;
   u_date_joined: Date | string | null;
   u_last_login: Date | string | null;
 }
@@ -25,8 +27,8 @@ export interface TimelineRow extends CreatorColumns {
   description: string | null;
   icon: string;
   collection_id: number | null;
-  archived: boolean | number;
-  default: boolean | number;
+  archived: boolean;
+  default: boolean;
   entity_id: string | null;
   created_at: Date | string;
   updated_at: Date | string;
@@ -36,7 +38,7 @@ export interface TimelineRow extends CreatorColumns {
   coll_personal_owner_id: number | null;
   coll_namespace: string | null;
   coll_authority_level: string | null;
-  coll_archived: boolean | number | null;
+  coll_archived: boolean | null;
   coll_slug: string | null;
   coll_entity_id: string | null;
   coll_created_at: Date | string | null;
@@ -49,16 +51,28 @@ export interface EventRow extends CreatorColumns {
   name: string;
   description: string | null;
   timestamp: Date | string;
-  time_matters: boolean | number;
+  time_matters: boolean;
   timezone: string;
   icon: string;
-  archived: boolean | number;
+  archived: boolean;
   created_at: Date | string;
   updated_at: Date | string;
   collection_id: number | null;
   coll_location: string | null;
   coll_personal_owner_id: number | null;
 }
+
+const CREATOR_BOOLEANS = ['u_is_superuser', 'u_is_qbnewb'];
+
+export const TIMELINE_ROW_SHAPE: RowShape = {
+  numbers: ['id', 'collection_id', 'creator_id', 'coll_personal_owner_id'],
+  booleans: ['archived', 'default', 'coll_archived', ...CREATOR_BOOLEANS],
+};
+
+export const EVENT_ROW_SHAPE: RowShape = {
+  numbers: ['id', 'timeline_id', 'creator_id', 'collection_id', 'coll_personal_owner_id'],
+  booleans: ['time_matters', 'archived', ...CREATOR_BOOLEANS],
+};
 
 /** Which events to read: unarchived only (default), archived only, or all; within [start, end] when given. */
 export interface EventFilter {
@@ -94,54 +108,53 @@ export class TimelinesRepository {
   }
 
   async timeline(id: number): Promise<TimelineRow | null> {
-    return (await this.sql.query<TimelineRow>(`${TIMELINES} WHERE t.id = $1`, [id]))[0] ?? null;
+    return typedRows<TimelineRow>(await this.sql.query(`${TIMELINES} WHERE t.id = $1`, [id]), TIMELINE_ROW_SHAPE)[0] ?? null;
   }
 
   /**
    * The timelines of one collection (null: Root) or of every collection (undefined), archived or not, limited to
    * `readable` when given; by name as Metabase orders them.
    */
-  timelines(o: { collectionId?: number | null; archived: boolean; readable?: Sql }): Promise<TimelineRow[]> {
+  async timelines(o: { collectionId?: number | null; archived: boolean; readable?: Sql }): Promise<TimelineRow[]> {
     const where = and(
       o.readable,
       sql`t.archived = ${o.archived}`,
       o.collectionId === null && sql`t.collection_id IS NULL`,
       o.collectionId !== undefined && o.collectionId !== null && sql`t.collection_id = ${o.collectionId}`,
     );
-    return this.sql.query<TimelineRow>(sql`${raw(TIMELINES)} WHERE ${where} ORDER BY LOWER(t.name), t.id`);
+    return typedRows<TimelineRow>(
+      await this.sql.query(sql`${raw(TIMELINES)} WHERE ${where} ORDER BY LOWER(t.name), t.id`),
+      TIMELINE_ROW_SHAPE,
+    );
   }
 
   /** The events of these timelines that pass `f`, oldest first. */
   async events(timelineIds: number[], f: EventFilter): Promise<EventRow[]> {
     if (timelineIds.length === 0) return [];
     const where = and(this.idIn(raw('e.timeline_id'), timelineIds), ...this.eventConditions(f));
-    return this.sql.query<EventRow>(sql`${raw(EVENTS)} WHERE ${where} ORDER BY e."timestamp", e.id`);
+    return this.readEvents(sql`${raw(EVENTS)} WHERE ${where} ORDER BY e."timestamp", e.id`);
   }
 
   /** Events of readable timelines (the readable condition is on `t.collection_id`). */
   eventsWhere(readable: Sql | null, timelineId: number | null, f: EventFilter): Promise<EventRow[]> {
     const where = and(readable, timelineId !== null && sql`e.timeline_id = ${timelineId}`, ...this.eventConditions(f));
-    return this.sql.query<EventRow>(sql`${raw(EVENTS)} WHERE ${where} ORDER BY e."timestamp", e.id`);
+    return this.readEvents(sql`${raw(EVENTS)} WHERE ${where} ORDER BY e."timestamp", e.id`);
   }
 
   async event(id: number): Promise<EventRow | null> {
-    return (await this.sql.query<EventRow>(`${EVENTS} WHERE e.id = $1`, [id]))[0] ?? null;
+    return (await this.readEvents(sql`${raw(EVENTS)} WHERE e.id = ${id}`))[0] ?? null;
+  }
+
+  private async readEvents(statement: Sql): Promise<EventRow[]> {
+    return typedRows<EventRow>(await this.sql.query(statement), EVENT_ROW_SHAPE);
   }
 
   async collectionPlace(id: number): Promise<CollectionPlace | null> {
-    const rows = await this.sql.query<{ id: number; location: string; personal_owner_id: number | null; namespace: string | null }>(
+    const rows = await this.sql.query<Record<string, unknown>>(
       'SELECT id, location, personal_owner_id, namespace FROM collection WHERE id = $1',
       [id],
     );
-    const c = rows[0];
-    return c
-      ? {
-          id: Number(c.id),
-          location: c.location,
-          personal_owner_id: c.personal_owner_id === null ? null : Number(c.personal_owner_id),
-          namespace: c.namespace,
-        }
-      : null;
+    return rows[0] ? typedRow<CollectionPlace>(rows[0], { numbers: ['id', 'personal_owner_id'] }) : null;
   }
 
   async insertTimeline(values: Partial<Timeline>): Promise<number> {
@@ -198,10 +211,10 @@ export class TimelinesRepository {
   /** For the collections' tree: which of these collections hold timelines (archived or not). */
   async collectionsWithTimelines(collectionIds: number[], archived: boolean): Promise<number[]> {
     if (collectionIds.length === 0) return [];
-    const rows = await this.sql.query<{ collection_id: number }>(
+    const rows = await this.sql.query<Record<string, unknown>>(
       sql`SELECT DISTINCT collection_id FROM timeline WHERE archived = ${archived} AND ${this.idIn(raw('collection_id'), collectionIds)}`,
     );
-    return rows.map((r) => Number(r.collection_id));
+    return typedRows<{ collection_id: number }>(rows, { numbers: ['collection_id'] }).map((r) => r.collection_id);
   }
 
   /**

@@ -15,8 +15,8 @@ describe('TimelinesService writes', () => {
       description: 'd',
       icon: 'star',
       collection_id: 5,
-      archived: 0,
-      default: 0,
+      archived: false,
+      default: false,
       creator_id: 7,
       ...extra,
     }) as TimelineRow;
@@ -44,7 +44,7 @@ describe('TimelinesService writes', () => {
   }
 
   it('archives the events only when `archived` changes, and unarchives them likewise', async () => {
-    const active = make(row({ archived: 0 }));
+    const active = make(row({ archived: false }));
     await active.service.update(caller, 3, { archived: true });
     expect(active.repo.updateTimeline).toHaveBeenCalledWith(3, { archived: true }, true);
 
@@ -52,7 +52,7 @@ describe('TimelinesService writes', () => {
     await again.service.update(caller, 3, { archived: true, name: 'N' });
     expect(again.repo.updateTimeline).toHaveBeenCalledWith(3, { name: 'N' }, null);
 
-    const back = make(row({ archived: 1 }));
+    const back = make(row({ archived: true }));
     await back.service.update(caller, 3, { archived: false });
     expect(back.repo.updateTimeline).toHaveBeenCalledWith(3, { archived: false }, false);
   });

@@ -1,4 +1,3 @@
-import { sqlBool } from '../../common/database/row-values';
 import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '../../common/auth/current-user';
 import { CardAccessService } from '../cards';
@@ -41,7 +40,7 @@ export class TimelinesService {
   async get(caller: AuthUser, id: number, o: TimelineOptions = {}) {
     const { row, perm } = await this.access.readable(caller, id);
     const events = o.include === 'events' ? await this.events([row], o) : undefined;
-    return timelineView(row, perm === 'write', events ? (events.get(Number(row.id)) ?? []) : undefined);
+    return timelineView(row, perm === 'write', events ? (events.get(row.id) ?? []) : undefined);
   }
 
   /** GET /api/collection/:id/timelines (null: root/timelines): after the same checks as the collection itself. */
@@ -81,7 +80,7 @@ export class TimelinesService {
    */
   async update(caller: AuthUser, id: number, body: UpdateTimelineDto) {
     const row = await this.access.writable(caller, id);
-    const current = row.collection_id === null ? null : Number(row.collection_id);
+    const current = row.collection_id;
     if (body.collection_id !== undefined && (body.collection_id ?? null) !== current)
       await this.access.assertWriteCollection(caller, body.collection_id ?? null);
     const changes: Partial<Timeline> = {};
@@ -90,7 +89,7 @@ export class TimelinesService {
     if (body.icon !== undefined && body.icon !== null) changes.icon = body.icon;
     if (body.default !== undefined && body.default !== null) changes.default = body.default;
     if (body.collection_id !== undefined) changes.collection_id = body.collection_id ?? null;
-    const archivedNow = sqlBool(row.archived);
+    const archivedNow = row.archived;
     const archiving = body.archived !== undefined && body.archived !== null && body.archived !== archivedNow;
     if (archiving) changes.archived = body.archived!;
     await this.repo.updateTimeline(id, changes, archiving ? body.archived! : null);
@@ -108,7 +107,7 @@ export class TimelinesService {
       this.access.writableFlags(caller, rows),
       o.include === 'events' ? this.events(rows, o) : Promise.resolve(null),
     ]);
-    return rows.map((r, i) => timelineView(r, flags[i], events ? (events.get(Number(r.id)) ?? []) : undefined));
+    return rows.map((r, i) => timelineView(r, flags[i], events ? (events.get(r.id) ?? []) : undefined));
   }
 
   /** The events of these timelines by timeline id, in one query. */
@@ -116,12 +115,12 @@ export class TimelinesService {
     const filter: EventFilter = { archived: o.archived ? 'all' : 'active', start: parseDateString(o.start), end: parseDateString(o.end) };
     const out = new Map<number, EventView[]>();
     for (const e of await this.repo.events(
-      rows.map((r) => Number(r.id)),
+      rows.map((r) => r.id),
       filter,
     )) {
-      const list = out.get(Number(e.timeline_id)) ?? [];
+      const list = out.get(e.timeline_id) ?? [];
       list.push(eventView(e));
-      out.set(Number(e.timeline_id), list);
+      out.set(e.timeline_id, list);
     }
     return out;
   }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppSql } from '../../common/database/app-sql';
+import { typedRow, typedRows, type RowShape } from '../../common/database/row-values';
 import { WarehouseDatabase } from '../../schema/database.entity';
 
 export interface UploadTableRow {
@@ -11,6 +12,8 @@ export interface UploadTableRow {
   is_upload: boolean;
   active: boolean;
 }
+
+export const UPLOAD_TABLE_ROW_SHAPE: RowShape = { numbers: ['id', 'db_id'], booleans: ['is_upload', 'active'] };
 
 export interface UploadFieldRow {
   name: string;
@@ -42,20 +45,20 @@ export class UploadsRepository {
   }
 
   async findTable(dbId: number, schema: string | null, name: string): Promise<UploadTableRow | null> {
-    const rows = await this.sql.query<UploadTableRow>(
+    const rows = await this.sql.query<Record<string, unknown>>(
       'SELECT id, db_id, schema, name, is_upload, active FROM metabase_table' +
         ` WHERE db_id = $1 AND name = $2 AND ${schema === null ? 'schema IS NULL' : 'schema = $3'}`,
       schema === null ? [dbId, name] : [dbId, name, schema],
     );
-    return rows[0] ? normalize(rows[0]) : null;
+    return rows[0] ? typedRow<UploadTableRow>(rows[0], UPLOAD_TABLE_ROW_SHAPE) : null;
   }
 
   async table(id: number): Promise<UploadTableRow | null> {
-    const rows = await this.sql.query<UploadTableRow>(
+    const rows = await this.sql.query<Record<string, unknown>>(
       'SELECT id, db_id, schema, name, is_upload, active FROM metabase_table WHERE id = $1',
       [id],
     );
-    return rows[0] ? normalize(rows[0]) : null;
+    return rows[0] ? typedRow<UploadTableRow>(rows[0], UPLOAD_TABLE_ROW_SHAPE) : null;
   }
 
   async markUpload(tableId: number): Promise<void> {
@@ -72,11 +75,11 @@ export class UploadsRepository {
 
   /** The models whose query starts from the table. */
   async modelIds(tableId: number): Promise<number[]> {
-    const rows = await this.sql.query<{ id: number }>(
+    const rows = await this.sql.query<Record<string, unknown>>(
       `SELECT id FROM report_card WHERE table_id = $1 AND type = 'model' AND archived = $2`,
       [tableId, false],
     );
-    return rows.map((r) => Number(r.id));
+    return typedRows<{ id: number }>(rows, { numbers: ['id'] }).map((r) => r.id);
   }
 
   async archiveCards(ids: number[]): Promise<void> {
@@ -87,15 +90,4 @@ export class UploadsRepository {
   async deactivateTable(id: number): Promise<void> {
     await this.sql.execute('UPDATE metabase_table SET active = $1 WHERE id = $2', [false, id]);
   }
-}
-
-/** SQLite answers booleans as 0/1. */
-function normalize(r: UploadTableRow): UploadTableRow {
-  return {
-    ...r,
-    id: Number(r.id),
-    db_id: Number(r.db_id),
-    is_upload: Boolean(Number(r.is_upload) || r.is_upload === true),
-    active: Boolean(Number(r.active) || r.active === true),
-  };
 }

@@ -1,4 +1,4 @@
-import { sqlBool } from '../../common/database/row-values';
+import { typedRow, type RowShape } from '../../common/database/row-values';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppSql } from '../../common/database/app-sql';
@@ -13,19 +13,24 @@ interface UserViewRow {
   email: string;
   first_name: string | null;
   last_name: string | null;
-  is_superuser: boolean | number;
-  is_active: boolean | number;
-  is_qbnewb: boolean | number;
+  is_superuser: boolean;
+  is_active: boolean;
+  is_qbnewb: boolean;
   locale: string | null;
   login_attributes: string | null;
   sso_source: string | null;
   date_joined: Date | string;
   last_login: Date | string | null;
   updated_at: Date | string;
-  personal_collection_id: number | string | null;
+  personal_collection_id: number | null;
   /** `group:manager` pairs (manager 1 or 0), by group id. */
   memberships: string | null;
 }
+
+const USER_VIEW_ROW_SHAPE: RowShape = {
+  numbers: ['id', 'personal_collection_id'],
+  booleans: ['is_superuser', 'is_active', 'is_qbnewb'],
+};
 
 /**
  * One user as the API shows it in one statement: GET /api/user/current runs on every page load of every client, and
@@ -55,7 +60,7 @@ export class UserViewRepository {
     const pairs = this.sql.pg
       ? `string_agg(m.group_id::text || ':' || CASE WHEN m.is_group_manager THEN '1' ELSE '0' END, ',' ORDER BY m.group_id)`
       : `group_concat(m.group_id || ':' || m.is_group_manager, ',' ORDER BY m.group_id)`;
-    const [row] = await this.sql.query<UserViewRow>(
+    const [row] = await this.sql.query<Record<string, unknown>>(
       `SELECT u.id, u.email, u.first_name, u.last_name, u.is_superuser, u.is_active, u.is_qbnewb, u.locale, u.login_attributes,
         u.sso_source, u.date_joined, u.last_login, u.updated_at,
         (SELECT c.id FROM collection c WHERE c.personal_owner_id = u.id) AS personal_collection_id,
@@ -63,7 +68,7 @@ export class UserViewRepository {
       FROM core_user u WHERE u.id = $1`,
       [id],
     );
-    return row ? toView(row) : undefined;
+    return row ? toView(typedRow<UserViewRow>(row, USER_VIEW_ROW_SHAPE)) : undefined;
   }
 }
 
@@ -76,22 +81,22 @@ function toView(r: UserViewRow): UserView {
       return { id: Number(group), is_group_manager: manager === '1' };
     });
   return {
-    id: Number(r.id),
+    id: r.id,
     email: r.email,
     first_name: r.first_name,
     last_name: r.last_name,
     common_name: commonName(r),
-    is_superuser: sqlBool(r.is_superuser),
-    is_active: sqlBool(r.is_active),
-    is_qbnewb: sqlBool(r.is_qbnewb),
-    is_installer: Number(r.id) === 1,
+    is_superuser: r.is_superuser,
+    is_active: r.is_active,
+    is_qbnewb: r.is_qbnewb,
+    is_installer: r.id === 1,
     locale: r.locale,
     date_joined: isoTime(r.date_joined)!,
     last_login: isoTime(r.last_login),
     updated_at: isoTime(r.updated_at)!,
     login_attributes: parseJson<Record<string, unknown> | null>(r.login_attributes, null),
     sso_source: r.sso_source,
-    personal_collection_id: r.personal_collection_id === null ? null : Number(r.personal_collection_id),
+    personal_collection_id: r.personal_collection_id,
     user_group_memberships: memberships,
     group_ids: memberships.map((m) => m.id),
   };

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppSql } from '../../common/database/app-sql';
+import { typedRows, type RowShape } from '../../common/database/row-values';
 import { Setting } from '../../schema/setting.entity';
 import { ALL_USERS_GROUP_ID } from '../../schema/permissions-group.entity';
 import { DataAccess, DatabasePermission, DownloadAccess, NativeAccess } from '../../schema/database-permission.entity';
@@ -15,6 +16,8 @@ export interface Access {
 }
 
 export type Grant = Pick<DatabasePermission, 'db_id' | 'data' | 'native' | 'download'>;
+
+export const GRANT_SHAPE: RowShape = { numbers: ['db_id'] };
 
 /** Download levels from the least to the most generous. */
 const DOWNLOAD_ORDER: DownloadAccess[] = ['none', 'limited', 'full'];
@@ -50,11 +53,11 @@ export class DatabasePermissionsRepository {
     if (groupIds.length === 0) return [];
     const groups = groupIds.map((_, i) => `$${i + 1}`).join(', ');
     const onDb = dbId === undefined ? '' : ` AND db_id = $${groupIds.length + 1}`;
-    const rows = await this.sql.query<Grant>(
+    const rows = await this.sql.query<Record<string, unknown>>(
       `SELECT db_id, data, native, download FROM database_permission WHERE group_id IN (${groups})${onDb}`,
       dbId === undefined ? groupIds : [...groupIds, dbId],
     );
-    return rows.map((r) => ({ db_id: Number(r.db_id), data: r.data, native: r.native, download: r.download }));
+    return typedRows<Grant>(rows, GRANT_SHAPE);
   }
 
   all(): Promise<DatabasePermission[]> {
@@ -62,8 +65,8 @@ export class DatabasePermissionsRepository {
   }
 
   async groupIds(): Promise<number[]> {
-    const rows: Array<{ id: number }> = await this.db.query('SELECT id FROM permissions_group ORDER BY id');
-    return rows.map((r) => Number(r.id));
+    const rows: Record<string, unknown>[] = await this.db.query('SELECT id FROM permissions_group ORDER BY id');
+    return typedRows<{ id: number }>(rows, { numbers: ['id'] }).map((r) => r.id);
   }
 
   grant(groupId: number, dbId: number, tx: EntityManager): Promise<DatabasePermission | null> {
