@@ -2,6 +2,7 @@ import { typedRow, typedRows, type RowShape } from '../../common/database/row-va
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppSql } from '../../common/database/app-sql';
+import { inList, raw, sql, type Sql } from '../../common/database/sql';
 import { Action, ImplicitAction, QueryAction, type ActionType, type ImplicitKind } from '../../schema/action.entity';
 
 /** An action row with its kind's row and the model it belongs to (its collection decides access). */
@@ -117,24 +118,24 @@ export class ActionsRepository {
   }
 
   /** Every action read goes through here, so its rows are typed once. */
-  private async actions(where: string, params: unknown[]): Promise<ActionRow[]> {
-    return typedRows<ActionRow>(await this.sql.query(`${SELECT} ${where}`, params), ACTION_ROW_SHAPE);
+  private async actions(where: Sql): Promise<ActionRow[]> {
+    return typedRows<ActionRow>(await this.sql.query(sql`${raw(SELECT)} ${where}`), ACTION_ROW_SHAPE);
   }
 
   async row(id: number): Promise<ActionRow | null> {
-    const rows = await this.actions('WHERE a.id = $1', [id]);
+    const rows = await this.actions(sql`WHERE a.id = ${id}`);
     return rows[0] ?? null;
   }
 
   async rows(ids: number[]): Promise<ActionRow[]> {
     if (ids.length === 0) return [];
-    return this.actions(`WHERE a.id IN (${ids.map((_, i) => `$${i + 1}`).join(', ')}) ORDER BY a.id`, ids);
+    return this.actions(sql`WHERE ${inList(raw('a.id'), ids)} ORDER BY a.id`);
   }
 
   /** Unarchived actions, of one model or of all, by id. */
   async list(modelId: number | null): Promise<ActionRow[]> {
-    if (modelId !== null) return this.actions('WHERE a.archived = $1 AND a.model_id = $2 ORDER BY a.id', [false, modelId]);
-    return this.actions('WHERE a.archived = $1 AND c.archived = $2 ORDER BY a.id', [false, false]);
+    if (modelId !== null) return this.actions(sql`WHERE a.archived = ${false} AND a.model_id = ${modelId} ORDER BY a.id`);
+    return this.actions(sql`WHERE a.archived = ${false} AND c.archived = ${false} ORDER BY a.id`);
   }
 
   /** The id of the unarchived action whose public link is `uuid`. */

@@ -179,7 +179,7 @@ export class ActionsService {
    */
   private async assertMayAuthor(caller: AuthUser, model: CardRow, query: { database_id: number } | null): Promise<void> {
     if (query) return this.databases.assertCanRunNative(caller, query.database_id);
-    if (model.database_id !== null) await this.databases.assertCanRead(caller, Number(model.database_id));
+    if (model.database_id !== null) await this.databases.assertCanRead(caller, model.database_id);
   }
 
   /** The model an action is put on: it must exist (404), be writable (403) and be a model (400). */
@@ -201,7 +201,7 @@ export class ActionsService {
     if (type === 'implicit') {
       if (!kind) throw ValidationError.of('kind', 'value must be one of: `row/create`, `row/update`, `row/delete`.', kind ?? undefined);
       if (model.query_type === 'native' || model.table_id === null) throw new MessageError(NATIVE_MODEL);
-      const table = await this.repo.table(Number(model.table_id));
+      const table = await this.repo.table(model.table_id);
       const db = table ? await this.repo.database(table.db_id) : null;
       if (!db) throw new NotFoundError();
       this.runner.assertEnabled(db);
@@ -216,7 +216,7 @@ export class ActionsService {
       );
     }
     const dbId = databaseId ?? (typeof datasetQuery.database === 'number' ? datasetQuery.database : null) ?? model.database_id;
-    const db = dbId === null ? null : await this.repo.database(Number(dbId));
+    const db = dbId === null ? null : await this.repo.database(dbId);
     if (!db) throw ValidationError.of('database_id', 'value must be the id of an existing database.', dbId);
     this.runner.assertEnabled(db);
     return { query: { database_id: db.id, dataset_query: json({ ...datasetQuery, database: db.id }) }, kind: null };

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppSql } from '../../common/database/app-sql';
+import { inList, raw, sql } from '../../common/database/sql';
 import { UNUSABLE_VISIBILITY } from './xray-fields';
 import { typedRow, typedRows, type RowShape } from '../../common/database/row-values';
 import { X_FIELD_ROW_SHAPE, X_TABLE_ROW_SHAPE, type XFieldRow, type XTableRow } from './xray.types';
@@ -27,7 +28,6 @@ export const MODEL_INDEX_ROW_SHAPE: RowShape = { numbers: ['id', 'model_id'] };
 const TABLE_COLS = 'id, db_id, schema, name, display_name, description, entity_type, visibility_type, estimated_row_count';
 const FIELD_COLS =
   'id, table_id, name, display_name, base_type, effective_type, semantic_type, fk_target_field_id, visibility_type, fingerprint, position';
-const list = (n: number, from = 1) => Array.from({ length: n }, (_, i) => `$${i + from}`).join(', ');
 
 /** The app-DB reads of the x-rays: tables, fields and their links, segments and legacy metrics, model indexes. */
 @Injectable()
@@ -49,7 +49,7 @@ export class AutomagicRepository {
   async tables(ids: number[]): Promise<XTableRow[]> {
     if (ids.length === 0) return [];
     return typedRows<XTableRow>(
-      await this.sql.query(`SELECT ${TABLE_COLS} FROM metabase_table WHERE active = $1 AND id IN (${list(ids.length, 2)})`, [true, ...ids]),
+      await this.sql.query(sql`SELECT ${raw(TABLE_COLS)} FROM metabase_table WHERE active = ${true} AND ${inList(raw('id'), ids)}`),
       X_TABLE_ROW_SHAPE,
     );
   }
@@ -76,7 +76,7 @@ export class AutomagicRepository {
   async fieldsByIds(ids: number[]): Promise<XFieldRow[]> {
     if (ids.length === 0) return [];
     return typedRows<XFieldRow>(
-      await this.sql.query(`SELECT ${FIELD_COLS} FROM metabase_field WHERE active = $1 AND id IN (${list(ids.length, 2)})`, [true, ...ids]),
+      await this.sql.query(sql`SELECT ${raw(FIELD_COLS)} FROM metabase_field WHERE active = ${true} AND ${inList(raw('id'), ids)}`),
       X_FIELD_ROW_SHAPE,
     );
   }
@@ -85,9 +85,7 @@ export class AutomagicRepository {
   async unusableFieldIds(ids: number[]): Promise<number[]> {
     if (ids.length === 0) return [];
     const rows = await this.sql.query<Record<string, unknown>>(
-      `SELECT id FROM metabase_field WHERE visibility_type IN (${list(UNUSABLE_VISIBILITY.length)})` +
-        ` AND id IN (${list(ids.length, UNUSABLE_VISIBILITY.length + 1)})`,
-      [...UNUSABLE_VISIBILITY, ...ids],
+      sql`SELECT id FROM metabase_field WHERE ${inList(raw('visibility_type'), UNUSABLE_VISIBILITY)} AND ${inList(raw('id'), ids)}`,
     );
     return typedRows<{ id: number }>(rows, { numbers: ['id'] }).map((r) => r.id);
   }
@@ -96,9 +94,8 @@ export class AutomagicRepository {
   async fieldsOf(tableIds: number[]): Promise<XFieldRow[]> {
     if (tableIds.length === 0) return [];
     const rows = await this.sql.query<Record<string, unknown>>(
-      `SELECT ${FIELD_COLS} FROM metabase_field WHERE active = $1 AND table_id IN (${list(tableIds.length, 2)})` +
-        ' ORDER BY table_id, position, id',
-      [true, ...tableIds],
+      sql`SELECT ${raw(FIELD_COLS)} FROM metabase_field WHERE active = ${true} AND ${inList(raw('table_id'), tableIds)}
+        ORDER BY table_id, position, id`,
     );
     return typedRows<XFieldRow>(rows, X_FIELD_ROW_SHAPE);
   }

@@ -1,4 +1,3 @@
-import { sqlBool } from '../../common/database/row-values';
 import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '../../common/auth/current-user';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../common/errors/api-errors';
@@ -110,7 +109,7 @@ export class RootResolver {
 
   private async card(caller: AuthUser, entity: 'question' | 'model', id: number): Promise<Resolved> {
     const { row } = await this.cards.readable(caller, id);
-    if (sqlBool(row.archived)) throw new NotFoundError();
+    if (row.archived) throw new NotFoundError();
     return this.cardRoot(caller, row, entity);
   }
 
@@ -139,7 +138,7 @@ export class RootResolver {
     if (row.database_id === null) throw new NotFoundError();
     const dbTables = new Map<number, XTableRow>();
     const map = await this.access.accessMap(caller);
-    if (accessIn(map, Number(row.database_id)).data !== 'unrestricted') throw new ForbiddenError();
+    if (accessIn(map, row.database_id).data !== 'unrestricted') throw new ForbiddenError();
     const columns = (JSON.parse(row.result_metadata ?? '[]') as Array<Record<string, unknown>>) ?? [];
     const root: XRoot = {
       entity,
@@ -147,7 +146,7 @@ export class RootResolver {
       url: `/auto/dashboard/${entity}/${row.id}`,
       sourceName: row.name,
       tableName: row.name,
-      databaseId: Number(row.database_id),
+      databaseId: row.database_id,
       tableId: null,
       sourceTable: `card__${row.id}`,
       filter: null,

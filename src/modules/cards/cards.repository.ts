@@ -72,9 +72,6 @@ export interface CardItemsFilter {
   pinned?: boolean;
 }
 
-/** Card ids per statement of dashboardsShowing (each is bound twice). */
-const SHOWING_CHUNK = 400;
-
 /** Every app-DB query of the cards module that is more than a find by id. */
 @Injectable()
 export class CardsRepository {
@@ -179,13 +176,9 @@ export class CardsRepository {
   /** The card types (`question`, `model`, `metric`) found in each collection among `collectionIds`. */
   async typesIn(collectionIds: number[], archived: boolean): Promise<CollectionCardType[]> {
     if (collectionIds.length === 0) return [];
-    // One bound value holding every id (a Postgres array, a JSON list on SQLite): an index lookup per id, with no
-    // limit on how many ids one statement takes.
-    const ids = this.sql.pg
-      ? sql`collection_id = ANY(${collectionIds}::int[])`
-      : sql`collection_id IN (SELECT value FROM json_each(${JSON.stringify(collectionIds)}))`;
     const rows = await this.sql.query<Record<string, unknown>>(
-      sql`SELECT DISTINCT collection_id, type FROM report_card WHERE archived = ${archived} AND ${ids}`,
+      sql`SELECT DISTINCT collection_id, type FROM report_card
+        WHERE archived = ${archived} AND ${this.sql.idIn(raw('collection_id'), collectionIds)}`,
     );
     return typedRows<CollectionCardType>(rows, COLLECTION_CARD_TYPE_SHAPE);
   }
@@ -231,9 +224,7 @@ export class CardsRepository {
   async collections(ids: number[]): Promise<CollectionName[]> {
     if (ids.length === 0) return [];
     const rows = await this.sql.query<Record<string, unknown>>(
-      'SELECT id, name, location, personal_owner_id, authority_level, slug, entity_id FROM collection' +
-        ` WHERE id IN (${ids.map((_, i) => `$${i + 1}`).join(', ')})`,
-      ids,
+      sql`SELECT id, name, location, personal_owner_id, authority_level, slug, entity_id FROM collection WHERE ${inList(raw('id'), ids)}`,
     );
     return typedRows<CollectionName>(rows, COLLECTION_NAME_SHAPE);
   }
@@ -242,10 +233,9 @@ export class CardsRepository {
   async lastEdits(cardIds: number[]): Promise<Map<number, LastEdit>> {
     if (cardIds.length === 0) return new Map();
     const rows = await this.sql.query<Record<string, unknown>>(
-      `SELECT r.model_id AS card_id, u.id, u.email, u.first_name, u.last_name, r.timestamp
+      sql`SELECT r.model_id AS card_id, u.id, u.email, u.first_name, u.last_name, r.timestamp
        FROM revision r JOIN core_user u ON u.id = r.user_id
-       WHERE r.model = 'card' AND r.most_recent = $1 AND r.model_id IN (${cardIds.map((_, i) => `$${i + 2}`).join(', ')})`,
-      [true, ...cardIds],
+       WHERE r.model = 'card' AND r.most_recent = ${true} AND ${inList(raw('r.model_id'), cardIds)}`,
     );
     return byCard(typedRows<LastEdit>(rows, LAST_EDIT_SHAPE));
   }
@@ -275,24 +265,18 @@ export class CardsRepository {
 
   /** The dashboards each card is on (archived ones too, as Metabase lists them), once per card and dashboard, by card then dashboard id. */
   async dashboardsShowing(cardIds: number[]): Promise<DashboardShowing[]> {
-    const out: DashboardShowing[] = [];
-    for (let i = 0; i < cardIds.length; i += SHOWING_CHUNK) {
-      const chunk = cardIds.slice(i, i + SHOWING_CHUNK);
-      const ids = chunk.map((_, j) => `$${j + 1}`).join(', ');
-      const rows = await this.sql.query<Record<string, unknown>>(
-        `SELECT x.card_id, d.id, d.name, d.collection_id, col.location AS coll_location, col.personal_owner_id AS coll_personal_owner_id
-         FROM (SELECT card_id, dashboard_id FROM report_dashboardcard WHERE card_id IN (${ids})
-               UNION
-               SELECT s.card_id, dc.dashboard_id FROM dashboardcard_series s JOIN report_dashboardcard dc ON dc.id = s.dashboardcard_id
-               WHERE s.card_id IN (${ids})) x
-         JOIN report_dashboard d ON d.id = x.dashboard_id
-         LEFT JOIN collection col ON col.id = d.collection_id
-         ORDER BY x.card_id, d.id`,
-        chunk,
-      );
-      out.push(...typedRows<DashboardShowing>(rows, DASHBOARD_SHOWING_SHAPE));
-    }
-    return out;
+    if (cardIds.length === 0) return [];
+    const rows = await this.sql.query<Record<string, unknown>>(
+      sql`SELECT x.card_id, d.id, d.name, d.collection_id, col.location AS coll_location, col.personal_owner_id AS coll_personal_owner_id
+       FROM (SELECT card_id, dashboard_id FROM report_dashboardcard WHERE ${this.sql.idIn(raw('card_id'), cardIds)}
+             UNION
+             SELECT s.card_id, dc.dashboard_id FROM dashboardcard_series s JOIN report_dashboardcard dc ON dc.id = s.dashboardcard_id
+             WHERE ${this.sql.idIn(raw('s.card_id'), cardIds)}) x
+       JOIN report_dashboard d ON d.id = x.dashboard_id
+       LEFT JOIN collection col ON col.id = d.collection_id
+       ORDER BY x.card_id, d.id`,
+    );
+    return typedRows<DashboardShowing>(rows, DASHBOARD_SHOWING_SHAPE);
   }
 
   async dashboardName(id: number): Promise<string | null> {

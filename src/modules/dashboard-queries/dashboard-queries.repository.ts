@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppSql } from '../../common/database/app-sql';
+import { inList, raw, sql } from '../../common/database/sql';
 import { typedRows, type RowShape } from '../../common/database/row-values';
 import type { FieldNode } from './chain-filter';
 
@@ -28,11 +29,9 @@ export class DashboardQueriesRepository {
   /** The active fields among `ids` with their table and database. */
   async places(ids: number[]): Promise<FieldPlace[]> {
     if (!ids.length) return [];
-    const marks = ids.map((_, i) => `$${i + 1}`).join(', ');
     const rows = await this.sql.query<Record<string, unknown>>(
-      `SELECT f.id, f.table_id, f.fk_target_field_id, t.db_id, f.active AS f_active, t.active AS t_active
-         FROM metabase_field f JOIN metabase_table t ON t.id = f.table_id WHERE f.id IN (${marks})`,
-      ids,
+      sql`SELECT f.id, f.table_id, f.fk_target_field_id, t.db_id, f.active AS f_active, t.active AS t_active
+         FROM metabase_field f JOIN metabase_table t ON t.id = f.table_id WHERE ${inList(raw('f.id'), ids)}`,
     );
     return typedRows<FieldPlaceRow>(rows, FIELD_PLACE_ROW_SHAPE)
       .filter((r) => r.f_active && r.t_active)

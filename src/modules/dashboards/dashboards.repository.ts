@@ -166,12 +166,9 @@ export class DashboardsRepository {
 
   /** Which of `collectionIds` hold a dashboard (archived ones, or unarchived ones). */
   async collectionsHolding(collectionIds: number[], archived: boolean): Promise<number[]> {
-    // One bound value holding every id (a Postgres array, a JSON list on SQLite), however many.
-    const ids = this.sql.pg
-      ? sql`collection_id = ANY(${collectionIds}::int[])`
-      : sql`collection_id IN (SELECT value FROM json_each(${JSON.stringify(collectionIds)}))`;
     const rows = await this.sql.query<Row>(
-      sql`SELECT DISTINCT collection_id AS id FROM report_dashboard WHERE archived = ${archived} AND ${ids}`,
+      sql`SELECT DISTINCT collection_id AS id FROM report_dashboard
+        WHERE archived = ${archived} AND ${this.sql.idIn(raw('collection_id'), collectionIds)}`,
     );
     return typedRows<{ id: number }>(rows, ID_ROW_SHAPE).map((r) => r.id);
   }

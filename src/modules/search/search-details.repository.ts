@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppSql } from '../../common/database/app-sql';
+import { inList, or, raw, sql } from '../../common/database/sql';
 import { typedRows, type RowShape } from '../../common/database/row-values';
 
 export interface LastEditRow {
@@ -26,8 +27,6 @@ export interface TableDetails {
 
 const ID_SHAPE: RowShape = { numbers: ['id'] };
 
-const list = (ids: number[], from: number) => ids.map((_, i) => `$${i + from}`).join(', ');
-
 /**
  * What a page of search results shows beyond the ranked rows: one query per kind of detail, for the whole page
  * (a page holds at most 1,000 rows), so the number of queries does not grow with the matches.
@@ -42,22 +41,12 @@ export class SearchDetailsRepository {
 
   /** The latest revision (author and time) of each card and dashboard. */
   async lastEdits(cardIds: number[], dashboardIds: number[]): Promise<LastEditRow[]> {
-    const parts: string[] = [];
-    const params: unknown[] = [true];
-    for (const [model, ids] of [
-      ['card', cardIds],
-      ['dashboard', dashboardIds],
-    ] as const) {
-      if (ids.length === 0) continue;
-      parts.push(`(r.model = '${model}' AND r.model_id IN (${list(ids, params.length + 1)}))`);
-      params.push(...ids);
-    }
-    if (parts.length === 0) return [];
+    if (cardIds.length === 0 && dashboardIds.length === 0) return [];
+    const of = (model: string, ids: number[]) => ids.length > 0 && sql`r.model = ${model} AND ${inList(raw('r.model_id'), ids)}`;
     const rows = await this.sql.query<Record<string, unknown>>(
-      `SELECT r.model, r.model_id, r.user_id, r.timestamp, u.first_name, u.last_name, u.email
+      sql`SELECT r.model, r.model_id, r.user_id, r.timestamp, u.first_name, u.last_name, u.email
        FROM revision r LEFT JOIN core_user u ON u.id = r.user_id
-       WHERE r.most_recent = $1 AND (${parts.join(' OR ')})`,
-      params,
+       WHERE r.most_recent = ${true} AND ${or(of('card', cardIds), of('dashboard', dashboardIds))}`,
     );
     return typedRows<LastEditRow>(rows, LAST_EDIT_ROW_SHAPE);
   }
@@ -66,9 +55,8 @@ export class SearchDetailsRepository {
   async cards(ids: number[]): Promise<Map<number, { dashboard_id: number | null; dashboardcard_count: number }>> {
     if (ids.length === 0) return new Map();
     const rows = await this.sql.query<Record<string, unknown>>(
-      `SELECT c.id, c.dashboard_id, (SELECT COUNT(*) FROM report_dashboardcard dc WHERE dc.card_id = c.id) AS n
-       FROM report_card c WHERE c.id IN (${list(ids, 1)})`,
-      ids,
+      sql`SELECT c.id, c.dashboard_id, (SELECT COUNT(*) FROM report_dashboardcard dc WHERE dc.card_id = c.id) AS n
+       FROM report_card c WHERE ${inList(raw('c.id'), ids)}`,
     );
     // COUNT(*) is BIGINT on Postgres: numeric text until read.
     const typed = typedRows<{ id: number; dashboard_id: number | null; n: number }>(rows, { numbers: ['id', 'dashboard_id', 'n'] });
@@ -78,9 +66,8 @@ export class SearchDetailsRepository {
   async tables(ids: number[]): Promise<Map<number, TableDetails>> {
     if (ids.length === 0) return new Map();
     const rows = await this.sql.query<Record<string, unknown>>(
-      `SELECT t.id, t.name, t.schema, t.display_name, t.description, t.initial_sync_status, d.name AS database_name
-       FROM metabase_table t LEFT JOIN metabase_database d ON d.id = t.db_id WHERE t.id IN (${list(ids, 1)})`,
-      ids,
+      sql`SELECT t.id, t.name, t.schema, t.display_name, t.description, t.initial_sync_status, d.name AS database_name
+       FROM metabase_table t LEFT JOIN metabase_database d ON d.id = t.db_id WHERE ${inList(raw('t.id'), ids)}`,
     );
     return new Map(typedRows<TableDetails & { id: number }>(rows, ID_SHAPE).map((r) => [r.id, r]));
   }
@@ -88,8 +75,7 @@ export class SearchDetailsRepository {
   async databaseSyncStatus(ids: number[]): Promise<Map<number, string | null>> {
     if (ids.length === 0) return new Map();
     const rows = await this.sql.query<Record<string, unknown>>(
-      `SELECT id, initial_sync_status FROM metabase_database WHERE id IN (${list(ids, 1)})`,
-      ids,
+      sql`SELECT id, initial_sync_status FROM metabase_database WHERE ${inList(raw('id'), ids)}`,
     );
     const typed = typedRows<{ id: number; initial_sync_status: string | null }>(rows, ID_SHAPE);
     return new Map(typed.map((r) => [r.id, r.initial_sync_status]));

@@ -131,7 +131,7 @@ export class TimelinesRepository {
   /** The events of these timelines that pass `f`, oldest first. */
   async events(timelineIds: number[], f: EventFilter): Promise<EventRow[]> {
     if (timelineIds.length === 0) return [];
-    const where = and(this.idIn(raw('e.timeline_id'), timelineIds), ...this.eventConditions(f));
+    const where = and(this.sql.idIn(raw('e.timeline_id'), timelineIds), ...this.eventConditions(f));
     return this.readEvents(sql`${raw(EVENTS)} WHERE ${where} ORDER BY e."timestamp", e.id`);
   }
 
@@ -212,17 +212,10 @@ export class TimelinesRepository {
   async collectionsWithTimelines(collectionIds: number[], archived: boolean): Promise<number[]> {
     if (collectionIds.length === 0) return [];
     const rows = await this.sql.query<Record<string, unknown>>(
-      sql`SELECT DISTINCT collection_id FROM timeline WHERE archived = ${archived} AND ${this.idIn(raw('collection_id'), collectionIds)}`,
+      sql`SELECT DISTINCT collection_id FROM timeline
+        WHERE archived = ${archived} AND ${this.sql.idIn(raw('collection_id'), collectionIds)}`,
     );
     return typedRows<{ collection_id: number }>(rows, { numbers: ['collection_id'] }).map((r) => r.collection_id);
-  }
-
-  /**
-   * `column` among `ids`, bound as one value however many there are (the tree asks about every collection): an
-   * array on Postgres, JSON text on SQLite.
-   */
-  private idIn(column: Sql, ids: number[]): Sql {
-    return this.sql.pg ? sql`${column} = ANY(${ids}::int[])` : sql`${column} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`;
   }
 
   private eventConditions(f: EventFilter): Sql[] {

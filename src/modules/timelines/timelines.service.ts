@@ -53,7 +53,7 @@ export class TimelinesService {
   /** GET /api/card/:id/timelines: the unarchived timelines of the card's collection, events within start/end. */
   async forCard(caller: AuthUser, cardId: number, o: TimelineOptions) {
     const { row } = await this.cards.readable(caller, cardId);
-    const collectionId = row.collection_id === null || row.collection_id === undefined ? null : Number(row.collection_id);
+    const collectionId = row.collection_id;
     const rows = await this.repo.timelines({ collectionId, archived: false });
     return this.views(caller, rows, { include: o.include, start: o.start, end: o.end });
   }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppSql } from '../../common/database/app-sql';
+import { inList, raw, sql } from '../../common/database/sql';
 import { typedRow, typedRows, type RowShape } from '../../common/database/row-values';
 import { WarehouseDatabase } from '../../schema/database.entity';
 
@@ -36,10 +37,9 @@ export class UploadsRepository {
   /** Whether any of these groups may upload to the database: an `upload` grant counts only with data access. */
   async mayUpload(groupIds: number[], dbId: number): Promise<boolean> {
     if (groupIds.length === 0) return false;
-    const groups = groupIds.map((_, i) => `$${i + 2}`).join(', ');
     const rows = await this.sql.query<{ n: number }>(
-      `SELECT 1 AS n FROM database_permission WHERE db_id = $1 AND group_id IN (${groups}) AND data = 'unrestricted' AND upload = 'yes'`,
-      [dbId, ...groupIds],
+      sql`SELECT 1 AS n FROM database_permission
+        WHERE db_id = ${dbId} AND ${inList(raw('group_id'), groupIds)} AND data = 'unrestricted' AND upload = 'yes'`,
     );
     return rows.length > 0;
   }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppSql } from '../../common/database/app-sql';
+import { and, inList, raw, sql } from '../../common/database/sql';
 import { typedRows, type RowShape } from '../../common/database/row-values';
 import { Setting } from '../../schema/setting.entity';
 import { ALL_USERS_GROUP_ID } from '../../schema/permissions-group.entity';
@@ -51,11 +52,9 @@ export class DatabasePermissionsRepository {
    */
   async forGroups(groupIds: number[], dbId?: number): Promise<Grant[]> {
     if (groupIds.length === 0) return [];
-    const groups = groupIds.map((_, i) => `$${i + 1}`).join(', ');
-    const onDb = dbId === undefined ? '' : ` AND db_id = $${groupIds.length + 1}`;
     const rows = await this.sql.query<Record<string, unknown>>(
-      `SELECT db_id, data, native, download FROM database_permission WHERE group_id IN (${groups})${onDb}`,
-      dbId === undefined ? groupIds : [...groupIds, dbId],
+      sql`SELECT db_id, data, native, download FROM database_permission
+        WHERE ${and(inList(raw('group_id'), groupIds), dbId !== undefined && sql`db_id = ${dbId}`)}`,
     );
     return typedRows<Grant>(rows, GRANT_SHAPE);
   }
