@@ -1,17 +1,19 @@
 /**
  * The content suite of `npm run bench`: listings, one card, one collection's items and search at the size of a large
- * instance (40,000 cards in 30,000 collections nested 6 deep, 50 groups with grants) on the Postgres app database,
- * for an admin and for a user whose groups hold grants on part of the tree.
+ * instance (40,000 cards in 30,000 collections nested 6 deep, 50 groups with grants) on the SQLite and the Postgres
+ * app database, for an admin and for a user whose groups hold grants on part of the tree.
  *
- * The content is written straight into a fresh app database (`bench_app_content`) after the server has migrated it:
+ * The content is written straight into a fresh app database (`bench_app_content` on Postgres, the server's own file on
+ * SQLite) after the server has migrated it:
  * going through the API would take most of an hour and measure nothing this suite is about.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import Database from 'better-sqlite3';
 import { Client } from 'pg';
 import { searchWords } from '../src/modules/search/search-terms';
-import { ADMIN, agent, api, log, login, percentile, startServer, stopServer } from './http';
+import { ADMIN, agent, api, log, login, percentile, rssMb, startServer, stopServer } from './http';
 
 const PG_ADMIN = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const APP_DB = 'bench_app_content';
@@ -43,10 +45,23 @@ interface Timing {
   items: number;
 }
 
+/** The app databases measured: Postgres (production) and SQLite (what `npm start` runs without configuration). */
+const APP_DBS = (process.env.BENCH_CONTENT_DBS ?? 'sqlite,postgres').split(',') as AppDbKind[];
+
 export async function contentBench(): Promise<string> {
-  const appUrl = await freshAppDb();
+  const sections: string[] = [];
+  try {
+    for (const kind of APP_DBS) sections.push(await onAppDb(kind));
+  } finally {
+    agent.destroy();
+  }
+  return report(sections);
+}
+
+async function onAppDb(kind: AppDbKind): Promise<string> {
+  const appUrl = kind === 'postgres' ? await freshAppDb() : null;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'analytics-bench-content-'));
-  const server = await startServer(dataDir, { DATABASE_URL: appUrl.toString(), LOAD_SAMPLE_DATABASE: 'true' });
+  const server = await startServer(dataDir, { ...(appUrl ? { DATABASE_URL: appUrl.toString() } : {}), LOAD_SAMPLE_DATABASE: 'true' });
   try {
     const admin = await login(server.url, ADMIN);
     const sample = await sampleDatabase(server.url, admin);
@@ -59,18 +74,18 @@ export async function contentBench(): Promise<string> {
     });
     if (created.status !== 200) throw new Error(`could not create the reader: ${JSON.stringify(created.json)}`);
     const readerId = (created.json as { id: number }).id;
-    const db = new Client({ connectionString: appUrl.toString() });
-    await db.connect();
+    const idleMb = rssMb(server.proc.pid!);
+    const db = appUrl ? await pgTarget(appUrl) : sqliteTarget(path.join(dataDir, 'app.db'));
     let seeded: Seeded;
     try {
       const t0 = Date.now();
       seeded = await seed(db, sample, readerId);
       log(
-        `Seeded ${CARDS.toLocaleString('en-US')} cards in ${COLLECTIONS.toLocaleString('en-US')} collections` +
+        `${kind}: seeded ${CARDS.toLocaleString('en-US')} cards in ${COLLECTIONS.toLocaleString('en-US')} collections` +
           ` in ${((Date.now() - t0) / 1000).toFixed(0)} s`,
       );
     } finally {
-      await db.end();
+      await db.close();
     }
     const reader = await login(server.url, { email: userEmail, password: ADMIN.password });
     const timings: Timing[] = [];
@@ -121,10 +136,9 @@ export async function contentBench(): Promise<string> {
         ),
       );
     }
-    return report(timings);
+    return table(kind, timings, idleMb, rssMb(server.proc.pid!));
   } finally {
     await stopServer(server.proc);
-    agent.destroy();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
@@ -169,23 +183,97 @@ function random(seed = 7): () => number {
 
 const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'ru', 'ta', 'vo', 'shi', 'pa', 'de', 'gro', 'fen', 'bal', 'tor', 'qui', 'zan'];
 
-async function seed(db: Client, sample: { db: number; table: number }, readerId: number): Promise<Seeded> {
+type AppDbKind = 'sqlite' | 'postgres';
+type Row = Array<number | string | boolean | null>;
+
+/** Bulk writes into the app database, as fast as each engine takes them. */
+interface SeedTarget {
+  one(text: string, params: Row): Promise<Record<string, unknown>>;
+  /** Inserts rows of the given columns (ids chosen by the caller). */
+  insert(table: string, columns: string[], rows: Row[]): Promise<void>;
+  /** After ids were chosen here: the next id the app DB gives is past them. */
+  idsUsed(table: string, last: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+const PG_TYPES: Record<string, string> = { number: 'int', string: 'text', object: 'text', boolean: 'boolean' };
+
+async function pgTarget(url: URL): Promise<SeedTarget> {
+  const db = new Client({ connectionString: url.toString() });
+  await db.connect();
+  await db.query('BEGIN');
+  return {
+    one: async (text, params) => (await db.query(text, params)).rows[0],
+    async insert(table, columns, rows) {
+      for (let i = 0; i < rows.length; i += 20_000) {
+        const part = rows.slice(i, i + 20_000);
+        // One array per column, unnested: a statement per 20,000 rows.
+        const types = columns.map((_, c) => PG_TYPES[typeof part.find((r) => r[c] !== null)?.[c]] ?? 'text');
+        await db.query(
+          `INSERT INTO ${table} (${columns.join(', ')}) SELECT * FROM unnest(${types.map((t, c) => `$${c + 1}::${t}[]`).join(', ')})` +
+            ' ON CONFLICT DO NOTHING',
+          columns.map((_, c) => part.map((r) => r[c])),
+        );
+      }
+    },
+    async idsUsed(table, last) {
+      await db.query(`SELECT setval(pg_get_serial_sequence('${table}', 'id'), $1)`, [last]);
+    },
+    async close() {
+      await db.query('COMMIT');
+      await db.query('ANALYZE');
+      await db.end();
+    },
+  };
+}
+
+/** The server's SQLite file, written beside it (WAL): its connection sees the rows once they are committed. */
+function sqliteTarget(file: string): SeedTarget {
+  const db = new Database(file);
+  db.pragma('busy_timeout = 10000');
+  db.exec('BEGIN IMMEDIATE');
+  return {
+    one: async (text, params) => db.prepare(text.replace(/\$\d+/g, '?')).get(...params) as Record<string, unknown>,
+    async insert(table, columns, rows) {
+      const stmt = db.prepare(`INSERT OR IGNORE INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`);
+      for (const r of rows) stmt.run(...r.map((v) => (typeof v === 'boolean' ? Number(v) : v)));
+    },
+    async idsUsed() {
+      // SQLite's next rowid follows the largest id present.
+    },
+    async close() {
+      db.exec('COMMIT');
+      db.exec('ANALYZE');
+      db.close();
+    },
+  };
+}
+
+async function seed(db: SeedTarget, sample: { db: number; table: number }, readerId: number): Promise<Seeded> {
   const rnd = random();
   const pick = <T>(xs: T[]): T => xs[Math.floor(rnd() * xs.length)];
   const words = Array.from({ length: 300 }, (_, i) => `${SYLLABLES[i % 16]}${SYLLABLES[Math.floor(i / 16) % 16]}${i >= 256 ? 'x' : ''}`);
   const name = (n: number) => `${pick(words)} ${pick(words)} ${pick(words)} ${n}`;
+  const nextIdOf = async (table: string) => Number((await db.one(`SELECT COALESCE(MAX(id), 0) + 1 AS id FROM ${table}`, [])).id);
 
-  await db.query('BEGIN');
-  const groupIds: number[] = [];
-  for (let g = 0; g < GROUPS; g++) {
-    groupIds.push((await db.query('INSERT INTO permissions_group (name) VALUES ($1) RETURNING id', [`Bench group ${g + 1}`])).rows[0].id);
-  }
+  const firstGroup = await nextIdOf('permissions_group');
+  const groupIds = Array.from({ length: GROUPS }, (_, g) => firstGroup + g);
+  await db.insert(
+    'permissions_group',
+    ['id', 'name'],
+    groupIds.map((id, g) => [id, `Bench group ${g + 1}`]),
+  );
+  await db.idsUsed('permissions_group', firstGroup + GROUPS - 1);
   // The reader is in three of them.
   const readerGroups = groupIds.slice(0, 3);
-  await db.query('INSERT INTO permissions_group_membership (user_id, group_id) SELECT $1, unnest($2::int[])', [readerId, readerGroups]);
+  await db.insert(
+    'permissions_group_membership',
+    ['user_id', 'group_id'],
+    readerGroups.map((g) => [readerId, g]),
+  );
 
   // Collections, level by level, with ids chosen here so that locations are known before inserting.
-  const firstId = Number((await db.query('SELECT COALESCE(MAX(id), 0) + 1 AS id FROM collection')).rows[0].id);
+  const firstId = await nextIdOf('collection');
   const sizes = [...LEVEL_SHARE, COLLECTIONS - LEVEL_SHARE.reduce((a, b) => a + b, 0)];
   const all: Array<{ id: number; name: string; location: string; top: number }> = [];
   let prev: typeof all = [];
@@ -200,23 +288,16 @@ async function seed(db: Client, sample: { db: number; table: number }, readerId:
     all.push(...level);
     prev = level;
   }
-  for (let i = 0; i < all.length; i += 5000) {
-    const part = all.slice(i, i + 5000);
-    await db.query(
-      'INSERT INTO collection (id, name, location, slug) SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[])',
-      [
-        part.map((c) => c.id),
-        part.map((c) => c.name),
-        part.map((c) => c.location),
-        part.map((c) => c.name.replace(/\W+/g, '_').toLowerCase()),
-      ],
-    );
-  }
-  await db.query(`SELECT setval(pg_get_serial_sequence('collection', 'id'), $1)`, [nextId - 1]);
+  await db.insert(
+    'collection',
+    ['id', 'name', 'location', 'slug'],
+    all.map((c) => [c.id, c.name, c.location, c.name.replace(/\W+/g, '_').toLowerCase()]),
+  );
+  await db.idsUsed('collection', nextId - 1);
 
   // Grants: each group reads or curates two of the ten top-level trees, inherited all the way down.
   const tops = all.filter((c) => c.location === '/').map((c) => c.id);
-  const grants: Array<[number, number, string]> = [];
+  const grants: Row[] = [];
   const readerTops = new Set<number>();
   groupIds.forEach((g, gi) => {
     for (const top of [tops[gi % tops.length], tops[(gi * 3 + 1) % tops.length]]) {
@@ -225,73 +306,75 @@ async function seed(db: Client, sample: { db: number; table: number }, readerId:
       for (const c of all) if (c.top === top) grants.push([g, c.id, perm]);
     }
   });
-  for (let i = 0; i < grants.length; i += 20000) {
-    const part = grants.slice(i, i + 20000);
-    await db.query(
-      'INSERT INTO collection_permission (group_id, collection_id, perm) SELECT * FROM unnest($1::int[], $2::int[], $3::text[])',
-      [part.map((r) => r[0]), part.map((r) => r[1]), part.map((r) => r[2])],
-    );
-  }
+  await db.insert('collection_permission', ['group_id', 'collection_id', 'perm'], grants);
 
   // Cards: spread over the collections (one in fifty at the Root), each with the revision of its creation.
-  const adminId = Number((await db.query('SELECT id FROM core_user WHERE email = $1', [ADMIN.email])).rows[0].id);
+  const adminId = Number((await db.one('SELECT id FROM core_user WHERE email = $1', [ADMIN.email])).id);
   const query = JSON.stringify({ database: sample.db, type: 'query', query: { 'source-table': sample.table } });
   const metadata = JSON.stringify([
     { name: 'ID', display_name: 'ID', base_type: 'type/BigInteger', semantic_type: 'type/PK' },
     { name: 'TOTAL', display_name: 'Total', base_type: 'type/Float', semantic_type: null },
     { name: 'CREATED_AT', display_name: 'Created At', base_type: 'type/DateTime', semantic_type: 'type/CreationTimestamp' },
   ]);
-  const firstCard = Number((await db.query('SELECT COALESCE(MAX(id), 0) + 1 AS id FROM report_card')).rows[0].id);
+  const firstCard = await nextIdOf('report_card');
   const cards = Array.from({ length: CARDS }, (_, i) => {
     const home = i % 50 === 0 ? null : all[(i * 7) % all.length];
     const type = i % 50 === 1 ? 'metric' : i % 12 === 2 ? 'model' : 'question';
     return { id: firstCard + i, name: name(firstCard + i), collection: home?.id ?? null, top: home?.top ?? null, type };
   });
-  for (let i = 0; i < cards.length; i += 5000) {
-    const part = cards.slice(i, i + 5000);
-    await db.query(
-      `INSERT INTO report_card (id, name, display, dataset_query, visualization_settings, result_metadata, parameters, parameter_mappings,
-         type, query_type, database_id, table_id, collection_id, creator_id)
-       SELECT u.id, u.name, 'table', $3, '{}', $4, '[]', '[]', u.type, 'query', $5, $6, u.collection_id, $7
-       FROM unnest($1::int[], $2::text[], $8::int[], $9::text[]) AS u(id, name, collection_id, type)`,
-      [
-        part.map((c) => c.id),
-        part.map((c) => c.name),
-        query,
-        metadata,
-        sample.db,
-        sample.table,
-        adminId,
-        part.map((c) => c.collection),
-        part.map((c) => c.type),
-      ],
-    );
-    await db.query(
-      `INSERT INTO revision (model, model_id, user_id, object, is_creation, most_recent)
-       SELECT 'card', u.id, $2, $3, true, true FROM unnest($1::int[]) AS u(id)`,
-      [part.map((c) => c.id), adminId, JSON.stringify({ name: 'snapshot', display: 'table', dataset_query: JSON.parse(query) })],
-    );
-    await db.query(`INSERT INTO card_reference (card_id, kind, ref_id) SELECT u.id, 'table', $2 FROM unnest($1::int[]) AS u(id)`, [
-      part.map((c) => c.id),
+  await db.insert(
+    'report_card',
+    [
+      'id',
+      'name',
+      'display',
+      'dataset_query',
+      'visualization_settings',
+      'result_metadata',
+      'parameters',
+      'parameter_mappings',
+      'type',
+      'query_type',
+      'database_id',
+      'table_id',
+      'collection_id',
+      'creator_id',
+    ],
+    cards.map((c) => [
+      c.id,
+      c.name,
+      'table',
+      query,
+      '{}',
+      metadata,
+      '[]',
+      '[]',
+      c.type,
+      'query',
+      sample.db,
       sample.table,
-    ]);
-  }
-  await db.query(`SELECT setval(pg_get_serial_sequence('report_card', 'id'), $1)`, [firstCard + CARDS - 1]);
+      c.collection,
+      adminId,
+    ]),
+  );
+  await db.idsUsed('report_card', firstCard + CARDS - 1);
+  const snapshot = JSON.stringify({ name: 'snapshot', display: 'table', dataset_query: JSON.parse(query) });
+  await db.insert(
+    'revision',
+    ['model', 'model_id', 'user_id', 'object', 'is_creation', 'most_recent'],
+    cards.map((c) => ['card', c.id, adminId, snapshot, true, true]),
+  );
+  await db.insert(
+    'card_reference',
+    ['card_id', 'kind', 'ref_id'],
+    cards.map((c) => [c.id, 'table', sample.table]),
+  );
 
   // The word index, as the modules write it when they save.
-  const terms: Array<[string, number, string]> = [];
-  for (const c of all) for (const w of searchWords(c.name)) terms.push(['collection', c.id, w]);
-  for (const c of cards) for (const w of searchWords(c.name)) terms.push(['card', c.id, w]);
-  for (let i = 0; i < terms.length; i += 20000) {
-    const part = terms.slice(i, i + 20000);
-    await db.query(
-      'INSERT INTO search_term (model, model_id, term, in_name) SELECT u.m, u.id, u.t, true' +
-        ' FROM unnest($1::text[], $2::int[], $3::text[]) AS u(m, id, t) ON CONFLICT DO NOTHING',
-      [part.map((r) => r[0]), part.map((r) => r[1]), part.map((r) => r[2])],
-    );
-  }
-  await db.query('COMMIT');
-  await db.query('ANALYZE');
+  const terms: Row[] = [];
+  for (const c of all) for (const w of searchWords(c.name)) terms.push(['collection', c.id, w, true]);
+  for (const c of cards) for (const w of searchWords(c.name)) terms.push(['card', c.id, w, true]);
+  await db.insert('search_term', ['model', 'model_id', 'term', 'in_name'], terms);
   const readableCollections = all.filter((c) => readerTops.has(c.top)).map((c) => c.id);
   const readableCards = cards.filter((c) => c.top === null || readerTops.has(c.top)).map((c) => c.id);
   log(
@@ -341,14 +424,10 @@ function countItems(json: unknown): number {
   return 1;
 }
 
-function report(ts: Timing[]): string {
+function table(kind: AppDbKind, ts: Timing[], idleMb: number, afterMb: number): string {
+  const grew = afterMb - idleMb;
   return [
-    '## Content at scale',
-    '',
-    `${CARDS.toLocaleString('en-US')} cards in ${COLLECTIONS.toLocaleString('en-US')} collections nested 6 deep,` +
-      ` ${GROUPS} groups with grants on`,
-    'part of the tree each, on the Postgres app database. The non-admin is in three of those groups. Times are',
-    'the whole HTTP exchange (keep-alive) until the JSON body has arrived, after a warm-up.',
+    `### ${kind === 'postgres' ? 'Postgres' : 'SQLite'} app database`,
     '',
     '| endpoint | caller | objects in the answer | runs | p50 (ms) | p95 (ms) | target (p95) |',
     '|---|---|---:|---:|---:|---:|---|',
@@ -358,6 +437,23 @@ function report(ts: Timing[]): string {
         ` ${t.p95 <= t.targetMs ? 'met' : 'missed'} (< ${t.targetMs} ms) |`,
     ),
     '',
+    `Server RSS before the listings ${idleMb.toFixed(0)} MB, right after them ${afterMb.toFixed(0)} MB` +
+      ` (+${grew.toFixed(0)} MB; target within 50 MB: ${grew <= 50 ? 'met' : 'missed'}).`,
+    '',
+  ].join('\n');
+}
+
+function report(sections: string[]): string {
+  return [
+    '## Content at scale',
+    '',
+    `Written by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)} (${os.cpus().length} cores, Node ${process.version}).`,
+    `${CARDS.toLocaleString('en-US')} cards in ${COLLECTIONS.toLocaleString('en-US')} collections nested 6 deep,` +
+      ` ${GROUPS} groups with grants on part of the tree each, written straight into the app database the server runs on.`,
+    'The non-admin is in three of those groups. Times are the whole HTTP exchange (keep-alive) until the JSON body has',
+    'arrived, after a warm-up.',
+    '',
+    ...sections,
     "A collection's items page lists its sub-collections with `here` and `below` (the kinds of item anywhere under",
     'each), so its cost grows with the size of the subtree, not of the page: a top-level collection here has 3,000',
     'collections below it, whose rows, grants and item kinds are read for every page.',

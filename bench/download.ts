@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import ExcelJS from 'exceljs';
 import { Client } from 'pg';
-import { ADMIN, agent, api, DATA, ensurePgDatabase, log, login, startServer, stopServer } from './http';
+import { ADMIN, agent, api, DATA, ensurePgDatabase, log, login, rssMb, startServer, stopServer } from './http';
 
 const ROWS = Number(process.env.BENCH_DOWNLOAD_ROWS ?? 1_048_575);
 const PG_ADMIN = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -334,15 +334,6 @@ function build(): string {
   }
 }
 
-function readStatus(pid: number, key: string): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(status.match(new RegExp(`${key}:\\s+(\\d+)`))?.[1] ?? 0);
-}
-
-function rssMb(pid: number): number {
-  return readStatus(pid, 'VmRSS') / 1024;
-}
-
 function report(series: Series[], route: string, hwmMb: number, load: [number, number]): string {
   const verdict = (ok: boolean) => (ok ? 'met' : 'missed');
   const lines = [
@@ -417,4 +408,9 @@ function report(series: Series[], route: string, hwmMb: number, load: [number, n
     '',
   ];
   return lines.join('\n');
+}
+
+function readStatus(pid: number, key: string): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(status.match(new RegExp(`${key}:\\s+(\\d+)`))?.[1] ?? 0);
 }

@@ -151,3 +151,9 @@ export async function ensurePgDatabase(adminUrl: string, name: string): Promise<
   url.pathname = `/${name}`;
   return url;
 }
+
+/** A process's resident memory (VmRSS of /proc/<pid>/status), in MB. */
+export function rssMb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(status.match(/VmRSS:\s+(\d+)/)?.[1] ?? 0) / 1024;
+}
