@@ -1,11 +1,9 @@
 /**
  * The rows the cards repository reads with SQL, before they are mapped to answers. Each comes with its RowShape: the
  * repository reads its rows with typedRows, so the numbers and booleans below are what callers get on both app DBs.
- * The shapes are RowShapes (common/database/row-values.ts) written as plain constants: schema/ imports nothing of common.
  */
 
-/** A RowShape whose columns are checked against the row type's keys. */
-type ShapeOf<T> = { readonly numbers?: readonly (keyof T)[]; readonly booleans?: readonly (keyof T)[] };
+import type { ShapeOf } from './row-shape';
 
 /** A card as the listings and the mapper read it: the card's columns, its collection's and its creator's. */
 export interface CardRow {
@@ -148,8 +146,5 @@ export interface CollectionCardType {
   collection_id: number;
   type: string;
 }
-
-/** Rows whose only numeric column is `id` (CardName, PublicCard, card ids). */
-export const ID_SHAPE = { numbers: ['id'] } as const satisfies ShapeOf<CardName>;
 
 export const COLLECTION_CARD_TYPE_SHAPE = { numbers: ['collection_id'] } as const satisfies ShapeOf<CollectionCardType>;

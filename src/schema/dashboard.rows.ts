@@ -1,8 +1,9 @@
 /**
  * The rows the dashboards repository reads with SQL, before they are mapped to answers. Each is read once into its
  * typed record (typedRows with the shape beside it): ids and positions are numbers, flags booleans, on both app DBs.
- * The shapes are plain constants (RowShapes by structure): schema/ imports nothing of common/.
  */
+
+import type { ShapeOf } from './row-shape';
 
 /** A dashboard row with its collection's columns (for the access check and the `collection` key). */
 export interface DashboardRow {
@@ -53,7 +54,7 @@ export const DASHBOARD_ROW_SHAPE = {
     'coll_personal_owner_id',
   ],
   booleans: ['archived', 'archived_directly', 'show_in_getting_started', 'auto_apply_filters', 'enable_embedding', 'coll_archived'],
-} as const;
+} as const satisfies ShapeOf<DashboardRow>;
 
 /** A dashcard row (its series are SeriesRows). */
 export interface DashcardRow {
@@ -76,7 +77,7 @@ export interface DashcardRow {
 
 export const DASHCARD_ROW_SHAPE = {
   numbers: ['id', 'dashboard_id', 'card_id', 'dashboard_tab_id', 'action_id', 'row', 'col', 'size_x', 'size_y'],
-} as const;
+} as const satisfies ShapeOf<DashcardRow>;
 
 export interface SeriesRow {
   dashboardcard_id: number;
@@ -84,7 +85,7 @@ export interface SeriesRow {
   position: number;
 }
 
-export const SERIES_ROW_SHAPE = { numbers: ['dashboardcard_id', 'card_id', 'position'] } as const;
+export const SERIES_ROW_SHAPE = { numbers: ['dashboardcard_id', 'card_id', 'position'] } as const satisfies ShapeOf<SeriesRow>;
 
 export interface TabRow {
   id: number;
@@ -96,10 +97,7 @@ export interface TabRow {
   updated_at: Date | string;
 }
 
-export const TAB_ROW_SHAPE = { numbers: ['id', 'dashboard_id', 'position'] } as const;
-
-/** The author and time of a dashboard's latest revision (`card_id` is the dashboard's id: LastEdit's name for it). */
-export const LAST_EDIT_ROW_SHAPE = { numbers: ['card_id', 'id'] } as const;
+export const TAB_ROW_SHAPE = { numbers: ['id', 'dashboard_id', 'position'] } as const satisfies ShapeOf<TabRow>;
 
 /** A collection where a dashboard goes, for the write check. */
 export interface CollectionPlaceRow {
@@ -108,7 +106,4 @@ export interface CollectionPlaceRow {
   personal_owner_id: number | null;
 }
 
-export const COLLECTION_PLACE_ROW_SHAPE = { numbers: ['id', 'personal_owner_id'] } as const;
-
-/** A row of ids only (cards, actions, collections holding dashboards). */
-export const ID_ROW_SHAPE = { numbers: ['id'] } as const;
+export const COLLECTION_PLACE_ROW_SHAPE = { numbers: ['id', 'personal_owner_id'] } as const satisfies ShapeOf<CollectionPlaceRow>;

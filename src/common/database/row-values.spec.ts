@@ -1,4 +1,4 @@
-import { sqlBool, sqlNum, typedRow, typedRows } from './row-values';
+import { idsOf, sqlBool, sqlNum, typedRow, typedRows } from './row-values';
 
 describe('row values', () => {
   it('reads booleans as either app DB gives them', () => {
@@ -21,5 +21,9 @@ describe('row values', () => {
 
   it('types every row of a listing', () => {
     expect(typedRows([{ a: 't' }, { a: 0 }], { booleans: ['a'] })).toEqual([{ a: true }, { a: false }]);
+  });
+
+  it('reads the ids of a list of rows as numbers', () => {
+    expect(idsOf([{ id: '12' }, { id: 3, name: 'x' }])).toEqual([12, 3]);
   });
 });

@@ -1,3 +1,5 @@
+import type { RowShape } from '../../schema/row-shape';
+
 /**
  * Values as the app databases answer them outside the ORM: Postgres gives booleans and (for BIGINT and NUMERIC)
  * numeric text, SQLite gives 0/1 and numbers. One reading for both, so no caller guesses the form.
@@ -13,15 +15,7 @@ export function sqlNum(v: unknown): number | null {
   return v === null || v === undefined ? null : Number(v);
 }
 
-/**
- * Which columns of a row need reading (`sqlNum`, `sqlBool`). Columns not named are left as the driver gave them
- * (text, JSON text, times). Integer columns of both app DBs come back as numbers except COUNT/SUM and BIGINT on
- * Postgres; booleans come back as 0/1 from SQLite.
- */
-export interface RowShape {
-  readonly numbers?: readonly string[];
-  readonly booleans?: readonly string[];
-}
+export type { RowShape } from '../../schema/row-shape';
 
 /**
  * A row read once into its typed record: the shape's numeric columns become numbers (null stays null), its
@@ -37,4 +31,9 @@ export function typedRow<T>(row: Record<string, unknown>, shape: RowShape): T {
 export function typedRows<T>(rows: Record<string, unknown>[], shape: RowShape): T[] {
   for (const row of rows) typedRow(row, shape);
   return rows as T[];
+}
+
+/** The `id` of each row, as a number. */
+export function idsOf(rows: Record<string, unknown>[]): number[] {
+  return rows.map((r) => sqlNum(r.id) as number);
 }

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppSql } from '../../common/database/app-sql';
 import { inList, raw, sql, type Sql } from '../../common/database/sql';
+import { ID_SHAPE } from '../../schema/row-shape';
 import { Action, ImplicitAction, QueryAction, type ActionType, type ImplicitKind } from '../../schema/action.entity';
 
 /** An action row with its kind's row and the model it belongs to (its collection decides access). */
@@ -88,8 +89,6 @@ export interface ActionDatabase {
   details: Record<string, unknown>;
   settings: Record<string, unknown>;
 }
-
-const ID_SHAPE: RowShape = { numbers: ['id'] };
 
 const SELECT = `SELECT a.*, q.database_id, q.dataset_query, i.kind, c.database_id AS model_database_id, c.archived AS model_archived
   FROM action a

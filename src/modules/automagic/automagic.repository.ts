@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { AppSql } from '../../common/database/app-sql';
 import { inList, raw, sql } from '../../common/database/sql';
 import { UNUSABLE_VISIBILITY } from './xray-fields';
-import { typedRow, typedRows, type RowShape } from '../../common/database/row-values';
+import { idsOf, typedRow, typedRows, type RowShape } from '../../common/database/row-values';
 import { X_FIELD_ROW_SHAPE, X_TABLE_ROW_SHAPE, type XFieldRow, type XTableRow } from './xray.types';
 
 export interface SegmentMetricRow {
@@ -87,7 +87,7 @@ export class AutomagicRepository {
     const rows = await this.sql.query<Record<string, unknown>>(
       sql`SELECT id FROM metabase_field WHERE ${inList(raw('visibility_type'), UNUSABLE_VISIBILITY)} AND ${inList(raw('id'), ids)}`,
     );
-    return typedRows<{ id: number }>(rows, { numbers: ['id'] }).map((r) => r.id);
+    return idsOf(rows);
   }
 
   /** Active fields of these tables, in table order. */

@@ -23,8 +23,7 @@ export function collectionView(row: CardRow, ancestors?: CollectionName[]) {
     namespace: row.coll_namespace ?? null,
     personal_owner_id: row.coll_personal_owner_id,
     authority_level: row.coll_authority_level ?? null,
-    // The dashboards module passes its own rows through here too (dashboardCollection), which this module does not type.
-    archived: row.coll_archived === true,
+    archived: row.coll_archived ?? false,
     is_personal: row.coll_personal_owner_id !== null,
     ...(ancestors
       ? {

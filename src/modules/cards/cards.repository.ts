@@ -5,13 +5,13 @@ import { archiveWithCollections } from '../../common/database/archive-with-colle
 import { and, containsPattern, inList, raw, sql, type Sql } from '../../common/database/sql';
 import type { DerivedQuery } from './card-query';
 import { CARD_JSON_ROW_SHAPE, cardListSelect, type CardJsonRow } from './card-list-sql';
-import { typedRow, typedRows } from '../../common/database/row-values';
+import { idsOf, typedRow, typedRows } from '../../common/database/row-values';
+import { ID_SHAPE } from '../../schema/row-shape';
 import {
   CARD_ROW_SHAPE,
   COLLECTION_CARD_TYPE_SHAPE,
   COLLECTION_NAME_SHAPE,
   DASHBOARD_SHOWING_SHAPE,
-  ID_SHAPE,
   LAST_EDIT_SHAPE,
   type CardListRow,
   type CardName,
@@ -187,7 +187,7 @@ export class CardsRepository {
   async idsInCollections(collectionIds: number[], tx?: EntityManager): Promise<number[]> {
     const statement = sql`SELECT id FROM report_card WHERE ${inList(raw('collection_id'), collectionIds)}`;
     const rows = tx ? await this.inTx<Record<string, unknown>>(tx, statement) : await this.sql.query<Record<string, unknown>>(statement);
-    return typedRows<{ id: number }>(rows, ID_SHAPE).map((r) => r.id);
+    return idsOf(rows);
   }
 
   /**

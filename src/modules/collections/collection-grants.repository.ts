@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppSql } from '../../common/database/app-sql';
 import { typedRows, type RowShape } from '../../common/database/row-values';
+import { ID_SHAPE } from '../../schema/row-shape';
 import type { CollectionPerm } from '../../schema/collection-permission.entity';
 
 export interface GrantRow {
@@ -12,8 +13,6 @@ export interface GrantRow {
 }
 
 export const GRANT_ROW_SHAPE: RowShape = { numbers: ['group_id', 'collection_id'] };
-
-const ID_SHAPE: RowShape = { numbers: ['id'] };
 
 /** One group's grant to set (`none` removes it). */
 export interface GrantChange {

@@ -47,7 +47,7 @@ export class DashboardCopyService {
     const onIt = [...(await this.repo.cardIdsOn(fromId))];
     const cardRows = onIt.length ? await this.cards.byIds(onIt) : [];
     const perm = await this.hydrator.cardPerms(caller, cardRows);
-    const ownOf = (r: (typeof cardRows)[number]) => Number((r as unknown as { dashboard_id: number | null }).dashboard_id) === fromId;
+    const ownOf = (r: (typeof cardRows)[number]) => r.dashboard_id === fromId;
     const toCopy = cardRows.filter((r) => ownOf(r) || (body.is_deep_copy === true && perm(r) !== null)).map((r) => r.id);
     return this.db.transaction(async (tx) => {
       const source = await tx.findOneByOrFail(Dashboard, { id: fromId });

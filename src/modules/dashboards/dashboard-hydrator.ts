@@ -85,7 +85,7 @@ export class DashboardHydrator {
           );
     const shown = ids
       .map((aid) => ancestors.find((a) => a.id === aid))
-      .filter((a): a is NonNullable<typeof a> => Boolean(a) && (readableAncestors === null || readableAncestors.has(Number(a!.id))));
+      .filter((a): a is NonNullable<typeof a> => Boolean(a) && (readableAncestors === null || readableAncestors.has(a!.id)));
     return {
       ...dashboardBase(row),
       collection: dashboardCollection(row, shown),
@@ -124,7 +124,7 @@ export class DashboardHydrator {
           r.id,
           {
             ...toCardView(r, { can_write: perm === 'write' }),
-            dashboard_id: (r as CardRow & { dashboard_id?: number | null }).dashboard_id ?? null,
+            dashboard_id: r.dashboard_id ?? null,
           },
         ];
       }),

@@ -2,17 +2,16 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, In, type EntityManager } from 'typeorm';
 import { AppSql } from '../../common/database/app-sql';
 import { archiveWithCollections } from '../../common/database/archive-with-collections';
-import { typedRow, typedRows } from '../../common/database/row-values';
+import { idsOf, typedRow, typedRows } from '../../common/database/row-values';
+import { ID_SHAPE } from '../../schema/row-shape';
 import { and, inList, raw, sql, type Sql } from '../../common/database/sql';
 import { Action } from '../../schema/action.entity';
 import { Dashboard } from '../../schema/dashboard.entity';
-import type { LastEdit } from '../../schema/card.rows';
+import { LAST_EDIT_SHAPE, type LastEdit } from '../../schema/card.rows';
 import {
   COLLECTION_PLACE_ROW_SHAPE,
   DASHBOARD_ROW_SHAPE,
   DASHCARD_ROW_SHAPE,
-  ID_ROW_SHAPE,
-  LAST_EDIT_ROW_SHAPE,
   SERIES_ROW_SHAPE,
   TAB_ROW_SHAPE,
   type CollectionPlaceRow,
@@ -127,7 +126,7 @@ export class DashboardsRepository {
                        WHERE s.card_id = c.id AND dc.dashboard_id <> $1)`,
       [dashboardId],
     );
-    return typedRows<{ id: number }>(rows, ID_ROW_SHAPE);
+    return typedRows<{ id: number }>(rows, ID_SHAPE);
   }
 
   /** Cards on the dashboard, as dashcards or series. */
@@ -138,7 +137,7 @@ export class DashboardsRepository {
              WHERE dc.dashboard_id = $1`,
       [dashboardId],
     );
-    return new Set(typedRows<{ id: number }>(rows, ID_ROW_SHAPE).map((r) => r.id));
+    return new Set(idsOf(rows));
   }
 
   /** The author and time of the dashboard's latest revision. */
@@ -149,7 +148,7 @@ export class DashboardsRepository {
        WHERE r.model = 'dashboard' AND r.most_recent = $1 AND r.model_id = $2`,
       [true, id],
     );
-    return r ? typedRow<LastEdit>(r, LAST_EDIT_ROW_SHAPE) : null;
+    return r ? typedRow<LastEdit>(r, LAST_EDIT_SHAPE) : null;
   }
 
   /** The latest revision's author and time of each dashboard matching `where` (on `d`). */
@@ -161,7 +160,7 @@ export class DashboardsRepository {
        JOIN core_user u ON u.id = r.user_id
        WHERE ${where}`,
     );
-    return new Map(typedRows<LastEdit>(rows, LAST_EDIT_ROW_SHAPE).map((r) => [r.card_id, r]));
+    return new Map(typedRows<LastEdit>(rows, LAST_EDIT_SHAPE).map((r) => [r.card_id, r]));
   }
 
   /** Which of `collectionIds` hold a dashboard (archived ones, or unarchived ones). */
@@ -170,7 +169,7 @@ export class DashboardsRepository {
       sql`SELECT DISTINCT collection_id AS id FROM report_dashboard
         WHERE archived = ${archived} AND ${this.sql.idIn(raw('collection_id'), collectionIds)}`,
     );
-    return typedRows<{ id: number }>(rows, ID_ROW_SHAPE).map((r) => r.id);
+    return idsOf(rows);
   }
 
   /** The ids of the dashboards in these collections, archived or not. */
@@ -194,7 +193,7 @@ export class DashboardsRepository {
   async existingActionIds(ids: number[], tx?: EntityManager): Promise<number[]> {
     if (tx) return (await tx.find(Action, { where: { id: In(ids) }, select: { id: true } })).map((a) => a.id);
     const rows = await this.sql.query<Row>(sql`SELECT id FROM action WHERE ${inList(raw('id'), ids)}`);
-    return typedRows<{ id: number }>(rows, ID_ROW_SHAPE).map((r) => r.id);
+    return idsOf(rows);
   }
 
   async bumpViews(id: number): Promise<void> {

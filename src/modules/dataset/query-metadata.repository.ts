@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppSql } from '../../common/database/app-sql';
 import { typedRow, typedRows, type RowShape } from '../../common/database/row-values';
+import { ID_SHAPE } from '../../schema/row-shape';
 import type { DatabaseMeta, FieldMeta, TableMeta } from '../../query-engine/metadata';
 
 const FIELD_COLUMNS = `id, table_id, name, display_name, base_type, effective_type, semantic_type, fk_target_field_id,
@@ -29,7 +30,7 @@ export class QueryMetadataRepository {
   async connection(id: number): Promise<ConnectionRow | null> {
     const [row] = await this.sql.query<Record<string, unknown>>('SELECT id, engine, details FROM metabase_database WHERE id = $1', [id]);
     if (!row) return null;
-    const r = typedRow<{ id: number; engine: DatabaseMeta['engine']; details: string }>(row, { numbers: ['id'] });
+    const r = typedRow<{ id: number; engine: DatabaseMeta['engine']; details: string }>(row, ID_SHAPE);
     return { id: r.id, engine: r.engine, details: JSON.parse(r.details) as Record<string, unknown> };
   }
 

@@ -1,4 +1,4 @@
-import { typedRows, type RowShape } from '../../common/database/row-values';
+import { idsOf, typedRows, type RowShape } from '../../common/database/row-values';
 import { isUniqueViolation } from '../../common/database/unique-violation';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
@@ -73,7 +73,7 @@ export class PermissionsRepository {
       .select('g.id', 'id')
       .where('g.id IN (:...ids)', { ids })
       .getRawMany<Record<string, unknown>>();
-    return new Set(typedRows<{ id: number }>(rows, { numbers: ['id'] }).map((r) => r.id));
+    return new Set(idsOf(rows));
   }
 
   /** The new group's id, or undefined when the name was taken meanwhile. */

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppSql } from '../../common/database/app-sql';
 import { typedRow, type RowShape } from '../../common/database/row-values';
+import { ID_SHAPE } from '../../schema/row-shape';
 
 export type SharedModel = 'card' | 'dashboard';
 
@@ -14,8 +15,6 @@ interface LinkRow {
 }
 
 const LINK_ROW_SHAPE: RowShape = { booleans: ['archived'] };
-const ID_ROW_SHAPE: RowShape = { numbers: ['id'] };
-
 /** The public links of cards and dashboards: `public_uuid` and `made_public_by_id` on their rows. */
 @Injectable()
 export class PublicLinksRepository {
@@ -31,7 +30,7 @@ export class PublicLinksRepository {
       uuid,
       false,
     ]);
-    return row ? typedRow<{ id: number }>(row, ID_ROW_SHAPE).id : null;
+    return row ? typedRow<{ id: number }>(row, ID_SHAPE).id : null;
   }
 
   async link(model: SharedModel, id: number): Promise<LinkRow | null> {

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { AppSql } from '../../common/database/app-sql';
 import { inList, or, raw, sql } from '../../common/database/sql';
 import { typedRows, type RowShape } from '../../common/database/row-values';
+import { ID_SHAPE } from '../../schema/row-shape';
 
 export interface LastEditRow {
   model: string;
@@ -24,8 +25,6 @@ export interface TableDetails {
   initial_sync_status: string | null;
   database_name: string | null;
 }
-
-const ID_SHAPE: RowShape = { numbers: ['id'] };
 
 /**
  * What a page of search results shows beyond the ranked rows: one query per kind of detail, for the whole page

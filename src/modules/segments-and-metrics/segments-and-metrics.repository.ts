@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { AppSql } from '../../common/database/app-sql';
-import { typedRows, type RowShape } from '../../common/database/row-values';
+import { idsOf, typedRows, type RowShape } from '../../common/database/row-values';
 import { sql, type Sql } from '../../common/database/sql';
 import { WarehouseField } from '../../schema/field.entity';
 import { WarehouseTable } from '../../schema/table.entity';
@@ -104,7 +104,7 @@ export class SegmentsAndMetricsRepository {
     );
     if (rows.length === 0) return [];
     const tables = await this.db.manager.find(WarehouseTable, {
-      where: { id: In(typedRows<{ id: number }>(rows, { numbers: ['id'] }).map((r) => r.id)), active: true },
+      where: { id: In(idsOf(rows)), active: true },
       order: { display_name: 'ASC', id: 'ASC' },
     });
     return tables.filter((t) => t.visibility_type === null).slice(0, limit);

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppSql } from '../../common/database/app-sql';
 import { inList, raw, sql } from '../../common/database/sql';
-import { typedRow, typedRows, type RowShape } from '../../common/database/row-values';
+import { idsOf, typedRow, type RowShape } from '../../common/database/row-values';
 import { WarehouseDatabase } from '../../schema/database.entity';
 
 export interface UploadTableRow {
@@ -79,7 +79,7 @@ export class UploadsRepository {
       `SELECT id FROM report_card WHERE table_id = $1 AND type = 'model' AND archived = $2`,
       [tableId, false],
     );
-    return typedRows<{ id: number }>(rows, { numbers: ['id'] }).map((r) => r.id);
+    return idsOf(rows);
   }
 
   async archiveCards(ids: number[]): Promise<void> {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppSql } from '../../common/database/app-sql';
 import { and, inList, raw, sql } from '../../common/database/sql';
-import { typedRows, type RowShape } from '../../common/database/row-values';
+import { idsOf, typedRows, type RowShape } from '../../common/database/row-values';
 import { Setting } from '../../schema/setting.entity';
 import { ALL_USERS_GROUP_ID } from '../../schema/permissions-group.entity';
 import { DataAccess, DatabasePermission, DownloadAccess, NativeAccess } from '../../schema/database-permission.entity';
@@ -65,7 +65,7 @@ export class DatabasePermissionsRepository {
 
   async groupIds(): Promise<number[]> {
     const rows: Record<string, unknown>[] = await this.db.query('SELECT id FROM permissions_group ORDER BY id');
-    return typedRows<{ id: number }>(rows, { numbers: ['id'] }).map((r) => r.id);
+    return idsOf(rows);
   }
 
   grant(groupId: number, dbId: number, tx: EntityManager): Promise<DatabasePermission | null> {
