@@ -139,7 +139,9 @@ async function onAppDb(kind: AppDbKind): Promise<string> {
     return table(kind, timings, idleMb, rssMb(server.proc.pid!));
   } finally {
     await stopServer(server.proc);
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    // BENCH_CONTENT_KEEP=1 keeps the seeded data directory, to profile a server started on it by hand.
+    if (process.env.BENCH_CONTENT_KEEP) log(`${kind}: kept ${dataDir}`);
+    else fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

@@ -16,6 +16,7 @@ import { PersistedModels1765238400000 } from './1765238400000-persisted-models';
 import { Uploads1765324800000 } from './1765324800000-uploads';
 import { ModelIndex1765411200000 } from './1765411200000-model-index';
 import { JobLease1765497600000 } from './1765497600000-job-lease';
+import { CardListingOrder1765540800000 } from './1765540800000-card-listing-order';
 
 /** Every migration, in order. Append new ones; never edit one that has landed. */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   Uploads1765324800000,
   ModelIndex1765411200000,
   JobLease1765497600000,
+  CardListingOrder1765540800000,
 ];

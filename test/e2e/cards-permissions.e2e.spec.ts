@@ -94,6 +94,39 @@ describe('cards: collection permissions', () => {
     expect403(await http().get(`/api/table/card__${card.id}/query_metadata`).set(auth(outsider.session)));
   });
 
+  it("answers each listed card's can_write from the caller's grants: read-only, write, Root and own personal collection", async () => {
+    const group = await makeGroup(s.t, s.admin, reader.id);
+    const writable = await makeCollection(s.t, 'Writable by readers');
+    await grant(s.t, group, writable, 'write');
+    const me = await http().get('/api/user/current').set(auth(reader.session)).expect(200);
+    const personal = (me.body as { personal_collection_id: number }).personal_collection_id;
+    const q = tableQuery(s.db, orders);
+    const made = {
+      readOnly: card.id,
+      write: (await makeCard(s.t, s.admin, q, { collection_id: writable })).id,
+      root: (await makeCard(s.t, s.admin, q)).id,
+      own: (await makeCard(s.t, reader.session, q, { collection_id: personal })).id,
+    };
+    const listed = (await http().get('/api/card?f=all').set(auth(reader.session)).expect(200)).body as Array<{
+      id: number;
+      can_write: boolean;
+    }>;
+    const canWrite = (id: number) => listed.find((c) => c.id === id)?.can_write;
+    expect({ readOnly: canWrite(made.readOnly), write: canWrite(made.write), root: canWrite(made.root), own: canWrite(made.own) }).toEqual({
+      readOnly: false,
+      write: true,
+      root: true,
+      own: true,
+    });
+    // The outsider, with no grant, sees none of the collection cards and may write Root's.
+    const theirs = (await http().get('/api/card?f=all').set(auth(outsider.session)).expect(200)).body as Array<{
+      id: number;
+      can_write: boolean;
+    }>;
+    expect(theirs.map((c) => c.id)).not.toEqual(expect.arrayContaining([made.write]));
+    expect(theirs.find((c) => c.id === made.root)?.can_write).toBe(true);
+  });
+
   it('lets users of Root create there and change their own cards; admins see every card', async () => {
     const mine = await makeCard(s.t, outsider.session, tableQuery(s.db, orders));
     expect(mine.can_write).toBe(true);

@@ -14,7 +14,8 @@ const BACKGROUND_CLIENTS = new Set(['analytics-server-events']);
 /**
  * Counts the statements sent to the app database (and any other database this process talks to) while it is on:
  * on SQLite every run of a prepared better-sqlite3 statement, on Postgres every `query` of a pg client. Both
- * are where every path ends (the ORM, its query builder, AppSql's cached statements).
+ * are where every path ends (the ORM, its query builder, AppSql's cached statements). A Postgres cursor's FETCH
+ * reads further into a statement already counted (as iterating a SQLite statement does), so it is not one.
  */
 export function countQueries(): { readonly count: number; reset(): void; restore(): void } {
   let count = 0;
@@ -26,7 +27,7 @@ export function countQueries(): { readonly count: number; reset(): void; restore
     const original = proto[method];
     patched.push([proto, method, original]);
     proto[method] = function (this: { connectionParameters?: { application_name?: string } }, ...args: unknown[]) {
-      if (!BACKGROUND_CLIENTS.has(this.connectionParameters?.application_name ?? '')) count++;
+      if (!BACKGROUND_CLIENTS.has(this.connectionParameters?.application_name ?? '') && !isFetch(args[0])) count++;
       return original.apply(this, args);
     };
   };
@@ -43,4 +44,8 @@ export function countQueries(): { readonly count: number; reset(): void; restore
       for (const [proto, method, original] of patched) proto[method] = original;
     },
   };
+}
+
+function isFetch(query: unknown): boolean {
+  return typeof query === 'string' && query.startsWith('FETCH ');
 }

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { DataSource } from 'typeorm';
+import { DataSource, QueryFailedError } from 'typeorm';
 import { requestContext } from '../logging/request-context';
 import { AppSql } from './app-sql';
 import { raw, sql as sqlText } from './sql';
@@ -15,7 +15,12 @@ describe('AppSql (SQLite)', () => {
   let sql: AppSql;
   beforeEach(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'app-sql-'));
-    ds = await new DataSource({ type: 'better-sqlite3', database: path.join(dir, 'x.db') }).initialize();
+    ds = await new DataSource({
+      type: 'better-sqlite3',
+      database: path.join(dir, 'x.db'),
+      // As the app opens it (data-source-options.ts).
+      prepareDatabase: (db: { pragma(s: string): unknown }) => void db.pragma('journal_mode = WAL'),
+    }).initialize();
     lockSqliteTransactions(ds);
     await ds.query('CREATE TABLE t (v TEXT UNIQUE, at TEXT, flag INTEGER)');
     sql = new AppSql(ds);
@@ -23,6 +28,37 @@ describe('AppSql (SQLite)', () => {
   afterEach(async () => {
     await ds.destroy();
     fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('yields a SELECT in batches from a connection of its own, while the shared one serves other statements', async () => {
+    for (const v of ['a', 'b', 'c', 'd', 'e']) await sql.execute('INSERT INTO t (v) VALUES ($1)', [v]);
+    const seen: string[][] = [];
+    for await (const rows of sql.batches<{ v: string }>(sqlText`SELECT v FROM t WHERE v <> ${'x'} ORDER BY v`, 2)) {
+      seen.push(rows.map((r) => r.v));
+      // A write on the shared handle midway: it neither fails (the iterated statement is not on that handle) nor
+      // shows up in the snapshot being read.
+      await sql.execute('INSERT INTO t (v) VALUES ($1)', [`new${seen.length}`]);
+    }
+    expect(seen).toEqual([['a', 'b'], ['c', 'd'], ['e']]);
+  });
+
+  it('stops reading when the loop is left early', async () => {
+    for (const v of ['a', 'b', 'c']) await sql.execute('INSERT INTO t (v) VALUES ($1)', [v]);
+    const seen: string[] = [];
+    for await (const rows of sql.batches<{ v: string }>(sqlText`SELECT v FROM t ORDER BY v`, 1)) {
+      seen.push(rows[0].v);
+      break;
+    }
+    expect(seen).toEqual(['a']);
+    // The reader connection is closed: the file can be written without waiting on a held read.
+    expect(await sql.execute('DELETE FROM t')).toBe(3);
+  });
+
+  it('fails a batched SELECT with the error type of every other path', async () => {
+    const read = async () => {
+      for await (const rows of sql.batches(sqlText`SELECT nope FROM t`, 10)) expect(rows).toBeUndefined();
+    };
+    await expect(read()).rejects.toBeInstanceOf(QueryFailedError);
   });
 
   it('reads and writes with $n placeholders, converting dates and booleans as the ORM stores them', async () => {

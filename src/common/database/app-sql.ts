@@ -1,3 +1,5 @@
+import Database from 'better-sqlite3';
+import type { Pool, QueryResultRow } from 'pg';
 import { QueryFailedError, type DataSource } from 'typeorm';
 import { sql, Sql } from './sql';
 
@@ -43,6 +45,63 @@ export class AppSql {
     const direct = this.direct(text, values, 'all');
     if (direct) return direct as T[];
     return this.db.query(text, values);
+  }
+
+  /**
+   * Runs a SELECT and yields its rows `size` at a time as the database produces them, for listings too large to hold
+   * whole: a cursor in a read-only transaction on a connection of its own on Postgres, and on SQLite a read-only connection of its own (a
+   * statement being iterated keeps its connection busy, and the shared one serves every other request meanwhile;
+   * WAL lets it read beside the writer). Leaving the loop early closes the cursor.
+   */
+  async *batches<T>(statement: Sql, size: number): AsyncGenerator<T[]> {
+    const { text, values } = this.bindAny(statement, []);
+    if (this.pg) {
+      const client = await (this.db.driver as unknown as { master: Pool }).master.connect();
+      let unclean: Error | undefined;
+      try {
+        // A declared cursor, not a protocol-level portal: Postgres plans it for the first rows (an index in the
+        // listing's order instead of building every row and then sorting them all), so rows flow at once.
+        await client.query('BEGIN READ ONLY');
+        await client.query(`DECLARE app_batches NO SCROLL CURSOR FOR ${text}`, values);
+        for (;;) {
+          const { rows } = await client.query<T & QueryResultRow>(`FETCH ${size} FROM app_batches`);
+          if (rows.length === 0) break;
+          yield rows;
+        }
+      } catch (e) {
+        throw new QueryFailedError(text, values, e as Error);
+      } finally {
+        // Also when the loop was left early: the transaction (and the cursor with it) ends here. A connection that
+        // cannot even roll back is not given back to the pool.
+        await client.query('ROLLBACK').catch((e: Error) => (unclean = e));
+        client.release(unclean);
+      }
+      return;
+    }
+    const file = this.db.options.database as string;
+    const reader = file && file !== ':memory:' ? new Database(file, { readonly: true, fileMustExist: true, timeout: 10_000 }) : null;
+    // Outside WAL a reader's lock would make the writer fail meanwhile: then the rows are read whole, as query() does.
+    if (!reader || reader.pragma('journal_mode', { simple: true }) !== 'wal') {
+      reader?.close();
+      const rows = (await this.query(text, values)) as T[];
+      for (let i = 0; i < rows.length; i += size) yield rows.slice(i, i + size);
+      return;
+    }
+    try {
+      let batch: T[] = [];
+      for (const row of reader.prepare(text).iterate(...values) as IterableIterator<T>) {
+        batch.push(row);
+        if (batch.length === size) {
+          yield batch;
+          batch = [];
+        }
+      }
+      if (batch.length > 0) yield batch;
+    } catch (e) {
+      throw e instanceof QueryFailedError ? e : new QueryFailedError(text, values, e as Error);
+    } finally {
+      reader.close();
+    }
   }
 
   /**

@@ -6,7 +6,6 @@ import type { CollectionPerm } from '../../schema/collection-permission.entity';
 import { placeOf } from './card-access.service';
 import { CardsRepository } from './cards.repository';
 import { type CardListRow, type CardRow } from '../../schema/card.rows';
-import type { CardJsonRow } from './card-list-sql';
 import { toCardView } from './card-view';
 
 /**
@@ -73,17 +72,6 @@ export class CardHydrator {
   async many(caller: AuthUser, rows: CardRow[]) {
     const canWrite = await this.canWrite(caller, rows);
     return rows.map((row) => toCardView(row, { can_write: canWrite(row) }));
-  }
-
-  /** GET /api/card/'s JSON from the cards' own JSON (card-list-sql.ts), `can_write` added: at most three queries for all of them. */
-  async listJson(caller: AuthUser, rows: CardJsonRow[]): Promise<string> {
-    const canWrite = await this.canWrite(caller, rows);
-    const parts = new Array<string>(rows.length);
-    for (let i = 0; i < rows.length; i++) {
-      const json = rows[i].card_json;
-      parts[i] = `${json.slice(0, -1)},"can_write":${canWrite(rows[i])}}`;
-    }
-    return `[${parts.join(',')}]`;
   }
 
   private async canWrite(

@@ -1,5 +1,3 @@
-import type { RowShape } from '../../common/database/row-values';
-
 /** How a value becomes JSON: a number, a string, a boolean, stored JSON text, an instant, or a built object. */
 type Kind = 'num' | 'str' | 'bool' | 'json' | 'time' | 'obj';
 type Field = [key: string, expr: string, kind: Kind];
@@ -95,18 +93,10 @@ export function cardListSelect(pg: boolean): string {
     ['embedding_params', 'c.embedding_params', 'json'],
     ['result_metadata', 'c.result_metadata', 'json'],
   ]);
-  return `SELECT ${card} AS card_json, c.collection_id, col.location AS coll_location, col.personal_owner_id AS coll_personal_owner_id
-FROM report_card c
+  return `SELECT ${card} AS card_json`;
+}
+
+/** What cardListSelect's columns read: a card, its collection and its creator. */
+export const CARD_LIST_FROM = `FROM report_card c
 LEFT JOIN collection col ON col.id = c.collection_id
 LEFT JOIN core_user u ON u.id = c.creator_id`;
-}
-
-/** One card of a listing: its JSON and what `can_write` needs. */
-export interface CardJsonRow {
-  card_json: string;
-  collection_id: number | null;
-  coll_location: string | null;
-  coll_personal_owner_id: number | null;
-}
-
-export const CARD_JSON_ROW_SHAPE: RowShape = { numbers: ['collection_id', 'coll_personal_owner_id'] };

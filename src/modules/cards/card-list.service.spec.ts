@@ -1,44 +1,45 @@
-import { TRUE } from '../../common/database/sql';
+import { raw, TRUE } from '../../common/database/sql';
 import type { AuthUser } from '../../common/auth/current-user';
 import { NotFoundError, ValidationError } from '../../common/errors/api-errors';
 import type { BookmarksRepository } from '../bookmarks';
 import type { CollectionAccessService } from '../collections';
-import type { CardHydrator } from './card-hydrator';
 import { CardListService } from './card-list.service';
 import type { CardFilter } from './cards.dto';
 import type { CardListFilter, CardsRepository } from './cards.repository';
 
 /** CardListService: each `f` becomes one repository filter, model_id is checked first; collaborators mocked. */
 describe('CardListService', () => {
+  const WRITABLE = raw('writable');
+  const batches = (async function* () {
+    yield ['{"id":1}'];
+  })();
   const user = { id: 7, isSuperuser: false, groupIds: [] } as unknown as AuthUser;
 
   function setup(opts: { exists?: boolean; bookmarked?: number[] } = {}) {
     const cards = {
       exists: jest.fn().mockResolvedValue(opts.exists ?? true),
-      list: jest.fn().mockResolvedValue([{ id: 1 }]),
+      listJson: jest.fn().mockReturnValue(batches),
     };
-    const access = { readableWhere: jest.fn().mockResolvedValue(TRUE) };
+    const access = { readableWhere: jest.fn().mockResolvedValue(TRUE), writableWhere: jest.fn().mockResolvedValue(WRITABLE) };
     const bookmarks = { bookmarkedIds: jest.fn().mockResolvedValue(new Set(opts.bookmarked ?? [])) };
-    const hydrator = { listJson: jest.fn().mockResolvedValue('[{"id":1}]') };
     const service = new CardListService(
       cards as unknown as CardsRepository,
       access as unknown as CollectionAccessService,
       bookmarks as unknown as BookmarksRepository,
-      hydrator as unknown as CardHydrator,
     );
-    return { service, cards, access, bookmarks, hydrator };
+    return { service, cards, access, bookmarks };
   }
 
   /** The filter the repository was asked for. */
   async function filterOf(f: CardFilter, modelId?: number): Promise<CardListFilter> {
     const m = setup({ bookmarked: [4, 9] });
     await m.service.list(user, f, modelId);
-    expect(m.cards.list).toHaveBeenCalledTimes(1);
-    return m.cards.list.mock.calls[0][0] as CardListFilter;
+    expect(m.cards.listJson).toHaveBeenCalledTimes(1);
+    return m.cards.listJson.mock.calls[0][0] as CardListFilter;
   }
 
   it('turns each filter mode into its repository condition, always behind the readable-collection condition', async () => {
-    const base = { archived: false, readable: TRUE };
+    const base = { archived: false, readable: TRUE, writable: WRITABLE };
     await expect(filterOf('all')).resolves.toEqual(base);
     await expect(filterOf('archived')).resolves.toEqual({ ...base, archived: true });
     await expect(filterOf('mine')).resolves.toEqual({ ...base, creatorId: 7 });
@@ -52,18 +53,22 @@ describe('CardListService', () => {
     await expect(filterOf('recent')).resolves.toEqual({ ...base, ranBy: 7 });
   });
 
-  it('reads collections access on the card column and hands the rows to the hydrator', async () => {
+  it('reads and write access on the card column and answers the repository batches as they are', async () => {
     const m = setup();
-    await expect(m.service.list(user)).resolves.toBe('[{"id":1}]');
+    await expect(m.service.list(user)).resolves.toBe(batches);
     expect(m.access.readableWhere).toHaveBeenCalledWith(user, 'c.collection_id');
-    expect(m.hydrator.listJson).toHaveBeenCalledWith(user, [{ id: 1 }]);
+    expect(m.access.writableWhere).toHaveBeenCalledWith(user, 'c.collection_id');
+    expect(m.cards.listJson).toHaveBeenCalledWith(expect.objectContaining({ archived: false }), 1000);
   });
 
   it('answers no bookmarks with an empty list without querying the cards', async () => {
     const m = setup({ bookmarked: [] });
-    await expect(m.service.list(user, 'bookmarked')).resolves.toBe('[]');
+    const none = await m.service.list(user, 'bookmarked');
+    const got: string[][] = [];
+    for await (const b of none) got.push(b);
+    expect(got).toEqual([]);
     expect(m.bookmarks.bookmarkedIds).toHaveBeenCalledWith(7, 'card');
-    expect(m.cards.list).not.toHaveBeenCalled();
+    expect(m.cards.listJson).not.toHaveBeenCalled();
   });
 
   it('requires model_id for the modes that name an object (400), and the object to exist (404)', async () => {
@@ -77,7 +82,7 @@ describe('CardListService', () => {
     const missing = setup({ exists: false });
     await expect(missing.service.list(user, 'table', 3)).rejects.toBeInstanceOf(NotFoundError);
     expect(missing.cards.exists).toHaveBeenCalledWith('table', 3);
-    expect(missing.cards.list).not.toHaveBeenCalled();
+    expect(missing.cards.listJson).not.toHaveBeenCalled();
     await expect(setup({ exists: false }).service.list(user, 'database', 2)).rejects.toBeInstanceOf(NotFoundError);
     await expect(setup({ exists: false }).service.list(user, 'using_model', 4)).rejects.toBeInstanceOf(NotFoundError);
   });
@@ -87,6 +92,6 @@ describe('CardListService', () => {
     await m.service.list(user, 'using_metric', 5);
     await m.service.list(user, 'using_segment', 6);
     expect(m.cards.exists).not.toHaveBeenCalled();
-    expect(m.cards.list).toHaveBeenCalledTimes(2);
+    expect(m.cards.listJson).toHaveBeenCalledTimes(2);
   });
 });

@@ -3,7 +3,6 @@ import type { AuthUser } from '../../common/auth/current-user';
 import { NotFoundError, ValidationError } from '../../common/errors/api-errors';
 import { BookmarksRepository } from '../bookmarks';
 import { CollectionAccessService } from '../collections';
-import { CardHydrator } from './card-hydrator';
 import type { CardFilter } from './cards.dto';
 import { CardsRepository, type CardListFilter } from './cards.repository';
 
@@ -16,9 +15,14 @@ const NEEDS_MODEL: Partial<Record<CardFilter, 'database' | 'table' | 'card' | nu
   using_segment: null,
 };
 
+/** Cards per batch written: about 1.4 MB of JSON. */
+const BATCH = 1000;
+
+const NONE: AsyncIterable<string[]> = { [Symbol.asyncIterator]: async function* () {} };
+
 /**
  * GET /api/card/: one query for the cards of a filter that the caller may read (the collection access condition is
- * part of its WHERE clause), then `can_write` for all of them in at most three more, whatever their number.
+ * part of its WHERE clause, the one of `can_write` part of its SELECT), streamed as the database produces it.
  */
 @Injectable()
 export class CardListService {
@@ -26,28 +30,28 @@ export class CardListService {
     private readonly cards: CardsRepository,
     private readonly access: CollectionAccessService,
     private readonly bookmarks: BookmarksRepository,
-    private readonly hydrator: CardHydrator,
   ) {}
 
-  /** The listing's JSON text (see card-list-sql.ts). */
-  async list(caller: AuthUser, f: CardFilter = 'all', modelId?: number): Promise<string> {
+  /** The listing's cards as JSON texts, a batch at a time (see card-list-sql.ts and CardsRepository.listJson). */
+  async list(caller: AuthUser, f: CardFilter = 'all', modelId?: number): Promise<AsyncIterable<string[]>> {
     if (f in NEEDS_MODEL) {
       if (modelId === undefined)
         throw ValidationError.of('model_id', `model_id is a required parameter when filter mode is '${f}'`, modelId);
       const kind = NEEDS_MODEL[f];
       if (kind && !(await this.cards.exists(kind, modelId))) throw new NotFoundError();
     }
-    const filter: CardListFilter = {
-      archived: f === 'archived',
-      readable: await this.access.readableWhere(caller, 'c.collection_id'),
-    };
+    const [readable, writable] = await Promise.all([
+      this.access.readableWhere(caller, 'c.collection_id'),
+      this.access.writableWhere(caller, 'c.collection_id'),
+    ]);
+    const filter: CardListFilter = { archived: f === 'archived', readable, writable };
     switch (f) {
       case 'mine':
         filter.creatorId = caller.id;
         break;
       case 'bookmarked':
         filter.ids = [...(await this.bookmarks.bookmarkedIds(caller.id, 'card'))];
-        if (filter.ids.length === 0) return '[]';
+        if (filter.ids.length === 0) return NONE;
         break;
       case 'database':
         filter.databaseId = modelId;
@@ -74,6 +78,6 @@ export class CardListService {
       default:
         break;
     }
-    return this.hydrator.listJson(caller, await this.cards.list(filter));
+    return this.cards.listJson(filter, BATCH);
   }
 }

@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res }
 import type { Response } from 'express';
 import { Access } from '../../common/auth/access.decorator';
 import { AuthUser, CurrentUser } from '../../common/auth/current-user';
+import { sendJsonArray } from '../../common/http/json-array-stream';
 import { IdParam } from '../../common/validation/pipes';
 import { CardListService } from './card-list.service';
 import { CardSharingService } from './card-sharing.service';
@@ -17,14 +18,11 @@ export class CardsController {
     private readonly sharing: CardSharingService,
   ) {}
 
-  /** Written as text: the listing builds its JSON itself (see card-list-sql.ts). */
+  /** Streamed: the app database builds each card's JSON (see card-list-sql.ts), written a batch at a time. */
   @Get()
   @Access('user')
   async index(@Query() q: ListCardsQuery, @CurrentUser() caller: AuthUser, @Res() res: Response) {
-    res
-      .status(200)
-      .type('application/json')
-      .send(await this.list.list(caller, q.f ?? 'all', q.model_id));
+    await sendJsonArray(res, await this.list.list(caller, q.f ?? 'all', q.model_id));
   }
 
   @Get('embeddable')

@@ -4,7 +4,7 @@ import { AppSql } from '../../common/database/app-sql';
 import { archiveWithCollections } from '../../common/database/archive-with-collections';
 import { and, containsPattern, inList, raw, sql, type Sql } from '../../common/database/sql';
 import type { DerivedQuery } from './card-query';
-import { CARD_JSON_ROW_SHAPE, cardListSelect, type CardJsonRow } from './card-list-sql';
+import { CARD_LIST_FROM, cardListSelect } from './card-list-sql';
 import { idsOf, typedRow, typedRows } from '../../common/database/row-values';
 import { ID_SHAPE } from '../../schema/row-shape';
 import {
@@ -49,6 +49,8 @@ export interface CardListFilter {
   archived: boolean;
   /** The caller's readable-collection condition on `c.collection_id` (CollectionAccessService.readableWhere). */
   readable: Sql;
+  /** Where the caller may write (CollectionAccessService.writableWhere): `can_write`. */
+  writable: Sql;
   creatorId?: number;
   ids?: number[];
   databaseId?: number;
@@ -92,7 +94,11 @@ export class CardsRepository {
   }
 
   /** GET /api/card/'s cards, each as the JSON the app database built (card-list-sql.ts). */
-  async list(f: CardListFilter): Promise<CardJsonRow[]> {
+  /**
+   * GET /api/card/'s cards, `size` at a time as the app database produces them: each one's JSON (card-list-sql.ts)
+   * with `can_write` appended, in one statement however many cards there are.
+   */
+  async *listJson(f: CardListFilter, size: number): AsyncGenerator<string[]> {
     const ref = (kinds: string[], id: number) =>
       sql`c.id IN (SELECT card_id FROM card_reference WHERE ${inList(raw('kind'), kinds)} AND ref_id = ${id})`;
     const where = and(
@@ -111,8 +117,11 @@ export class CardsRepository {
       f.ranBy !== undefined
         ? sql`(SELECT MAX(q.started_at) FROM query_execution q WHERE q.card_id = c.id AND q.executor_id = ${f.ranBy}) DESC, c.id`
         : raw(f.popular ? 'c.view_count DESC, c.name, c.id' : 'c.name, c.id');
-    const rows = await this.sql.query<Record<string, unknown>>(sql`${raw(cardListSelect(this.sql.pg))} WHERE ${where} ORDER BY ${order}`);
-    return typedRows<CardJsonRow>(rows, CARD_JSON_ROW_SHAPE);
+    const statement = sql`${raw(cardListSelect(this.sql.pg))}, CASE WHEN ${f.writable} THEN 1 ELSE 0 END AS can_write
+      ${raw(CARD_LIST_FROM)} WHERE ${where} ORDER BY ${order}`;
+    for await (const rows of this.sql.batches<{ card_json: string; can_write: number | boolean }>(statement, size)) {
+      yield rows.map((r) => `${r.card_json.slice(0, -1)},"can_write":${r.can_write === 1 || r.can_write === true}}`);
+    }
   }
 
   /** A collection's cards with the listing's columns only, by name, and the author and time of each one's latest revision. */

@@ -94,6 +94,23 @@ export class CollectionAccessService {
     );
   }
 
+  /**
+   * A condition on `column` that holds for the collections the caller may change (what forCollections answers
+   * `write` for): for `can_write` in a listing's own SELECT.
+   */
+  async writableWhere(user: AuthUser, column: string): Promise<Sql> {
+    if (user.isSuperuser) return TRUE;
+    const col = raw(column);
+    const own = await this.personalCollection(user.id);
+    return or(
+      (await this.canWrite(user, null)) && sql`${col} IS NULL`,
+      user.groupIds.length > 0 &&
+        sql`${col} IN (SELECT collection_id FROM collection_permission
+          WHERE ${inList(raw('group_id'), user.groupIds)} AND collection_id IS NOT NULL AND perm = 'write')`,
+      own && sql`${col} IN (SELECT id FROM collection WHERE id = ${own.id} OR (location >= ${lo(own)} AND location < ${hi(own)}))`,
+    );
+  }
+
   /** The id of the user's personal collection (every user has one). */
   async personalCollectionId(userId: number): Promise<number | null> {
     return (await this.personalCollection(userId))?.id ?? null;

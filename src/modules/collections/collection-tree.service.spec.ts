@@ -76,7 +76,7 @@ describe('CollectionTreeService', () => {
     nodes.map((n) => (Array.isArray(n.children) && n.children.length ? [n.id, shape(n.children)] : n.id));
 
   it('hangs each readable collection under its nearest readable ancestor, by name, with models here and below', async () => {
-    const nodes = await setup().tree(user, options());
+    const nodes = [...(await setup().tree(user, options()))];
     expect(shape(nodes)).toEqual([[1, [6, [3, [4]]]], 5]);
     const one = nodes[0];
     expect(one).toMatchObject({ can_write: true, here: [], below: ['card'] });
@@ -86,12 +86,12 @@ describe('CollectionTreeService', () => {
   });
 
   it("answers whether there are children in a shallow tree, and leaves out others' personal trees when asked", async () => {
-    const nodes = await setup().tree(user, options({ shallow: true, excludeOthersPersonal: true }));
+    const nodes = [...(await setup().tree(user, options({ shallow: true, excludeOthersPersonal: true })))];
     expect(nodes.map((n) => [n.id, n.children])).toEqual([[1, true]]);
   });
 
   it('starts below a collection the caller may read', async () => {
-    expect(shape(await setup().tree(user, options({ collectionId: 3 })))).toEqual([4]);
+    expect(shape([...(await setup().tree(user, options({ collectionId: 3 })))])).toEqual([4]);
     await expect(setup().tree(user, options({ collectionId: 2 }))).rejects.toBeInstanceOf(ForbiddenError);
   });
 });

@@ -1,6 +1,8 @@
-import { Body, Controller, Delete, Get, Header, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Header, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import { Access } from '../../common/auth/access.decorator';
 import { AuthUser, CurrentUser } from '../../common/auth/current-user';
+import { jsonBatches, sendJsonArray } from '../../common/http/json-array-stream';
 import { IdParam } from '../../common/validation/pipes';
 import { CollectionGraphService } from './collection-graph.service';
 import { CollectionItemsService, ItemsOptions } from './collection-items.service';
@@ -66,14 +68,15 @@ export class CollectionsController {
 
   @Get('tree')
   @Access('user')
-  tree(@Query() q: TreeQuery, @CurrentUser() user: AuthUser) {
-    return this.trees.tree(user, {
+  async tree(@Query() q: TreeQuery, @CurrentUser() user: AuthUser, @Res() res: Response) {
+    const roots = await this.trees.tree(user, {
       namespace: q.namespace ?? null,
       excludeArchived: q['exclude-archived'] ?? false,
       excludeOthersPersonal: q['exclude-other-user-collections'] ?? false,
       shallow: q.shallow ?? false,
       collectionId: q['collection-id'] ?? null,
     });
+    await sendJsonArray(res, jsonBatches(roots));
   }
 
   @Get('graph')
