@@ -17,6 +17,7 @@ import { Uploads1765324800000 } from './1765324800000-uploads';
 import { ModelIndex1765411200000 } from './1765411200000-model-index';
 import { JobLease1765497600000 } from './1765497600000-job-lease';
 import { CardListingOrder1765540800000 } from './1765540800000-card-listing-order';
+import { UserAttributes1765584000000 } from './1765584000000-user-attributes';
 
 /** Every migration, in order. Append new ones; never edit one that has landed. */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   ModelIndex1765411200000,
   JobLease1765497600000,
   CardListingOrder1765540800000,
+  UserAttributes1765584000000,
 ];

@@ -36,6 +36,10 @@ export class User {
   @Column({ type: 'simple-json', nullable: true })
   login_attributes: Record<string, unknown> | null;
 
+  /** The identity provider's claims at the last SSO sign-in; `login_attributes` override them. */
+  @Column({ type: 'simple-json', nullable: true })
+  jwt_attributes: Record<string, unknown> | null;
+
   @Column({ type: 'varchar', length: 32, nullable: true })
   sso_source: string | null;
 

@@ -50,11 +50,12 @@ const policy = (over: Partial<SsoPolicy> = {}): SsoPolicy => ({
 });
 
 describe('SsoUsersService', () => {
-  it('finds the user by the trimmed email, refreshes names and login attributes, and records the login', async () => {
-    const { service, users, usersService } = setup({});
+  it('finds the user by the trimmed email, refreshes names and the provider attributes, and records the login', async () => {
+    // The admin's login attributes are never written by a sign-in (COMPAT "User attributes": jwt_attributes since v0.53).
+    const { service, users, usersService } = setup({ login_attributes: { team: 'admin-set' }, jwt_attributes: { old: 'x' } });
     const user = await service.signIn(identity({ attributes: { team: 'north' } }), policy());
     expect(users.findByEmail).toHaveBeenCalledWith('Ann@Example.com', TX);
-    expect(users.update).toHaveBeenCalledWith(7, { last_name: 'New', login_attributes: { team: 'north' } }, TX);
+    expect(users.update).toHaveBeenCalledWith(7, { last_name: 'New', jwt_attributes: { team: 'north' } }, TX);
     expect(user).toMatchObject({ id: 7, last_name: 'New' });
     expect(usersService.recordLogin).toHaveBeenCalledWith(user);
   });
@@ -62,14 +63,23 @@ describe('SsoUsersService', () => {
   it('writes nothing when nothing changed', async () => {
     const { service, users } = setup({ last_name: 'New' });
     await service.signIn(identity(), policy());
+    const same = setup({ last_name: 'New', jwt_attributes: { team: ['a', 'b'] } });
+    await same.service.signIn(identity({ attributes: { team: ['a', 'b'] } }), policy());
     expect(users.update).not.toHaveBeenCalled();
+    expect(same.users.update).not.toHaveBeenCalled();
+  });
+
+  it('drops attributes the provider no longer sends, and keeps no value a filter cannot use', async () => {
+    const { service, users } = setup({ last_name: 'New', jwt_attributes: { team: 'north' } });
+    await service.signIn(identity({ attributes: { nested: { a: 1 }, none: null, '@tenant.slug': 'x' } }), policy());
+    expect(users.update).toHaveBeenCalledWith(7, { jwt_attributes: null }, TX);
   });
 
   it('creates an unknown user only while provisioning is on, with the method as SSO source', async () => {
     const { service, usersService, created } = setup(null);
     await expect(service.signIn(identity({ attributes: { a: 1 } }), policy({ source: 'jwt' }))).resolves.toBe(created);
     expect(usersService.create).toHaveBeenCalledWith(
-      { email: ' Ann@Example.com ', first_name: 'Ann', last_name: 'New', login_attributes: { a: 1 }, sso_source: 'jwt' },
+      { email: ' Ann@Example.com ', first_name: 'Ann', last_name: 'New', jwt_attributes: { a: 1 }, sso_source: 'jwt' },
       TX,
     );
     const off = setup(null);

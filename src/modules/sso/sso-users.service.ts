@@ -3,7 +3,7 @@ import { EntityManager } from 'typeorm';
 import { MessageError } from '../../common/errors/api-errors';
 import { MembershipsService } from '../permissions';
 import { User } from '../../schema/user.entity';
-import { UsersRepository, UsersService } from '../users';
+import { providerAttributes, UsersRepository, UsersService } from '../users';
 import { ALL_USERS_GROUP_ID } from '../../schema/permissions-group.entity';
 
 export const NO_ACCOUNT = "Sorry, but you'll need an account to view this page. Please contact your administrator.";
@@ -16,7 +16,10 @@ export interface SsoIdentity {
   lastName?: string | null;
   /** The provider's group names (when it sent any). */
   groups: string[];
-  /** Everything else the provider said: kept as login attributes. */
+  /**
+   * Everything else the provider said: the user's `jwt_attributes`, rewritten at each sign-in. The admin's
+   * `login_attributes` are never touched here and win where both name a key (metabase#61940).
+   */
   attributes: Record<string, unknown>;
 }
 
@@ -31,7 +34,7 @@ export interface SsoPolicy {
 
 /**
  * Users and groups for every SSO method: find the user by email (case-insensitive) or create them (unless
- * provisioning is off), refresh names and login attributes, and sync the groups the mappings name.
+ * provisioning is off), refresh names and the provider's attributes, and sync the groups the mappings name.
  */
 @Injectable()
 export class SsoUsersService {
@@ -52,7 +55,7 @@ export class SsoUsersService {
             email: identity.email,
             first_name: identity.firstName ?? null,
             last_name: identity.lastName ?? null,
-            login_attributes: identity.attributes,
+            jwt_attributes: providerAttributes(identity.attributes),
             sso_source: policy.source,
           },
           tx,
@@ -61,7 +64,9 @@ export class SsoUsersService {
         const changes: Partial<User> = {};
         if (identity.firstName && identity.firstName !== u.first_name) changes.first_name = identity.firstName;
         if (identity.lastName && identity.lastName !== u.last_name) changes.last_name = identity.lastName;
-        if (Object.keys(identity.attributes).length > 0) changes.login_attributes = identity.attributes;
+        // A claim the provider no longer sends is gone from the attributes in force.
+        const attributes = providerAttributes(identity.attributes);
+        if (JSON.stringify(attributes) !== JSON.stringify(u.jwt_attributes ?? null)) changes.jwt_attributes = attributes;
         if (Object.keys(changes).length > 0) {
           await this.users.update(u.id, changes, tx);
           Object.assign(u, changes);

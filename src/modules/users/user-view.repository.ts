@@ -5,6 +5,7 @@ import { AppSql } from '../../common/database/app-sql';
 import { parseJson } from '../../common/database/stored-json';
 import { isoTime } from '../../common/database/sql-time';
 import { type UserView } from './user.view';
+import { structuredAttributes } from './user-attributes';
 import { commonName } from '../../common/views/wire-values';
 import { UserViewCache } from './user-view.cache';
 
@@ -18,6 +19,7 @@ interface UserViewRow {
   is_qbnewb: boolean;
   locale: string | null;
   login_attributes: string | null;
+  jwt_attributes: string | null;
   sso_source: string | null;
   date_joined: Date | string;
   last_login: Date | string | null;
@@ -62,7 +64,7 @@ export class UserViewRepository {
       : `group_concat(m.group_id || ':' || m.is_group_manager, ',' ORDER BY m.group_id)`;
     const [row] = await this.sql.query<Record<string, unknown>>(
       `SELECT u.id, u.email, u.first_name, u.last_name, u.is_superuser, u.is_active, u.is_qbnewb, u.locale, u.login_attributes,
-        u.sso_source, u.date_joined, u.last_login, u.updated_at,
+        u.jwt_attributes, u.sso_source, u.date_joined, u.last_login, u.updated_at,
         (SELECT c.id FROM collection c WHERE c.personal_owner_id = u.id) AS personal_collection_id,
         (SELECT ${pairs} FROM permissions_group_membership m WHERE m.user_id = u.id) AS memberships
       FROM core_user u WHERE u.id = $1`,
@@ -70,6 +72,14 @@ export class UserViewRepository {
     );
     return row ? toView(typedRow<UserViewRow>(row, USER_VIEW_ROW_SHAPE)) : undefined;
   }
+}
+
+function attributesOf(r: UserViewRow): Pick<UserView, 'login_attributes' | 'jwt_attributes' | 'structured_attributes'> {
+  const held = {
+    login_attributes: parseJson<Record<string, unknown> | null>(r.login_attributes, null),
+    jwt_attributes: parseJson<Record<string, unknown> | null>(r.jwt_attributes, null),
+  };
+  return { ...held, structured_attributes: structuredAttributes(held) };
 }
 
 function toView(r: UserViewRow): UserView {
@@ -94,7 +104,7 @@ function toView(r: UserViewRow): UserView {
     date_joined: isoTime(r.date_joined)!,
     last_login: isoTime(r.last_login),
     updated_at: isoTime(r.updated_at)!,
-    login_attributes: parseJson<Record<string, unknown> | null>(r.login_attributes, null),
+    ...attributesOf(r),
     sso_source: r.sso_source,
     personal_collection_id: r.personal_collection_id,
     user_group_memberships: memberships,

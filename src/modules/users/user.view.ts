@@ -1,6 +1,7 @@
 import { PermissionsGroupMembership } from '../../schema/permissions-group-membership.entity';
 import { commonName, iso } from '../../common/views/wire-values';
 import { User } from '../../schema/user.entity';
+import { structuredAttributes, type StructuredAttribute } from './user-attributes';
 
 /** The user as the API shows it: the keys Metabase's GET /api/user/current carries (which every client reads first), and more. */
 export interface UserView {
@@ -18,6 +19,9 @@ export interface UserView {
   last_login: string | null;
   updated_at: string;
   login_attributes: Record<string, unknown> | null;
+  jwt_attributes: Record<string, unknown> | null;
+  /** The attributes in force, each with its source (callers see only their own, or are admins). */
+  structured_attributes: Record<string, StructuredAttribute>;
   sso_source: string | null;
   personal_collection_id: number | null;
   user_group_memberships: Array<{ id: number; is_group_manager: boolean }>;
@@ -40,6 +44,8 @@ export function toUserView(u: User, memberships: PermissionsGroupMembership[], p
     last_login: iso(u.last_login),
     updated_at: iso(u.updated_at)!,
     login_attributes: u.login_attributes,
+    jwt_attributes: u.jwt_attributes,
+    structured_attributes: structuredAttributes(u),
     sso_source: u.sso_source,
     personal_collection_id: personalCollectionId,
     user_group_memberships: memberships.map((m) => ({ id: m.group_id, is_group_manager: m.is_group_manager })),

@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { Transform, Type } from 'class-transformer';
-import { IsArray, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { IsArray, IsString, Matches, MaxLength, ValidateBy, ValidateNested } from 'class-validator';
 import { MSG } from '../../common/validation/messages';
 import {
   Bool,
@@ -15,6 +15,7 @@ import {
   PositiveInt,
   Id,
 } from '../../common/validation/validators';
+import { ATTRIBUTE_MSG, isAttributeValue, isReservedKey } from './user-attributes';
 
 const NAME_MAX = 254;
 const LOCALE_MESSAGE = "String must be a valid two-letter ISO language or language-country code e.g. 'en' or 'en_US'.";
@@ -33,6 +34,23 @@ export class GroupMembershipDto {
   @Bool()
   is_group_manager?: boolean | null;
 }
+
+const entriesOf = (v: unknown) => (v && typeof v === 'object' ? Object.entries(v) : []);
+
+/** A map of attribute names to parameter values; `@` names are the system's (tenants). One message per broken rule. */
+export const LoginAttributes = () =>
+  applyDecorators(
+    IsMap(),
+    ValidateBy(
+      { name: 'loginAttributeKeys', validator: { validate: (v: unknown) => entriesOf(v).every(([k]) => !isReservedKey(k)) } },
+      { message: ATTRIBUTE_MSG.reservedKey },
+    ),
+    ValidateBy(
+      { name: 'loginAttributeValues', validator: { validate: (v: unknown) => entriesOf(v).every(([, x]) => isAttributeValue(x)) } },
+      { message: ATTRIBUTE_MSG.value },
+    ),
+    Nullable(),
+  );
 
 const Memberships = () =>
   applyDecorators(
@@ -93,8 +111,7 @@ export class CreateUserDto {
   @Memberships()
   user_group_memberships?: GroupMembershipDto[] | null;
 
-  @Nullable()
-  @IsMap()
+  @LoginAttributes()
   login_attributes?: Record<string, unknown> | null;
 }
 
@@ -124,8 +141,7 @@ export class UpdateUserDto {
   @Memberships()
   user_group_memberships?: GroupMembershipDto[] | null;
 
-  @Nullable()
-  @IsMap()
+  @LoginAttributes()
   login_attributes?: Record<string, unknown> | null;
 }
 
@@ -136,4 +152,10 @@ export class ChangePasswordDto {
   @Nullable()
   @IsString({ message: MSG.nonBlank })
   old_password?: string | null;
+}
+
+/** PUT /api/mt/user/:id/attributes: the older way to set what PUT /api/user/:id sets. */
+export class SetLoginAttributesDto {
+  @LoginAttributes()
+  login_attributes?: Record<string, unknown> | null;
 }

@@ -5,6 +5,8 @@ import { PermissionsGroupMembership } from '../../schema/permissions-group-membe
 import { PermissionsModule } from '../permissions';
 import { Session } from '../../schema/session.entity';
 import { User } from '../../schema/user.entity';
+import { UserAttributesController } from './user-attributes.controller';
+import { UserAttributesService } from './user-attributes.service';
 import { UsersController } from './users.controller';
 import { UsersRepository } from './users.repository';
 import { UserViewCache } from './user-view.cache';
@@ -13,8 +15,8 @@ import { UsersService } from './users.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([User, PermissionsGroupMembership, Session]), PermissionsModule, CollectionsModule],
-  controllers: [UsersController],
-  providers: [UsersRepository, UsersService, UserViewRepository, UserViewCache],
+  controllers: [UsersController, UserAttributesController],
+  providers: [UsersRepository, UsersService, UserAttributesService, UserViewRepository, UserViewCache],
   exports: [UsersRepository, UsersService],
 })
 export class UsersModule {}

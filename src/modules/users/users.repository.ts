@@ -84,6 +84,18 @@ export class UsersRepository {
     return out;
   }
 
+  /** Every distinct attribute map users hold (the admin's and the providers'), as stored. */
+  async attributeMaps(): Promise<string[]> {
+    const distinct = (column: 'login_attributes' | 'jwt_attributes') =>
+      this.db.manager
+        .createQueryBuilder(User, 'u')
+        .select(`DISTINCT u.${column}`, 'attrs')
+        .where(`u.${column} IS NOT NULL`)
+        .getRawMany<{ attrs: string }>();
+    const rows = [...(await distinct('login_attributes')), ...(await distinct('jwt_attributes'))];
+    return rows.map((r) => r.attrs);
+  }
+
   countActiveAdmins(tx: EntityManager = this.db.manager): Promise<number> {
     return tx.count(User, { where: { is_superuser: true, is_active: true, type: 'personal' } });
   }

@@ -26,6 +26,8 @@ export interface NewUser {
   is_superuser?: boolean;
   type?: UserType;
   login_attributes?: Record<string, unknown> | null;
+  /** What an identity provider said at sign-in (see providerAttributes). */
+  jwt_attributes?: Record<string, unknown> | null;
   sso_source?: string | null;
   /** Extra groups besides All Users (and Administrators for superusers). */
   group_ids?: number[];
@@ -67,6 +69,7 @@ export class UsersService {
               is_superuser: Boolean(input.is_superuser),
               type: input.type ?? 'personal',
               login_attributes: input.login_attributes ?? null,
+              jwt_attributes: input.jwt_attributes ?? null,
               sso_source: input.sso_source ?? null,
               locale: null,
               last_login: null,

@@ -5,7 +5,7 @@ import { User } from '../../../schema/user.entity';
 import { SsoUsersService } from '../sso-users.service';
 import type { SsoClaims } from './jwt-sso-token';
 
-/** Claims of the JWT standard, never kept as login attributes. */
+/** Claims of the JWT standard, never kept as user attributes. */
 const REGISTERED = ['iss', 'sub', 'aud', 'exp', 'nbf', 'iat', 'jti'];
 
 /** JWT SSO after the token is verified: the claims, read with the attribute names of the settings, sign a user in. */

@@ -20,7 +20,7 @@ export interface SamlLogin {
   lastName: string | null;
   /** Values of `saml-attribute-group` (mapping them to groups is the caller's). */
   groups: string[];
-  /** The assertion's other attributes (not email, names or groups), for the user's login attributes. */
+  /** The assertion's other attributes (not email, names or groups), for the user's `jwt_attributes`. */
   attributes: Record<string, string | string[]>;
   /** The return path given to `redirect()` for the request this response answers; validate it before use. */
   returnTo: string | null;
