@@ -54,7 +54,9 @@ describe('JWT SSO', () => {
     expect(masked).not.toContain(secret);
   });
 
-  it('signs a new user in from a browser: session cookie, redirect to return_to, names and login attributes kept', async () => {
+  // Extra claims go to jwt_attributes, not login_attributes (v0.52 did that): a sign-in must not erase the admin's
+  // values (COMPAT.md, "User attributes").
+  it('signs a new user in from a browser: session cookie, redirect to return_to, names and extra claims kept', async () => {
     const address = email();
     const token = sign({ email: address, first_name: 'Jo', last_name: 'Token', groups: [], tenant: 'acme', region: 7 });
     const res = await t.http().get('/auth/sso').query({ jwt: token, return_to: '/question/1-superb' }).expect(302);
@@ -64,7 +66,8 @@ describe('JWT SSO', () => {
     const me = await t.http().get('/api/user/current').set('Cookie', cookie.split(';')[0]).expect(200);
     expect(me.body).toMatchObject({ email: address.toLowerCase(), first_name: 'Jo', last_name: 'Token', is_superuser: false });
     const full = await t.http().get(`/api/user/${me.body.id}`).set(auth(admin)).expect(200);
-    expect(full.body.login_attributes).toEqual({ tenant: 'acme', region: 7 });
+    expect(full.body.jwt_attributes).toEqual({ tenant: 'acme', region: 7 });
+    expect(full.body.login_attributes).toBeNull();
     expect(full.body.sso_source ?? 'jwt').toBe('jwt');
   });
 

@@ -108,7 +108,8 @@ describe('SAML sign-in through /auth/sso', () => {
     expect((await post(t, signedResponse(idp, opts(req.id)))).status).toBe(302);
   });
 
-  it('signs a new user in, keeps extra attributes as login attributes, and finds them again by email in any case', async () => {
+  // Extra attributes are the provider's (jwt_attributes), apart from the admin's login_attributes (COMPAT.md, "User attributes").
+  it('signs a new user in, keeps extra attributes as provider attributes, and finds them again by email in any case', async () => {
     const req = await start(t, '/collection/4');
     const address = email();
     const res = await post(t, signedResponse(idp, opts(req.id, { email: address, extra: { tenant: 'acme' } })), '/collection/4');
@@ -120,7 +121,8 @@ describe('SAML sign-in through /auth/sso', () => {
       .set('Cookie', sessionOf(res) as string)
       .expect(200);
     expect(me.body).toMatchObject({ email: address, first_name: 'Sam', last_name: 'Ell', is_superuser: false });
-    expect(me.body.login_attributes).toMatchObject({ tenant: 'acme' });
+    expect(me.body.jwt_attributes).toMatchObject({ tenant: 'acme' });
+    expect(me.body.login_attributes).toBeNull();
 
     const again = await start(t2);
     const res2 = await post(t2, signedResponse(idp, opts(again.id, { email: address.toUpperCase(), firstName: 'Samuel' })));
