@@ -33,6 +33,8 @@ export interface User extends CurrentUser {
   date_joined: string;
   sso_source: string | null;
   login_attributes: Record<string, unknown> | null;
+  /** What the last JWT or SAML sign-in brought; the administrator's `login_attributes` win per key. */
+  jwt_attributes?: Record<string, unknown> | null;
   user_group_memberships: Array<{ id: number; is_group_manager: boolean }>;
   group_ids: number[];
 }

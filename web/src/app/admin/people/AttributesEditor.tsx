@@ -27,8 +27,9 @@ export function attributesOf(rows: AttributeRow[]): { value: Record<string, unkn
 }
 
 /**
- * The user's attributes (`login_attributes`): what JWT and SAML sign-in fill from the identity provider's claims, and
- * what row-level rules and sandboxes read. Names and values, one row each.
+ * The attributes an administrator sets on a user (`login_attributes`): row-level rules read them together with what
+ * JWT and SAML sign-in bring (`jwt_attributes`, rewritten at each sign-in), the administrator's value winning where
+ * both name a key. Names and values, one row each.
  */
 export function AttributesEditor({
   rows,
@@ -46,7 +47,7 @@ export function AttributesEditor({
         Attributes
       </Text>
       <Text size="xs" c="dimmed">
-        Filled in by JWT and SAML sign-in from the identity provider&apos;s claims; row-level rules read them.
+        Row-level rules read them with the claims of JWT and SAML sign-in; a value set here wins over a claim of the same name.
       </Text>
       {rows.map((r, i) => (
         <Group key={i} gap="xs" align="flex-end" wrap="nowrap">
