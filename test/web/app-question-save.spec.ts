@@ -165,4 +165,38 @@ describeBrowser('saving and revising a question', () => {
     await ask.getByRole('button', { name: 'Discard changes' }).click();
     await until(() => pathOf(page).startsWith('/collection/root'));
   });
+  it('adds the saved question to a dashboard below its cards, and opens the dashboard', async () => {
+    const other = (
+      await http()
+        .post('/api/card')
+        .set(auth(admin))
+        .send({
+          name: 'Prices',
+          display: 'table',
+          visualization_settings: {},
+          dataset_query: { type: 'native', database: db, native: { query: 'SELECT price FROM products' } },
+        })
+        .expect(200)
+    ).body as { id: number };
+    const board = (await http().post('/api/dashboard').set(auth(admin)).send({ name: 'Shop board' }).expect(200)).body as { id: number };
+    await http()
+      .put(`/api/dashboard/${board.id}`)
+      .set(auth(admin))
+      .send({ dashcards: [{ id: -1, card_id: other.id, row: 0, col: 0, size_x: 12, size_y: 4 }] })
+      .expect(200);
+
+    await page.goto(`${app.base}/model/${cardId}`);
+    await menu('Add to a dashboard');
+    const dialog = page.getByRole('dialog', { name: /^Add .* to a dashboard$/ });
+    await dialog.getByRole('textbox', { name: 'Search dashboards' }).fill('Shop');
+    await dialog.getByRole('list', { name: 'Dashboards' }).getByRole('button', { name: 'Shop board' }).click();
+    await until(() => pathOf(page).startsWith(`/dashboard/${board.id}`));
+    const held = (await http().get(`/api/dashboard/${board.id}`).set(auth(admin)).expect(200)).body as {
+      dashcards: Array<{ card_id: number; row: number; col: number }>;
+    };
+    expect(held.dashcards.map((d) => [d.card_id, d.row, d.col])).toEqual([
+      [other.id, 0, 0],
+      [cardId, 4, 0],
+    ]);
+  });
 });

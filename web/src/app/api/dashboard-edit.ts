@@ -111,6 +111,8 @@ export interface SearchCard {
   model: string;
   display?: string;
   collection?: { name?: string | null } | null;
+  /** Cards and dashboards only: whether the caller may change it. */
+  can_write?: boolean;
 }
 
 export function useCardSearch(q: string) {

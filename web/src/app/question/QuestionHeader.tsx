@@ -7,11 +7,12 @@ import { useArchiveItems, useMoveItems } from '../api/item';
 import { CollectionPicker } from '../collections/CollectionPicker';
 import { notifySuccess } from '../notify';
 import type { Draft } from './draft';
+import { AddToDashboardModal } from './AddToDashboardModal';
 import { ModelColumnsDrawer } from './ModelColumnsDrawer';
 import { RevisionDrawer } from './RevisionDrawer';
 import { SaveDialog } from './SaveDialog';
 
-type Dialog = 'save' | 'save-as' | 'history' | 'move' | 'columns' | null;
+type Dialog = 'save' | 'save-as' | 'history' | 'move' | 'columns' | 'dashboard' | null;
 
 const KIND = { question: 'question', model: 'model', metric: 'metric' } as const;
 
@@ -100,7 +101,7 @@ export function QuestionHeader(props: {
                 <Menu.Item onClick={() => toggleBookmark.mutate({ type: 'card', id: card.id, on: !bookmarked })}>
                   {bookmarked ? 'Remove from bookmarks' : 'Bookmark'}
                 </Menu.Item>
-                <Menu.Item disabled>Add to a dashboard (coming with the dashboard editor)</Menu.Item>
+                <Menu.Item onClick={() => setDialog('dashboard')}>Add to a dashboard</Menu.Item>
                 {card.can_write && (
                   <Menu.Item
                     color="red"
@@ -135,6 +136,7 @@ export function QuestionHeader(props: {
         />
       )}
       {dialog === 'history' && card && <RevisionDrawer card={card} onClose={() => setDialog(null)} onReverted={props.onReload} />}
+      {dialog === 'dashboard' && card && <AddToDashboardModal card={card} onClose={() => setDialog(null)} beforeLeave={props.allowLeave} />}
       {dialog === 'columns' && card && <ModelColumnsDrawer card={card} onClose={() => setDialog(null)} onSaved={props.onReload} />}
       {dialog === 'move' && card && (
         <CollectionPicker
