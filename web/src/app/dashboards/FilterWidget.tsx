@@ -2,6 +2,7 @@ import { MultiSelect, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import { useParameterValues, type DashboardParameter } from '../api/dashboard-view';
+import { DateFilterInput } from '../components/DateFilterInput';
 import { constraints, widgetKind, type FilterValues } from './params';
 
 /** A values answer's entries (`[value]` or `[value, label]`) as options of a select. */
@@ -38,6 +39,16 @@ export function FilterWidget(props: {
   const required = p.required === true;
   const label = p.name;
   if (kind === 'list') return <ListWidget {...props} />;
+  if (kind === 'date')
+    return (
+      <DateFilterInput
+        label={label}
+        type={p.type}
+        required={required}
+        value={typeof props.value === 'string' ? props.value : null}
+        onChange={props.onChange}
+      />
+    );
   const text =
     props.value === null || props.value === undefined ? '' : (Array.isArray(props.value) ? props.value : [props.value]).join(', ');
   return (
@@ -45,7 +56,7 @@ export function FilterWidget(props: {
       label={label}
       required={required}
       w={200}
-      placeholder={kind === 'date' ? 'e.g. 2024-01-31 or past30days' : kind === 'number' ? 'e.g. 10 or 10, 20' : 'Enter a value'}
+      placeholder={kind === 'number' ? 'e.g. 10 or 10, 20' : 'Enter a value'}
       defaultValue={text}
       // Applied when the person leaves the field or presses Enter, not on every keystroke (each would re-run cards).
       onBlur={(e) => props.onChange(parse(kind, e.currentTarget.value))}
@@ -66,7 +77,6 @@ function parse(kind: string, raw: string): unknown {
     const nums = parts.map(Number).filter((n) => Number.isFinite(n));
     return nums.length ? nums : null;
   }
-  if (kind === 'date') return parts[0];
   return parts;
 }
 

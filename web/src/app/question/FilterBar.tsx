@@ -1,12 +1,12 @@
 import { Group, TagsInput, TextInput } from '@mantine/core';
 import { useFieldValues } from '../api/field';
+import { DateFilterInput } from '../components/DateFilterInput';
 import type { TagValues } from './parameters';
 import { variableTags, type TemplateTag, type TemplateTags } from './sql/template-tags';
 
 /** Placeholder per widget: how a value is typed. */
 function hint(type: string, widget?: string): string {
   if (type === 'number' || widget?.startsWith('number')) return 'Enter a number';
-  if (type === 'date' || widget?.startsWith('date')) return 'YYYY-MM-DD';
   return 'Enter a value';
 }
 
@@ -40,6 +40,18 @@ export function FilterBar({
           const set = (v: string) => onChange({ ...values, [t.name]: v });
           const fieldId = fieldIdOf(t);
           const many = t.type === 'dimension' && fieldId !== null && !/^(date|number)/.test(t['widget-type'] ?? '');
+          const date = t.type === 'date' || (t.type === 'dimension' && (t['widget-type'] ?? '').startsWith('date'));
+          if (date)
+            return (
+              <DateFilterInput
+                key={t.name}
+                label={t['display-name'] || t.name}
+                type={t.type === 'date' ? 'date/single' : t['widget-type']}
+                required={t.required}
+                value={values[t.name] || null}
+                onChange={(v) => set(v ?? '')}
+              />
+            );
           return many ? (
             <FieldValuesInput key={t.name} tag={t} fieldId={fieldId} value={values[t.name] ?? ''} onChange={set} />
           ) : (
