@@ -4,12 +4,17 @@ import { JwtService } from '@nestjs/jwt';
 import { ArchivedError, MessageError, NotFoundError } from '../../common/errors/api-errors';
 import type { CardsRepository } from '../cards/cards.repository';
 import type { DashboardsRepository } from '../dashboards/dashboards.repository';
+import type { EmbeddingKeysService } from './embedding-keys.service';
 import type { SharedQueriesService } from '../public-sharing/shared-queries.service';
+import { CORRUPT } from './embed-token';
 import { EMBEDDING_OFF, EmbedOf, EmbedTokenGuard, OBJECT_NOT_EMBEDDABLE, PreviewTokenGuard, type EmbedGrant } from './embed-token.guard';
 
 const KEY = 'c'.repeat(64);
 const jwt = new JwtService();
-const sign = (payload: object) => jwt.sign(payload, { secret: KEY, algorithm: 'HS256' });
+const sign = (payload: object, secret = KEY, header: object = {}) =>
+  jwt.sign(payload, { secret, algorithm: 'HS256', header: { alg: 'HS256', ...header } });
+/** Named keys by kid, as EmbeddingKeysService.secretFor answers (revoked ones are simply absent). */
+const NAMED: Record<string, string> = { acme: 'a'.repeat(64), globex: 'b'.repeat(64) };
 
 class Routes {
   @EmbedOf('question')
@@ -45,7 +50,8 @@ describe('embed token guards', () => {
       },
     } as unknown as SharedQueriesService;
     const reader = { get: async (k: string) => settings[k] };
-    return new (G as unknown as new (...a: unknown[]) => T)(new Reflector(), reader, cards, dashboards, shared);
+    const keys = { secretFor: async (kid: string) => NAMED[kid] ?? null } as unknown as EmbeddingKeysService;
+    return new (G as unknown as new (...a: unknown[]) => T)(new Reflector(), reader, cards, dashboards, shared, keys);
   };
   const refusal = async (p: Promise<unknown>) => {
     const e = await p.then(
@@ -128,5 +134,25 @@ describe('embed token guards', () => {
     await expect(
       make(EmbedTokenGuard).canActivate(context('unmarked', sign({ resource: { question: 7 }, params: {} })).ctx),
     ).rejects.toThrow('Embed route without @EmbedOf(resource)');
+  });
+
+  it('checks a token naming a kid against that key only, and one naming none against embedding-secret-key', async () => {
+    const claims = { resource: { question: 7 }, params: {} };
+    const message = async (token: string) =>
+      ((await refusal(make(EmbedTokenGuard).canActivate(context('card', token).ctx))) as Error).message;
+    await expect(make(EmbedTokenGuard).canActivate(context('card', sign(claims, NAMED.acme, { kid: 'acme' })).ctx)).resolves.toBe(true);
+    await expect(
+      make(PreviewTokenGuard).canActivate(context('card', sign({ ...claims, _embedding_params: {} }, NAMED.globex, { kid: 'globex' })).ctx),
+    ).resolves.toBe(true);
+    // Another customer's secret, the default key, an unknown or revoked kid, a kid that is not a string: a bad signature.
+    expect(await message(sign(claims, NAMED.globex, { kid: 'acme' }))).toBe(CORRUPT);
+    expect(await message(sign(claims, KEY, { kid: 'acme' }))).toBe(CORRUPT);
+    expect(await message(sign(claims, NAMED.acme, { kid: 'initech' }))).toBe(CORRUPT);
+    expect(await message(sign(claims, NAMED.acme, { kid: 7 }))).toBe(CORRUPT);
+    expect(await message(sign(claims, NAMED.acme))).toBe(CORRUPT);
+    // A named key works with no embedding-secret-key set; a token naming none still needs it.
+    settings['embedding-secret-key'] = null;
+    await expect(make(EmbedTokenGuard).canActivate(context('card', sign(claims, NAMED.acme, { kid: 'acme' })).ctx)).resolves.toBe(true);
+    expect(await message(sign(claims))).toBe('The embedding secret key has not been set.');
   });
 });

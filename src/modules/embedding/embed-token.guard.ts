@@ -11,7 +11,8 @@ import { type CardRow } from '../../schema/card.rows';
 import { DashboardsRepository, type ReadableDashboard } from '../dashboards';
 import { SharedQueriesService } from '../public-sharing';
 import { isEmbeddingParams, type EmbeddingParams } from './embed-params';
-import { verifyEmbedToken, type EmbedClaims, type EmbedResource } from './embed-token';
+import { CORRUPT, headerKid, verifyEmbedToken, type EmbedClaims, type EmbedResource } from './embed-token';
+import { EmbeddingKeysService } from './embedding-keys.service';
 
 export const EMBEDDING_OFF = 'Embedding is not enabled.';
 export const OBJECT_NOT_EMBEDDABLE = 'Embedding is not enabled for this object.';
@@ -37,8 +38,9 @@ export interface EmbedGrant extends SharedGrant {
 }
 
 /**
- * The shared part of both token guards: the token from the path verified for the route's resource, static embedding
- * on, the object loaded (404 when missing, archived refused), and, outside preview, the object's own switch.
+ * The shared part of both token guards: the token from the path verified for the route's resource (against the named
+ * key its header's `kid` names, else `embedding-secret-key`), static embedding on, the object loaded (404 when missing,
+ * archived refused), and, outside preview, the object's own switch.
  */
 abstract class TokenGuardBase implements CanActivate {
   protected abstract readonly preview: boolean;
@@ -49,6 +51,7 @@ abstract class TokenGuardBase implements CanActivate {
     private readonly cards: CardsRepository,
     private readonly dashboards: DashboardsRepository,
     private readonly shared: SharedQueriesService,
+    private readonly keys: EmbeddingKeysService,
   ) {}
 
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
@@ -56,8 +59,7 @@ abstract class TokenGuardBase implements CanActivate {
     if (!resource) throw new Error('Embed route without @EmbedOf(resource)');
     const token = ctx.switchToHttp().getRequest<Request>().params?.token;
     if (typeof token !== 'string') throw new Error('Embed route without :token');
-    const secret = await this.settings.get<string | null>('embedding-secret-key');
-    const claims = verifyEmbedToken(token, secret, resource, { preview: this.preview });
+    const claims = verifyEmbedToken(token, await this.secretFor(token), resource, { preview: this.preview });
     if ((await this.settings.get<boolean>('enable-embedding-static')) !== true) throw new MessageError(EMBEDDING_OFF);
     const shared: SharedScope = { via: 'embed', model: resource === 'dashboard' ? 'dashboard' : 'card', id: claims.id };
     // A dashboard comes with its dashcards (what its routes run), and is looked up alone only to say why it is not served.
@@ -73,6 +75,18 @@ abstract class TokenGuardBase implements CanActivate {
     const grant: EmbedGrant = { shared, claims, preview: this.preview, whitelist, ...object };
     setShared(ctx, grant);
     return true;
+  }
+
+  /**
+   * A token naming a key (`kid`) is checked against that key only; one that names none, against `embedding-secret-key`.
+   * An unknown, revoked or malformed `kid` is refused as a bad signature is, so kids cannot be probed.
+   */
+  private async secretFor(token: string): Promise<string | null> {
+    const kid = headerKid(token);
+    if (kid === undefined) return this.settings.get<string | null>('embedding-secret-key');
+    const secret = typeof kid === 'string' ? await this.keys.secretFor(kid) : null;
+    if (!secret) throw new MessageError(CORRUPT);
+    return secret;
   }
 }
 

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { JwtService } from '@nestjs/jwt';
 import { MessageError } from '../../common/errors/api-errors';
-import { ALG_NONE, CORRUPT, MISSING_ALG, NO_SECRET_KEY, verifyEmbedToken } from './embed-token';
+import { ALG_NONE, CORRUPT, headerKid, MISSING_ALG, NO_SECRET_KEY, verifyEmbedToken } from './embed-token';
 
 const KEY = 'a'.repeat(32) + '0123456789abcdef'.repeat(2);
 const jwt = new JwtService();
@@ -108,5 +108,17 @@ describe('verifyEmbedToken', () => {
     );
     // Outside preview the claim is ignored: the object's stored whitelist applies.
     expect(verifyEmbedToken(tok({ _embedding_params: { state: 'enabled' } }), KEY, 'question').embeddingParams).toBeUndefined();
+  });
+});
+
+describe('headerKid', () => {
+  it('reads the kid of the JOSE header as it stands, and nothing from what is not a header', () => {
+    expect(headerKid(raw({ alg: 'HS256', kid: 'acme' }, {}))).toBe('acme');
+    expect(headerKid(raw({ alg: 'HS256', kid: 7 }, {}))).toBe(7);
+    expect(headerKid(raw({ alg: 'HS256', kid: null }, {}))).toBeNull();
+    expect(headerKid(raw({ alg: 'HS256' }, {}))).toBeUndefined();
+    // The payload's kid is not the header's.
+    expect(headerKid(raw({ alg: 'HS256' }, { kid: 'acme' }))).toBeUndefined();
+    for (const bad of ['', 'not-a-token', '.x.y', `${b64([1])}.x.y`, `${b64('kid')}.x.y`]) expect(headerKid(bad)).toBeUndefined();
   });
 });

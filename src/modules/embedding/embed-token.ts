@@ -64,6 +64,19 @@ export function verifyEmbedToken(
   return claims;
 }
 
+/**
+ * The `kid` member of the token's JOSE header as it stands (undefined when absent or when the header cannot be read:
+ * verification then refuses the token as it always has).
+ */
+export function headerKid(token: string): unknown {
+  try {
+    const header: unknown = JSON.parse(Buffer.from(token.slice(0, Math.max(token.indexOf('.'), 0)), 'base64url').toString('utf8'));
+    return isMap(header) ? header.kid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** `alg` must be named and must not be `none`: checked on the header before anything else is read. */
 function checkAlg(token: string): void {
   const dot = token.indexOf('.');
