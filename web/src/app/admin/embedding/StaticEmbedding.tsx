@@ -9,6 +9,7 @@ import { SettingSwitch } from '../settings/SettingSwitch';
 import { usePageTitle } from '../../components/PageTitle';
 import { notifyError, notifySuccess } from '../../notify';
 import { SharedItemsTable } from '../settings/SharedItemsTable';
+import { SigningKeys } from './SigningKeys';
 import { envLock, pickSettings, SettingsForm, useSettingsForm } from '../settings/settings-form';
 
 /**
@@ -37,6 +38,7 @@ export function StaticEmbedding() {
         />
       </SettingsForm>
       <EmbeddingKey />
+      <SigningKeys />
       <section aria-labelledby="embedded-items">
         <Title order={2} fz="h3" id="embedded-items" mb="sm">
           Embedded questions and dashboards
