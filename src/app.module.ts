@@ -22,6 +22,7 @@ import { LandingModule } from './modules/landing';
 import { ObservabilityModule } from './modules/observability';
 import { ApiDocsModule } from './modules/api-docs';
 import { RevisionsModule } from './modules/revisions';
+import { RowSecurityModule } from './modules/row-security';
 import { SearchModule } from './modules/search';
 import { QueryCacheModule } from './modules/query-cache';
 import { QueryLogModule } from './modules/query-log';
@@ -57,6 +58,7 @@ export const FEATURE_MODULES = [
   QueryLogModule,
   QueryCacheModule,
   DatasetModule,
+  RowSecurityModule,
   TablesModule,
   FieldsModule,
   CollectionsModule,

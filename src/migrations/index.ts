@@ -18,6 +18,7 @@ import { ModelIndex1765411200000 } from './1765411200000-model-index';
 import { JobLease1765497600000 } from './1765497600000-job-lease';
 import { CardListingOrder1765540800000 } from './1765540800000-card-listing-order';
 import { UserAttributes1765584000000 } from './1765584000000-user-attributes';
+import { RowPolicies1765670400000 } from './1765670400000-row-policies';
 import { EmbeddingKeys1766016000000 } from './1766016000000-embedding-keys';
 
 /** Every migration, in order. Append new ones; never edit one that has landed. */
@@ -42,5 +43,6 @@ export const MIGRATIONS = [
   JobLease1765497600000,
   CardListingOrder1765540800000,
   UserAttributes1765584000000,
+  RowPolicies1765670400000,
   EmbeddingKeys1766016000000,
 ];

@@ -3,6 +3,7 @@ import { DatabasesModule } from '../databases';
 import { FieldsModule } from '../fields';
 import { QueryCacheModule } from '../query-cache';
 import { QueryLogModule } from '../query-log';
+import { RowSecurityModule } from '../row-security';
 import { SnippetsModule } from '../snippets';
 import { WarehouseModule } from '../warehouse';
 import { DatasetMetadataService } from './dataset-metadata.service';
@@ -16,7 +17,7 @@ import { PivotService } from './pivot.service';
 import { QueryMetadataRepository } from './query-metadata.repository';
 
 @Module({
-  imports: [WarehouseModule, SnippetsModule, FieldsModule, DatabasesModule, QueryCacheModule, QueryLogModule],
+  imports: [WarehouseModule, SnippetsModule, FieldsModule, DatabasesModule, QueryCacheModule, QueryLogModule, RowSecurityModule],
   controllers: [DatasetController, DatasetParameterController],
   providers: [
     DatasetService,

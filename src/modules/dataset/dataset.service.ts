@@ -20,6 +20,7 @@ import { checkQueryBody, datasetQueryOf, isNativeQuery, nativeRequestOf } from '
 import { queryHash, QueryLogService, rawQueryHash } from '../query-log';
 import { cacheKey, QueryCacheService } from '../query-cache';
 import { MetricsService } from '../observability';
+import { RowSecurityService } from '../row-security';
 
 const UNRESTRICTED: Access = { data: 'unrestricted', native: 'write', download: 'full' };
 
@@ -74,6 +75,7 @@ export class DatasetService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(AppLogger) private readonly logger: AppLogger,
     @Optional() private readonly metrics?: MetricsService,
+    @Optional() private readonly rowSecurity?: RowSecurityService,
   ) {}
 
   /** Runs a query (from the cache when `cacheTtlSeconds` allows) and records the run in the execution log. */
@@ -103,7 +105,7 @@ export class DatasetService {
   ): Promise<DatasetAnswer | DatasetStream> {
     const opts: DatasetRunOptions = typeof options === 'string' ? { context: options } : options;
     const context = opts.context ?? 'ad-hoc';
-    const { processor, assertMayRun } = await this.processor(caller);
+    const { processor, assertMayRun, policyKey } = await this.processor(caller);
     let planned: PlannedQuery | null;
     try {
       planned = await processor.plan(checkQueryBody(body, 'dataset'));
@@ -128,7 +130,14 @@ export class DatasetService {
     const shape = isShared(caller) ? { isSuperuser: true, groupIds: [] } : caller;
     const key =
       ttl > 0 && !opts.groupingSets
-        ? cacheKey({ query: planned.query, defaultMaxRows, timezone: planned.database.timezone ?? null, caller: shape, access })
+        ? cacheKey({
+            query: planned.query,
+            defaultMaxRows,
+            timezone: planned.database.timezone ?? null,
+            caller: shape,
+            access,
+            policy: await policyKey(planned.database.id),
+          })
         : null;
     if (key && !opts.ignoreCache) {
       const startedAt = new Date();
@@ -268,7 +277,12 @@ export class DatasetService {
    * any level. Both read the caller's access once per database and run. A shared object's run has no such checks
    * (see SharedGrant).
    */
-  private async processor(caller: Reader): Promise<{ processor: QueryProcessor; assertMayRun(planned: PlannedQuery): Promise<Access> }> {
+  private async processor(caller: Reader): Promise<{
+    processor: QueryProcessor;
+    assertMayRun(planned: PlannedQuery): Promise<Access>;
+    /** The caller's row security restrictions on a database as text ('' for none): results are shared only alike. */
+    policyKey(dbId: number): Promise<string>;
+  }> {
     const timezone = (await this.settings.get<string | null>('report-timezone')) || null;
     const metadata = new AppMetadataProvider(this.metadataRepo, timezone, this.metadataCache);
     const content = this.content.resolverFor(caller);
@@ -286,9 +300,12 @@ export class DatasetService {
       if (carriesSql(planned.query) && access.native !== 'write') throw new ForbiddenError();
       return access;
     };
+    const policies = this.rowSecurity?.policiesFor(caller);
+    const policyKey = async (dbId: number) => (policies ? policies.key(dbId) : '');
     const processor = new QueryProcessor({
       metadata,
       content,
+      ...(policies ? { policies } : {}),
       database: async (id) => {
         const row = await metadata.connection(id);
         return row ? { meta: { id: row.id, engine: row.engine, timezone }, driver: this.connections.driverFor(row) } : null;
@@ -299,11 +316,15 @@ export class DatasetService {
       // Each run waits for the caller's turn on its database, unless it joins an identical run in flight of a caller
       // with the same scope (query-authorization.ts sharingScope).
       slot: (db, signal) => this.slots.take(db.id, warehousePoolSize(db.engine), slotOwner(caller), signal),
-      sharing: { runs: this.sharedRuns, scope: async (db) => sharingScope(caller, await accessTo(db.id)), owner: slotOwner(caller) },
+      sharing: {
+        runs: this.sharedRuns,
+        scope: async (db) => sharingScope(caller, await accessTo(db.id)) + (await policyKey(db.id)),
+        owner: slotOwner(caller),
+      },
       // Stage timings are debug lines: at other levels the processor does not time its stages at all.
       ...(this.logger.debugEnabled() ? { log: (msg: string, fields: Record<string, unknown>) => this.logger.debug(msg, fields) } : {}),
     });
-    return { processor, assertMayRun };
+    return { processor, assertMayRun, policyKey };
   }
 }
 

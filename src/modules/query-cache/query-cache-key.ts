@@ -15,6 +15,8 @@ export interface CacheKeyParts {
   /** Who asks: admins share one shape; everyone else is keyed by their exact set of groups and their access. */
   caller: { isSuperuser: boolean; groupIds: number[] };
   access: { data: string; native: string };
+  /** The caller's row security restrictions on the database, as canonical text; '' or absent for none. */
+  policy?: string;
 }
 
 const KEYS = ['database', 'type', 'query', 'native', 'parameters', 'constraints'] as const;
@@ -32,6 +34,8 @@ export function cacheKey(parts: CacheKeyParts): string {
   const perms = parts.caller.isSuperuser
     ? 'superuser'
     : { groups: [...new Set(parts.caller.groupIds)].sort((a, b) => a - b), data: parts.access.data, native: parts.access.native };
-  const text = canonicalJson({ v: KEY_VERSION, query, maxRows: parts.defaultMaxRows, timezone: parts.timezone, perms });
+  // Only restricted callers' keys change: their rows depend on their attributes, not only on their groups.
+  const policy = parts.policy ? { policy: parts.policy } : {};
+  const text = canonicalJson({ v: KEY_VERSION, query, maxRows: parts.defaultMaxRows, timezone: parts.timezone, perms, ...policy });
   return createHash('sha256').update(text).digest('hex');
 }

@@ -36,6 +36,8 @@ export interface ProcessorDeps extends ExecutePolicy {
    * (the caller lacks native-query permission); absent, such queries run.
    */
   authorizeSql?(db: DatabaseMeta): Promise<void>;
+  /** The caller's row security policies (preprocess/apply-row-policies.ts); absent for callers none apply to. */
+  policies?: PreprocessContext['policies'];
   /** Debug lines: the time each stage took, and the stage a failure came from, with the query's id. */
   log?(msg: string, fields: Record<string, unknown>): void;
 }
@@ -247,7 +249,13 @@ export class QueryProcessor {
   }
 
   private context(now: Date | undefined, maxRows: number): PreprocessContext {
-    return { metadata: this.deps.metadata, content: this.deps.content, now: now ?? new Date(), maxRows };
+    return {
+      metadata: this.deps.metadata,
+      content: this.deps.content,
+      now: now ?? new Date(),
+      maxRows,
+      ...(this.deps.policies ? { policies: this.deps.policies } : {}),
+    };
   }
 
   /** The `preprocess` stages of PIPELINE, in order. */

@@ -1,6 +1,7 @@
 import type { ContentResolver, MetadataProvider } from '../metadata';
 import { levelPath } from '../mbql/places';
 import type { DatasetQuery } from '../mbql/types';
+import type { RowPolicies } from './row-policy-types';
 
 /** What stages may consult. Everything about the app DB comes through the two resolvers. */
 export interface PreprocessContext {
@@ -9,6 +10,8 @@ export interface PreprocessContext {
   now: Date;
   /** Rows at most, from the query's constraints or the caller's default (2,000 for ad-hoc queries). */
   maxRows: number;
+  /** The caller's row security policies (absent: none apply, as for admins and shared objects). */
+  policies?: RowPolicies;
 }
 
 export type Stage = (query: DatasetQuery, ctx: PreprocessContext) => Promise<DatasetQuery> | DatasetQuery;

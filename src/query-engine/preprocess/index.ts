@@ -5,6 +5,7 @@ import type { DatasetQuery } from '../mbql/types';
 import { validateDatasetQuery } from '../mbql/validate';
 import { addImplicitJoins } from './add-implicit-joins';
 import { addRowLimit } from './add-row-limit';
+import { applyRowPolicies } from './apply-row-policies';
 import { bucketDatetimes } from './bucket-datetimes';
 import { PreprocessContext, Stage } from './context';
 import { expandSegmentsAndMetrics } from './expand-segments-metrics';
@@ -23,6 +24,7 @@ export type StageName =
   | 'substitute-parameters'
   | 'resolve-fields'
   | 'add-implicit-joins'
+  | 'apply-row-policies'
   | 'bucket-datetimes'
   | 'add-row-limit'
   | 'compile'
@@ -93,10 +95,13 @@ export const PIPELINE: readonly PipelineStage[] = [
         ? { ...state, query: { ...state.query, query: addImplicitJoins(state.query.query, state.metadata) } }
         : state,
   },
+  // Row security sees every table the query reads: card sources spliced in, implicit joins added.
+  rewrite('apply-row-policies', applyRowPolicies),
   rewrite('bucket-datetimes', bucketDatetimes),
   rewrite('add-row-limit', addRowLimit),
 ];
 
 export * from './context';
+export type { RowCondition, RowFilter, RowPolicies, TableRestriction } from './row-policies';
 export { addImplicitJoins } from './add-implicit-joins';
 export { loadMetadata } from './load-metadata';

@@ -14,6 +14,8 @@ const MAX_DEPTH = 20;
  */
 export const resolveSourceCards: Stage = async (query, ctx) => {
   if (query.type !== 'query' || !query.query) return query;
+  // A model's persisted table holds all its rows: a caller restricted by row policies runs the model's query.
+  const restricted = async () => ctx.policies !== undefined && (await ctx.policies.restrictions(query.database)).size > 0;
   /** The card in place of `source-table`: its query nested as `source-query`, or its SQL as `native` (no extra level). */
   /** `at`: the path of the level or join whose source this is (a missing card is named there). */
   const replace = async <T extends { 'source-table'?: number | string }>(node: T, seen: number[], at: string): Promise<T> => {
@@ -40,7 +42,7 @@ export const resolveSourceCards: Stage = async (query, ctx) => {
     if (card.databaseId !== query.database) throw new PreprocessError(`Card ${id} belongs to another database.`, undefined, at);
     // A persisted model inside a card (a question on a question on the model): its table, as substitute-persisted-models
     // does for the query's own sources.
-    const persisted = seen.length ? await ctx.content.persisted?.(id) : null;
+    const persisted = seen.length && !(await restricted()) ? await ctx.content.persisted?.(id) : null;
     const engine = persisted ? (await ctx.metadata.database(query.database))?.engine : undefined;
     if (persisted && engine) return persistedRead(engine, id, persisted);
     // The card's query is checked as it is spliced in, as the query sent was: the compiler relies on the shapes.

@@ -15,6 +15,8 @@ export const PERSISTED_MODEL = 'qp/persisted-model';
  */
 export const substitutePersistedModels: Stage = async (query, ctx) => {
   if (query.type !== 'query' || !query.query || !ctx.content.persisted) return query;
+  // A model's table holds all its rows: a caller restricted by row policies runs the model's query instead.
+  if (ctx.policies && (await ctx.policies.restrictions(query.database)).size > 0) return query;
   const persisted = ctx.content.persisted.bind(ctx.content);
   let engine: Engine | undefined;
   const replace = async <T extends { 'source-table'?: number | string }>(node: T): Promise<T> => {

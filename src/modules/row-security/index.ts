@@ -1,0 +1,2 @@
+export { RowSecurityModule } from './row-security.module';
+export { RowSecurityService, type CallerPolicies } from './row-security.service';

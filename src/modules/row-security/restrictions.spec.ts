@@ -1,0 +1,69 @@
+import { fieldOf, restrictionsKey, restrictionsOf, type RestrictionInput } from './restrictions';
+import type { PolicyRow } from './row-policies.repository';
+
+const fields = [
+  { id: 101, table_id: 10, name: 'USER_ID', base_type: 'type/Integer' },
+  { id: 102, table_id: 10, name: 'REGION', base_type: 'type/Text' },
+];
+const policy = (group_id: number, extra: Partial<PolicyRow> = {}): PolicyRow => ({
+  id: group_id,
+  group_id,
+  group_name: `G${group_id}`,
+  table_id: 10,
+  card_id: null,
+  attribute_remappings: { uid: 'USER_ID' },
+  ...extra,
+});
+const input = (extra: Partial<RestrictionInput>): RestrictionInput => ({
+  policies: [],
+  readers: [],
+  fields,
+  attributes: { uid: '3' },
+  ...extra,
+});
+
+describe('restrictionsOf', () => {
+  it('restricts a table by the policies of the groups that read the database, OR-ed', () => {
+    const map = restrictionsOf(
+      input({ policies: [policy(1), policy(2, { attribute_remappings: { region: 'REGION' } })], readers: [1, 2] }),
+    );
+    expect(map.get(10)).toEqual({
+      tableId: 10,
+      groups: ['G1', 'G2'],
+      filters: [
+        { group: 'G1', conditions: [{ fieldId: 101, column: 'USER_ID', baseType: 'type/Integer', attribute: 'uid', value: '3' }] },
+        { group: 'G2', conditions: [{ fieldId: 102, column: 'REGION', baseType: 'type/Text', attribute: 'region', value: undefined }] },
+      ],
+    });
+  });
+
+  it('is lifted by another reading group without a policy; ignores policies of groups without access', () => {
+    expect(restrictionsOf(input({ policies: [policy(1)], readers: [1, 3] })).size).toBe(0);
+    expect(restrictionsOf(input({ policies: [policy(1), policy(2)], readers: [2] })).get(10)?.groups).toEqual(['G2']);
+  });
+
+  it('turns a policy it cannot apply into a refusal of the table, not an open table', () => {
+    expect(
+      restrictionsOf(input({ policies: [policy(1, { attribute_remappings: { uid: 'NOPE' } })], readers: [1] })).get(10)?.refusal,
+    ).toMatch(/maps attribute `uid` to no column/);
+    expect(restrictionsOf(input({ policies: [policy(1, { card_id: 5 })], readers: [1] })).get(10)?.refusal).toMatch(/saved question/);
+  });
+});
+
+describe('fieldOf', () => {
+  it('takes a column name (any case), a field id, or a dimension target', () => {
+    expect(fieldOf('user_id', fields)?.id).toBe(101);
+    expect(fieldOf(102, fields)?.id).toBe(102);
+    expect(fieldOf(['dimension', ['field', 101, null]], fields)?.id).toBe(101);
+    expect(fieldOf(['variable', ['template-tag', 'x']], fields)).toBeUndefined();
+  });
+});
+
+describe('restrictionsKey', () => {
+  it('differs with the attribute values, and is empty without restrictions', () => {
+    const key = (uid: unknown) => restrictionsKey(restrictionsOf(input({ policies: [policy(1)], readers: [1], attributes: { uid } })));
+    expect(key('3')).not.toBe(key('4'));
+    expect(key('3')).toBe(key('3'));
+    expect(restrictionsKey(new Map())).toBe('');
+  });
+});

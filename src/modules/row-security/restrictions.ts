@@ -1,0 +1,72 @@
+import type { RowCondition, TableRestriction } from '../../query-engine/preprocess/row-policies';
+import type { FieldRow, PolicyRow } from './row-policies.repository';
+
+/** What deciding a caller's restrictions on one database takes, read by RowSecurityService. */
+export interface RestrictionInput {
+  /** The policies of the caller's groups on the database's tables. */
+  policies: PolicyRow[];
+  /** The caller's groups that may read the database (its data access before policies). */
+  readers: number[];
+  /** The fields of the policies' tables. */
+  fields: FieldRow[];
+  attributes: Record<string, unknown>;
+}
+
+/**
+ * The tables restricted for a caller, with the filters that apply. A table is restricted by the policies of the
+ * caller's groups that may read the database, unless one of those groups reads it without a policy (Metabase: an
+ * unrestricted group lifts the sandbox). Several applying filter policies combine by OR (Metabase refuses two).
+ */
+export function restrictionsOf(input: RestrictionInput): Map<number, TableRestriction> {
+  const readers = new Set(input.readers);
+  const byTable = new Map<number, PolicyRow[]>();
+  for (const p of input.policies) if (readers.has(p.group_id)) byTable.set(p.table_id, [...(byTable.get(p.table_id) ?? []), p]);
+  const out = new Map<number, TableRestriction>();
+  for (const [tableId, policies] of byTable) {
+    const withPolicy = new Set(policies.map((p) => p.group_id));
+    if ([...readers].some((g) => !withPolicy.has(g))) continue;
+    const fields = input.fields.filter((f) => f.table_id === tableId);
+    const restriction: TableRestriction = { tableId, groups: policies.map((p) => p.group_name), filters: [] };
+    try {
+      restriction.filters = policies.map((p) => ({ group: p.group_name, conditions: conditionsOf(p, fields, input.attributes) }));
+    } catch (e) {
+      // Only a query that reads the table fails: a policy that cannot be applied never lets its rows through.
+      if (!(e instanceof Refusal)) throw e;
+      restriction.refusal = e.message;
+    }
+    out.set(tableId, restriction);
+  }
+  return out;
+}
+
+class Refusal extends Error {}
+
+function conditionsOf(p: PolicyRow, fields: FieldRow[], attributes: Record<string, unknown>): RowCondition[] {
+  if (p.card_id !== null)
+    throw new Refusal(`The row security policy of group ${p.group_name} uses a saved question, which this server cannot apply yet.`);
+  return Object.entries(p.attribute_remappings).map(([attribute, target]) => {
+    const field = fieldOf(target, fields);
+    if (!field)
+      throw new Refusal(`The row security policy of group ${p.group_name} maps attribute \`${attribute}\` to no column of its table.`);
+    return { fieldId: field.id, column: field.name, baseType: field.base_type, attribute, value: attributes[attribute] };
+  });
+}
+
+/** A remapping's target: a column name, a field id, or `["dimension", ["field", id or name, opts]]`. */
+export function fieldOf(target: unknown, fields: FieldRow[]): FieldRow | undefined {
+  if (typeof target === 'string')
+    return fields.find((f) => f.name === target) ?? fields.find((f) => f.name.toLowerCase() === target.toLowerCase());
+  if (typeof target === 'number') return fields.find((f) => f.id === target);
+  if (Array.isArray(target) && target[0] === 'dimension' && Array.isArray(target[1]) && target[1][0] === 'field')
+    return fieldOf(target[1][1], fields);
+  return undefined;
+}
+
+/** The restrictions as one canonical text: results (cache, shared runs) are shared only between callers with the same. */
+export function restrictionsKey(map: ReadonlyMap<number, TableRestriction>): string {
+  if (map.size === 0) return '';
+  const tables = [...map.values()]
+    .sort((a, b) => a.tableId - b.tableId)
+    .map((r) => [r.tableId, r.refusal ?? null, r.filters.map((f) => f.conditions.map((c) => [c.fieldId, c.value ?? null]))]);
+  return JSON.stringify(tables);
+}

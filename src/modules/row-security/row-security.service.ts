@@ -1,0 +1,55 @@
+import { Injectable } from '@nestjs/common';
+import { userOf, type Reader } from '../../common/auth/shared-grant';
+import type { RowPolicies, TableRestriction } from '../../query-engine/preprocess/row-policies';
+import { restrictionsKey, restrictionsOf } from './restrictions';
+import { RowPoliciesRepository } from './row-policies.repository';
+import { UserAttributes } from './user-attributes';
+
+const NONE: ReadonlyMap<number, TableRestriction> = new Map();
+
+/** A caller's row security, as the query engine and the result cache see it. */
+export interface CallerPolicies extends RowPolicies {
+  /** Canonical text of the caller's restrictions on a database ('' for none): part of result-cache and shared-run keys. */
+  key(dbId: number): Promise<string>;
+}
+
+/** Resolves which tables are restricted for a caller, and how, once per database and run. */
+@Injectable()
+export class RowSecurityService {
+  constructor(
+    private readonly repo: RowPoliciesRepository,
+    private readonly attributes: UserAttributes,
+  ) {}
+
+  /** The policies of one caller. Admins and shared objects (public links, embeds) have none. */
+  policiesFor(caller: Reader): CallerPolicies {
+    const user = userOf(caller);
+    const byDb = new Map<number, Promise<ReadonlyMap<number, TableRestriction>>>();
+    let attributes: Promise<Record<string, unknown>> | undefined;
+    const restrictions = (dbId: number): Promise<ReadonlyMap<number, TableRestriction>> => {
+      if (!user || user.isSuperuser) return Promise.resolve(NONE);
+      let found = byDb.get(dbId);
+      if (!found) {
+        found = this.resolve(user.groupIds, dbId, () => (attributes ??= this.attributes.attributesOf(user.id)));
+        byDb.set(dbId, found);
+      }
+      return found;
+    };
+    return { restrictions, key: async (dbId) => restrictionsKey(await restrictions(dbId)) };
+  }
+
+  private async resolve(
+    groupIds: number[],
+    dbId: number,
+    attributes: () => Promise<Record<string, unknown>>,
+  ): Promise<ReadonlyMap<number, TableRestriction>> {
+    const policies = await this.repo.forGroups(groupIds, dbId);
+    if (!policies.length) return NONE;
+    const [readers, fields, attrs] = await Promise.all([
+      this.repo.unrestrictedGroups(groupIds, dbId),
+      this.repo.fields([...new Set(policies.map((p) => p.table_id))]),
+      attributes(),
+    ]);
+    return restrictionsOf({ policies, readers, fields, attributes: attrs });
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * Row and column security as the engine sees it: what the host (the row-security module) resolved for the caller.
+ * The engine never reads policies or user attributes itself.
+ */
+export interface RowPolicies {
+  /** The tables of this database whose rows are restricted for the caller, by table id; empty when none is. */
+  restrictions(dbId: number): Promise<ReadonlyMap<number, TableRestriction>>;
+}
+
+/** The applying policies of one table: a row is visible when any one of its filters lets it through (OR). */
+export interface TableRestriction {
+  tableId: number;
+  /** Names of the groups whose policies apply (errors name them). */
+  groups: string[];
+  filters: RowFilter[];
+  /** Set when the policies cannot be applied: a query that reads the table fails with this message. */
+  refusal?: string;
+}
+
+/** One filter policy: every condition must hold (AND). No conditions: the policy lets every row through. */
+export interface RowFilter {
+  group: string;
+  conditions: RowCondition[];
+}
+
+/** A column matched against a user attribute: the row's value must be one of the attribute's. */
+export interface RowCondition {
+  fieldId: number;
+  /** For messages. */
+  column: string;
+  baseType: string;
+  attribute: string;
+  /** The attribute as stored; undefined (or null) when the user lacks it. */
+  value: unknown;
+}
