@@ -221,4 +221,81 @@ describe('row security policies applied to queries', () => {
     const lifted = await makeUserDirect(s.t, { group_ids: [group, other] });
     expect(await rows(lifted.session, orders)).toEqual(await sql('SELECT COUNT(*) FROM ORDERS'));
   });
+
+  describe('a question policy', () => {
+    let u3: MadeUser;
+    const uid = () => uids[1];
+
+    beforeAll(async () => {
+      const q = await newGroup();
+      await setGraph({ [q]: { ...FULL, native: 'none' } });
+      const card = await http()
+        .post('/api/card')
+        .set(auth(s.admin))
+        .send({
+          name: `Orders, three columns ${randomBytes(3).toString('hex')}`,
+          display: 'table',
+          visualization_settings: {},
+          dataset_query: mbql({
+            'source-table': s.table('ORDERS').id,
+            fields: [
+              ['field', f('ORDERS', 'ID'), null],
+              ['field', f('ORDERS', 'USER_ID'), null],
+              ['field', f('ORDERS', 'TOTAL'), null],
+            ],
+          }),
+        })
+        .expect(200);
+      await http()
+        .post('/api/mt/gtap')
+        .set(auth(s.admin))
+        .send({
+          group_id: q,
+          table_id: s.table('ORDERS').id,
+          card_id: card.body.id,
+          attribute_remappings: { uid: ['dimension', ['field', f('ORDERS', 'USER_ID'), null]] },
+        })
+        .expect(200);
+      u3 = await makeUserDirect(s.t, { group_ids: [q] });
+      await setAttributes(u3, { uid: uid() });
+    });
+
+    it("replaces the table by the question's rows, its attributes filling the question's filter", async () => {
+      const query = mbql({
+        'source-table': s.table('ORDERS').id,
+        fields: [
+          ['field', f('ORDERS', 'ID'), null],
+          ['field', f('ORDERS', 'TOTAL'), null],
+        ],
+        'order-by': [['asc', ['field', f('ORDERS', 'ID'), null]]],
+      });
+      expect(await rows(u3.session, query)).toEqual(await sql(`SELECT ID, TOTAL FROM ORDERS WHERE USER_ID = ${uid()} ORDER BY ID`));
+      const byState = mbql({
+        'source-table': s.table('ORDERS').id,
+        aggregation: [['count']],
+        breakout: [['field', f('PEOPLE', 'STATE'), { 'source-field': f('ORDERS', 'USER_ID') }]],
+      });
+      expect(await rows(u3.session, byState)).toEqual(
+        await sql(
+          `SELECT P.STATE, COUNT(*) FROM ORDERS O LEFT JOIN PEOPLE P ON O.USER_ID = P.ID WHERE O.USER_ID = ${uid()} GROUP BY P.STATE`,
+        ),
+      );
+    });
+
+    it("shows only the question's columns: in the table's metadata, and a query for another fails", async () => {
+      const meta = await http()
+        .get(`/api/table/${s.table('ORDERS').id}/query_metadata`)
+        .set(auth(u3.session))
+        .expect(200);
+      expect(meta.body.fields.map((x: { name: string }) => x.name).sort()).toEqual(['ID', 'TOTAL', 'USER_ID']);
+      const admins = await http()
+        .get(`/api/table/${s.table('ORDERS').id}/query_metadata`)
+        .set(auth(s.admin))
+        .expect(200);
+      expect(admins.body.fields.length).toBeGreaterThan(3);
+      const res = await run(u3.session, mbql({ 'source-table': s.table('ORDERS').id, fields: [['field', f('ORDERS', 'DISCOUNT'), null]] }));
+      expect(res.status).toBe('failed');
+      expect(res.error).toMatch(/not a column of the source query/);
+    });
+  });
 });

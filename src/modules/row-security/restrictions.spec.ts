@@ -46,7 +46,9 @@ describe('restrictionsOf', () => {
     expect(
       restrictionsOf(input({ policies: [policy(1, { attribute_remappings: { uid: 'NOPE' } })], readers: [1] })).get(10)?.refusal,
     ).toMatch(/maps attribute `uid` to no column/);
-    expect(restrictionsOf(input({ policies: [policy(1, { card_id: 5 })], readers: [1] })).get(10)?.refusal).toMatch(/saved question/);
+    expect(restrictionsOf(input({ policies: [policy(1, { card_id: 5 })], readers: [1] })).get(10)?.refusal).toMatch(
+      /not a query builder question/,
+    );
   });
 });
 

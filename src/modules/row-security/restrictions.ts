@@ -1,3 +1,4 @@
+import type { InnerQuery } from '../../query-engine/mbql/types';
 import type { RowCondition, TableRestriction } from '../../query-engine/preprocess/row-policies';
 import type { FieldRow, PolicyRow } from './row-policies.repository';
 
@@ -28,7 +29,8 @@ export function restrictionsOf(input: RestrictionInput): Map<number, TableRestri
     const fields = input.fields.filter((f) => f.table_id === tableId);
     const restriction: TableRestriction = { tableId, groups: policies.map((p) => p.group_name), filters: [] };
     try {
-      restriction.filters = policies.map((p) => ({ group: p.group_name, conditions: conditionsOf(p, fields, input.attributes) }));
+      if (policies.some((p) => p.card_id !== null)) restriction.question = questionOf(policies, fields, input.attributes);
+      else restriction.filters = policies.map((p) => ({ group: p.group_name, conditions: conditionsOf(p, fields, input.attributes) }));
     } catch (e) {
       // Only a query that reads the table fails: a policy that cannot be applied never lets its rows through.
       if (!(e instanceof Refusal)) throw e;
@@ -41,9 +43,24 @@ export function restrictionsOf(input: RestrictionInput): Map<number, TableRestri
 
 class Refusal extends Error {}
 
+/**
+ * The one question policy of a table. Several policies where one is a question are refused, naming the groups
+ * (their questions' results are not combined). Its attributes filter the question's own source; a native question
+ * (whose SQL could not be filtered) is refused.
+ */
+function questionOf(policies: PolicyRow[], fields: FieldRow[], attributes: Record<string, unknown>): TableRestriction['question'] {
+  if (policies.length > 1)
+    throw new Refusal(
+      `Row security policies of groups ${policies.map((p) => p.group_name).join(', ')} apply to this table and one uses a saved question: they cannot be combined.`,
+    );
+  const [p] = policies;
+  const query = p.card_query as { type?: unknown; query?: unknown } | null;
+  if (!query || query.type !== 'query' || !query.query || typeof query.query !== 'object')
+    throw new Refusal(`The row security policy of group ${p.group_name} uses a question that is not a query builder question.`);
+  return { group: p.group_name, cardId: p.card_id!, query: query.query as InnerQuery, conditions: conditionsOf(p, fields, attributes) };
+}
+
 function conditionsOf(p: PolicyRow, fields: FieldRow[], attributes: Record<string, unknown>): RowCondition[] {
-  if (p.card_id !== null)
-    throw new Refusal(`The row security policy of group ${p.group_name} uses a saved question, which this server cannot apply yet.`);
   return Object.entries(p.attribute_remappings).map(([attribute, target]) => {
     const field = fieldOf(target, fields);
     if (!field)
@@ -67,6 +84,26 @@ export function restrictionsKey(map: ReadonlyMap<number, TableRestriction>): str
   if (map.size === 0) return '';
   const tables = [...map.values()]
     .sort((a, b) => a.tableId - b.tableId)
-    .map((r) => [r.tableId, r.refusal ?? null, r.filters.map((f) => f.conditions.map((c) => [c.fieldId, c.value ?? null]))]);
+    .map((r) => [
+      r.tableId,
+      r.refusal ?? null,
+      r.question ? [r.question.cardId, r.question.query, r.question.conditions.map((c) => [c.fieldId, c.value ?? null])] : null,
+      r.filters.map((f) => f.conditions.map((c) => [c.fieldId, c.value ?? null])),
+    ]);
   return JSON.stringify(tables);
+}
+
+/**
+ * The fields of its table a question policy leaves visible (Metabase: those of the question's `fields` clause), or
+ * null for all of them: a question without `fields` returns its table's columns, one that aggregates only its
+ * breakouts.
+ */
+export function questionFieldIds(query: InnerQuery): number[] | null {
+  const ids = (refs: unknown) =>
+    Array.isArray(refs)
+      ? refs.filter((r) => Array.isArray(r) && r[0] === 'field' && typeof r[1] === 'number').map((r) => r[1] as number)
+      : [];
+  if (Array.isArray(query.fields)) return ids(query.fields);
+  if (Array.isArray(query.aggregation) && query.aggregation.length) return ids(query.breakout);
+  return Array.isArray(query.breakout) && query.breakout.length ? ids(query.breakout) : null;
 }

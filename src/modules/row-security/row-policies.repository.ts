@@ -14,6 +14,8 @@ export interface PolicyRow {
   table_id: number;
   card_id: number | null;
   attribute_remappings: Record<string, unknown>;
+  /** The dataset query of the policy's question (card_id set), parsed. */
+  card_query?: unknown;
 }
 
 export interface FieldRow {
@@ -101,13 +103,15 @@ export class RowPoliciesRepository {
   async forGroups(groupIds: number[], dbId: number): Promise<PolicyRow[]> {
     if (!groupIds.length) return [];
     const rows = await this.sql.query<Record<string, unknown>>(
-      sql`SELECT s.id, s.group_id, g.name AS group_name, s.table_id, s.card_id, s.attribute_remappings
+      sql`SELECT s.id, s.group_id, g.name AS group_name, s.table_id, s.card_id, s.attribute_remappings, c.dataset_query AS card_query
         FROM sandbox s JOIN metabase_table t ON t.id = s.table_id JOIN permissions_group g ON g.id = s.group_id
+        LEFT JOIN report_card c ON c.id = s.card_id
         WHERE ${and(this.sql.idIn(sql`s.group_id`, groupIds), sql`t.db_id = ${dbId}`)} ORDER BY s.id`,
     );
     return typedRows<Record<string, unknown>>(rows, POLICY_SHAPE).map((r) => ({
       ...(r as unknown as PolicyRow),
       attribute_remappings: parseJson(r.attribute_remappings as string | null, {}) ?? {},
+      card_query: typeof r.card_query === 'string' ? parseJson<unknown>(r.card_query, null) : (r.card_query ?? null),
     }));
   }
 

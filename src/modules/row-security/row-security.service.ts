@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { userOf, type Reader } from '../../common/auth/shared-grant';
 import type { RowPolicies, TableRestriction } from '../../query-engine/preprocess/row-policies';
-import { restrictionsKey, restrictionsOf } from './restrictions';
+import { questionFieldIds, restrictionsKey, restrictionsOf } from './restrictions';
 import { RowPoliciesRepository } from './row-policies.repository';
 import { UserAttributes } from './user-attributes';
 
@@ -36,6 +36,19 @@ export class RowSecurityService {
       return found;
     };
     return { restrictions, key: async (dbId) => restrictionsKey(await restrictions(dbId)) };
+  }
+
+  /**
+   * The fields of a table the caller may see in its metadata: those of a question policy's question, or null (no
+   * narrowing) when no question policy applies.
+   */
+  async visibleFields(caller: Reader, dbId: number, tableId: number): Promise<Set<number> | null> {
+    const r = (await this.policiesFor(caller).restrictions(dbId)).get(tableId);
+    if (!r) return null;
+    if (r.refusal) return new Set();
+    if (!r.question) return null;
+    const ids = questionFieldIds(r.question.query);
+    return ids ? new Set(ids) : null;
   }
 
   private async resolve(

@@ -1,9 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { AuthUser } from '../../common/auth/current-user';
 import { NotFoundError } from '../../common/errors/api-errors';
 import { FieldHydrator, FieldsRepository, MetadataAccess, tableView } from '../fields';
 import { CardMetadataQuery, segmentsMetricsOf } from '../content';
 import { EventBus } from '../../common/events/event-bus';
+import { RowSecurityService } from '../row-security';
 import { DIMENSION_OPTIONS, fieldDimensionOptions } from './dimension-options';
 import { ROOT_COLLECTION_SCHEMA, virtualField } from './virtual-field';
 
@@ -21,6 +22,7 @@ export class TableMetadataService {
     private readonly fields: FieldsRepository,
     private readonly hydrator: FieldHydrator,
     private readonly bus: EventBus,
+    @Optional() private readonly rowSecurity?: RowSecurityService,
   ) {}
 
   /**
@@ -31,7 +33,10 @@ export class TableMetadataService {
     const { table, db } = await this.access.table(caller, id, flags.editable ? 'write' : 'read');
     // A display preference of the admin's data-model editor: ignored for everybody else.
     const includeSensitive = flags.includeSensitive && caller.isSuperuser;
+    // A question policy shows its question's columns only.
+    const visible = (await this.rowSecurity?.visibleFields(caller, table.db_id, id)) ?? null;
     const shown = (await this.fields.activeFields([id])).filter((f) => {
+      if (visible && !visible.has(f.id)) return false;
       if (f.visibility_type === 'retired') return false;
       if (f.visibility_type === 'hidden') return flags.includeHidden;
       if (f.visibility_type === 'sensitive') return includeSensitive;

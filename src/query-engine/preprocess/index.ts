@@ -96,7 +96,7 @@ export const PIPELINE: readonly PipelineStage[] = [
         : state,
   },
   // Row security sees every table the query reads: card sources spliced in, implicit joins added.
-  rewrite('apply-row-policies', applyRowPolicies),
+  { name: 'apply-row-policies', phase: 'preprocess', run: applyRowPolicies },
   rewrite('bucket-datetimes', bucketDatetimes),
   rewrite('add-row-limit', addRowLimit),
 ];

@@ -1,3 +1,5 @@
+import type { InnerQuery } from '../mbql/types';
+
 /**
  * Row and column security as the engine sees it: what the host (the row-security module) resolved for the caller.
  * The engine never reads policies or user attributes itself.
@@ -13,6 +15,11 @@ export interface TableRestriction {
   /** Names of the groups whose policies apply (errors name them). */
   groups: string[];
   filters: RowFilter[];
+  /**
+   * A question policy: the saved question's (MBQL) query stands in for the table wherever it is read, so only its
+   * rows and its columns are visible; its conditions filter that query's own source.
+   */
+  question?: { group: string; cardId: number; query: InnerQuery; conditions: RowCondition[] };
   /** Set when the policies cannot be applied: a query that reads the table fails with this message. */
   refusal?: string;
 }
