@@ -224,40 +224,63 @@ describe('row security policies applied to queries', () => {
 
   describe('a question policy', () => {
     let u3: MadeUser;
+    let q: number;
     const uid = () => uids[1];
-
-    beforeAll(async () => {
-      const q = await newGroup();
-      await setGraph({ [q]: { ...FULL, native: 'none' } });
+    const threeColumns = () => [
+      ['field', f('ORDERS', 'ID'), null],
+      ['field', f('ORDERS', 'USER_ID'), null],
+      ['field', f('ORDERS', 'TOTAL'), null],
+    ];
+    /** A group whose policy on ORDERS is a new question of this query. */
+    async function questionGroup(query: object, attribute_remappings: object = {}): Promise<number> {
+      const group = await newGroup();
+      await setGraph({ [group]: { ...FULL, native: 'none' } });
       const card = await http()
         .post('/api/card')
         .set(auth(s.admin))
         .send({
-          name: `Orders, three columns ${randomBytes(3).toString('hex')}`,
+          name: `Policy ${randomBytes(3).toString('hex')}`,
           display: 'table',
           visualization_settings: {},
-          dataset_query: mbql({
-            'source-table': s.table('ORDERS').id,
-            fields: [
-              ['field', f('ORDERS', 'ID'), null],
-              ['field', f('ORDERS', 'USER_ID'), null],
-              ['field', f('ORDERS', 'TOTAL'), null],
-            ],
-          }),
+          dataset_query: mbql(query),
         })
         .expect(200);
       await http()
         .post('/api/mt/gtap')
         .set(auth(s.admin))
-        .send({
-          group_id: q,
-          table_id: s.table('ORDERS').id,
-          card_id: card.body.id,
-          attribute_remappings: { uid: ['dimension', ['field', f('ORDERS', 'USER_ID'), null]] },
-        })
+        .send({ group_id: group, table_id: s.table('ORDERS').id, card_id: card.body.id, attribute_remappings })
         .expect(200);
+      return group;
+    }
+
+    beforeAll(async () => {
+      q = await questionGroup(
+        { 'source-table': s.table('ORDERS').id, fields: threeColumns() },
+        { uid: ['dimension', ['field', f('ORDERS', 'USER_ID'), null]] },
+      );
       u3 = await makeUserDirect(s.t, { group_ids: [q] });
       await setAttributes(u3, { uid: uid() });
+    });
+
+    it('combines with a question of the same columns as their UNION; refuses one of other columns, naming the groups', async () => {
+      const same = await questionGroup({
+        'source-table': s.table('ORDERS').id,
+        fields: threeColumns(),
+        filter: ['=', ['field', f('ORDERS', 'USER_ID'), null], uids[2]],
+      });
+      const both = await makeUserDirect(s.t, { group_ids: [q, same] });
+      await setAttributes(both, { uid: uid() });
+      const count = mbql({ 'source-table': s.table('ORDERS').id, aggregation: [['count']] });
+      expect(await rows(both.session, count)).toEqual(await sql(`SELECT COUNT(*) FROM ORDERS WHERE USER_ID IN (${uids[1]}, ${uids[2]})`));
+
+      const narrower = await questionGroup({ 'source-table': s.table('ORDERS').id, fields: [['field', f('ORDERS', 'ID'), null]] });
+      const clash = await makeUserDirect(s.t, { group_ids: [q, narrower] });
+      await setAttributes(clash, { uid: uid() });
+      const names = (await http().get('/api/permissions/group').set(auth(s.admin)).expect(200)).body as Array<{ id: number; name: string }>;
+      const res = await run(clash.session, count);
+      expect(res.status).toBe('failed');
+      expect(res.error).toContain(`groups ${[q, narrower].map((id) => names.find((g) => g.id === id)!.name).join(', ')}`);
+      expect(res.error).toMatch(/cannot be combined/);
     });
 
     it("replaces the table by the question's rows, its attributes filling the question's filter", async () => {

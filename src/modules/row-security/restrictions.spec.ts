@@ -52,6 +52,40 @@ describe('restrictionsOf', () => {
   });
 });
 
+describe('restrictionsOf with question policies', () => {
+  const question = (filter?: unknown) => ({
+    type: 'query',
+    query: { 'source-table': 10, fields: [['field', 101, null]], ...(filter ? { filter } : {}) },
+  });
+
+  it('combines questions that differ only in their filters into one query, each policy a part of its filter', () => {
+    const a = policy(1, { card_id: 5, card_query: question(['>', ['field', 101, null], 1]) });
+    const b = policy(2, { card_id: 6, card_query: question(), attribute_remappings: {} });
+    const r = restrictionsOf(input({ policies: [a, b], readers: [1, 2] })).get(10)!;
+    expect(r.refusal).toBeUndefined();
+    expect(r.question).toEqual({
+      groups: ['G1', 'G2'],
+      cardIds: [5, 6],
+      query: { 'source-table': 10, fields: [['field', 101, null]] },
+      parts: [
+        { group: 'G1', filter: ['>', ['field', 101, null], 1], conditions: [expect.objectContaining({ fieldId: 101, value: '3' })] },
+        { group: 'G2', conditions: [] },
+      ],
+    });
+  });
+
+  it('refuses, naming the groups, questions of other columns, a question with a filter policy, and native questions', () => {
+    const a = policy(1, { card_id: 5, card_query: question() });
+    const other = policy(2, { card_id: 6, card_query: { type: 'query', query: { 'source-table': 10 } } });
+    expect(restrictionsOf(input({ policies: [a, other], readers: [1, 2] })).get(10)?.refusal).toMatch(
+      /groups G1, G2 .* cannot be combined/,
+    );
+    expect(restrictionsOf(input({ policies: [a, policy(2)], readers: [1, 2] })).get(10)?.refusal).toMatch(/groups G1, G2/);
+    const native = policy(1, { card_id: 5, card_query: { type: 'native', native: { query: 'SELECT 1' } } });
+    expect(restrictionsOf(input({ policies: [native], readers: [1] })).get(10)?.refusal).toMatch(/not a query builder question/);
+  });
+});
+
 describe('fieldOf', () => {
   it('takes a column name (any case), a field id, or a dimension target', () => {
     expect(fieldOf('user_id', fields)?.id).toBe(101);

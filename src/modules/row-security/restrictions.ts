@@ -44,20 +44,45 @@ export function restrictionsOf(input: RestrictionInput): Map<number, TableRestri
 class Refusal extends Error {}
 
 /**
- * The one question policy of a table. Several policies where one is a question are refused, naming the groups
- * (their questions' results are not combined). Its attributes filter the question's own source; a native question
- * (whose SQL could not be filtered) is refused.
+ * The question standing in for a table. Several policies combine as the UNION of their questions when the questions
+ * return the same columns from the same rows, differing only in their filters (and a filter policy counts as the
+ * whole table): one query whose rows pass any policy's filter. Otherwise they are refused, naming the groups. A
+ * native question (whose SQL could not be filtered) is refused.
  */
 function questionOf(policies: PolicyRow[], fields: FieldRow[], attributes: Record<string, unknown>): TableRestriction['question'] {
-  if (policies.length > 1)
+  const groups = policies.map((p) => p.group_name);
+  const queries = policies.map((p) => {
+    const query = p.card_query as { type?: unknown; query?: unknown } | null;
+    if (p.card_id === null || !query || query.type !== 'query' || !query.query || typeof query.query !== 'object') {
+      if (p.card_id !== null)
+        throw new Refusal(`The row security policy of group ${p.group_name} uses a question that is not a query builder question.`);
+      return null;
+    }
+    return query.query as InnerQuery;
+  });
+  const shapes = queries.map((q) => (q ? JSON.stringify({ ...q, filter: undefined }) : null));
+  const [first] = queries;
+  if (policies.length > 1 && (!first || shapes.some((s) => s !== shapes[0]) || !unionable(first)))
     throw new Refusal(
-      `Row security policies of groups ${policies.map((p) => p.group_name).join(', ')} apply to this table and one uses a saved question: they cannot be combined.`,
+      `The row security policies of groups ${groups.join(', ')} on this table return different columns or rows; ` +
+        'they cannot be combined.',
     );
-  const [p] = policies;
-  const query = p.card_query as { type?: unknown; query?: unknown } | null;
-  if (!query || query.type !== 'query' || !query.query || typeof query.query !== 'object')
-    throw new Refusal(`The row security policy of group ${p.group_name} uses a question that is not a query builder question.`);
-  return { group: p.group_name, cardId: p.card_id!, query: query.query as InnerQuery, conditions: conditionsOf(p, fields, attributes) };
+  const { filter: _filter, ...query } = first!;
+  return {
+    groups,
+    cardIds: policies.map((p) => p.card_id!),
+    query,
+    parts: policies.map((p, i) => ({
+      group: p.group_name,
+      ...(queries[i]!.filter ? { filter: queries[i]!.filter } : {}),
+      conditions: conditionsOf(p, fields, attributes),
+    })),
+  };
+}
+
+/** A question whose rows are its source's rows, one for one: the union of two such differs only in the filter. */
+function unionable(q: InnerQuery): boolean {
+  return !q.aggregation?.length && !q.breakout?.length && q.limit === undefined && !q.page && !q.joins?.length && !q['source-query'];
 }
 
 function conditionsOf(p: PolicyRow, fields: FieldRow[], attributes: Record<string, unknown>): RowCondition[] {
@@ -87,7 +112,13 @@ export function restrictionsKey(map: ReadonlyMap<number, TableRestriction>): str
     .map((r) => [
       r.tableId,
       r.refusal ?? null,
-      r.question ? [r.question.cardId, r.question.query, r.question.conditions.map((c) => [c.fieldId, c.value ?? null])] : null,
+      r.question
+        ? [
+            r.question.cardIds,
+            r.question.query,
+            r.question.parts.map((p) => [p.filter ?? null, p.conditions.map((c) => [c.fieldId, c.value ?? null])]),
+          ]
+        : null,
       r.filters.map((f) => f.conditions.map((c) => [c.fieldId, c.value ?? null])),
     ]);
   return JSON.stringify(tables);

@@ -44,12 +44,17 @@ export async function applyRowPolicies<T extends Prepared>(state: T, ctx: Prepro
 /** The question's query with its conditions as a filter and its own implicit joins, ready to stand in for the table. */
 async function questionQuery(r: TableRestriction, dbId: number, ctx: PreprocessContext): Promise<InnerQuery> {
   const q = r.question!;
-  const filter = restrictionFilter({ ...r, filters: [{ group: q.group, conditions: q.conditions }] }, (id) => ['field', id, null]);
-  const own: InnerQuery = filter ? { ...q.query, filter: both(q.query.filter, filter) } : q.query;
+  const parts = q.parts.map((p) => {
+    const conditions = restrictionFilter({ ...r, filters: [{ group: p.group, conditions: p.conditions }] }, (id) => ['field', id, null]);
+    return p.filter && conditions ? both(p.filter, conditions) : (p.filter ?? conditions);
+  });
+  // A part without any filter lets every row of the question through: so does their union.
+  const filter = parts.some((p) => !p) ? undefined : parts.length === 1 ? parts[0]! : (['or', ...parts] as Filter);
+  const own: InnerQuery = filter ? { ...q.query, filter } : q.query;
   if (typeof own['source-table'] !== 'number' && !own['source-query'])
-    throw new PreprocessError(`The question of the row security policy of group ${q.group} must read a table.`);
+    throw new PreprocessError(`The question of the row security policy of groups ${q.groups.join(', ')} must read a table.`);
   const meta = await loadMetadata(own, ctx.metadata, dbId);
-  return { ...addImplicitJoins(own, meta), [SOURCE_CARD]: q.cardId } as InnerQuery;
+  return { ...addImplicitJoins(own, meta), [SOURCE_CARD]: q.cardIds[0] } as InnerQuery;
 }
 
 function restrictLevel(

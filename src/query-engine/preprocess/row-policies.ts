@@ -2,7 +2,7 @@ import type { Filter } from '../mbql/types';
 import { PreprocessError } from './context';
 import type { RowCondition, TableRestriction } from './row-policy-types';
 
-export type { RowCondition, RowFilter, RowPolicies, TableRestriction } from './row-policy-types';
+export type { QuestionPart, RowCondition, RowFilter, RowPolicies, TableRestriction } from './row-policy-types';
 
 const INTEGER_TYPES = new Set(['type/Integer', 'type/BigInteger']);
 const DECIMAL_TYPES = new Set(['type/Float', 'type/Decimal', 'type/Number']);
@@ -37,6 +37,8 @@ function valueFor(c: RowCondition, v: unknown): string | number | boolean {
  */
 export function restrictionFilter(r: TableRestriction, ref: (fieldId: number) => unknown[]): Filter | null {
   if (r.refusal) throw new PreprocessError(r.refusal);
+  // Never an open table by mistake: a restriction always says what lets rows through.
+  if (r.filters.length === 0) throw new PreprocessError(`Table ${r.tableId} is restricted by a policy with nothing to apply.`);
   const policies = r.filters.map((f) => {
     const parts = f.conditions.map((c) => {
       const values = attributeValues(c);

@@ -1,4 +1,4 @@
-import type { InnerQuery } from '../mbql/types';
+import type { Filter, InnerQuery } from '../mbql/types';
 
 /**
  * Row and column security as the engine sees it: what the host (the row-security module) resolved for the caller.
@@ -16,12 +16,20 @@ export interface TableRestriction {
   groups: string[];
   filters: RowFilter[];
   /**
-   * A question policy: the saved question's (MBQL) query stands in for the table wherever it is read, so only its
-   * rows and its columns are visible; its conditions filter that query's own source.
+   * Question policies: the saved question's (MBQL) query stands in for the table wherever it is read, so only its
+   * rows and its columns are visible. Several questions that differ only in their filters are one query whose rows
+   * pass any of them (their UNION); each part's own filter and its conditions filter that query's source.
    */
-  question?: { group: string; cardId: number; query: InnerQuery; conditions: RowCondition[] };
+  question?: { groups: string[]; cardIds: number[]; query: InnerQuery; parts: QuestionPart[] };
   /** Set when the policies cannot be applied: a query that reads the table fails with this message. */
   refusal?: string;
+}
+
+/** One question policy of a combined question: the question's own filter (if any) and its attribute conditions. */
+export interface QuestionPart {
+  group: string;
+  filter?: Filter;
+  conditions: RowCondition[];
 }
 
 /** One filter policy: every condition must hold (AND). No conditions: the policy lets every row through. */
