@@ -222,6 +222,16 @@ describe('row security policies applied to queries', () => {
     expect(await rows(lifted.session, orders)).toEqual(await sql('SELECT COUNT(*) FROM ORDERS'));
   });
 
+  it("hides a restricted table's stored values and refuses its raw value look-ups", async () => {
+    const category = f('PRODUCTS', 'CATEGORY');
+    const all = await http().get(`/api/field/${category}/values`).set(auth(s.admin)).expect(200);
+    expect(all.body.values.length).toBe(4);
+    const mine = await http().get(`/api/field/${category}/values`).set(auth(u1.session)).expect(200);
+    expect(mine.body).toEqual({ field_id: category, values: [], has_more_values: true });
+    await http().get(`/api/field/${category}/search/${category}`).query({ value: 'G' }).set(auth(u1.session)).expect(403);
+    await http().get(`/api/field/${category}/summary`).set(auth(u1.session)).expect(403);
+  });
+
   describe('a question policy', () => {
     let u3: MadeUser;
     let q: number;

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { AuthUser } from '../../common/auth/current-user';
 import { isAdmin, type Reader } from '../../common/auth/shared-grant';
 import { ForbiddenError, MessageError } from '../../common/errors/api-errors';
@@ -6,6 +6,7 @@ import { QueryOptions, QueryResult, SqlParam } from '../../query-engine/execute/
 import { WarehouseDatabase } from '../../schema/database.entity';
 import { WarehouseTable } from '../../schema/table.entity';
 import { WarehouseConnections } from '../warehouse';
+import { RowSecurityService } from '../row-security';
 import { WarehouseField } from '../../schema/field.entity';
 import { keyParam, remappingSql, searchSql, startsWithPattern, summarySql } from './field-queries';
 import { isa } from './field-types';
@@ -25,6 +26,7 @@ export class FieldDataService {
     private readonly access: MetadataAccess,
     private readonly repo: FieldsRepository,
     private readonly connections: WarehouseConnections,
+    @Optional() private readonly rowSecurity?: RowSecurityService,
   ) {}
 
   async summary(caller: AuthUser, id: number): Promise<Array<[string, number | null]>> {
@@ -61,6 +63,8 @@ export class FieldDataService {
   private async readable(caller: Reader, id: number): Promise<FieldInTable> {
     const found = await this.access.field(caller, id, 'read');
     if (found.field.visibility_type === 'sensitive' && !isAdmin(caller)) throw new ForbiddenError();
+    // These read the whole table: a caller restricted by a row policy would see other rows' values.
+    if (await this.rowSecurity?.restricts(caller, found.db.id, found.field.table_id)) throw new ForbiddenError();
     return found;
   }
 

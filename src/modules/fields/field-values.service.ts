@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { AuthUser } from '../../common/auth/current-user';
 import { isAdmin, type Reader } from '../../common/auth/shared-grant';
 import { ForbiddenError, MessageError } from '../../common/errors/api-errors';
@@ -10,6 +10,7 @@ import { isa } from './field-types';
 import { FieldValuesDto } from './fields.dto';
 import { FieldsRepository } from './fields.repository';
 import { MetadataAccess } from './metadata-access.service';
+import { RowSecurityService } from '../row-security';
 
 const LIST = new Set(['list', 'auto-list']);
 const NO_VALUES_VISIBILITY = new Set(['retired', 'sensitive', 'hidden', 'details-only']);
@@ -37,12 +38,15 @@ export class FieldValuesService {
     private readonly access: MetadataAccess,
     private readonly repo: FieldsRepository,
     private readonly sync: SyncService,
+    @Optional() private readonly rowSecurity?: RowSecurityService,
   ) {}
 
   async values(caller: Reader, id: number) {
     const { field, db } = await this.access.field(caller, id, 'read');
     if (field.visibility_type === 'sensitive' && !isAdmin(caller)) throw new ForbiddenError();
     if (!hasListValues(field)) return { field_id: id, values: [], has_more_values: false };
+    // The stored list holds every row's values: a caller restricted by a row policy gets none of them.
+    if (await this.rowSecurity?.restricts(caller, db.id, field.table_id)) return { field_id: id, values: [], has_more_values: true };
     let [stored] = await this.repo.values([id]);
     if (!stored) {
       await this.scan(db, [id]);

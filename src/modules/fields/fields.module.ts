@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { DatabasesModule } from '../databases';
 import { SyncModule } from '../sync';
+import { RowSecurityModule } from '../row-security';
 import { WarehouseModule } from '../warehouse';
 import { FieldDataService } from './field-data.service';
 import { FieldMetadataCache } from './field-metadata.cache';
@@ -14,7 +15,7 @@ import { MetadataAccess } from './metadata-access.service';
 
 /** Field metadata (GET/PUT /api/field/...), and the lookups and hydration the table endpoints share. */
 @Module({
-  imports: [DatabasesModule, WarehouseModule, SyncModule],
+  imports: [DatabasesModule, WarehouseModule, SyncModule, RowSecurityModule],
   controllers: [FieldsController],
   providers: [
     FieldsRepository,

@@ -39,6 +39,14 @@ export class RowSecurityService {
   }
 
   /**
+   * Whether a policy restricts the table for the caller: its raw values (field values, search, remapping, summary)
+   * are then not read straight from the warehouse, which would show every row's.
+   */
+  async restricts(caller: Reader, dbId: number, tableId: number): Promise<boolean> {
+    return (await this.policiesFor(caller).restrictions(dbId)).has(tableId);
+  }
+
+  /**
    * The fields of a table the caller may see in its metadata: those of a question policy's question, or null (no
    * narrowing) when no question policy applies.
    */

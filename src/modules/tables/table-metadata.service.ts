@@ -35,6 +35,8 @@ export class TableMetadataService {
     const includeSensitive = flags.includeSensitive && caller.isSuperuser;
     // A question policy shows its question's columns only.
     const visible = (await this.rowSecurity?.visibleFields(caller, table.db_id, id)) ?? null;
+    // Stored value lists hold every row's values: not for a caller restricted by a row policy.
+    const restricted = (await this.rowSecurity?.restricts(caller, table.db_id, id)) ?? false;
     const shown = (await this.fields.activeFields([id])).filter((f) => {
       if (visible && !visible.has(f.id)) return false;
       if (f.visibility_type === 'retired') return false;
@@ -45,7 +47,7 @@ export class TableMetadataService {
     const dbView = await this.access.dbView(caller, db, true);
     const binning = dbView.features.includes('binning');
     const [hydrated, segments, metrics] = await Promise.all([
-      this.hydrator.detailed(shown, { values: true, includeSensitive }),
+      this.hydrator.detailed(shown, { values: !restricted, includeSensitive }),
       segmentsMetricsOf(this.bus, 'segment', [id]),
       segmentsMetricsOf(this.bus, 'metric', [id]),
     ]);
