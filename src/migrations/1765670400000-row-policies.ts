@@ -20,7 +20,9 @@ export class RowPolicies1765670400000 implements MigrationInterface {
           col.int('card_id'),
           col.text('attribute_remappings'),
         ],
-        foreignKeys: [fk('group_id', 'permissions_group'), fk('table_id', 'metabase_table'), fk('card_id', 'report_card')],
+        // No foreign key on card_id: deleting the question must not delete the policy (and so open the table to
+        // the group); a policy whose question is gone refuses every query of its table until an admin fixes it.
+        foreignKeys: [fk('group_id', 'permissions_group'), fk('table_id', 'metabase_table')],
         uniques: [{ name: 'uq_sandbox_group_table', columnNames: ['group_id', 'table_id'] }],
         indices: [{ name: 'idx_sandbox_table', columnNames: ['table_id'] }],
       }),

@@ -242,6 +242,7 @@ describe('row security policies applied to queries', () => {
       ['field', f('ORDERS', 'TOTAL'), null],
     ];
     /** A group whose policy on ORDERS is a new question of this query. */
+    let lastCard = 0;
     async function questionGroup(query: object, attribute_remappings: object = {}): Promise<number> {
       const group = await newGroup();
       await setGraph({ [group]: { ...FULL, native: 'none' } });
@@ -260,6 +261,7 @@ describe('row security policies applied to queries', () => {
         .set(auth(s.admin))
         .send({ group_id: group, table_id: s.table('ORDERS').id, card_id: card.body.id, attribute_remappings })
         .expect(200);
+      lastCard = card.body.id;
       return group;
     }
 
@@ -291,6 +293,17 @@ describe('row security policies applied to queries', () => {
       expect(res.status).toBe('failed');
       expect(res.error).toContain(`groups ${[q, narrower].map((id) => names.find((g) => g.id === id)!.name).join(', ')}`);
       expect(res.error).toMatch(/cannot be combined/);
+    });
+
+    it('keeps refusing the table when its question is deleted, rather than opening it', async () => {
+      const group = await questionGroup({ 'source-table': s.table('ORDERS').id, fields: threeColumns() });
+      const u = await makeUserDirect(s.t, { group_ids: [group] });
+      const count = mbql({ 'source-table': s.table('ORDERS').id, aggregation: [['count']] });
+      expect(await rows(u.session, count)).toEqual(await sql('SELECT COUNT(*) FROM ORDERS'));
+      await http().delete(`/api/card/${lastCard}`).set(auth(s.admin)).expect(204);
+      const res = await run(u.session, count);
+      expect(res.status).toBe('failed');
+      expect(res.error).toMatch(/uses a question that no longer exists/);
     });
 
     it("replaces the table by the question's rows, its attributes filling the question's filter", async () => {

@@ -55,7 +55,9 @@ function questionOf(policies: PolicyRow[], fields: FieldRow[], attributes: Recor
     const query = p.card_query as { type?: unknown; query?: unknown } | null;
     if (p.card_id === null || !query || query.type !== 'query' || !query.query || typeof query.query !== 'object') {
       if (p.card_id !== null)
-        throw new Refusal(`The row security policy of group ${p.group_name} uses a question that is not a query builder question.`);
+        throw new Refusal(
+          `The row security policy of group ${p.group_name} uses a question that no longer exists or is not a query builder question.`,
+        );
       return null;
     }
     return query.query as InnerQuery;
