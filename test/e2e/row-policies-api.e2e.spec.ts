@@ -131,5 +131,17 @@ describe('/api/mt/gtap: row security policies', () => {
       .send({ group_id: group, table_id: orders, card_id: card.body.id })
       .expect(400);
     expect(res.body.message).toBe("Sandbox Questions can't return columns that have different types than the Table they are sandboxing.");
+    const sqlCard = await http()
+      .post('/api/card')
+      .set(auth(admin))
+      .send({
+        name: 'Orders by SQL',
+        display: 'table',
+        visualization_settings: {},
+        dataset_query: { database: dbId, type: 'native', native: { query: 'SELECT ID FROM ORDERS' } },
+      })
+      .expect(200);
+    const native = await http().post('/api/mt/gtap').set(auth(admin)).send({ group_id: group, table_id: orders, card_id: sqlCard.body.id });
+    expect([native.status, native.body.message]).toEqual([400, expect.stringMatching(/only a query builder question/)]);
   });
 });

@@ -81,7 +81,7 @@ export class RowPoliciesService {
   /**
    * What POST /validate checks, and create/update before they store: the group, table and card exist, the card reads
    * the table's database and returns no column typed unlike the table's, and a filter policy's attributes name
-   * columns of the table. Answers the table's database.
+   * columns of the table (a question's too: they filter its source). Answers the table's database.
    */
   async validate(p: {
     group_id: number;
@@ -103,8 +103,10 @@ export class RowPoliciesService {
         const f = fields.find((x) => x.name === c.name);
         if (f && typeof c.base_type === 'string' && c.base_type !== f.base_type) throw new MessageError(TYPE_MISMATCH);
       }
-      return dbId;
+      if (!card.query || (card.query as { type?: unknown }).type !== 'query')
+        throw new MessageError('A policy can use only a query builder question: SQL could not be filtered by attribute.');
     }
+    // A question's attributes filter its source, the table: they too name its columns (template tags are not supported).
     for (const [attribute, target] of Object.entries(remappings)) {
       if (!fieldOf(target, fields))
         throw new MessageError(`Attribute \`${attribute}\` is mapped to ${JSON.stringify(target)}, not a column of table ${p.table_id}.`);
