@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ALL_USERS_GROUP_ID } from '../../src/schema/permissions-group.entity';
+import { dashboardWith } from '../support/dashboard-factories';
 import { parseCsv } from '../support/downloads';
 import { auth, makeUserDirect, MadeUser } from '../support/factories';
 import { startSampleApp, type SampleApp } from '../support/sample-app';
@@ -220,6 +221,52 @@ describe('row security policies applied to queries', () => {
     expect((await run(bad.session, orders)).error).toMatch(/`uid` \("abc"\) is not an integer/);
     const lifted = await makeUserDirect(s.t, { group_ids: [group, other] });
     expect(await rows(lifted.session, orders)).toEqual(await sql('SELECT COUNT(*) FROM ORDERS'));
+  });
+
+  it("filters a dashboard card's query", async () => {
+    const card = await http()
+      .post('/api/card')
+      .set(auth(s.admin))
+      .send({
+        name: `Orders count ${randomBytes(3).toString('hex')}`,
+        display: 'scalar',
+        visualization_settings: {},
+        dataset_query: mbql({ 'source-table': s.table('ORDERS').id, aggregation: [['count']] }),
+      })
+      .expect(200);
+    const dash = await dashboardWith(s.t, s.admin, [card.body.id]);
+    const dashcard = dash.dashcards[0].id;
+    for (const c of cases()) {
+      const res = await http()
+        .post(`/api/dashboard/${dash.id}/dashcard/${dashcard}/card/${card.body.id}/query`)
+        .set(auth(c.who().session))
+        .send({})
+        .expect(202);
+      expect(res.body.data.rows).toEqual(await sql(`SELECT COUNT(*) FROM ORDERS WHERE USER_ID IN (${inList(c.uid())})`));
+    }
+  });
+
+  it('filters every query of a pivot table, its grand total included', async () => {
+    const res = await http()
+      .post('/api/dataset/pivot')
+      .set(auth(u2.session))
+      .send({
+        ...mbql({
+          'source-table': s.table('ORDERS').id,
+          aggregation: [['count']],
+          breakout: [
+            ['field', f('PRODUCTS', 'CATEGORY'), { 'source-field': f('ORDERS', 'PRODUCT_ID') }],
+            ['field', f('ORDERS', 'USER_ID'), null],
+          ],
+        }),
+        pivot_rows: [0, 1],
+      })
+      .expect(202);
+    expect(res.body.status).toBe('completed');
+    const total = (res.body.data.rows as unknown[][]).filter((r) => r[2] === 3);
+    const users = new Set((res.body.data.rows as unknown[][]).filter((r) => r[2] === 0).map((r) => r[1]));
+    expect([...users].sort()).toEqual([uids[1], uids[2]]);
+    expect(total.map((r) => r[3])).toEqual((await sql(`SELECT COUNT(*) FROM ORDERS WHERE USER_ID IN (${uids[1]}, ${uids[2]})`))[0]);
   });
 
   it("hides a restricted table's stored values and refuses its raw value look-ups", async () => {
