@@ -5,6 +5,7 @@ import { CardsModule } from '../cards';
 import { DashboardsModule, DashcardActionsQuery } from '../dashboards';
 import { EventBus } from '../../common/events/event-bus';
 import { DatasetModule } from '../dataset';
+import { RowSecurityModule } from '../row-security';
 import { WarehouseModule } from '../warehouse';
 import { ActionDashcardsService } from './action-dashcards.service';
 import { ActionPrefill } from './action-prefill.service';
@@ -24,7 +25,14 @@ import { PublicActionDashcardsController, PublicActionsController } from './publ
  * dashboards module the actions of action buttons (it answers DashcardActionsQuery).
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([Action, QueryAction, ImplicitAction]), CardsModule, DashboardsModule, DatasetModule, WarehouseModule],
+  imports: [
+    TypeOrmModule.forFeature([Action, QueryAction, ImplicitAction]),
+    CardsModule,
+    DashboardsModule,
+    DatasetModule,
+    WarehouseModule,
+    RowSecurityModule,
+  ],
   controllers: [ActionsController, DashcardExecuteController, PublicActionsController, PublicActionDashcardsController],
   providers: [
     ActionsRepository,

@@ -9,6 +9,7 @@ import type { DatabaseAccessService, WarehouseConnections } from '../warehouse';
 import { ACTIONS_DISABLED, ActionRunner } from './action-runner.service';
 import type { ActionDatabase, ActionRow, ActionsRepository } from './actions.repository';
 import { ActionsService, NATIVE_MODEL, NOT_A_MODEL } from './actions.service';
+import type { RowSecurityService } from '../row-security';
 
 /**
  * ActionsService's authoring and access rules. The runner is the real one over the same mocked repository (its
@@ -45,7 +46,9 @@ describe('ActionsService', () => {
       ...over,
     }) as ActionRow;
 
-  function setup(opts: { row?: ActionRow | null; card?: CardRow; db?: ActionDatabase | null; publicSharing?: boolean } = {}) {
+  function setup(
+    opts: { row?: ActionRow | null; card?: CardRow; db?: ActionDatabase | null; publicSharing?: boolean; rowRestricted?: boolean } = {},
+  ) {
     const row = opts.row === undefined ? action() : opts.row;
     const db = opts.db === undefined ? enabledDb : opts.db;
     const repo = {
@@ -75,6 +78,7 @@ describe('ActionsService', () => {
       cards as unknown as CardAccessService,
       databases as unknown as DatabaseAccessService,
       settings as unknown as SettingsReader,
+      { restrictsAny: jest.fn().mockResolvedValue(opts.rowRestricted ?? false) } as unknown as RowSecurityService,
     );
     return { service, repo, cards, databases, execute };
   }
@@ -175,6 +179,11 @@ describe('ActionsService', () => {
 
     const m = setup();
     await expect(m.service.execute(caller, 9, { x: 1 })).resolves.toEqual({ 'rows-updated': [1] });
+
+    // A row policy on the database: an action would read and write rows past it.
+    const restricted = setup({ rowRestricted: true });
+    await expect(restricted.service.execute(caller, 9, { x: 1 })).rejects.toBeInstanceOf(ForbiddenError);
+    expect(restricted.execute).not.toHaveBeenCalled();
   });
 
   it('shares only while public sharing is on, keeps an existing link, and shows the public nothing of the SQL', async () => {

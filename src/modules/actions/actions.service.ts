@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { AuthUser } from '../../common/auth/current-user';
 import { PUBLIC_SHARING_OFF } from '../../common/auth/public-sharing.guard';
-import { MessageError, NotFoundError, ValidationError } from '../../common/errors/api-errors';
+import { ForbiddenError, MessageError, NotFoundError, ValidationError } from '../../common/errors/api-errors';
 import { SETTINGS_READER, type SettingsReader } from '../../common/settings/settings-reader';
 import { CardAccessService } from '../cards';
 import type { CardRow } from '../../schema/card.rows';
 import { isoTime } from '../../common/database/sql-time';
 import { DatabaseAccessService } from '../warehouse';
+import { RowSecurityService } from '../row-security';
 import type { Action, ActionType, ImplicitKind } from '../../schema/action.entity';
 import { ActionRunner } from './action-runner.service';
 import type { CreateActionDto, UpdateActionDto } from './actions.dto';
@@ -34,6 +35,7 @@ export class ActionsService {
     private readonly cards: CardAccessService,
     private readonly databases: DatabaseAccessService,
     @Inject(SETTINGS_READER) private readonly settings: SettingsReader,
+    @Optional() private readonly rowSecurity?: RowSecurityService,
   ) {}
 
   async list(caller: AuthUser, modelId: number | null): Promise<Record<string, unknown>[]> {
@@ -137,6 +139,8 @@ export class ActionsService {
     const db = await this.runner.databaseOf(row);
     if (!db) throw new NotFoundError();
     await this.databases.assertCanRead(caller, db.id);
+    // An action reads and writes rows by key, past any row policy: not for a caller whose rows are restricted there.
+    if (await this.rowSecurity?.restrictsAny(caller, db.id)) throw new ForbiddenError();
   }
 
   async share(caller: AuthUser, id: number): Promise<{ uuid: string }> {

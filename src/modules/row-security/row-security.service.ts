@@ -46,6 +46,11 @@ export class RowSecurityService {
     return (await this.policiesFor(caller).restrictions(dbId)).has(tableId);
   }
 
+  /** Whether any policy restricts a table of the database for the caller (actions, which write rows, are then refused). */
+  async restrictsAny(caller: Reader, dbId: number): Promise<boolean> {
+    return (await this.policiesFor(caller).restrictions(dbId)).size > 0;
+  }
+
   /**
    * The fields of a table the caller may see in its metadata: those of a question policy's question, or null (no
    * narrowing) when no question policy applies.
