@@ -79,6 +79,7 @@ describe('the query pipeline', () => {
       'preprocess:substitute-parameters',
       'preprocess:resolve-fields',
       'preprocess:add-implicit-joins',
+      'preprocess:apply-row-policies',
       'preprocess:bucket-datetimes',
       'preprocess:add-row-limit',
     ]);
