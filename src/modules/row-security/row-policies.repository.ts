@@ -126,10 +126,17 @@ export class RowPoliciesRepository {
   }
 
   /** The user's attributes as the admin set them (login_attributes). */
-  async loginAttributes(userId: number): Promise<Record<string, unknown>> {
-    const rows = await this.sql.query<{ login_attributes: unknown }>(sql`SELECT login_attributes FROM core_user WHERE id = ${userId}`);
-    const raw = rows[0]?.login_attributes;
-    const parsed = typeof raw === 'string' ? parseJson<unknown>(raw, null) : raw;
-    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+  /** The user's attribute maps: the administrator's and the last sign-in's (null when unset). */
+  async attributeSources(
+    userId: number,
+  ): Promise<{ login_attributes: Record<string, unknown> | null; jwt_attributes: Record<string, unknown> | null }> {
+    const rows = await this.sql.query<{ login_attributes: unknown; jwt_attributes: unknown }>(
+      sql`SELECT login_attributes, jwt_attributes FROM core_user WHERE id = ${userId}`,
+    );
+    const map = (raw: unknown) => {
+      const parsed = typeof raw === 'string' ? parseJson<unknown>(raw, null) : raw;
+      return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+    };
+    return { login_attributes: map(rows[0]?.login_attributes), jwt_attributes: map(rows[0]?.jwt_attributes) };
   }
 }

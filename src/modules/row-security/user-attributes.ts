@@ -1,15 +1,16 @@
 import { Injectable } from '@nestjs/common';
+import { userAttributes } from '../users';
 import { RowPoliciesRepository } from './row-policies.repository';
 
 /**
- * The one place row security reads a user's attributes from. Today the admin's `login_attributes`; attributes from
- * other sources (JWT claims) are to be merged here, login attributes overriding them as in Metabase.
+ * The one place row security reads a user's attributes from: those of the last JWT or SAML sign-in overridden by the
+ * administrator's `login_attributes`, as in Metabase (users/user-attributes.ts merges them).
  */
 @Injectable()
 export class UserAttributes {
   constructor(private readonly repo: RowPoliciesRepository) {}
 
-  attributesOf(userId: number): Promise<Record<string, unknown>> {
-    return this.repo.loginAttributes(userId);
+  async attributesOf(userId: number): Promise<Record<string, unknown>> {
+    return userAttributes(await this.repo.attributeSources(userId));
   }
 }
