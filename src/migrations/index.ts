@@ -19,6 +19,7 @@ import { JobLease1765497600000 } from './1765497600000-job-lease';
 import { CardListingOrder1765540800000 } from './1765540800000-card-listing-order';
 import { UserAttributes1765584000000 } from './1765584000000-user-attributes';
 import { RowPolicies1765670400000 } from './1765670400000-row-policies';
+import { TablePermissions1765756800000 } from './1765756800000-table-permissions';
 import { EmbeddingKeys1766016000000 } from './1766016000000-embedding-keys';
 
 /** Every migration, in order. Append new ones; never edit one that has landed. */
@@ -44,5 +45,6 @@ export const MIGRATIONS = [
   CardListingOrder1765540800000,
   UserAttributes1765584000000,
   RowPolicies1765670400000,
+  TablePermissions1765756800000,
   EmbeddingKeys1766016000000,
 ];

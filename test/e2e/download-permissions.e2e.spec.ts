@@ -8,6 +8,7 @@ import { dataSourceOptions } from '../../src/common/database/data-source-options
 import { runMigrations } from '../../src/common/database/migration-runner';
 import { MIGRATIONS } from '../../src/migrations';
 import { DownloadPermissions1764547200000 } from '../../src/migrations/1764547200000-download-permissions';
+import { DOWNLOAD_MESSAGE } from '../../src/modules/databases/data-permissions-parse';
 import { PivotService } from '../../src/modules/dataset/pivot.service';
 import { ADMIN_GROUP_ID, ALL_USERS_GROUP_ID } from '../../src/schema/permissions-group.entity';
 import { freshAppDb } from '../support/app-db';
@@ -28,6 +29,10 @@ const LIMITED_ROWS = 10_000;
 const FULL_ACCESS = { data: 'unrestricted', native: 'write', download: { schemas: 'full' } };
 const NO_ACCESS = { data: 'no', native: 'none', download: { schemas: 'none' } };
 const access = (download: Level) => ({ data: 'unrestricted', native: 'write', download: { schemas: download } });
+// As the graph shows them: Metabase's current keys beside the earlier ones (the PUTs here use the earlier format).
+const NEW_KEYS = { 'view-data': 'unrestricted', 'create-queries': 'query-builder-and-native' };
+const FULL_SHOWN = { ...FULL_ACCESS, ...NEW_KEYS };
+const ADMIN_SHOWN = { ...FULL_SHOWN, 'data-model': { schemas: 'all' }, details: 'yes' };
 
 /** A supertest parser keeping the body as bytes. */
 function binary(res: SuperagentResponse, done: (err: Error | null, body: Buffer) => void): void {
@@ -109,8 +114,8 @@ describe('download permissions', () => {
     it('shows full downloads for All Users on the Sample Database and for admins, none for a new group', async () => {
       const group = await newGroup();
       const g = await read();
-      expect(g.groups[ALL_USERS_GROUP_ID][s.db]).toEqual(FULL_ACCESS);
-      expect(g.groups[ADMIN_GROUP_ID][s.db]).toEqual(FULL_ACCESS);
+      expect(g.groups[ALL_USERS_GROUP_ID][s.db]).toEqual(FULL_SHOWN);
+      expect(g.groups[ADMIN_GROUP_ID][s.db]).toEqual(ADMIN_SHOWN);
       expect(g.groups[group][s.db]).toEqual(NO_ACCESS);
     });
 
@@ -119,11 +124,17 @@ describe('download permissions', () => {
       const before = await read();
       const res = await put({ revision: before.revision, groups: { [group]: { [s.db]: access('limited') } } }).expect(200);
       expect(res.body.revision).toBe(before.revision + 1);
-      expect(res.body.groups[group][s.db]).toEqual(access('limited'));
+      expect(res.body.groups[group][s.db]).toEqual({ ...access('limited'), ...NEW_KEYS });
       expect(await read()).toEqual(res.body);
       // A client of the graph before download permissions: data and native only.
       const kept = await setGraph({ [group]: { [s.db]: { data: 'unrestricted', native: 'none' } } });
-      expect(kept.groups[group][s.db]).toEqual({ data: 'unrestricted', native: 'none', download: { schemas: 'limited' } });
+      expect(kept.groups[group][s.db]).toEqual({
+        data: 'unrestricted',
+        native: 'none',
+        download: { schemas: 'limited' },
+        'view-data': 'unrestricted',
+        'create-queries': 'query-builder',
+      });
       const changed = await setGraph({ [group]: { [s.db]: { data: 'unrestricted', native: 'none', download: { schemas: 'none' } } } });
       expect(changed.groups[group][s.db].download).toEqual({ schemas: 'none' });
       expect(changed.revision).toBe(before.revision + 3);
@@ -134,7 +145,7 @@ describe('download permissions', () => {
       const g = await setGraph({ [group]: { [s.db]: { data: 'no', native: 'none', download: { schemas: 'full' } } } });
       expect(g.groups[group][s.db]).toEqual(NO_ACCESS);
       const granted = await setGraph({ [group]: { [s.db]: { data: 'unrestricted', native: 'write' } } });
-      expect(granted.groups[group][s.db]).toEqual(FULL_ACCESS);
+      expect(granted.groups[group][s.db]).toEqual(FULL_SHOWN);
     });
 
     it('takes the Administrators back unchanged, and refuses to limit them', async () => {
@@ -142,14 +153,14 @@ describe('download permissions', () => {
       await put(g).expect(200);
       const res = await put({ revision: g.revision + 1, groups: { [ADMIN_GROUP_ID]: { [s.db]: access('limited') } } });
       expect([res.status, res.body]).toEqual([400, { message: 'You cannot change the permissions of the Administrators group.' }]);
-      expect((await read()).groups[ADMIN_GROUP_ID][s.db]).toEqual(FULL_ACCESS);
+      expect((await read()).groups[ADMIN_GROUP_ID][s.db]).toEqual(ADMIN_SHOWN);
     });
 
     it.each<[string, unknown]>([
       ['an unknown level', { schemas: 'all' }],
       ['Metabase’s row-count names', { schemas: 'one-million-rows' }],
       ['a level as a plain string', 'full'],
-      ['per-schema (granular) levels', { schemas: { PUBLIC: 'full' } }],
+      ['an unknown level per schema', { schemas: { PUBLIC: 'all' } }],
       ['an extra key', { schemas: 'full', native: 'full' }],
       ['null', null],
       ['a list', ['full']],
@@ -161,7 +172,8 @@ describe('download permissions', () => {
         groups: { [group]: { [s.db]: { data: 'unrestricted', native: 'none', download: value } } },
       });
       expect(res.status).toBe(400);
-      expect(res.body.errors).toEqual({ groups: "each database's download must be {schemas: `full` | `limited` | `none`}." });
+      expect(res.body.errors).toEqual({ groups: DOWNLOAD_MESSAGE });
+      expect(DOWNLOAD_MESSAGE).toMatch(/^each database's download must be \{schemas: `full` \| `limited` \| `none`\}/);
       expect(res.body['specific-errors'].groups).toEqual([expect.stringContaining('received:')]);
       expect(await read()).toEqual(g);
     });

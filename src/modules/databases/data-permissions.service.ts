@@ -1,38 +1,32 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { ClusterEvents } from '../../common/cluster/cluster-events';
-import { MessageError, ValidationError } from '../../common/errors/api-errors';
+import { MessageError, NotFoundError, ValidationError } from '../../common/errors/api-errors';
 import { ADMIN_GROUP_ID } from '../../schema/permissions-group.entity';
-import { DataAccess, DatabasePermission, DownloadAccess, NativeAccess, UploadAccess } from '../../schema/database-permission.entity';
-import { Access, DatabasePermissionsRepository } from '../warehouse';
+import type { DatabasePermission } from '../../schema/database-permission.entity';
+import type { TablePermission } from '../../schema/table-permission.entity';
+import { DatabasePermissionsRepository, levelsOf, type PermissionTable } from '../warehouse';
 import { DatabasesRepository } from './databases.repository';
+import { applyEdit, storedLevels } from './data-permissions-apply';
+import { ADMIN_ENTRY, renderEntry, sameValue, type DataPermissionsGraph, type GraphEntry } from './data-permissions-graph';
+import { parseGraphEdit, type EntryEdit } from './data-permissions-parse';
 
-const DATA: DataAccess[] = ['unrestricted', 'no'];
-const NATIVE: NativeAccess[] = ['write', 'none'];
-const DOWNLOAD: DownloadAccess[] = ['full', 'limited', 'none'];
+export type { DataPermissionsGraph, GraphEntry } from './data-permissions-graph';
 
-/** One group's access to one database as the graph shows it; `download` in Metabase's shape. */
-export interface GraphAccess {
-  data: DataAccess;
-  native: NativeAccess;
-  download: { schemas: DownloadAccess };
-  /** CSV uploads: shown only when granted (absent is `no`); admins always may upload. */
-  upload?: UploadAccess;
+const STALE = 'Looks like someone else edited the permissions and your data is out of date. Please fetch new data and try again.';
+const ADMIN_KEYS = ['view-data', 'create-queries', 'download', 'data-model', 'details', 'data', 'native'] as const;
+
+/** Which part of the graph to show: one database, one group, some groups, or all of it. */
+export interface GraphScope {
+  dbId?: number;
+  groupId?: number;
+  groupIds?: number[];
 }
-
-export interface DataPermissionsGraph {
-  revision: number;
-  groups: Record<string, Record<string, GraphAccess>>;
-}
-
-/** An edit of one group's access to one database: `download` may be left out (see resolve()). */
-type GraphEdit = Omit<Access, 'download'> & { download?: DownloadAccess; upload?: UploadAccess };
-
-const ADMIN_ACCESS: GraphAccess = { data: 'unrestricted', native: 'write', download: { schemas: 'full' } };
 
 /**
- * The data permissions graph: per group, per database, whether it may query (`data`), write native SQL (`native`)
- * and download results (`download`: up to 1,048,575 rows, 10,000, or none). Administrators always have full access
- * and are not part of what can be changed. A revision guards against two admins overwriting each other's edits.
+ * The data permissions graph: per group, per database, Metabase's `view-data`, `create-queries` and `download`,
+ * database-wide or per schema and table (data-permissions-graph.ts shows it, data-permissions-parse.ts reads an
+ * edit, data-permissions-apply.ts works out what an edit stores). Administrators always have full access and are not
+ * part of what can be changed. A revision guards against two admins overwriting each other's edits.
  */
 @Injectable()
 export class DataPermissionsService {
@@ -42,113 +36,89 @@ export class DataPermissionsService {
     @Optional() private readonly events: ClusterEvents = new ClusterEvents(),
   ) {}
 
-  async graph(): Promise<DataPermissionsGraph> {
-    const [dbs, grants, groupIds] = await Promise.all([this.databases.list(), this.perms.all(), this.perms.groupIds()]);
+  async graph(scope: GraphScope = {}): Promise<DataPermissionsGraph> {
+    const [dbs, groupIds] = await Promise.all([this.databases.list(scope.dbId ? [scope.dbId] : undefined), this.perms.groupIds()]);
+    if (scope.dbId && !dbs.length) throw new NotFoundError();
+    if (scope.groupId && !groupIds.includes(scope.groupId)) throw new NotFoundError();
+    const shownGroups = groupIds.filter((g) => (scope.groupId ? g === scope.groupId : !scope.groupIds || scope.groupIds.includes(g)));
+    const [grants, tableGrants, tables] = await Promise.all([
+      this.perms.all(),
+      this.perms.allTableGrants(),
+      this.perms.tables(dbs.map((d) => d.id)),
+    ]);
+    const grantOf = new Map(grants.map((g) => [`${g.group_id}:${g.db_id}`, g]));
+    const tableGrantsOf = groupBy(tableGrants, (t) => `${t.group_id}:${t.db_id}`);
+    const tablesOf = groupBy(tables, (t) => String(t.db_id));
     const groups: DataPermissionsGraph['groups'] = {};
-    for (const gid of groupIds) {
+    for (const gid of shownGroups) {
       groups[gid] = {};
       for (const db of dbs) {
-        const g = grants.find((p) => p.group_id === gid && p.db_id === db.id);
-        groups[gid][db.id] = gid === ADMIN_GROUP_ID ? ADMIN_ACCESS : shown(g);
+        const key = `${gid}:${db.id}`;
+        const grant = grantOf.get(key);
+        groups[gid][db.id] =
+          gid === ADMIN_GROUP_ID
+            ? ADMIN_ENTRY
+            : renderEntry(levelsOf(grant, tableGrantsOf.get(key) ?? []), grant, tablesOf.get(String(db.id)) ?? []);
       }
     }
     return { revision: await this.perms.revision(), groups };
   }
 
-  /** Parts present overwrite; the rest stays. `revision` must be the one the caller read. */
-  async update(body: unknown): Promise<DataPermissionsGraph> {
-    const { revision, groups } = parseGraph(body);
-    const [dbIds, groupIds] = await Promise.all([this.databases.list().then((d) => new Set(d.map((x) => x.id))), this.perms.groupIds()]);
+  /**
+   * Parts present that differ from what the graph shows overwrite; the rest stays. `revision` must be the one the
+   * caller read, unless `force`. The answer: the whole graph for clients of its earlier format (our admin screen
+   * keeps it as its copy of the graph), only the groups sent for clients of Metabase's current format (as Metabase
+   * answers), only the revision with `skipGraph`.
+   */
+  async update(body: unknown, opts: { force?: boolean; skipGraph?: boolean } = {}): Promise<Partial<DataPermissionsGraph>> {
+    const edit = parseGraphEdit(body);
+    const [dbs, groupIds] = await Promise.all([this.databases.list(), this.perms.groupIds()]);
+    const dbIds = new Set(dbs.map((d) => d.id));
+    const tablesOf = groupBy(await this.perms.tables([...dbIds]), (t) => String(t.db_id));
     await this.perms.transaction(async (tx) => {
       // First, so that of two edits made from one revision the second waits for the first and then fails.
-      if (!(await this.perms.bumpRevision(revision, tx))) {
-        throw new MessageError(
-          'Looks like someone else edited the permissions and your data is out of date. Please fetch new data and try again.',
-          409,
-        );
-      }
-      for (const [gid, dbs] of Object.entries(groups)) {
+      const from = opts.force ? await this.perms.revision(tx) : edit.revision;
+      if (!(await this.perms.bumpRevision(from, tx))) throw new MessageError(STALE, 409);
+      for (const [gid, entries] of Object.entries(edit.groups)) {
         const groupId = Number(gid);
         if (!groupIds.includes(groupId)) throw ValidationError.of('groups', `group ${gid} does not exist.`, gid);
         if (groupId === ADMIN_GROUP_ID) {
           // Clients send back the whole graph they read, Administrators included: fine as long as nothing changes.
-          if (Object.values(dbs).every((a) => a.data === 'unrestricted' && a.native === 'write' && (a.download ?? 'full') === 'full'))
-            continue;
+          if (Object.values(entries).every(isAdminEntry)) continue;
           throw new MessageError('You cannot change the permissions of the Administrators group.');
         }
-        for (const [dbId, edit] of Object.entries(dbs)) {
-          if (!dbIds.has(Number(dbId))) throw ValidationError.of('groups', `database ${dbId} does not exist.`, dbId);
-          await this.perms.set(groupId, Number(dbId), resolve(edit, await this.perms.grant(groupId, Number(dbId), tx)), tx);
-          // Uploads need data access; an edit without `upload` keeps the group's setting.
-          if (edit.data === 'no' || edit.upload) {
-            await tx.update(
-              DatabasePermission,
-              { group_id: groupId, db_id: Number(dbId) },
-              { upload: edit.data === 'no' ? 'no' : edit.upload },
-            );
-          }
+        for (const [dbId, entry] of Object.entries(entries)) {
+          const id = Number(dbId);
+          if (!dbIds.has(id)) throw ValidationError.of('groups', `database ${dbId} does not exist.`, dbId);
+          const tables = tablesOf.get(dbId) ?? [];
+          const [grant, tableGrants] = await Promise.all([this.perms.grant(groupId, id, tx), this.perms.tableGrants(groupId, id, tx)]);
+          const current = levelsOf(grant ?? undefined, tableGrants);
+          const next = applyEdit(current, renderEntry(current, grant ?? undefined, tables), entry, tables, id);
+          const stored = storedLevels(next, tables);
+          await this.perms.setLevels(groupId, id, stored.grant, stored.rows, entry.upload, tx);
         }
       }
     });
     // Access is read from the app DB on each request today; the event is for any instance-level copy of it.
     await this.events.publish({ topic: 'permissions' });
-    return this.graph();
+    if (opts.skipGraph) return { revision: await this.perms.revision() };
+    return this.graph(edit.currentFormat ? { groupIds: Object.keys(edit.groups).map(Number) } : {});
   }
 }
 
-/** A grant as the graph shows it: what takes effect (no grant at all is no access). */
-function shown(g: DatabasePermission | undefined): GraphAccess {
-  if (!g || g.data !== 'unrestricted') return { data: 'no', native: 'none', download: { schemas: 'none' } };
-  return { data: g.data, native: g.native, download: { schemas: g.download }, ...(g.upload === 'yes' ? { upload: 'yes' as const } : {}) };
+function isAdminEntry(entry: EntryEdit): boolean {
+  return ADMIN_KEYS.every((k) => entry.sent[k] === undefined || sameValue(entry.sent[k], ADMIN_ENTRY[k as keyof GraphEntry]));
 }
 
-/**
- * What is stored for an edit: native SQL and downloads only together with data access (what takes effect). An edit
- * without `download` (clients of the graph before download permissions) keeps the group's level when it already
- * had data access, and otherwise gets `full`, what data access has always allowed and what All Users get on a new
- * database.
- */
-function resolve(edit: GraphEdit, stored: DatabasePermission | null): Access {
-  if (edit.data === 'no') return { data: 'no', native: 'none', download: 'none' };
-  const kept = stored?.data === 'unrestricted' ? stored.download : 'full';
-  return { data: edit.data, native: edit.native, download: edit.download ?? kept };
-}
-
-function parseGraph(body: unknown): { revision: number; groups: Record<string, Record<string, GraphEdit>> } {
-  const b = body as { revision?: unknown; groups?: unknown } | null;
-  if (!b || typeof b !== 'object') throw ValidationError.of('body', 'value must be a map.', body);
-  if (!Number.isInteger(b.revision) || (b.revision as number) < 0)
-    throw ValidationError.of('revision', 'value must be an integer.', b.revision);
-  if (!b.groups || typeof b.groups !== 'object' || Array.isArray(b.groups))
-    throw ValidationError.of('groups', 'value must be a map.', b.groups);
-  const groups: Record<string, Record<string, GraphEdit>> = {};
-  for (const [gid, dbs] of Object.entries(b.groups as Record<string, unknown>)) {
-    if (!/^[1-9]\d{0,9}$/.test(gid) || !dbs || typeof dbs !== 'object')
-      throw ValidationError.of('groups', 'value must map group ids to maps of database ids.', gid);
-    groups[gid] = {};
-    for (const [dbId, access] of Object.entries(dbs as Record<string, unknown>)) {
-      const a = access as { data?: unknown; native?: unknown; download?: unknown; upload?: unknown } | null;
-      if (!/^[1-9]\d{0,9}$/.test(dbId) || !a || !DATA.includes(a.data as DataAccess) || !NATIVE.includes(a.native as NativeAccess)) {
-        throw ValidationError.of('groups', 'each database must map to {data: `unrestricted` | `no`, native: `write` | `none`}.', access);
-      }
-      const edit: GraphEdit = { data: a.data as DataAccess, native: a.data === 'no' ? 'none' : (a.native as NativeAccess) };
-      if (a.download !== undefined) edit.download = parseDownload(a.download);
-      if (a.upload !== undefined) {
-        if (a.upload !== 'yes' && a.upload !== 'no')
-          throw ValidationError.of('groups', "each database's upload must be `yes` or `no`.", a.upload);
-        edit.upload = a.upload;
-      }
-      groups[gid][dbId] = edit;
-    }
+function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = out.get(k);
+    if (list) list.push(item);
+    else out.set(k, [item]);
   }
-  return { revision: b.revision as number, groups };
+  return out;
 }
 
-/** `{schemas: "full" | "limited" | "none"}`; Metabase's per-schema maps (granular downloads) are not supported. */
-function parseDownload(raw: unknown): DownloadAccess {
-  const schemas = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as { schemas?: unknown }).schemas : undefined;
-  if (!DOWNLOAD.includes(schemas as DownloadAccess) || Object.keys(raw as object).length !== 1) {
-    throw ValidationError.of('groups', "each database's download must be {schemas: `full` | `limited` | `none`}.", raw);
-  }
-  return schemas as DownloadAccess;
-}
+export type { DatabasePermission, PermissionTable, TablePermission };

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AuthUser } from '../../common/auth/current-user';
 import { ForbiddenError } from '../../common/errors/api-errors';
 import { Access, bestAccess, DatabasePermissionsRepository } from './database-permissions.repository';
+import { levelsOf, TableAccess } from './table-access';
 
 const FULL: Access = { data: 'unrestricted', native: 'write', download: 'full' };
 const NONE: Access = { data: 'no', native: 'none', download: 'none' };
@@ -19,6 +20,13 @@ export class DatabaseAccessService {
   async accessTo(user: AuthUser, dbId: number): Promise<Access> {
     if (user.isSuperuser) return FULL;
     return bestAccess(await this.perms.forGroups(user.groupIds, dbId)).get(dbId) ?? NONE;
+  }
+
+  /** The caller's access to each table of a database (Metabase's view-data, create-queries, download per table). */
+  async tableAccess(user: AuthUser, dbId: number): Promise<TableAccess> {
+    if (user.isSuperuser) return TableAccess.full();
+    const grants = await this.perms.levelGrants(user.groupIds, dbId);
+    return new TableAccess(grants.map((g) => levelsOf(g.grant, g.tables)));
   }
 
   async assertCanRead(user: AuthUser, dbId: number): Promise<void> {

@@ -5,7 +5,9 @@ import { and, inList, raw, sql } from '../../common/database/sql';
 import { idsOf, typedRows, type RowShape } from '../../common/database/row-values';
 import { Setting } from '../../schema/setting.entity';
 import { ALL_USERS_GROUP_ID } from '../../schema/permissions-group.entity';
-import { DataAccess, DatabasePermission, DownloadAccess, NativeAccess } from '../../schema/database-permission.entity';
+import { DataAccess, DatabasePermission, DownloadAccess, NativeAccess, UploadAccess } from '../../schema/database-permission.entity';
+import { TablePermission } from '../../schema/table-permission.entity';
+import type { DatabaseGrant, TableGrant } from './table-access';
 
 /** The internal setting that holds the revision of the data permissions graph. */
 const REVISION_KEY = 'data-permissions-revision';
@@ -17,6 +19,14 @@ export interface Access {
 }
 
 export type Grant = Pick<DatabasePermission, 'db_id' | 'data' | 'native' | 'download'>;
+
+/** A table of a warehouse as permissions see it: per-schema maps group tables by `schema` (null shown as ""). */
+export interface PermissionTable {
+  id: number;
+  db_id: number;
+  schema: string | null;
+  name: string;
+}
 
 export const GRANT_SHAPE: RowShape = { numbers: ['db_id'] };
 
@@ -74,6 +84,78 @@ export class DatabasePermissionsRepository {
 
   async set(groupId: number, dbId: number, access: Access, tx: EntityManager): Promise<void> {
     await tx.upsert(DatabasePermission, { group_id: groupId, db_id: dbId, ...access }, ['group_id', 'db_id']);
+  }
+
+  /** One database's grants of these groups, with their per-table rows: what TableAccess is made of. */
+  async levelGrants(groupIds: number[], dbId: number): Promise<Array<{ group_id: number; grant: DatabaseGrant; tables: TableGrant[] }>> {
+    if (groupIds.length === 0) return [];
+    const where = and(inList(raw('group_id'), groupIds), sql`db_id = ${dbId}`);
+    const [grants, tables] = await Promise.all([
+      this.sql.query<Record<string, unknown>>(
+        sql`SELECT group_id, data, native, download, create_queries FROM database_permission WHERE ${where}`,
+      ),
+      this.sql.query<Record<string, unknown>>(
+        sql`SELECT group_id, table_id, view_data, create_queries, download FROM table_permission WHERE ${where}`,
+      ),
+    ]);
+    const typedTables = typedRows<TableGrant & { group_id: number }>(tables, { numbers: ['group_id', 'table_id'] });
+    return typedRows<DatabaseGrant & { group_id: number }>(grants, { numbers: ['group_id'] }).map((grant) => ({
+      group_id: grant.group_id,
+      grant,
+      tables: typedTables.filter((t) => t.group_id === grant.group_id),
+    }));
+  }
+
+  allTableGrants(tx: EntityManager = this.db.manager): Promise<TablePermission[]> {
+    return tx.find(TablePermission, { order: { group_id: 'ASC', table_id: 'ASC' } });
+  }
+
+  tableGrants(groupId: number, dbId: number, tx: EntityManager): Promise<TablePermission[]> {
+    return tx.findBy(TablePermission, { group_id: groupId, db_id: dbId });
+  }
+
+  /**
+   * Stores a group's levels on one database: its database row and its per-table rows. `upload` as given; without
+   * data access uploads are off whatever it says.
+   */
+  async setLevels(
+    groupId: number,
+    dbId: number,
+    grant: DatabaseGrant,
+    rows: TableGrant[],
+    upload: UploadAccess | undefined,
+    tx: EntityManager,
+  ): Promise<void> {
+    await tx.upsert(DatabasePermission, { group_id: groupId, db_id: dbId, ...grant }, ['group_id', 'db_id']);
+    const uploads = grant.data === 'no' ? 'no' : upload;
+    if (uploads) await tx.update(DatabasePermission, { group_id: groupId, db_id: dbId }, { upload: uploads });
+    await this.setTableGrants(groupId, dbId, rows, tx);
+  }
+
+  /** Replaces a group's per-table rows on one database (none: every kind database-wide). */
+  async setTableGrants(groupId: number, dbId: number, rows: TableGrant[], tx: EntityManager): Promise<void> {
+    await tx.delete(TablePermission, { group_id: groupId, db_id: dbId });
+    if (rows.length)
+      await tx.insert(
+        TablePermission,
+        rows.map((r) => ({ ...r, group_id: groupId, db_id: dbId })),
+      );
+  }
+
+  /** The active tables of these databases (all of them when no ids are given), by id. */
+  async tables(dbIds?: number[]): Promise<PermissionTable[]> {
+    const rows = await this.sql.query<Record<string, unknown>>(
+      sql`SELECT id, db_id, schema, name FROM metabase_table
+        WHERE ${and(sql`active = ${true}`, dbIds !== undefined && inList(raw('db_id'), dbIds))} ORDER BY id`,
+    );
+    return typedRows<PermissionTable>(rows, { numbers: ['id', 'db_id'] });
+  }
+
+  /** The names of these tables, for refusals that name them. */
+  async tableNames(ids: number[]): Promise<Map<number, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.sql.query<Record<string, unknown>>(sql`SELECT id, name FROM metabase_table WHERE ${inList(raw('id'), ids)}`);
+    return new Map(typedRows<{ id: number; name: string }>(rows, { numbers: ['id'] }).map((r) => [r.id, r.name]));
   }
 
   transaction<T>(work: (tx: EntityManager) => Promise<T>): Promise<T> {

@@ -5,3 +5,5 @@ export { QuerySlots } from './query-slots';
 export { WarehouseConnections, warehousePoolSize } from './warehouse-connections';
 export { castText, escapeLike, LIKE_ESCAPE, quoteIdent, tableRef } from './warehouse-sql';
 export { WarehouseModule } from './warehouse.module';
+export { type PermissionTable } from './database-permissions.repository';
+export * from './table-access';

@@ -2,6 +2,7 @@ import { FactoryProvider, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DatabaseAccessService } from './database-access.service';
 import { DatabasePermission } from '../../schema/database-permission.entity';
+import { TablePermission } from '../../schema/table-permission.entity';
 import { DatabasePermissionsRepository } from './database-permissions.repository';
 import { SharedRuns } from '../../query-engine/execute/shared-runs';
 import { MetricsService } from '../observability';
@@ -20,7 +21,7 @@ const sharedRuns: FactoryProvider<SharedRuns> = {
  * in front of their pools, and the runs in flight that identical queries share.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([DatabasePermission])],
+  imports: [TypeOrmModule.forFeature([DatabasePermission, TablePermission])],
   providers: [WarehouseConnections, DatabasePermissionsRepository, DatabaseAccessService, QuerySlots, sharedRuns],
   exports: [WarehouseConnections, DatabasePermissionsRepository, DatabaseAccessService, QuerySlots, SharedRuns],
 })

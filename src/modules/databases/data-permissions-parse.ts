@@ -1,0 +1,170 @@
+import { ValidationError } from '../../common/errors/api-errors';
+import type {
+  CreateQueriesAccess,
+  DataAccess,
+  DownloadAccess,
+  NativeAccess,
+  UploadAccess,
+  ViewDataAccess,
+} from '../../schema/database-permission.entity';
+import type { PerSchema } from './data-permissions-graph';
+
+/**
+ * One database entry of a PUT, in either format: Metabase's current keys, the graph's earlier `data`/`native`, or
+ * both (a client that read both and changed one set: the service applies the set that differs from what is stored).
+ */
+export interface EntryEdit {
+  /** The entry as sent: a key sent back as it was read changes nothing. */
+  sent: Record<string, unknown>;
+  viewData?: PerSchema<ViewDataAccess>;
+  createQueries?: PerSchema<CreateQueriesAccess>;
+  download?: PerSchema<DownloadAccess>;
+  legacy?: { data: DataAccess; native: NativeAccess };
+  upload?: UploadAccess;
+  /** A key only administrators have (`data-model` other than none, `details: yes`): refused for other groups. */
+  grantsAdminOnly?: 'data-model' | 'details';
+  /** `legacy-no-self-service`: data access without new queries, unless `create-queries` says otherwise. */
+  noSelfService?: true;
+}
+
+export interface GraphEdit {
+  revision: number;
+  groups: Record<string, Record<string, EntryEdit>>;
+  /** No entry uses `data`/`native`: a client of Metabase's current graph, answered as Metabase does. */
+  currentFormat: boolean;
+}
+
+const DATA: DataAccess[] = ['unrestricted', 'no'];
+const NATIVE: NativeAccess[] = ['write', 'none'];
+const DOWNLOAD: DownloadAccess[] = ['full', 'limited', 'none'];
+const KNOWN = ['view-data', 'create-queries', 'download', 'data-model', 'details', 'data', 'native', 'upload'];
+const ID = /^[1-9]\d{0,9}$/;
+
+export const ENTRY_MESSAGE =
+  'each database must map to {view-data, create-queries, download, data-model, details} or to ' +
+  '{data: `unrestricted` | `no`, native: `write` | `none`}.';
+export const DOWNLOAD_MESSAGE =
+  "each database's download must be {schemas: `full` | `limited` | `none`}, " +
+  'or per schema {schemas: {<schema>: level | {<table id>: level}}}.';
+const DATA_MODEL_MESSAGE = "each database's data-model must be {schemas: `all` | `none`}, or per schema.";
+const VIEW_MESSAGE =
+  "each database's view-data must be `unrestricted`, `blocked`, `legacy-no-self-service`, or per schema " +
+  '{<schema>: `unrestricted` | `blocked` | {<table id>: `unrestricted` | `blocked` | `sandboxed`}}.';
+const CREATE_MESSAGE =
+  "each database's create-queries must be `query-builder-and-native`, `query-builder`, `no`, or per schema " +
+  '{<schema>: `query-builder` | `no` | {<table id>: `query-builder` | `no`}}.';
+
+const isMap = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** The body of `PUT /api/permissions/graph`; every refusal is a 400 in the validation shape naming the part. */
+export function parseGraphEdit(body: unknown): GraphEdit {
+  if (!isMap(body)) throw ValidationError.of('body', 'value must be a map.', body);
+  if (!Number.isInteger(body.revision) || (body.revision as number) < 0)
+    throw ValidationError.of('revision', 'value must be an integer.', body.revision);
+  if (!isMap(body.groups)) throw ValidationError.of('groups', 'value must be a map.', body.groups);
+  if (Array.isArray(body.impersonations) && body.impersonations.length > 0)
+    throw ValidationError.of('impersonations', 'connection impersonation is not supported.', body.impersonations);
+  const groups: GraphEdit['groups'] = {};
+  let currentFormat = true;
+  for (const [gid, dbs] of Object.entries(body.groups)) {
+    if (!ID.test(gid) || !isMap(dbs)) throw ValidationError.of('groups', 'value must map group ids to maps of database ids.', gid);
+    groups[gid] = {};
+    for (const [dbId, entry] of Object.entries(dbs)) {
+      if (!ID.test(dbId) || !isMap(entry)) throw ValidationError.of('groups', ENTRY_MESSAGE, entry);
+      const edit = parseEntry(entry);
+      if (edit.legacy) currentFormat = false;
+      groups[gid][dbId] = edit;
+    }
+  }
+  return { revision: body.revision as number, groups, currentFormat };
+}
+
+export function parseEntry(a: Record<string, unknown>): EntryEdit {
+  const keys = Object.keys(a);
+  if (keys.length && !keys.some((k) => KNOWN.includes(k))) throw ValidationError.of('groups', ENTRY_MESSAGE, a);
+  const edit: EntryEdit = { sent: a };
+  if ('data' in a || 'native' in a) {
+    if (!DATA.includes(a.data as DataAccess) || !NATIVE.includes(a.native as NativeAccess))
+      throw ValidationError.of('groups', ENTRY_MESSAGE, a);
+    // Native SQL only ever came together with data access.
+    edit.legacy = { data: a.data as DataAccess, native: a.data === 'no' ? 'none' : (a.native as NativeAccess) };
+  }
+  if (a['view-data'] !== undefined) {
+    const view = a['view-data'];
+    if (view === 'impersonated') throw ValidationError.of('groups', 'view-data `impersonated` is not supported.', view);
+    if (view === 'legacy-no-self-service') {
+      edit.viewData = 'unrestricted';
+      edit.noSelfService = true;
+    } else {
+      // A sandboxed table is stored as unrestricted: its sandbox policy is what restricts it.
+      const parsed = perSchema(view, ['unrestricted', 'blocked'], ['unrestricted', 'blocked', 'sandboxed'], VIEW_MESSAGE);
+      edit.viewData = mapValues(parsed, (v) => (v === 'sandboxed' ? 'unrestricted' : v)) as PerSchema<ViewDataAccess>;
+    }
+  }
+  if (a['create-queries'] !== undefined) {
+    edit.createQueries = perSchema(
+      a['create-queries'],
+      ['query-builder-and-native', 'query-builder', 'no'],
+      ['query-builder', 'no'],
+      CREATE_MESSAGE,
+    );
+  }
+  if (a.download !== undefined) {
+    const d = a.download;
+    if (!isMap(d) || Object.keys(d).length !== 1 || d.schemas === undefined) throw ValidationError.of('groups', DOWNLOAD_MESSAGE, d);
+    edit.download = perSchema(d.schemas, DOWNLOAD, DOWNLOAD, DOWNLOAD_MESSAGE);
+  }
+  // Only administrators edit the data model and see connection details here: what a group is given is refused
+  // (data-permissions-apply.ts), except the Administrators' own as read.
+  if (a['data-model'] !== undefined) {
+    if (!isMap(a['data-model']) || Object.keys(a['data-model']).length !== 1)
+      throw ValidationError.of('groups', DATA_MODEL_MESSAGE, a['data-model']);
+    perSchema((a['data-model'] as Record<string, unknown>).schemas, ['all', 'none'], ['all', 'none'], DATA_MODEL_MESSAGE);
+    if (!isNone(a['data-model'], 'none')) edit.grantsAdminOnly = 'data-model';
+  }
+  if (a.details !== undefined) {
+    if (a.details !== 'yes' && a.details !== 'no')
+      throw ValidationError.of('groups', "each database's details must be `yes` or `no`.", a.details);
+    if (a.details === 'yes') edit.grantsAdminOnly = 'details';
+  }
+  if (a.upload !== undefined) {
+    if (a.upload !== 'yes' && a.upload !== 'no')
+      throw ValidationError.of('groups', "each database's upload must be `yes` or `no`.", a.upload);
+    edit.upload = a.upload;
+  }
+  return edit;
+}
+
+/** `{schemas: "none"}`, or a per-schema map of nothing but that. */
+function isNone(v: unknown, none: string): boolean {
+  if (!isMap(v) || Object.keys(v).length !== 1) return false;
+  const s = v.schemas;
+  return s === none || (isMap(s) && Object.values(s).every((x) => x === none || (isMap(x) && Object.values(x).every((y) => y === none))));
+}
+
+/** A level database-wide (one of `wide`), or `{<schema>: level | {<table id>: level}}` with levels of `perTable`. */
+function perSchema<T extends string>(v: unknown, wide: readonly string[], perTable: readonly string[], message: string): PerSchema<T> {
+  if (typeof v === 'string') {
+    if (!wide.includes(v)) throw ValidationError.of('groups', message, v);
+    return v as T;
+  }
+  if (!isMap(v)) throw ValidationError.of('groups', message, v);
+  for (const inSchema of Object.values(v)) {
+    if (typeof inSchema === 'string' && perTable.includes(inSchema)) continue;
+    if (!isMap(inSchema)) throw ValidationError.of('groups', message, v);
+    for (const [tableId, level] of Object.entries(inSchema)) {
+      if (!ID.test(tableId) || typeof level !== 'string' || !perTable.includes(level)) throw ValidationError.of('groups', message, v);
+    }
+  }
+  return v as PerSchema<T>;
+}
+
+function mapValues(v: PerSchema<string>, fn: (level: string) => string): PerSchema<string> {
+  if (typeof v === 'string') return fn(v);
+  return Object.fromEntries(
+    Object.entries(v).map(([schema, x]) => [
+      schema,
+      typeof x === 'string' ? fn(x) : Object.fromEntries(Object.entries(x).map(([id, y]) => [id, fn(y)])),
+    ]),
+  );
+}
