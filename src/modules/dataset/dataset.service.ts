@@ -1,10 +1,11 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { AuthUser } from '../../common/auth/current-user';
-import { ForbiddenError, NotFoundError, ValidationError } from '../../common/errors/api-errors';
+import { ApiError, ForbiddenError, NotFoundError, ValidationError } from '../../common/errors/api-errors';
 import { QueryProcessor, PlannedQuery, RunOptions } from '../../query-engine/execute/query-processor';
 import { InvalidQueryError } from '../../query-engine/mbql/validate';
 import { carriesSql } from '../../query-engine/preprocess/carries-sql';
+import { tablesTouched } from '../../query-engine/preprocess/tables-touched';
 import { FailedResults, QueryResults, StreamedResults } from '../../query-engine/postprocess/results';
 import { SettingsService } from '../settings';
 import { Access, DatabaseAccessService, QuerySlots, WarehouseConnections, warehousePoolSize } from '../warehouse';
@@ -14,6 +15,7 @@ import { MetadataCache } from './metadata-cache';
 import { isShared, type Reader, userOf } from '../../common/auth/shared-grant';
 import { downloadRowCap, sharingScope, slotOwner, withRowCap } from './query-authorization';
 import { QueryMetadataRepository } from './query-metadata.repository';
+import { authorizeTables } from './table-authorization';
 import { AppLogger } from '../../common/logging/app-logger';
 import { QueryContent } from './query-content';
 import { checkQueryBody, datasetQueryOf, isNativeQuery, nativeRequestOf } from './query-body';
@@ -117,7 +119,8 @@ export class DatasetService {
       return failed;
     }
     if (!planned) throw new NotFoundError();
-    const access = await assertMayRun(planned);
+    // A saved question's run (cardId) needs its tables viewable; a query someone is making needs new queries allowed too.
+    const access = await assertMayRun(planned, opts.cardId === undefined || opts.cardId === null);
     // Download permissions: a refused download ends here (403); a limited one runs with a lower row cap.
     const downloadCap = downloadRowCap(caller, context, access.download);
     if (downloadCap !== undefined) planned = withRowCap(planned, downloadCap);
@@ -266,7 +269,7 @@ export class DatasetService {
       throw e;
     });
     if (!planned) throw new NotFoundError();
-    await assertMayRun(planned);
+    await assertMayRun(planned, true);
     return processor.toNative(planned, { pretty: request.pretty });
   }
 
@@ -279,7 +282,7 @@ export class DatasetService {
    */
   private async processor(caller: Reader): Promise<{
     processor: QueryProcessor;
-    assertMayRun(planned: PlannedQuery): Promise<Access>;
+    assertMayRun(planned: PlannedQuery, adHoc: boolean): Promise<Access>;
     /** The caller's row security restrictions on a database as text ('' for none): results are shared only alike. */
     policyKey(dbId: number): Promise<string>;
   }> {
@@ -294,11 +297,17 @@ export class DatasetService {
       if (!access) accesses.set(dbId, (access = this.access.accessTo(user, dbId)));
       return access;
     };
-    const assertMayRun = async (planned: PlannedQuery): Promise<Access> => {
+    const assertMayRun = async (planned: PlannedQuery, adHoc: boolean): Promise<Access> => {
       const access = await accessTo(planned.database.id);
       if (access.data !== 'unrestricted') throw new ForbiddenError();
       if (carriesSql(planned.query) && access.native !== 'write') throw new ForbiddenError();
-      return access;
+      if (!user) return access;
+      // Table-level permissions (table-authorization.ts): looked at only when the database's level does not decide.
+      const tableAccess = await this.access.tableAccess(user, planned.database.id);
+      if (!tableAccess.needsTables(adHoc)) return access;
+      const ids = await tablesOf(processor, planned);
+      const tables = (await Promise.all(ids.map((id) => metadata.table(id)))).filter((t) => t !== null);
+      return { ...access, download: authorizeTables(tableAccess, tables, adHoc, access.download) };
     };
     const policies = this.rowSecurity?.policiesFor(caller);
     const policyKey = async (dbId: number) => (policies ? policies.key(dbId) : '');
@@ -325,6 +334,20 @@ export class DatasetService {
       ...(this.logger.debugEnabled() ? { log: (msg: string, fields: Record<string, unknown>) => this.logger.debug(msg, fields) } : {}),
     });
     return { processor, assertMayRun, policyKey };
+  }
+}
+
+/**
+ * The tables a query reads. A query whose sources cannot be resolved fails the same way when it runs, so its own
+ * tables are enough; unless it names a saved question, whose tables only resolving tells: then it is refused.
+ */
+async function tablesOf(processor: QueryProcessor, planned: PlannedQuery): Promise<number[]> {
+  try {
+    return await processor.tablesTouched(planned);
+  } catch (e) {
+    if (e instanceof ApiError) throw e;
+    if (JSON.stringify(planned.query).includes('card__')) throw new ForbiddenError();
+    return planned.query.query ? tablesTouched(planned.query.query) : [];
   }
 }
 

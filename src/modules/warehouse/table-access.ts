@@ -76,6 +76,14 @@ export class TableAccess {
     return this.groups.some((g) => g.viewData === 'unrestricted' && g.createQueries === 'query-builder-and-native');
   }
 
+  /**
+   * Whether a query's tables must be looked at: some group sets something per table, or (for a query someone is
+   * making, not a saved question) the database-wide create-queries is `no`. Otherwise the database's level is all.
+   */
+  needsTables(adHoc: boolean): boolean {
+    return !this.uniform || (adHoc && this.best('createQueries', 0, 'no') === 'no');
+  }
+
   viewData(tableId: number): ViewDataAccess {
     return this.best('viewData', tableId, 'blocked');
   }

@@ -7,6 +7,7 @@ import { InvalidQueryError, validateCardQuery } from '../mbql/validate';
 import { substituteNative } from '../native';
 import { carriesSql } from '../preprocess/carries-sql';
 import { PIPELINE, PlanState, PreparedQuery, PreprocessContext, StageName } from '../preprocess';
+import { tablesTouched } from '../preprocess/tables-touched';
 import {
   FailedResults,
   normalizeTemporalText,
@@ -19,6 +20,18 @@ import type { SqlParam } from '../types';
 import type { QueryOptions, RowStream, WarehouseDriver } from './drivers/driver';
 import { executeRun, type ExecutePolicy } from './execute-run';
 import { asSent, describeFailure, failedStage, markStage } from './failures';
+
+/**
+ * The stages that decide which tables a query reads: source cards spliced in (persisted models too, by their own
+ * query), segments and metrics expanded, parameters (which may filter through a foreign key) and implicit joins.
+ */
+const TABLE_STAGES: ReadonlySet<StageName> = new Set([
+  'resolve-source-cards',
+  'expand-segments-and-metrics',
+  'substitute-parameters',
+  'resolve-fields',
+  'add-implicit-joins',
+]);
 
 export const STOPPED_EARLY = 'The rows stopped being read before the end (the client went away).';
 
@@ -226,6 +239,21 @@ export class QueryProcessor {
     } catch (e) {
       throw asSent(e, planned.places);
     }
+  }
+
+  /**
+   * The warehouse tables an MBQL query reads (preprocess/tables-touched.ts), for table-level permissions, before it
+   * runs. A persisted model counts by the tables of its query, not by its cache table. Native SQL has none: it needs
+   * native permission, which is only ever given on a whole database.
+   */
+  async tablesTouched(planned: PlannedQuery): Promise<number[]> {
+    if (planned.query.type !== 'query' || !planned.query.query) return [];
+    const ctx = { ...this.context(undefined, Number.MAX_SAFE_INTEGER), content: { ...this.deps.content, persisted: undefined } };
+    let state: PreparedQuery = { query: planned.query };
+    for (const stage of PIPELINE) {
+      if (stage.phase === 'preprocess' && TABLE_STAGES.has(stage.name)) state = await stage.run(state, ctx);
+    }
+    return state.query.query ? tablesTouched(state.query.query) : [];
   }
 
   /** Everything up to the SQL and its bound values: the preprocess stages, then compiling or filling in the native query. */
