@@ -117,6 +117,21 @@ describe('table permissions on queries', () => {
       expect(db.native_permissions).toBe('none');
     });
 
+    it('leaves it out of table listings and refuses its metadata', async () => {
+      const names = (tables: Array<{ name: string }>) => tables.map((t) => t.name);
+      const meta = (await http().get(`/api/database/${s.db}/metadata`).set(auth(s.user.session)).expect(200)).body;
+      expect(names(meta.tables)).toEqual(expect.arrayContaining(['ORDERS', 'PRODUCTS']));
+      expect(names(meta.tables)).not.toContain('PEOPLE');
+      const listed = (await http().get('/api/table').set(auth(s.user.session)).expect(200)).body;
+      expect(names(listed)).toContain('ORDERS');
+      expect(names(listed)).not.toContain('PEOPLE');
+      expect403(await http().get(`/api/table/${people}/query_metadata`).set(auth(s.user.session)));
+      await http().get(`/api/table/${orders}/query_metadata`).set(auth(s.user.session)).expect(200);
+      // Admins still see it.
+      const asAdmin = (await http().get(`/api/database/${s.db}/metadata`).set(auth(s.admin)).expect(200)).body;
+      expect(names(asAdmin.tables)).toContain('PEOPLE');
+    });
+
     it('refuses to show the SQL of a query on it', async () => {
       expectRefused(await http().post('/api/dataset/native').set(auth(s.user.session)).send(count(people)), 'table PEOPLE is blocked.');
     });

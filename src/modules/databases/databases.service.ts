@@ -82,7 +82,10 @@ export class DatabasesService {
   async metadata(caller: AuthUser, id: number, includeHidden = false) {
     const view = await this.get(caller, id);
     const all = includeHidden && caller.isSuperuser;
-    const tables = (await this.repo.activeTables([id])).filter((t) => all || shownTable(t));
+    const tables = await this.access.viewableTables(
+      caller,
+      (await this.repo.activeTables([id])).filter((t) => all || shownTable(t)),
+    );
     const fields = (await this.repo.activeFields(tables.map((t) => t.id))).filter((f) => all || shownField(f));
     return {
       ...view,
@@ -92,7 +95,7 @@ export class DatabasesService {
 
   async fields(caller: AuthUser, id: number) {
     await this.readable(caller, id);
-    const tables = (await this.repo.activeTables([id])).filter(shownTable);
+    const tables = await this.access.viewableTables(caller, (await this.repo.activeTables([id])).filter(shownTable));
     const byId = new Map(tables.map((t) => [t.id, t]));
     return (await this.repo.activeFields(tables.map((t) => t.id))).filter(shownField).map((f) => ({
       id: f.id,

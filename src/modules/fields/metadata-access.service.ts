@@ -41,6 +41,8 @@ export class MetadataAccess {
     const db = await this.databases.findById(table.db_id);
     if (!db) throw new NotFoundError();
     await this.check(caller, db.id, mode);
+    // A table blocked to the caller is as the database would be without access.
+    if (mode === 'read' && !isShared(caller) && !(await this.access.viewableTables(caller, [table])).length) throw new ForbiddenError();
     return { table, db };
   }
 
@@ -64,6 +66,11 @@ export class MetadataAccess {
   async dbView(caller: AuthUser, db: WarehouseDatabase, noDetails = false) {
     const native = (await this.access.accessTo(caller, db.id)).native;
     return toDatabaseView(db, { isAdmin: caller.isSuperuser && !noDetails, native });
+  }
+
+  /** Of these tables, those the caller may view (table-level `view-data`). */
+  viewableTables<T extends { id: number; db_id: number }>(caller: AuthUser, tables: T[]): Promise<T[]> {
+    return this.access.viewableTables(caller, tables);
   }
 
   /** Databases by id with the caller's view of each; only those the caller may read. */

@@ -37,7 +37,7 @@ export class TablesService {
 
   /** Active tables of the databases the caller may read, each with its database. */
   async list(caller: AuthUser) {
-    const tables = await this.repo.activeTables();
+    const tables = await this.access.viewableTables(caller, await this.repo.activeTables());
     const dbs = await this.access.readableDbViews(
       caller,
       tables.map((t) => t.db_id),

@@ -29,6 +29,14 @@ export class DatabaseAccessService {
     return new TableAccess(grants.map((g) => levelsOf(g.grant, g.tables)));
   }
 
+  /** The tables the caller may view (table-level `view-data`): listings leave the blocked ones out. */
+  async viewableTables<T extends { id: number; db_id: number }>(user: AuthUser, tables: T[]): Promise<T[]> {
+    if (user.isSuperuser || tables.length === 0) return tables;
+    const byDb = new Map<number, TableAccess>();
+    for (const dbId of new Set(tables.map((t) => t.db_id))) byDb.set(dbId, await this.tableAccess(user, dbId));
+    return tables.filter((t) => byDb.get(t.db_id)!.viewData(t.id) === 'unrestricted');
+  }
+
   async assertCanRead(user: AuthUser, dbId: number): Promise<void> {
     if ((await this.accessTo(user, dbId)).data !== 'unrestricted') throw new ForbiddenError();
   }
