@@ -28,8 +28,14 @@ export function applyEdit(current: GroupLevels, shown: GraphEntry, edit: EntryEd
         : {
             viewData: 'unrestricted',
             createQueries: legacy.native === 'write' ? 'query-builder-and-native' : 'query-builder',
-            // A client of the graph before download permissions: data access granted anew has always meant `full`.
-            download: current.viewData === 'blocked' ? 'full' : current.download,
+            // Its `download` as sent; without one (a client of the graph before download permissions), data access
+            // granted anew has always meant `full`.
+            download:
+              edit.download !== undefined
+                ? expand<DownloadAccess>(edit.download, tables, 'none', dbId)
+                : current.viewData === 'blocked'
+                  ? 'full'
+                  : current.download,
           };
   }
   if (changed('view-data')) next.viewData = expand<ViewDataAccess>(edit.viewData!, tables, 'blocked', dbId);

@@ -128,6 +128,9 @@ describe('DataPermissionsService', () => {
     expect(m.stored.get(`${ANALYSTS}:1`)).toMatchObject({ data: 'no', native: 'none', download: 'none' });
     // Revoking data access revokes uploads too.
     expect(m.uploads).toEqual([[ANALYSTS, 1, 'no']]);
+    // Data access granted again with the download level as sent, though it is the one shown while blocked.
+    await m.service.update(edit({ [ANALYSTS]: { 1: { data: 'unrestricted', native: 'none', download: { schemas: 'none' } } } }, 6));
+    expect(m.stored.get(`${ANALYSTS}:1`)).toMatchObject({ data: 'unrestricted', native: 'none', download: 'none' });
   });
 
   it('stores per-table levels and shows them per schema, answering only the groups sent in the current format', async () => {
