@@ -58,6 +58,7 @@ describe('DatabasesService', () => {
       ),
       accessTo: jest.fn().mockResolvedValue({ data: 'unrestricted', native: 'none', download: 'full' }),
       assertCanRead: jest.fn().mockResolvedValue(undefined),
+      viewableTables: jest.fn(async (_caller: unknown, tables: unknown[]) => tables),
     };
     const perms = { grantDefault: jest.fn().mockResolvedValue(undefined) };
     const sync = { inBackground: jest.fn(), discardValues: jest.fn() };

@@ -9,7 +9,7 @@ import { InvalidQueryError } from '../../query-engine/mbql/validate';
 import type { QueryCacheService } from '../query-cache';
 import type { QueryLogService } from '../query-log';
 import type { SettingsService } from '../settings';
-import type { DatabaseAccessService, QuerySlots, WarehouseConnections } from '../warehouse';
+import { type DatabaseAccessService, type QuerySlots, TableAccess, type WarehouseConnections } from '../warehouse';
 import { AD_HOC_MAX_ROWS, DatasetService } from './dataset.service';
 import type { MetadataCache } from './metadata-cache';
 import type { QueryContent } from './query-content';
@@ -52,6 +52,7 @@ describe('DatasetService', () => {
     const access = {
       accessTo: jest.fn().mockResolvedValue(opts.access ?? { data: 'unrestricted', native: 'write', download: 'full' }),
       assertCanRead: jest.fn().mockResolvedValue(undefined),
+      tableAccess: jest.fn().mockResolvedValue(TableAccess.full()),
     };
     const queryLog = { record: jest.fn(), averageExecutionTime: jest.fn().mockResolvedValue(42) };
     const cache = { get: jest.fn().mockResolvedValue(opts.hit ?? null), putInBackground: jest.fn() };

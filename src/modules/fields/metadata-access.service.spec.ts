@@ -25,6 +25,7 @@ describe('MetadataAccess', () => {
       }),
       accessTo: jest.fn().mockResolvedValue({ native: 'write' }),
       accessMap: jest.fn(),
+      viewableTables: jest.fn(async (_caller: unknown, tables: unknown[]) => tables),
     };
     const databases = { findById: jest.fn().mockResolvedValue({ id: 1, engine: 'postgres', details: { password: 'x' } }) };
     const service = new MetadataAccess(
