@@ -1,7 +1,7 @@
 import { ALL_USERS_GROUP_ID } from '../../src/schema/permissions-group.entity';
-import { makeCard, nativeQuery, tableQuery } from '../support/card-factories';
+import { makeCard, makeGroup, nativeQuery, tableQuery } from '../support/card-factories';
 import { expect403, expectText } from '../support/expect-wire';
-import { auth } from '../support/factories';
+import { auth, makeUserDirect } from '../support/factories';
 import { SampleApp, startSampleApp } from '../support/sample-app';
 
 jest.setTimeout(180_000);
@@ -130,6 +130,24 @@ describe('table permissions on queries', () => {
       // Admins still see it.
       const asAdmin = (await http().get(`/api/database/${s.db}/metadata`).set(auth(s.admin)).expect(200)).body;
       expect(names(asAdmin.tables)).toContain('PEOPLE');
+    });
+
+    it("gives a user the most generous of their groups' levels, table by table", async () => {
+      const both = await makeUserDirect(s.t);
+      const group = await makeGroup(s.t, s.admin, both.id);
+      const { revision } = (await http().get('/api/permissions/graph').set(auth(s.admin)).expect(200)).body;
+      const entry = {
+        'view-data': { [schema]: { [people]: 'unrestricted' } },
+        'create-queries': { [schema]: { [people]: 'query-builder' } },
+      };
+      await http()
+        .put('/api/permissions/graph')
+        .set(auth(s.admin))
+        .send({ revision, groups: { [group]: { [s.db]: entry } } })
+        .expect(200);
+      expect((await run(count(people), both.session).expect(202)).body.status).toBe('completed');
+      expect((await run(count(orders), both.session).expect(202)).body.status).toBe('completed');
+      expectRefused(await run(count(people)), 'table PEOPLE is blocked.');
     });
 
     it('refuses to show the SQL of a query on it', async () => {
