@@ -67,7 +67,16 @@ describe('/api/mt/gtap: row security policies', () => {
       attribute_remappings: { uid: 'USER_ID' },
     });
     const id = created.body.id;
-    expect((await graph()).groups[group][dbId]).toMatchObject({ data: 'unrestricted', native: 'none' });
+    const entry = (await graph()).groups[group][dbId];
+    expect(entry).toMatchObject({ data: 'unrestricted', native: 'none' });
+    // The graph shows the table with a policy as sandboxed, the database's other tables as they were (Metabase's shape).
+    const schemaOf = (e: { 'view-data': Record<string, Record<string, string>> }) => Object.values(e['view-data'])[0];
+    expect(schemaOf(entry)[String(orders)]).toBe('sandboxed');
+    expect(schemaOf(entry)[String(people)]).toBe('unrestricted');
+    // Sent back as read, it changes nothing: a sandboxed table is stored as unrestricted.
+    const read = await graph();
+    await http().put('/api/permissions/graph').set(auth(admin)).send(read).expect(200);
+    expect(schemaOf((await graph()).groups[group][dbId])[String(orders)]).toBe('sandboxed');
 
     expect((await http().get(`/api/mt/gtap/${id}`).set(auth(admin)).expect(200)).body).toEqual(created.body);
     expect((await http().get('/api/mt/gtap').set(auth(admin)).expect(200)).body).toEqual([created.body]);
@@ -92,6 +101,7 @@ describe('/api/mt/gtap: row security policies', () => {
 
     await http().delete(`/api/mt/gtap/${id}`).set(auth(admin)).expect(204);
     await http().get(`/api/mt/gtap/${id}`).set(auth(admin)).expect(404);
+    expect((await graph()).groups[group][dbId]['view-data']).toBe('unrestricted');
     await http().delete(`/api/mt/gtap/${id}`).set(auth(admin)).expect(404);
   });
 

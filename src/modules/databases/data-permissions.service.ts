@@ -4,7 +4,8 @@ import { MessageError, NotFoundError, ValidationError } from '../../common/error
 import { ADMIN_GROUP_ID } from '../../schema/permissions-group.entity';
 import type { DatabasePermission } from '../../schema/database-permission.entity';
 import type { TablePermission } from '../../schema/table-permission.entity';
-import { DatabasePermissionsRepository, levelsOf, type PermissionTable } from '../warehouse';
+import { RowSecurityService } from '../row-security';
+import { DatabasePermissionsRepository, levelFor, levelsOf, type GroupLevels, type PermissionTable } from '../warehouse';
 import { DatabasesRepository } from './databases.repository';
 import { applyEdit, storedLevels } from './data-permissions-apply';
 import { ADMIN_ENTRY, renderEntry, sameValue, type DataPermissionsGraph, type GraphEntry } from './data-permissions-graph';
@@ -34,6 +35,7 @@ export class DataPermissionsService {
     private readonly perms: DatabasePermissionsRepository,
     private readonly databases: DatabasesRepository,
     @Optional() private readonly events: ClusterEvents = new ClusterEvents(),
+    @Optional() private readonly rowSecurity?: RowSecurityService,
   ) {}
 
   async graph(scope: GraphScope = {}): Promise<DataPermissionsGraph> {
@@ -41,11 +43,13 @@ export class DataPermissionsService {
     if (scope.dbId && !dbs.length) throw new NotFoundError();
     if (scope.groupId && !groupIds.includes(scope.groupId)) throw new NotFoundError();
     const shownGroups = groupIds.filter((g) => (scope.groupId ? g === scope.groupId : !scope.groupIds || scope.groupIds.includes(g)));
-    const [grants, tableGrants, tables] = await Promise.all([
+    const [grants, tableGrants, tables, policies] = await Promise.all([
       this.perms.all(),
       this.perms.allTableGrants(),
       this.perms.tables(dbs.map((d) => d.id)),
+      this.rowSecurity?.policyTables() ?? [],
     ]);
+    const policyTables = groupBy(policies, (p) => String(p.group_id));
     const grantOf = new Map(grants.map((g) => [`${g.group_id}:${g.db_id}`, g]));
     const tableGrantsOf = groupBy(tableGrants, (t) => `${t.group_id}:${t.db_id}`);
     const tablesOf = groupBy(tables, (t) => String(t.db_id));
@@ -58,7 +62,15 @@ export class DataPermissionsService {
         groups[gid][db.id] =
           gid === ADMIN_GROUP_ID
             ? ADMIN_ENTRY
-            : renderEntry(levelsOf(grant, tableGrantsOf.get(key) ?? []), grant, tablesOf.get(String(db.id)) ?? []);
+            : renderEntry(
+                withPolicies(
+                  levelsOf(grant, tableGrantsOf.get(key) ?? []),
+                  tablesOf.get(String(db.id)) ?? [],
+                  policyTables.get(String(gid)),
+                ),
+                grant,
+                tablesOf.get(String(db.id)) ?? [],
+              );
       }
     }
     return { revision: await this.perms.revision(), groups };
@@ -122,3 +134,19 @@ function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
 }
 
 export type { DatabasePermission, PermissionTable, TablePermission };
+
+/**
+ * A group's levels with its policies shown: a table it may view through a row and column security policy is
+ * `sandboxed` (stored as unrestricted; the policy is what restricts it, as in Metabase).
+ */
+function withPolicies(levels: GroupLevels, tables: PermissionTable[], policies: Array<{ table_id: number }> | undefined): GroupLevels {
+  const restricted = new Set((policies ?? []).map((p) => p.table_id));
+  if (!tables.some((t) => restricted.has(t.id))) return levels;
+  const viewData = new Map(
+    tables.map((t) => {
+      const level = levelFor(levels.viewData, t.id, 'blocked');
+      return [t.id, level === 'unrestricted' && restricted.has(t.id) ? 'sandboxed' : level] as const;
+    }),
+  );
+  return { ...levels, viewData: viewData as unknown as GroupLevels['viewData'] };
+}

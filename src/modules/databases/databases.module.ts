@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { RowSecurityModule } from '../row-security';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { WarehouseField } from '../../schema/field.entity';
 import { SyncModule } from '../sync';
@@ -14,7 +15,7 @@ import { DatabasesService } from './databases.service';
 import { SampleDatabaseLoader } from './sample-database.loader';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([WarehouseDatabase, WarehouseTable, WarehouseField]), WarehouseModule, SyncModule],
+  imports: [TypeOrmModule.forFeature([WarehouseDatabase, WarehouseTable, WarehouseField]), WarehouseModule, SyncModule, RowSecurityModule],
   controllers: [DatabasesController, DataPermissionsController],
   providers: [DatabasesRepository, DatabasesService, DatabaseChecksService, DataPermissionsService, SampleDatabaseLoader],
   exports: [DatabasesService, DatabasesRepository],

@@ -51,7 +51,11 @@ export class RowPoliciesService {
             tx,
           );
           const grant = await this.perms.grant(dto.group_id, dbId, tx);
-          if (grant && grant.native === 'write') await this.perms.set(dto.group_id, dbId, { ...grant, native: 'none' }, tx);
+          // Both forms of the grant: `native` (the earlier graph's) and `create_queries` (Metabase's, which wins when set).
+          if (grant && (grant.native === 'write' || grant.create_queries === 'query-builder-and-native')) {
+            const createQueries = grant.create_queries === 'query-builder-and-native' ? 'query-builder' : grant.create_queries;
+            await this.perms.set(dto.group_id, dbId, { ...grant, native: 'none', create_queries: createQueries }, tx);
+          }
           return saved;
         }),
       exists,

@@ -21,6 +21,11 @@ export class RowSecurityService {
     private readonly attributes: UserAttributes,
   ) {}
 
+  /** Which group has a policy on which table: the permissions graph shows those tables as `sandboxed`. */
+  async policyTables(): Promise<Array<{ group_id: number; table_id: number }>> {
+    return (await this.repo.all()).map((p) => ({ group_id: p.group_id, table_id: p.table_id }));
+  }
+
   /** The policies of one caller. Admins and shared objects (public links, embeds) have none. */
   policiesFor(caller: Reader): CallerPolicies {
     const user = userOf(caller);

@@ -16,6 +16,8 @@ export interface Access {
   data: DataAccess;
   native: NativeAccess;
   download: DownloadAccess;
+  /** Metabase's create-queries, which decides over `native` when set (null: `native` decides). */
+  create_queries?: DatabasePermission['create_queries'];
 }
 
 export type Grant = Pick<DatabasePermission, 'db_id' | 'data' | 'native' | 'download'>;
