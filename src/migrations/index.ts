@@ -20,6 +20,7 @@ import { CardListingOrder1765540800000 } from './1765540800000-card-listing-orde
 import { UserAttributes1765584000000 } from './1765584000000-user-attributes';
 import { RowPolicies1765670400000 } from './1765670400000-row-policies';
 import { TablePermissions1765756800000 } from './1765756800000-table-permissions';
+import { Tenants1765929600000 } from './1765929600000-tenants';
 import { EmbeddingKeys1766016000000 } from './1766016000000-embedding-keys';
 
 /** Every migration, in order. Append new ones; never edit one that has landed. */
@@ -46,5 +47,6 @@ export const MIGRATIONS = [
   UserAttributes1765584000000,
   RowPolicies1765670400000,
   TablePermissions1765756800000,
+  Tenants1765929600000,
   EmbeddingKeys1766016000000,
 ];

@@ -4,8 +4,8 @@ import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 export const ALL_USERS_GROUP_ID = 1;
 export const ADMIN_GROUP_ID = 2;
 
-/** The two built-in groups every instance has; the rest are admins' own. */
-export type MagicGroupType = 'all-internal-users' | 'admin';
+/** The built-in groups (All tenant users exists once tenants were turned on); the rest are admins' own. */
+export type MagicGroupType = 'all-internal-users' | 'admin' | 'all-external-users';
 
 @Entity('permissions_group')
 export class PermissionsGroup {

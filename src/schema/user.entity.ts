@@ -46,6 +46,10 @@ export class User {
   @Column({ type: 'varchar', length: 16, default: 'personal' })
   type: UserType;
 
+  /** The tenant of an external user; null for the instance's own people. */
+  @Column({ type: 'integer', nullable: true })
+  tenant_id: number | null;
+
   @CreateDateColumn()
   date_joined: Date;
 

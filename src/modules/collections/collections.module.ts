@@ -14,6 +14,7 @@ import { CollectionsController } from './collections.controller';
 import { CollectionsRepository } from './collections.repository';
 import { CollectionsService } from './collections.service';
 import { PersonalCollectionsService } from './personal-collections.service';
+import { TenantCollectionsService } from './tenant-collections.service';
 
 /**
  * Collections: the tree, its items and who may see them (CollectionAccessService, used by every module whose
@@ -36,7 +37,8 @@ import { PersonalCollectionsService } from './personal-collections.service';
     CollectionItemsService,
     CollectionGraphService,
     PersonalCollectionsService,
+    TenantCollectionsService,
   ],
-  exports: [CollectionAccessService, PersonalCollectionsService],
+  exports: [CollectionAccessService, PersonalCollectionsService, TenantCollectionsService],
 })
 export class CollectionsModule {}

@@ -5,3 +5,4 @@ export { rootView } from './collection.view';
 export { CollectionsModule } from './collections.module';
 export { ancestorIds } from './location';
 export { PersonalCollectionsService } from './personal-collections.service';
+export { TenantCollectionsService } from './tenant-collections.service';

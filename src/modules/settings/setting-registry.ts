@@ -213,6 +213,9 @@ export const SETTINGS: SettingDefinition[] = [
     description: 'JWT group names to group ids.',
   },
   bool('jwt-user-provisioning-enabled?', true, 'Create users on their first JWT login.'),
+  str('jwt-attribute-tenant', 'JWT claim (and SAML attribute) naming the tenant of an external user.', { default: '@tenant' }),
+  // Read by every client: tenant users see a different app. Its write rules are the tenants module's (onWrite).
+  bool('use-tenants', false, 'Keep tenants: external users signed in through SSO, apart from internal users.', 'authenticated'),
 
   {
     ...bool('saml-enabled', false, 'Allow login with SAML.', 'authenticated'),

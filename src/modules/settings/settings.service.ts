@@ -17,6 +17,12 @@ const MASK = '**********';
 /** While the cluster bus delivers changes, the stamp is still checked this often, in case one was missed. */
 const LIVE_MAX_AGE_MS = 60_000;
 
+/**
+ * A feature module's step when a setting is written through the API, after every value was validated and before any
+ * is stored: it may refuse (by throwing) or prepare what the new value needs. `value` is null when reset to the default.
+ */
+export type SettingWriteHook = (value: unknown) => Promise<void>;
+
 export interface SettingView {
   key: string;
   value: unknown;
@@ -38,6 +44,7 @@ export class SettingsService {
   private cache = new Map<string, string>();
   /** Built once per key: middleware reads settings on every request. */
   private readonly envNames = new Map<string, string>();
+  private readonly writeHooks = new Map<string, SettingWriteHook>();
   private cacheStamp: string | null = null;
   private checkedAt = 0;
   private refreshing?: Promise<void>;
@@ -59,6 +66,11 @@ export class SettingsService {
   markStale(): void {
     this.generation++;
     this.checkedAt = 0;
+  }
+
+  /** Registers `hook` for writes of `key` through setMany (the module owning what the setting switches calls this). */
+  onWrite(key: string, hook: SettingWriteHook): void {
+    this.writeHooks.set(key, hook);
   }
 
   definition(key: string): SettingDefinition | undefined {
@@ -113,6 +125,7 @@ export class SettingsService {
   /** Sets several settings in one transaction; all are validated before any is written. */
   async setMany(values: Record<string, unknown>): Promise<void> {
     const writes: Array<[string, string | null]> = [];
+    const hooked: Array<[SettingWriteHook, unknown]> = [];
     for (const [key, raw] of Object.entries(values)) {
       const def = this.defs.get(key);
       if (!def || def.visibility === 'internal' || def.getter) throw new NotFoundError();
@@ -127,7 +140,10 @@ export class SettingsService {
           : await def.validateWith?.(value as never, (k) => (k in values ? Promise.resolve(values[k]) : this.get(k)));
       if (why) throw ValidationError.of(key, why, raw);
       writes.push([key, value === null ? null : this.serialize(def, value)]);
+      const hook = this.writeHooks.get(key);
+      if (hook) hooked.push([hook, value]);
     }
+    for (const [hook, value] of hooked) await hook(value);
     for (const toggle of EMBEDDING_TOGGLES) {
       if (values[toggle] === true || values[toggle] === 'true') {
         const keyAfter = writes.find(([k]) => k === 'embedding-secret-key');

@@ -75,3 +75,11 @@ export function structuredAttributes(user: AttributeHolder, system: Attributes =
   for (const [k, value] of Object.entries(system)) out[k] = { source: 'system', frozen: true, value };
   return out;
 }
+
+/** The attribute every tenant user has, which policies use to tell tenants apart. */
+export const TENANT_SLUG_ATTRIBUTE = '@tenant.slug';
+
+/** The system attributes of a user: `@tenant.slug` for a tenant user, none for an internal one. */
+export function systemAttributes(tenantSlug: string | null | undefined): Attributes {
+  return tenantSlug ? { [TENANT_SLUG_ATTRIBUTE]: tenantSlug } : {};
+}

@@ -5,7 +5,7 @@ import { AppSql } from '../../common/database/app-sql';
 import { parseJson } from '../../common/database/stored-json';
 import { isoTime } from '../../common/database/sql-time';
 import { type UserView } from './user.view';
-import { structuredAttributes } from './user-attributes';
+import { structuredAttributes, systemAttributes } from './user-attributes';
 import { commonName } from '../../common/views/wire-values';
 import { UserViewCache } from './user-view.cache';
 
@@ -21,6 +21,8 @@ interface UserViewRow {
   login_attributes: string | null;
   jwt_attributes: string | null;
   sso_source: string | null;
+  tenant_id: number | null;
+  tenant_slug: string | null;
   date_joined: Date | string;
   last_login: Date | string | null;
   updated_at: Date | string;
@@ -30,7 +32,7 @@ interface UserViewRow {
 }
 
 const USER_VIEW_ROW_SHAPE: RowShape = {
-  numbers: ['id', 'personal_collection_id'],
+  numbers: ['id', 'personal_collection_id', 'tenant_id'],
   booleans: ['is_superuser', 'is_active', 'is_qbnewb'],
 };
 
@@ -64,7 +66,8 @@ export class UserViewRepository {
       : `group_concat(m.group_id || ':' || m.is_group_manager, ',' ORDER BY m.group_id)`;
     const [row] = await this.sql.query<Record<string, unknown>>(
       `SELECT u.id, u.email, u.first_name, u.last_name, u.is_superuser, u.is_active, u.is_qbnewb, u.locale, u.login_attributes,
-        u.jwt_attributes, u.sso_source, u.date_joined, u.last_login, u.updated_at,
+        u.jwt_attributes, u.sso_source, u.tenant_id, u.date_joined, u.last_login, u.updated_at,
+        (SELECT t.slug FROM tenant t WHERE t.id = u.tenant_id) AS tenant_slug,
         (SELECT c.id FROM collection c WHERE c.personal_owner_id = u.id) AS personal_collection_id,
         (SELECT ${pairs} FROM permissions_group_membership m WHERE m.user_id = u.id) AS memberships
       FROM core_user u WHERE u.id = $1`,
@@ -79,7 +82,7 @@ function attributesOf(r: UserViewRow): Pick<UserView, 'login_attributes' | 'jwt_
     login_attributes: parseJson<Record<string, unknown> | null>(r.login_attributes, null),
     jwt_attributes: parseJson<Record<string, unknown> | null>(r.jwt_attributes, null),
   };
-  return { ...held, structured_attributes: structuredAttributes(held) };
+  return { ...held, structured_attributes: structuredAttributes(held, systemAttributes(r.tenant_slug)) };
 }
 
 function toView(r: UserViewRow): UserView {
@@ -106,6 +109,7 @@ function toView(r: UserViewRow): UserView {
     updated_at: isoTime(r.updated_at)!,
     ...attributesOf(r),
     sso_source: r.sso_source,
+    tenant_id: r.tenant_id,
     personal_collection_id: r.personal_collection_id,
     user_group_memberships: memberships,
     group_ids: memberships.map((m) => m.id),

@@ -84,6 +84,19 @@ export class UsersRepository {
     return out;
   }
 
+  /** The slug of each tenant user's tenant (users without one are absent), for their `@tenant.slug` attribute. */
+  async tenantSlugs(tenantIds: number[]): Promise<Map<number, string>> {
+    const ids = [...new Set(tenantIds)];
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.manager
+      .createQueryBuilder()
+      .select(['t.id AS id', 't.slug AS slug'])
+      .from('tenant', 't')
+      .where('t.id IN (:...ids)', { ids })
+      .getRawMany<{ id: number | string; slug: string }>();
+    return new Map(rows.map((r) => [Number(r.id), r.slug]));
+  }
+
   /** Every distinct attribute map users hold (the admin's and the providers'), as stored. */
   async attributeMaps(): Promise<string[]> {
     const distinct = (column: 'login_attributes' | 'jwt_attributes') =>

@@ -31,6 +31,8 @@ export interface NewUser {
   sso_source?: string | null;
   /** Extra groups besides All Users (and Administrators for superusers). */
   group_ids?: number[];
+  /** An external user's tenant: they join only `group_ids` (the tenants' groups), never All Users. */
+  tenant_id?: number | null;
 }
 
 /** Users who sign in through SSO (JWT, SAML) have no password here. */
@@ -71,13 +73,15 @@ export class UsersService {
               login_attributes: input.login_attributes ?? null,
               jwt_attributes: input.jwt_attributes ?? null,
               sso_source: input.sso_source ?? null,
+              tenant_id: input.tenant_id ?? null,
               locale: null,
               last_login: null,
             }),
           ),
         inUse,
       );
-      const groups = new Set([ALL_USERS_GROUP_ID, ...(input.is_superuser ? [ADMIN_GROUP_ID] : []), ...(input.group_ids ?? [])]);
+      const internal = (input.tenant_id ?? null) === null ? [ALL_USERS_GROUP_ID] : [];
+      const groups = new Set([...internal, ...(input.is_superuser ? [ADMIN_GROUP_ID] : []), ...(input.group_ids ?? [])]);
       await m.insert(
         PermissionsGroupMembership,
         [...groups].map((group_id) => ({ user_id: user.id, group_id, is_group_manager: false })),
@@ -99,7 +103,11 @@ export class UsersService {
     const ids = users.map((u) => u.id);
     const memberships = await this.users.memberships(ids);
     const personal = await this.personalCollections.idsFor(ids);
-    return users.map((u) => toUserView(u, memberships.get(u.id) ?? [], personal.get(u.id) ?? null));
+    const tenantIds = users.flatMap((u) => (typeof u.tenant_id === 'number' ? [u.tenant_id] : []));
+    // Most instances have no tenant users: no query for them.
+    const slugs = tenantIds.length > 0 ? await this.users.tenantSlugs(tenantIds) : new Map<number, string>();
+    const slugOf = (u: User) => (typeof u.tenant_id === 'number' ? (slugs.get(u.tenant_id) ?? null) : null);
+    return users.map((u) => toUserView(u, memberships.get(u.id) ?? [], personal.get(u.id) ?? null, slugOf(u)));
   }
 
   async view(user: User): Promise<UserView> {
