@@ -36,6 +36,7 @@ import { SsoModule } from './modules/sso';
 import { SettingsModule } from './modules/settings';
 import { SetupModule } from './modules/setup';
 import { TablesModule } from './modules/tables';
+import { TenantsModule } from './modules/tenants';
 import { TimelinesModule } from './modules/timelines';
 import { UploadsModule } from './modules/uploads';
 import { UsersModule } from './modules/users';
@@ -46,6 +47,7 @@ import { WebPagesModule } from './modules/web-pages';
 export const FEATURE_MODULES = [
   TimelinesModule,
   SettingsModule,
+  TenantsModule,
   UsersModule,
   PermissionsModule,
   SessionsModule,

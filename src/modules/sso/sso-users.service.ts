@@ -1,10 +1,12 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { MessageError } from '../../common/errors/api-errors';
 import { MembershipsService } from '../permissions';
 import { User } from '../../schema/user.entity';
 import { providerAttributes, UsersRepository, UsersService } from '../users';
 import { ALL_USERS_GROUP_ID } from '../../schema/permissions-group.entity';
+import type { Tenant } from '../../schema/tenant.entity';
+import { signInRefusal, tenantClaim, TENANT_MSG, TenantsService } from '../tenants';
 
 export const NO_ACCOUNT = "Sorry, but you'll need an account to view this page. Please contact your administrator.";
 export const ACCOUNT_DISABLED = 'Your account is disabled. Please contact your administrator.';
@@ -21,6 +23,8 @@ export interface SsoIdentity {
    * `login_attributes` are never touched here and win where both name a key (metabase#61940).
    */
   attributes: Record<string, unknown>;
+  /** The tenant claim (`jwt-attribute-tenant`) as sent, and its name; absent when the method reads none. */
+  tenant?: { claim: string; value: unknown };
 }
 
 /** How the method's settings say to treat the identity. */
@@ -42,11 +46,13 @@ export class SsoUsersService {
     private readonly users: UsersRepository,
     private readonly usersService: UsersService,
     private readonly memberships: MembershipsService,
+    @Optional() private readonly tenants?: TenantsService,
   ) {}
 
   async signIn(identity: SsoIdentity, policy: SsoPolicy): Promise<User> {
     const user = await this.users.transaction(async (tx) => {
       let u = await this.users.findByEmail(identity.email.trim(), tx);
+      const tenant = await this.tenantOf(identity, u, tx);
       if (u && (!u.is_active || u.type !== 'personal')) throw new MessageError(ACCOUNT_DISABLED, 401);
       if (!u) {
         if (!policy.provisioning) throw new MessageError(NO_ACCOUNT, 401);
@@ -57,6 +63,7 @@ export class SsoUsersService {
             last_name: identity.lastName ?? null,
             jwt_attributes: providerAttributes(identity.attributes),
             sso_source: policy.source,
+            ...(tenant && this.tenants ? { tenant_id: tenant.id, group_ids: await this.tenants.groupsOf(tx, tenant) } : {}),
           },
           tx,
         );
@@ -77,6 +84,25 @@ export class SsoUsersService {
     });
     await this.usersService.recordLogin(user);
     return user;
+  }
+
+  /**
+   * The tenant the sign-in puts the user in (null: an internal user), made on first use; the refusals of COMPAT
+   * "Tenants" are 403s. Checked before the account's own state, so a deactivated tenant says why.
+   */
+  private async tenantOf(identity: SsoIdentity, user: User | null, tx: EntityManager): Promise<Tenant | null> {
+    if (!this.tenants) return null;
+    const slug = identity.tenant ? tenantClaim(identity.tenant.value, identity.tenant.claim) : null;
+    const tenantId = user?.tenant_id ?? null;
+    const current = tenantId !== null ? await this.tenants.byId(tenantId, tx) : null;
+    // undefined: a new user; null: an internal one.
+    const userTenantSlug = user === null ? undefined : tenantId === null ? null : (current?.slug ?? '');
+    const why = signInRefusal({ enabled: await this.tenants.enabled(), slug, userTenantSlug });
+    if (why) throw new MessageError(why, 403);
+    if (slug === null) return null;
+    const tenant = current ?? (await this.tenants.findOrCreate(tx, slug));
+    if (!tenant.is_active) throw new MessageError(TENANT_MSG.inactive, 403);
+    return tenant;
   }
 
   /**

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { SSO_GUARD } from '../../common/auth/access-plugins';
 import { PermissionsModule } from '../permissions';
 import { SessionsModule } from '../sessions';
+import { TenantsModule } from '../tenants';
 import { UsersModule } from '../users';
 import { JwtSsoAuthGuard } from './jwt/jwt-sso.guard';
 import { JwtSsoService } from './jwt/jwt-sso.service';
@@ -16,7 +17,7 @@ import { SsoUsersService } from './sso-users.service';
  * guard, which this module provides (SSO_GUARD: without it the level refuses to boot).
  */
 @Module({
-  imports: [UsersModule, PermissionsModule, SessionsModule, SamlModule],
+  imports: [UsersModule, PermissionsModule, SessionsModule, SamlModule, TenantsModule],
   controllers: [SsoController],
   providers: [
     SsoUsersService,

@@ -26,8 +26,10 @@ export class JwtSsoService {
 
   async signIn(claims: SsoClaims): Promise<User> {
     const attr = async (key: string) => (await this.settings.get<string>(key)) || '';
-    const [emailKey, firstKey, lastKey, groupsKey] = await Promise.all(
-      ['jwt-attribute-email', 'jwt-attribute-firstname', 'jwt-attribute-lastname', 'jwt-attribute-groups'].map(attr),
+    const [emailKey, firstKey, lastKey, groupsKey, tenantKey] = await Promise.all(
+      ['jwt-attribute-email', 'jwt-attribute-firstname', 'jwt-attribute-lastname', 'jwt-attribute-groups', 'jwt-attribute-tenant'].map(
+        attr,
+      ),
     );
     const email = claims[emailKey];
     if (typeof email !== 'string' || !/^[^\s@]+@[^\s@]+$/.test(email.trim())) {
@@ -38,10 +40,12 @@ export class JwtSsoService {
     const groups = (Array.isArray(rawGroups) ? rawGroups : typeof rawGroups === 'string' ? [rawGroups] : []).filter(
       (g): g is string => typeof g === 'string',
     );
-    const skip = new Set([...REGISTERED, emailKey, firstKey, lastKey, groupsKey]);
+    // The tenant claim places the user; it is not one of their attributes (their tenant's slug is, as `@tenant.slug`).
+    const skip = new Set([...REGISTERED, emailKey, firstKey, lastKey, groupsKey, tenantKey]);
     const attributes = Object.fromEntries(Object.entries(claims).filter(([k]) => !skip.has(k)));
+    const tenant = tenantKey ? { claim: tenantKey, value: claims[tenantKey] } : undefined;
     return this.ssoUsers.signIn(
-      { email, firstName: text(claims[firstKey]), lastName: text(claims[lastKey]), groups, attributes },
+      { email, firstName: text(claims[firstKey]), lastName: text(claims[lastKey]), groups, attributes, tenant },
       {
         source: 'jwt',
         provisioning: await this.settings.get<boolean>('jwt-user-provisioning-enabled?'),
