@@ -213,7 +213,7 @@ export const SETTINGS: SettingDefinition[] = [
     description: 'JWT group names to group ids.',
   },
   bool('jwt-user-provisioning-enabled?', true, 'Create users on their first JWT login.'),
-  str('jwt-attribute-tenant', 'JWT claim (and SAML attribute) naming the tenant of an external user.', { default: '@tenant' }),
+  str('jwt-attribute-tenant', 'JWT claim naming the tenant of an external user.', { default: '@tenant' }),
   // Read by every client: tenant users see a different app. Its write rules are the tenants module's (onWrite).
   bool('use-tenants', false, 'Keep tenants: external users signed in through SSO, apart from internal users.', 'authenticated'),
 
@@ -251,6 +251,7 @@ export const SETTINGS: SettingDefinition[] = [
     description: 'SAML group names to group ids.',
   },
   bool('saml-user-provisioning-enabled?', true, 'Create users on their first SAML login.'),
+  str('saml-attribute-tenant', 'SAML attribute naming the tenant of an external user.', { default: '@tenant' }),
   // Read by every user: the client shows the upload button only when uploads are configured.
   {
     key: 'uploads-settings',

@@ -40,6 +40,23 @@ describe('SettingsService', () => {
     return (e as ValidationError).errors;
   };
 
+  it("runs a module's write hook with the checked value before storing, and stores nothing when it refuses", async () => {
+    const m = setup();
+    const hook = jest.fn(async (value: unknown) => {
+      if (value === false) throw new MessageError('not now');
+    });
+    m.service.onWrite('use-tenants', hook);
+    await m.service.setMany({ 'use-tenants': 'true', 'site-name': 'Ours' });
+    expect(hook).toHaveBeenCalledWith(true);
+    expect(await m.service.get('use-tenants')).toBe(true);
+    await expect(m.service.setMany({ 'site-name': 'Theirs', 'use-tenants': false })).rejects.toThrow('not now');
+    expect([await m.service.get('use-tenants'), await m.service.get('site-name')]).toEqual([true, 'Ours']);
+    // A bad value is refused before the hook sees it.
+    hook.mockClear();
+    await validation(m.service.setMany({ 'use-tenants': 'maybe' }));
+    expect(hook).not.toHaveBeenCalled();
+  });
+
   it('validates every value before writing any, with the message of the key that fails', async () => {
     const m = setup();
     expect(await validation(m.service.setMany({ 'site-name': 'Ours', 'password-complexity': 'bogus' }))).toEqual({

@@ -91,6 +91,25 @@ describe('SsoLoginService', () => {
     });
   });
 
+  it("hands SAML's tenant attribute on as the tenant claim (a list of one as its value), not as a user attribute", async () => {
+    const { service, ssoUsers } = setup({ 'saml-attribute-tenant': 'org' });
+    const withOrg = { ...login('/'), attributes: { team: 'north', org: ['acme'] } };
+    await service.samlSession(withOrg, context());
+    expect(ssoUsers.signIn).toHaveBeenCalledWith(
+      { ...login('/'), attributes: { team: 'north' }, tenant: { claim: 'org', value: 'acme' } },
+      expect.anything(),
+    );
+    // Several values are handed on as sent: the sign-in refuses them (not a string).
+    await service.samlSession({ ...login('/'), attributes: { org: ['a', 'b'] } }, context());
+    expect(ssoUsers.signIn).toHaveBeenLastCalledWith(
+      expect.objectContaining({ tenant: { claim: 'org', value: ['a', 'b'] } }),
+      expect.anything(),
+    );
+    // Without the attribute the login names no tenant.
+    await service.samlSession(login('/'), context());
+    expect(ssoUsers.signIn).toHaveBeenLastCalledWith(login('/'), expect.anything());
+  });
+
   it('checks the return path a SAML request carried before anyone is signed in', async () => {
     const { service, ssoUsers, sessions } = setup();
     await expect(service.samlSession(login('https://evil.example/'), context())).rejects.toThrow('Invalid redirect URL');

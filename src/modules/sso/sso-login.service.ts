@@ -50,13 +50,25 @@ export class SsoLoginService {
     const sdkPage = popupOrigin(login.returnTo);
     if (sdkPage && (await this.popupTarget(sdkPage)) !== sdkPage) throw new MessageError(SDK_ORIGIN_REFUSED, 403);
     const returnTo = sdkPage ? '/' : checkReturnTo(login.returnTo, sso.redirects);
-    const user = await this.ssoUsers.signIn(login, {
+    const user = await this.ssoUsers.signIn(await this.withSamlTenant(login), {
       source: 'saml',
       provisioning: await this.settings.get<boolean>('saml-user-provisioning-enabled?'),
       groupSync: await this.settings.get<boolean>('saml-group-sync'),
       groupMappings: (await this.settings.get<Record<string, number[]> | null>('saml-group-mappings')) ?? {},
     });
     return { key: await this.sessions.create(user.id), sdkPage, returnTo };
+  }
+
+  /**
+   * The tenant attribute (`saml-attribute-tenant`) read as JWT's tenant claim is: one value names the tenant (SAML
+   * sends lists, so a list of one counts as its value), and it is not kept among the user's attributes.
+   */
+  private async withSamlTenant(login: SamlLogin): Promise<SamlLogin & { tenant?: { claim: string; value: unknown } }> {
+    const claim = ((await this.settings.get<string | null>('saml-attribute-tenant')) ?? '').trim();
+    if (!claim || !(claim in login.attributes)) return login;
+    const { [claim]: raw, ...attributes } = login.attributes;
+    const value = Array.isArray(raw) && raw.length === 1 ? raw[0] : raw;
+    return { ...login, attributes, tenant: { claim, value } };
   }
 
   /**

@@ -5,12 +5,18 @@ import type { User } from '../../schema/user.entity';
 import { type UsersRepository } from '../users/users.repository';
 import { ALL_USERS_GROUP_ID } from '../../schema/permissions-group.entity';
 import type { UsersService } from '../users/users.service';
+import type { Tenant } from '../../schema/tenant.entity';
+import type { TenantsService } from '../tenants/tenants.service';
 import { ACCOUNT_DISABLED, NO_ACCOUNT, type SsoIdentity, type SsoPolicy, SsoUsersService } from './sso-users.service';
 
 const TX = { tx: true } as unknown as EntityManager;
 const ADMINS = 2;
 
-function setup(existing: Partial<User> | null, groups: Array<{ group_id: number; is_group_manager: boolean }> = []) {
+function setup(
+  existing: Partial<User> | null,
+  groups: Array<{ group_id: number; is_group_manager: boolean }> = [],
+  tenants?: Partial<Record<keyof TenantsService, jest.Mock>>,
+) {
   const user = existing ? ({ id: 7, is_active: true, type: 'personal', first_name: 'Ann', last_name: 'Old', ...existing } as User) : null;
   const users = {
     transaction: jest.fn(async (work: (tx: EntityManager) => Promise<unknown>) => work(TX)),
@@ -29,6 +35,7 @@ function setup(existing: Partial<User> | null, groups: Array<{ group_id: number;
     users as unknown as UsersRepository,
     usersService as unknown as UsersService,
     memberships as unknown as MembershipsService,
+    tenants as unknown as TenantsService | undefined,
   );
   return { service, users, usersService, memberships, created };
 }
@@ -135,5 +142,47 @@ describe('SsoUsersService', () => {
       await service.signIn(identity({ groups: ['analysts', 'other'] }), p);
       expect(memberships.setGroups).not.toHaveBeenCalled();
     }
+  });
+
+  describe('with tenants', () => {
+    const acme = { id: 4, slug: 'acme', is_active: true, group_id: 12 } as Tenant;
+    const tenants = (over: Partial<Tenant> = {}) => ({
+      enabled: jest.fn(async () => true),
+      byId: jest.fn(async () => ({ ...acme, ...over })),
+      findOrCreate: jest.fn(async () => ({ ...acme, ...over })),
+      groupsOf: jest.fn(async () => [11, 12]),
+    });
+    const claim = (value: unknown) => identity({ tenant: { claim: '@tenant', value } });
+
+    it("creates a new user in the claim's tenant (made on first use), in the tenant groups only", async () => {
+      const t = tenants();
+      const { service, usersService } = setup(null, [], t);
+      await service.signIn(claim('acme'), policy());
+      expect(t.findOrCreate).toHaveBeenCalledWith(TX, 'acme');
+      expect(usersService.create).toHaveBeenCalledWith(expect.objectContaining({ tenant_id: 4, group_ids: [11, 12] }), TX);
+    });
+
+    it('refuses with 403 what COMPAT lists, before the account state', async () => {
+      const refused = async (existing: Partial<User> | null, value: unknown, message: string, t = tenants()) => {
+        const err = await setup(existing, [], t)
+          .service.signIn(claim(value), policy())
+          .catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(MessageError);
+        expect([(err as MessageError).status, (err as MessageError).message]).toEqual([403, message]);
+      };
+      await refused({ tenant_id: null }, 'acme', 'Cannot add tenant claim to internal user');
+      await refused({ tenant_id: 4 }, undefined, 'Tenant claim required for external user');
+      await refused({ tenant_id: 4 }, 'globex', 'Tenant ID mismatch with existing user');
+      await refused({ tenant_id: 4, is_active: false }, 'acme', 'Tenant is not active', tenants({ is_active: false }));
+      await refused(null, 'acme', 'Tenants and tenant users are disabled.', { ...tenants(), enabled: jest.fn(async () => false) });
+    });
+
+    it('lets an internal user in without a claim and keeps the tenant claim out of the new user', async () => {
+      const t = tenants();
+      const { service, usersService } = setup(null, [], t);
+      await service.signIn(claim(undefined), policy());
+      expect(usersService.create).toHaveBeenCalledWith(expect.not.objectContaining({ tenant_id: expect.anything() }), TX);
+      expect(t.findOrCreate).not.toHaveBeenCalled();
+    });
   });
 });
