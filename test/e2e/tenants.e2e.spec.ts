@@ -130,6 +130,16 @@ describe('tenants', () => {
       expect(await bySlug('42')).toMatchObject({ name: '42', member_count: 1 });
     });
 
+    it('never makes a tenant user an administrator', async () => {
+      const { id } = await me(globexKey);
+      const message = { message: 'Tenant users cannot be administrators.' };
+      const put = await http().put(`/api/user/${id}`).set(auth(admin)).send({ is_superuser: true });
+      expect([put.status, put.body]).toEqual([400, message]);
+      const add = await http().post('/api/permissions/membership').set(auth(admin)).send({ group_id: 2, user_id: id });
+      expect([add.status, add.body]).toEqual([400, message]);
+      expect((await me(globexKey)).is_superuser).toBe(false);
+    });
+
     it('cannot be turned off while tenant users are active', async () => {
       expectMessage(await setTenants(false), TURN_OFF);
       expect((await http().get('/api/setting/use-tenants').set(auth(admin)).expect(200)).body).toBe(true);
@@ -177,6 +187,18 @@ describe('tenants', () => {
       expect([res.status, res.body]).toEqual([403, { message: 'Tenant is not active' }]);
       expect((await tenants('?status=deactivated')).map((x: { slug: string }) => x.slug)).toEqual(['wayne']);
       expect((await tenants('?status=active')).map((x: { slug: string }) => x.slug)).not.toContain('wayne');
+    });
+
+    it('reactivating a tenant brings its users and its collection back', async () => {
+      const address = email();
+      await signIn({ email: address, '@tenant': 'stark' });
+      const stark = await bySlug('stark');
+      await http().put(`/api/ee/tenant/${stark.id}`).set(auth(admin)).send({ is_active: false }).expect(200);
+      const { body } = await http().put(`/api/ee/tenant/${stark.id}`).set(auth(admin)).send({ is_active: true }).expect(200);
+      expect(body).toMatchObject({ is_active: true, member_count: 1 });
+      expect((await http().get(`/api/collection/${stark.tenant_collection_id}`).set(auth(admin)).expect(200)).body.archived).toBe(false);
+      const again = await me(await signIn({ email: address, '@tenant': 'stark' }));
+      expect(again).toMatchObject({ is_active: true, tenant_id: stark.id });
     });
   });
 

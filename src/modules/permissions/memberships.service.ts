@@ -11,6 +11,7 @@ import { PermissionsRepository } from './permissions.repository';
 export const LAST_ADMIN_MESSAGE = "You cannot remove the last member of the 'Admin' group!";
 const ALL_USERS_MESSAGE = "You cannot add or remove users to/from the 'All Users' group.";
 const API_KEY_USER_MESSAGE = "An API key's group is changed through /api/api-key.";
+export const TENANT_ADMIN_MESSAGE = 'Tenant users cannot be administrators.';
 
 export interface WantedGroup {
   id: number;
@@ -103,6 +104,8 @@ export class MembershipsService {
   }
 
   private async insert(user: User, groupId: number, isManager: boolean, tx: EntityManager): Promise<void> {
+    // An admin sees every tenant's users and content: a tenant's user may not.
+    if (groupId === ADMIN_GROUP_ID && typeof user.tenant_id === 'number') throw new MessageError(TENANT_ADMIN_MESSAGE);
     if (!(await this.repo.insertMembership(user.id, groupId, isManager, tx))) {
       throw new MessageError('The user is already a member of that group.');
     }
