@@ -177,6 +177,16 @@ describe('SsoUsersService', () => {
       await refused(null, 'acme', 'Tenants and tenant users are disabled.', { ...tenants(), enabled: jest.fn(async () => false) });
     });
 
+    it('tries once more when a concurrent first sign-in made the tenant meanwhile', async () => {
+      const t = tenants();
+      t.findOrCreate.mockRejectedValueOnce(new MessageError('This tenant name or slug is already taken.'));
+      const { service, users, usersService } = setup(null, [], t);
+      await service.signIn(claim('acme'), policy());
+      expect(users.transaction).toHaveBeenCalledTimes(2);
+      expect(usersService.create).toHaveBeenCalledTimes(1);
+      expect(usersService.recordLogin).toHaveBeenCalledTimes(1);
+    });
+
     it('lets an internal user in without a claim and keeps the tenant claim out of the new user', async () => {
       const t = tenants();
       const { service, usersService } = setup(null, [], t);

@@ -50,7 +50,18 @@ export class SsoUsersService {
   ) {}
 
   async signIn(identity: SsoIdentity, policy: SsoPolicy): Promise<User> {
-    const user = await this.users.transaction(async (tx) => {
+    // Two first sign-ins of one new tenant may race to create it: the loser's transaction is gone, and a second try
+    // finds the tenant the winner made.
+    const user = await this.signInOnce(identity, policy).catch((e: unknown) => {
+      if (e instanceof MessageError && e.message === TENANT_MSG.taken) return this.signInOnce(identity, policy);
+      throw e;
+    });
+    await this.usersService.recordLogin(user);
+    return user;
+  }
+
+  private signInOnce(identity: SsoIdentity, policy: SsoPolicy): Promise<User> {
+    return this.users.transaction(async (tx) => {
       let u = await this.users.findByEmail(identity.email.trim(), tx);
       const tenant = await this.tenantOf(identity, u, tx);
       if (u && (!u.is_active || u.type !== 'personal')) throw new MessageError(ACCOUNT_DISABLED, 401);
@@ -82,8 +93,6 @@ export class SsoUsersService {
       if (policy.groupSync) await this.syncGroups(u, identity.groups, policy.groupMappings, tx);
       return u;
     });
-    await this.usersService.recordLogin(user);
-    return user;
   }
 
   /**
