@@ -61,6 +61,7 @@ export class TenantsService implements OnModuleInit {
     const attributes = dto.attributes !== undefined ? checkedAttributes(dto.attributes) : undefined;
     const active = typeof dto.is_active === 'boolean' ? dto.is_active : undefined;
     let switched: number[] = [];
+    let flipped = false;
     const tenant = await this.repo.transaction(async (tx) => {
       const t = await this.require(id, tx);
       const name = dto.name?.trim();
@@ -74,12 +75,13 @@ export class TenantsService implements OnModuleInit {
       }
       if (attributes !== undefined) await this.repo.update(tx, id, { attributes });
       if (active !== undefined && active !== t.is_active) {
+        flipped = true;
         await this.repo.update(tx, id, { is_active: active });
         switched = await this.repo.setUsersActive(tx, id, active);
       }
       return t;
     });
-    if (active !== undefined && tenant.tenant_collection_id !== null) {
+    if (flipped && tenant.tenant_collection_id !== null) {
       await this.collections.setArchived(admin, tenant.tenant_collection_id, !active);
     }
     // Callers are kept in memory on every instance: deactivated users must lose their sessions there too.
