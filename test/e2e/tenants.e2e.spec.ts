@@ -130,6 +130,19 @@ describe('tenants', () => {
       expect(await bySlug('42')).toMatchObject({ name: '42', member_count: 1 });
     });
 
+    it('reads the tenant from the claim jwt-attribute-tenant names, and keeps that claim out of the attributes', async () => {
+      await http().put('/api/setting/jwt-attribute-tenant').set(auth(admin)).send({ value: 'org' }).expect(204);
+      try {
+        const view = await me(await signIn({ email: email(), org: 'hooli', team: 'core', '@tenant': 'ignored' }));
+        expect(view.jwt_attributes).toEqual({ team: 'core' });
+        expect(view.structured_attributes['@tenant.slug'].value).toBe('hooli');
+        expect(view.tenant_id).toBe((await bySlug('hooli')).id);
+        expect(await bySlug('ignored')).toBeUndefined();
+      } finally {
+        await http().put('/api/setting/jwt-attribute-tenant').set(auth(admin)).send({ value: null }).expect(204);
+      }
+    });
+
     it('never makes a tenant user an administrator', async () => {
       const { id } = await me(globexKey);
       const message = { message: 'Tenant users cannot be administrators.' };
