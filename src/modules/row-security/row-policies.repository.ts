@@ -126,17 +126,24 @@ export class RowPoliciesRepository {
   }
 
   /** The user's attributes as the admin set them (login_attributes). */
-  /** The user's attribute maps: the administrator's and the last sign-in's (null when unset). */
-  async attributeSources(
-    userId: number,
-  ): Promise<{ login_attributes: Record<string, unknown> | null; jwt_attributes: Record<string, unknown> | null }> {
-    const rows = await this.sql.query<{ login_attributes: unknown; jwt_attributes: unknown }>(
-      sql`SELECT login_attributes, jwt_attributes FROM core_user WHERE id = ${userId}`,
+  /** The user's attribute maps (the administrator's and the last sign-in's, null when unset) and their tenant's slug. */
+  async attributeSources(userId: number): Promise<{
+    login_attributes: Record<string, unknown> | null;
+    jwt_attributes: Record<string, unknown> | null;
+    tenant_slug: string | null;
+  }> {
+    const rows = await this.sql.query<{ login_attributes: unknown; jwt_attributes: unknown; tenant_slug: string | null }>(
+      sql`SELECT u.login_attributes, u.jwt_attributes, t.slug AS tenant_slug
+          FROM core_user u LEFT JOIN tenant t ON t.id = u.tenant_id WHERE u.id = ${userId}`,
     );
     const map = (raw: unknown) => {
       const parsed = typeof raw === 'string' ? parseJson<unknown>(raw, null) : raw;
       return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
     };
-    return { login_attributes: map(rows[0]?.login_attributes), jwt_attributes: map(rows[0]?.jwt_attributes) };
+    return {
+      login_attributes: map(rows[0]?.login_attributes),
+      jwt_attributes: map(rows[0]?.jwt_attributes),
+      tenant_slug: rows[0]?.tenant_slug ?? null,
+    };
   }
 }

@@ -1,0 +1,163 @@
+import jwt from 'jsonwebtoken';
+import { auth } from '../support/factories';
+import { SampleApp, startSampleApp } from '../support/sample-app';
+
+jest.setTimeout(120_000);
+
+const IDP = 'https://idp.example.com/sso/metabase';
+const SDK = { 'X-Metabase-Client': 'embedding-sdk-react' };
+const ALL_USERS = 1;
+
+/**
+ * Issue 37's matrix on this app database: two tenants' users signed in by JWT SSO with a `customer_id` claim, a filter
+ * policy on ORDERS and a question policy on PEOPLE that hides PASSWORD and EMAIL, both for "All tenant users". Each
+ * sees only their customers' rows, compared with the same filter written by hand, and never another's through the
+ * result cache; their native SQL on that database is refused.
+ */
+describe('row security for tenant users signed in by JWT', () => {
+  let s: SampleApp;
+  let acme: string;
+  let globex: string;
+  let customers: { acme: number[]; globex: number[] };
+  let tenantUsers: number;
+  const http = () => s.t.http();
+  const f = (table: string, name: string) => ['field', s.field(table, name), null];
+  const mbql = (query: object) => ({ database: s.db, type: 'query', query });
+
+  const rows = async (session: string, query: object): Promise<unknown[][]> => {
+    const res = await http().post('/api/dataset').set(auth(session)).send(query);
+    expect(res.body.status).toBe('completed');
+    return res.body.data.rows;
+  };
+  const sql = (text: string) => rows(s.admin, { database: s.db, type: 'native', native: { query: text } });
+  const ids = (xs: number[]) => xs.join(', ');
+
+  beforeAll(async () => {
+    s = await startSampleApp();
+    const secret = (await http().get('/api/util/random_token').set(auth(s.admin)).expect(200)).body.token as string;
+    await http()
+      .put('/api/setting')
+      .set(auth(s.admin))
+      .send({ 'jwt-identity-provider-uri': IDP, 'jwt-shared-secret': secret, 'jwt-enabled': true, 'enable-embedding-sdk': true })
+      .expect(204);
+    await http().put('/api/setting/use-tenants').set(auth(s.admin)).send({ value: true }).expect(204);
+    const buyers = (await sql('SELECT DISTINCT USER_ID FROM ORDERS ORDER BY USER_ID LIMIT 3')).map((r) => Number(r[0]));
+    customers = { acme: [buyers[0], buyers[1]], globex: [buyers[2]] };
+    const signIn = async (tenant: string, customerIds: number[] | number) => {
+      const token = jwt.sign({ email: `${tenant}@example.com`, '@tenant': tenant, customer_id: customerIds }, secret, {
+        algorithm: 'HS256',
+        expiresIn: 600,
+      });
+      return (await http().get('/auth/sso').set(SDK).query({ jwt: token }).expect(200)).body.id as string;
+    };
+    acme = await signIn('acme', customers.acme);
+    // A single value, as a claim that is not a list.
+    globex = await signIn('globex', customers.globex[0]);
+
+    const groups = (await http().get('/api/permissions/group').set(auth(s.admin)).expect(200)).body as Array<{
+      id: number;
+      name: string;
+    }>;
+    tenantUsers = groups.find((g) => g.name === 'All tenant users')!.id;
+    const graph = (await http().get('/api/permissions/graph').set(auth(s.admin)).expect(200)).body;
+    graph.groups[tenantUsers] = { [s.db]: { data: 'unrestricted', native: 'write', download: { schemas: 'full' } } };
+    graph.groups[ALL_USERS] = { [s.db]: { data: 'no', native: 'none', download: { schemas: 'none' } } };
+    await http().put('/api/permissions/graph').set(auth(s.admin)).send(graph).expect(200);
+
+    await http()
+      .post('/api/mt/gtap')
+      .set(auth(s.admin))
+      .send({ group_id: tenantUsers, table_id: s.table('ORDERS').id, attribute_remappings: { customer_id: 'USER_ID' } })
+      .expect(200);
+    const visible = ['ID', 'NAME', 'CITY', 'STATE'].map((c) => f('PEOPLE', c));
+    const question = await http()
+      .post('/api/card')
+      .set(auth(s.admin))
+      .send({
+        name: 'People without contact details',
+        display: 'table',
+        visualization_settings: {},
+        dataset_query: mbql({ 'source-table': s.table('PEOPLE').id, fields: visible }),
+      })
+      .expect(200);
+    await http()
+      .post('/api/mt/gtap')
+      .set(auth(s.admin))
+      .send({
+        group_id: tenantUsers,
+        table_id: s.table('PEOPLE').id,
+        card_id: question.body.id,
+        attribute_remappings: { customer_id: ['dimension', f('PEOPLE', 'ID')] },
+      })
+      .expect(200);
+  });
+  afterAll(() => s?.t.close());
+
+  it("shows each tenant's user only their customers' orders, as the hand-written filter does", async () => {
+    const count = mbql({ 'source-table': s.table('ORDERS').id, aggregation: [['count']] });
+    for (const [session, mine] of [
+      [acme, customers.acme],
+      [globex, customers.globex],
+    ] as const) {
+      const [[expected]] = await sql(`SELECT COUNT(*) FROM ORDERS WHERE USER_ID IN (${ids(mine)})`);
+      expect(Number((await rows(session, count))[0][0])).toBe(Number(expected));
+      // Through an implicit join too: the orders' people are theirs only.
+      const names = await rows(session, {
+        ...mbql({
+          'source-table': s.table('ORDERS').id,
+          breakout: [['field', s.field('PEOPLE', 'ID'), { 'source-field': s.field('ORDERS', 'USER_ID') }]],
+        }),
+      });
+      expect(names.map((r) => Number(r[0])).sort((a, b) => a - b)).toEqual([...mine].sort((a, b) => a - b));
+    }
+  });
+
+  it('replaces PEOPLE by the policy question: their own people, without PASSWORD and EMAIL', async () => {
+    for (const [session, mine] of [
+      [acme, customers.acme],
+      [globex, customers.globex],
+    ] as const) {
+      const res = await http()
+        .post('/api/dataset')
+        .set(auth(session))
+        .send(mbql({ 'source-table': s.table('PEOPLE').id, 'order-by': [['asc', f('PEOPLE', 'ID')]] }))
+        .expect(202);
+      const columns = (res.body.data.cols as Array<{ name: string }>).map((c) => c.name);
+      expect(columns).toEqual(['ID', 'NAME', 'CITY', 'STATE']);
+      const expected = await sql(`SELECT ID, NAME, CITY, STATE FROM PEOPLE WHERE ID IN (${ids(mine)}) ORDER BY ID`);
+      expect(res.body.data.rows).toEqual(expected);
+    }
+  });
+
+  it("never answers one tenant's run of a card from the other's cached result, and refuses their SQL", async () => {
+    await http().put('/api/setting/enable-query-caching').set(auth(s.admin)).send({ value: true }).expect(204);
+    // A collection both tenants read (each one's own collection is theirs alone).
+    const shared = (await http().post('/api/collection').set(auth(s.admin)).send({ name: 'Shared reports' }).expect(200)).body.id;
+    const graph = (await http().get('/api/collection/graph').set(auth(s.admin)).expect(200)).body;
+    graph.groups = { [tenantUsers]: { [shared]: 'read' } };
+    await http().put('/api/collection/graph').set(auth(s.admin)).send(graph).expect(200);
+    const card = await http()
+      .post('/api/card')
+      .set(auth(s.admin))
+      .send({
+        name: 'Order count',
+        display: 'scalar',
+        visualization_settings: {},
+        dataset_query: mbql({ 'source-table': s.table('ORDERS').id, aggregation: [['count']] }),
+        collection_id: shared,
+        cache_ttl: 600,
+      })
+      .expect(200);
+    const run = async (session: string) =>
+      Number((await http().post(`/api/card/${card.body.id}/query`).set(auth(session)).send({}).expect(202)).body.data.rows[0][0]);
+    const first = [await run(acme), await run(globex), await run(acme), await run(globex)];
+    const [[a]] = await sql(`SELECT COUNT(*) FROM ORDERS WHERE USER_ID IN (${ids(customers.acme)})`);
+    const [[g]] = await sql(`SELECT COUNT(*) FROM ORDERS WHERE USER_ID IN (${ids(customers.globex)})`);
+    expect(first).toEqual([Number(a), Number(g), Number(a), Number(g)]);
+    const native = await http()
+      .post('/api/dataset')
+      .set(auth(acme))
+      .send({ database: s.db, type: 'native', native: { query: 'SELECT COUNT(*) FROM ORDERS' } });
+    expect(native.body.status === 'failed' || native.status === 403).toBe(true);
+  });
+});
