@@ -26,13 +26,13 @@ describeBrowser('the SQL editor', () => {
   const SQL = 'SELECT id, title, category, price FROM products WHERE {{category}} AND ';
 
   /** The titles the results grid shows, top to bottom (the third column is the title). */
-  const shownTitles = async () => {
-    const rows = page.getByRole('grid', { name: 'Results' }).getByRole('row');
-    const n = await rows.count();
-    const out: string[] = [];
-    for (let i = 1; i < n; i++) out.push((await rows.nth(i).getByRole('gridcell').nth(1).textContent()) ?? '');
-    return out;
-  };
+  const shownTitles = async () =>
+    // Read in one pass: counting the rows and then reading each by index waits 30 s for a row the grid removed meanwhile
+    // (a re-run that shows fewer rows), which is how this flaked.
+    page
+      .getByRole('grid', { name: 'Results' })
+      .getByRole('row')
+      .evaluateAll((rows) => rows.slice(1).map((r) => r.querySelectorAll('[role="gridcell"]')[1]?.textContent ?? ''));
   /** The query the page posts to /api/dataset, answered by the same endpoint over HTTP. */
   const sameOverHttp = async (req: Request) => {
     const body = req.postDataJSON() as Record<string, unknown>;
