@@ -22,6 +22,7 @@ import { RowPolicies1765670400000 } from './1765670400000-row-policies';
 import { TablePermissions1765756800000 } from './1765756800000-table-permissions';
 import { Tenants1765929600000 } from './1765929600000-tenants';
 import { EmbeddingKeys1766016000000 } from './1766016000000-embedding-keys';
+import { Impersonation1766102400000 } from './1766102400000-impersonation';
 
 /** Every migration, in order. Append new ones; never edit one that has landed. */
 export const MIGRATIONS = [
@@ -49,4 +50,5 @@ export const MIGRATIONS = [
   TablePermissions1765756800000,
   Tenants1765929600000,
   EmbeddingKeys1766016000000,
+  Impersonation1766102400000,
 ];

@@ -165,7 +165,7 @@ describe('permissions graph: table level', () => {
   it.each<[string, Entry, string]>([
     ['native SQL with a blocked database', { 'view-data': 'blocked', 'create-queries': 'query-builder-and-native' }, NATIVE_NEEDS_DATA],
     ['an unknown view-data', { 'view-data': 'all' }, "each database's view-data must be"],
-    ['impersonation', { 'view-data': 'impersonated' }, 'view-data `impersonated` is not supported.'],
+    ['impersonation without its policy', { 'view-data': 'impersonated' }, 'view-data `impersonated` needs a policy in `impersonations`'],
     [
       'native SQL on one table',
       { 'create-queries': { PUBLIC: { 1: 'query-builder-and-native' } } },

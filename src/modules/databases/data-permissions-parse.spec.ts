@@ -30,6 +30,10 @@ describe('permissions graph: reading an edit', () => {
     expect(e.createQueries).toEqual({ PUBLIC: 'query-builder' });
     expect(e.download).toEqual({ PUBLIC: { 7: 'limited' } });
     expect(parseEntry({ 'view-data': 'legacy-no-self-service' })).toMatchObject({ viewData: 'unrestricted', noSelfService: true });
+    expect(parseEntry({ 'view-data': 'impersonated' })).toMatchObject({ viewData: 'unrestricted', impersonated: true });
+    expect(
+      parseGraphEdit({ revision: 1, groups: {}, impersonations: [{ id: 4, group_id: 3, db_id: 1, attribute: 'role' }] }).impersonations,
+    ).toEqual([{ group_id: 3, db_id: 1, attribute: 'role' }]);
   });
 
   it('refuses what it cannot store, naming the part', () => {
@@ -39,7 +43,10 @@ describe('permissions graph: reading an edit', () => {
     expect(why(() => parseEntry({ 'create-queries': { PUBLIC: 'query-builder-and-native' } }))).toMatch(/^each database's create-queries/);
     expect(why(() => parseEntry({ download: 'full' }))).toMatch(/^each database's download/);
     expect(() => parseGraphEdit({ revision: 1, groups: {}, impersonations: [{ group_id: 3 }] })).toThrow(
-      'impersonations: connection impersonation is not supported.',
+      /^impersonations: value must be a list/,
+    );
+    expect(() => parseGraphEdit({ revision: 1, groups: {}, impersonations: [{ group_id: 3, db_id: 1, attribute: ' ' }] })).toThrow(
+      /^impersonations: /,
     );
   });
 });

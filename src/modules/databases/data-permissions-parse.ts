@@ -25,6 +25,15 @@ export interface EntryEdit {
   grantsAdminOnly?: 'data-model' | 'details';
   /** `legacy-no-self-service`: data access without new queries, unless `create-queries` says otherwise. */
   noSelfService?: true;
+  /** view-data `impersonated`: data access under the role of the group's impersonation policy (sent in `impersonations`). */
+  impersonated?: true;
+}
+
+/** One policy of the PUT's `impersonations`. */
+export interface ImpersonationEdit {
+  group_id: number;
+  db_id: number;
+  attribute: string;
 }
 
 export interface GraphEdit {
@@ -32,6 +41,8 @@ export interface GraphEdit {
   groups: Record<string, Record<string, EntryEdit>>;
   /** No entry uses `data`/`native`: a client of Metabase's current graph, answered as Metabase does. */
   currentFormat: boolean;
+  /** Absent when the PUT sent none. */
+  impersonations?: ImpersonationEdit[];
 }
 
 const DATA: DataAccess[] = ['unrestricted', 'no'];
@@ -48,7 +59,7 @@ export const DOWNLOAD_MESSAGE =
   'or per schema {schemas: {<schema>: level | {<table id>: level}}}.';
 const DATA_MODEL_MESSAGE = "each database's data-model must be {schemas: `all` | `none`}, or per schema.";
 const VIEW_MESSAGE =
-  "each database's view-data must be `unrestricted`, `blocked`, `legacy-no-self-service`, or per schema " +
+  "each database's view-data must be `unrestricted`, `blocked`, `legacy-no-self-service`, `impersonated`, or per schema " +
   '{<schema>: `unrestricted` | `blocked` | {<table id>: `unrestricted` | `blocked` | `sandboxed`}}.';
 const CREATE_MESSAGE =
   "each database's create-queries must be `query-builder-and-native`, `query-builder`, `no`, or per schema " +
@@ -62,8 +73,8 @@ export function parseGraphEdit(body: unknown): GraphEdit {
   if (!Number.isInteger(body.revision) || (body.revision as number) < 0)
     throw ValidationError.of('revision', 'value must be an integer.', body.revision);
   if (!isMap(body.groups)) throw ValidationError.of('groups', 'value must be a map.', body.groups);
-  if (Array.isArray(body.impersonations) && body.impersonations.length > 0)
-    throw ValidationError.of('impersonations', 'connection impersonation is not supported.', body.impersonations);
+  const impersonations =
+    body.impersonations === undefined || body.impersonations === null ? undefined : parseImpersonations(body.impersonations);
   const groups: GraphEdit['groups'] = {};
   let currentFormat = true;
   for (const [gid, dbs] of Object.entries(body.groups)) {
@@ -76,7 +87,27 @@ export function parseGraphEdit(body: unknown): GraphEdit {
       groups[gid][dbId] = edit;
     }
   }
-  return { revision: body.revision as number, groups, currentFormat };
+  return { revision: body.revision as number, groups, currentFormat, ...(impersonations ? { impersonations } : {}) };
+}
+
+const IMPERSONATIONS_MESSAGE =
+  'value must be a list of {group_id, db_id, attribute}, the ids positive integers, the attribute a non-blank string.';
+
+/** `impersonations: [{group_id, db_id, attribute}]` (Metabase's; other keys, such as an `id` read back, are ignored). */
+export function parseImpersonations(v: unknown): ImpersonationEdit[] {
+  if (!Array.isArray(v)) throw ValidationError.of('impersonations', IMPERSONATIONS_MESSAGE, v);
+  return v.map((p) => {
+    const ok =
+      isMap(p) &&
+      Number.isInteger(p.group_id) &&
+      (p.group_id as number) > 0 &&
+      Number.isInteger(p.db_id) &&
+      (p.db_id as number) > 0 &&
+      typeof p.attribute === 'string' &&
+      p.attribute.trim() !== '';
+    if (!ok) throw ValidationError.of('impersonations', IMPERSONATIONS_MESSAGE, p);
+    return { group_id: p.group_id as number, db_id: p.db_id as number, attribute: p.attribute as string };
+  });
 }
 
 export function parseEntry(a: Record<string, unknown>): EntryEdit {
@@ -91,8 +122,11 @@ export function parseEntry(a: Record<string, unknown>): EntryEdit {
   }
   if (a['view-data'] !== undefined) {
     const view = a['view-data'];
-    if (view === 'impersonated') throw ValidationError.of('groups', 'view-data `impersonated` is not supported.', view);
-    if (view === 'legacy-no-self-service') {
+    if (view === 'impersonated') {
+      // Stored as unrestricted: the impersonation policy is what restricts it (the warehouse's role, row security).
+      edit.viewData = 'unrestricted';
+      edit.impersonated = true;
+    } else if (view === 'legacy-no-self-service') {
       edit.viewData = 'unrestricted';
       edit.noSelfService = true;
     } else {

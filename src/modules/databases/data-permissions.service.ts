@@ -1,15 +1,17 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { ClusterEvents } from '../../common/cluster/cluster-events';
 import { MessageError, NotFoundError, ValidationError } from '../../common/errors/api-errors';
+import type { Impersonation } from '../../schema/impersonation.entity';
 import { ADMIN_GROUP_ID } from '../../schema/permissions-group.entity';
 import type { DatabasePermission } from '../../schema/database-permission.entity';
 import type { TablePermission } from '../../schema/table-permission.entity';
-import { RowSecurityService } from '../row-security';
+import { ImpersonationService, RowSecurityService } from '../row-security';
 import { DatabasePermissionsRepository, levelFor, levelsOf, type GroupLevels, type PermissionTable } from '../warehouse';
 import { DatabasesRepository } from './databases.repository';
 import { applyEdit, storedLevels } from './data-permissions-apply';
 import { ADMIN_ENTRY, renderEntry, sameValue, type DataPermissionsGraph, type GraphEntry } from './data-permissions-graph';
 import { parseGraphEdit, type EntryEdit } from './data-permissions-parse';
+import { impersonationPlan, withImpersonation } from './data-permissions-impersonation';
 
 export type { DataPermissionsGraph, GraphEntry } from './data-permissions-graph';
 
@@ -36,6 +38,7 @@ export class DataPermissionsService {
     private readonly databases: DatabasesRepository,
     @Optional() private readonly events: ClusterEvents = new ClusterEvents(),
     @Optional() private readonly rowSecurity?: RowSecurityService,
+    @Optional() private readonly impersonation?: ImpersonationService,
   ) {}
 
   async graph(scope: GraphScope = {}): Promise<DataPermissionsGraph> {
@@ -43,12 +46,14 @@ export class DataPermissionsService {
     if (scope.dbId && !dbs.length) throw new NotFoundError();
     if (scope.groupId && !groupIds.includes(scope.groupId)) throw new NotFoundError();
     const shownGroups = groupIds.filter((g) => (scope.groupId ? g === scope.groupId : !scope.groupIds || scope.groupIds.includes(g)));
-    const [grants, tableGrants, tables, policies] = await Promise.all([
+    const [grants, tableGrants, tables, policies, impersonations] = await Promise.all([
       this.perms.all(),
       this.perms.allTableGrants(),
       this.perms.tables(dbs.map((d) => d.id)),
       this.rowSecurity?.policyTables() ?? [],
+      this.impersonation?.all() ?? [],
     ]);
+    const impersonated = new Set(impersonations.map((p) => `${p.group_id}:${p.db_id}`));
     const policyTables = groupBy(policies, (p) => String(p.group_id));
     const grantOf = new Map(grants.map((g) => [`${g.group_id}:${g.db_id}`, g]));
     const tableGrantsOf = groupBy(tableGrants, (t) => `${t.group_id}:${t.db_id}`);
@@ -62,14 +67,17 @@ export class DataPermissionsService {
         groups[gid][db.id] =
           gid === ADMIN_GROUP_ID
             ? ADMIN_ENTRY
-            : renderEntry(
-                withPolicies(
-                  levelsOf(grant, tableGrantsOf.get(key) ?? []),
+            : withImpersonation(
+                renderEntry(
+                  withPolicies(
+                    levelsOf(grant, tableGrantsOf.get(key) ?? []),
+                    tablesOf.get(String(db.id)) ?? [],
+                    policyTables.get(String(gid)),
+                  ),
+                  grant,
                   tablesOf.get(String(db.id)) ?? [],
-                  policyTables.get(String(gid)),
                 ),
-                grant,
-                tablesOf.get(String(db.id)) ?? [],
+                impersonated.has(key),
               );
       }
     }
@@ -82,11 +90,17 @@ export class DataPermissionsService {
    * keeps it as its copy of the graph), only the groups sent for clients of Metabase's current format (as Metabase
    * answers), only the revision with `skipGraph`.
    */
-  async update(body: unknown, opts: { force?: boolean; skipGraph?: boolean } = {}): Promise<Partial<DataPermissionsGraph>> {
+  async update(
+    body: unknown,
+    opts: { force?: boolean; skipGraph?: boolean } = {},
+  ): Promise<Partial<DataPermissionsGraph> & { impersonations?: Impersonation[] }> {
     const edit = parseGraphEdit(body);
     const [dbs, groupIds] = await Promise.all([this.databases.list(), this.perms.groupIds()]);
     const dbIds = new Set(dbs.map((d) => d.id));
     const tablesOf = groupBy(await this.perms.tables([...dbIds]), (t) => String(t.db_id));
+    const shown = new Set((await (this.impersonation?.all() ?? [])).map((p) => `${p.group_id}:${p.db_id}`));
+    // Which pairs get, keep or lose a policy; refused (400) before anything is stored.
+    const plan = impersonationPlan(edit, shown, new Map(dbs.map((d) => [d.id, d.engine])), groupIds);
     await this.perms.transaction(async (tx) => {
       // First, so that of two edits made from one revision the second waits for the first and then fails.
       const from = opts.force ? await this.perms.revision(tx) : edit.revision;
@@ -105,16 +119,24 @@ export class DataPermissionsService {
           const tables = tablesOf.get(dbId) ?? [];
           const [grant, tableGrants] = await Promise.all([this.perms.grant(groupId, id, tx), this.perms.tableGrants(groupId, id, tx)]);
           const current = levelsOf(grant ?? undefined, tableGrants);
-          const next = applyEdit(current, renderEntry(current, grant ?? undefined, tables), entry, tables, id);
+          const rendered = withImpersonation(renderEntry(current, grant ?? undefined, tables), shown.has(`${groupId}:${id}`));
+          const next = applyEdit(current, rendered, entry, tables, id);
           const stored = storedLevels(next, tables);
           await this.perms.setLevels(groupId, id, stored.grant, stored.rows, entry.upload, tx);
         }
       }
+      for (const p of plan.remove) await this.impersonation!.removeFor(p.group_id, p.db_id, tx);
+      for (const p of plan.store) await this.impersonation!.replace(p.group_id, p.db_id, p.attribute, tx);
     });
     // Access is read from the app DB on each request today; the event is for any instance-level copy of it.
     await this.events.publish({ topic: 'permissions' });
     if (opts.skipGraph) return { revision: await this.perms.revision() };
-    return this.graph(edit.currentFormat ? { groupIds: Object.keys(edit.groups).map(Number) } : {});
+    const graph = await this.graph(edit.currentFormat ? { groupIds: Object.keys(edit.groups).map(Number) } : {});
+    if (!edit.impersonations) return graph;
+    // As Metabase answers: the policies sent, as stored.
+    const sent = new Set(edit.impersonations.map((p) => `${p.group_id}:${p.db_id}`));
+    const stored = (await this.impersonation!.all()).filter((p) => sent.has(`${p.group_id}:${p.db_id}`));
+    return { ...graph, impersonations: stored };
   }
 }
 

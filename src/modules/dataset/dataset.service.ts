@@ -22,7 +22,8 @@ import { checkQueryBody, datasetQueryOf, isNativeQuery, nativeRequestOf } from '
 import { queryHash, QueryLogService, rawQueryHash } from '../query-log';
 import { cacheKey, QueryCacheService } from '../query-cache';
 import { MetricsService } from '../observability';
-import { RowSecurityService } from '../row-security';
+import { ImpersonationService, RowSecurityService } from '../row-security';
+import { impersonating } from '../../query-engine/execute/drivers/impersonating-driver';
 
 const UNRESTRICTED: Access = { data: 'unrestricted', native: 'write', download: 'full' };
 
@@ -78,6 +79,7 @@ export class DatasetService {
     @Inject(AppLogger) private readonly logger: AppLogger,
     @Optional() private readonly metrics?: MetricsService,
     @Optional() private readonly rowSecurity?: RowSecurityService,
+    @Optional() private readonly impersonation?: ImpersonationService,
   ) {}
 
   /** Runs a query (from the cache when `cacheTtlSeconds` allows) and records the run in the execution log. */
@@ -310,14 +312,21 @@ export class DatasetService {
       return { ...access, download: authorizeTables(tableAccess, tables, adHoc, access.download) };
     };
     const policies = this.rowSecurity?.policiesFor(caller);
-    const policyKey = async (dbId: number) => (policies ? policies.key(dbId) : '');
+    // Connection impersonation: the caller's warehouse role on a database, SQL included (see ImpersonationService).
+    const roles = this.impersonation?.impersonationFor(caller, {
+      sandboxed: async (dbId) => (policies ? (await policies.restrictions(dbId)).size > 0 : false),
+      defaultRole: async (dbId) => connectionUser((await metadata.connection(dbId))?.details),
+    });
+    const policyKey = async (dbId: number) => (policies ? await policies.key(dbId) : '') + (roles ? await roles.key(dbId) : '');
     const processor = new QueryProcessor({
       metadata,
       content,
       ...(policies ? { policies } : {}),
       database: async (id) => {
         const row = await metadata.connection(id);
-        return row ? { meta: { id: row.id, engine: row.engine, timezone }, driver: this.connections.driverFor(row) } : null;
+        if (!row) return null;
+        const role = roles ? await roles.role(id).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e)))) : null;
+        return { meta: { id: row.id, engine: row.engine, timezone }, driver: impersonating(this.connections.driverFor(row), role) };
       },
       authorizeSql: async (db) => {
         if ((await accessTo(db.id)).native !== 'write') throw new ForbiddenError();
@@ -349,6 +358,11 @@ async function tablesOf(processor: QueryProcessor, planned: PlannedQuery): Promi
     if (JSON.stringify(planned.query).includes('card__')) throw new ForbiddenError();
     return planned.query.query ? tablesTouched(planned.query.query) : [];
   }
+}
+
+/** The user a database's connection logs in as (its details' `user`), the role an impersonated query must not take. */
+function connectionUser(details: Record<string, unknown> | undefined): string | null {
+  return typeof details?.user === 'string' ? details.user : null;
 }
 
 function invalid(e: InvalidQueryError, body: unknown, context: string): FailedResults {

@@ -98,6 +98,11 @@ export interface QueryOptions {
   readOnly?: boolean;
   /** Fetch at most this many rows (the database stops producing more where the engine allows it). */
   maxRows?: number;
+  /**
+   * Connection impersonation: the statement runs under this warehouse role (Postgres: SET LOCAL ROLE in its
+   * transaction), so the warehouse's own grants and row security apply. A role that does not exist fails the statement.
+   */
+  role?: string;
 }
 
 export interface PoolInfo {

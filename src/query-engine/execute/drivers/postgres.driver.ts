@@ -163,6 +163,12 @@ function streamRows(query: Query, socket: { pause(): void; resume(): void }): St
   };
 }
 
+/** A role name as a Postgres identifier: double-quoted, its quotes doubled (it comes from a user attribute). */
+export function quotePgIdent(name: string): string {
+  if (name.includes('\u0000')) throw new StatementRejectedError('A role name cannot contain a NUL character.', 'role');
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
 /** 'I' idle, 'T' in a transaction, 'E' in a failed one: from the server's last ReadyForQuery. */
 function transactionStatus(client: Client): string | null {
   return (client as unknown as { _txStatus: string | null })._txStatus;
@@ -242,7 +248,7 @@ export class PostgresDriver implements WarehouseDriver {
     const text = this.statementText(sql, params, opts);
     const client = await this.pool.acquire(opts.signal);
     const guard = this.guard(client, opts);
-    const inTransaction = Boolean(opts.readOnly || opts.timeoutMs);
+    const inTransaction = Boolean(opts.readOnly || opts.timeoutMs || opts.role);
     let streamed: StreamedRows | null = null;
     const finish = async () => {
       if (streamed && !streamed.batches.ended) {
@@ -329,10 +335,14 @@ export class PostgresDriver implements WarehouseDriver {
     return failure;
   }
 
-  /** BEGIN READ ONLY / SET LOCAL statement_timeout make both settings end with the statement's transaction. */
+  /**
+   * BEGIN READ ONLY / SET LOCAL statement_timeout / SET LOCAL ROLE make every setting end with the statement's
+   * transaction: the connection goes back to the pool with its own role.
+   */
   private wrapping(opts: QueryOptions): { before: string[]; after: string[] } {
     const before = [opts.readOnly ? 'BEGIN READ ONLY' : 'BEGIN'];
     if (opts.timeoutMs) before.push(`SET LOCAL statement_timeout = ${Math.max(1, Math.ceil(opts.timeoutMs))}`);
+    if (opts.role !== undefined) before.push(`SET LOCAL ROLE ${quotePgIdent(opts.role)}`);
     return { before, after: [opts.readOnly ? 'ROLLBACK' : 'COMMIT'] };
   }
 
@@ -342,7 +352,7 @@ export class PostgresDriver implements WarehouseDriver {
    * settings survive it); one that is not is rolled back here, or dropped.
    */
   private async run(client: Client, text: string, params: readonly SqlParam[], opts: QueryOptions): Promise<PgResult> {
-    const inTransaction = Boolean(opts.readOnly || opts.timeoutMs);
+    const inTransaction = Boolean(opts.readOnly || opts.timeoutMs || opts.role);
     const wrapping = inTransaction ? this.wrapping(opts) : null;
     let result: PgResult;
     try {
