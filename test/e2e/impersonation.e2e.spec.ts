@@ -196,6 +196,30 @@ describe.each(availableEngines(['postgres']))('connection impersonation (%s ware
     }
   });
 
+  it("shows an impersonated user no stored values (read with the connection's role), and refuses a sandbox beside it", async () => {
+    const meta = (await http().get(`/api/table/${table}/query_metadata`).set(auth(u1.session)).expect(200)).body;
+    const ownerField = meta.fields.find((f: { name: string }) => f.name === 'owner').id;
+    const values = (await http().get(`/api/field/${ownerField}/values`).set(auth(u1.session)).expect(200)).body;
+    expect(values.values).toEqual([]);
+    const all = (await http().get(`/api/field/${ownerField}/values`).set(auth(admin)).expect(200)).body;
+    expect(all.values.length).toBeGreaterThan(0);
+
+    const both = await newGroup();
+    await putGraph(
+      { [both]: { 'view-data': 'impersonated', 'create-queries': 'query-builder' } },
+      { impersonations: [{ group_id: both, db_id: db, attribute: 'db_role' }] },
+    );
+    await http()
+      .post('/api/mt/gtap')
+      .set(auth(admin))
+      .send({ group_id: both, table_id: table, attribute_remappings: { db_role: 'owner' } })
+      .expect(200);
+    const u = await user({ db_role: roleA }, [both]);
+    const body = await run(u.session, mbql());
+    expect([body.status, body.error]).toEqual(['failed', 'Conflicting sandboxing and impersonation policies found.']);
+    await putGraph({ [both]: { 'view-data': 'blocked' } });
+  });
+
   it('refuses non-admins on the policy routes and the graph', async () => {
     const { id } = (await http().get(BASE).set(auth(admin)).expect(200)).body[0];
     for (const res of [await http().get(BASE).set(auth(u1.session)), await http().delete(`${BASE}/${id}`).set(auth(u1.session))]) {

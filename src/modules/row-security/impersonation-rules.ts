@@ -26,11 +26,8 @@ export interface ImpersonationInput {
  * own, wider, role by mistake.
  */
 export function impersonatedRole(input: ImpersonationInput): string | null {
-  const readers = new Set(input.readers);
-  const policies = input.policies.filter((p) => readers.has(p.group_id));
+  const policies = applyingPolicies(input.policies, input.readers);
   if (!policies.length) return null;
-  const impersonated = new Set(policies.map((p) => p.group_id));
-  if ([...readers].some((g) => !impersonated.has(g))) return null;
   if (input.sandboxed) throw new PreprocessError(CONFLICTING_POLICIES);
   const attributes = new Set(policies.map((p) => p.attribute));
   if (attributes.size > 1) throw new PreprocessError(SEVERAL_POLICIES);
@@ -39,4 +36,12 @@ export function impersonatedRole(input: ImpersonationInput): string | null {
   if (typeof value !== 'string' || value.trim() === '') throw new PreprocessError(INVALID_ROLE);
   if (input.defaultRole !== null && value === input.defaultRole) throw new PreprocessError(DEFAULT_ROLE);
   return value;
+}
+
+/** The policies that apply: those of reading groups, none when a reading group has no policy. */
+export function applyingPolicies<P extends { group_id: number }>(policies: P[], readerGroups: number[]): P[] {
+  const readers = new Set(readerGroups);
+  const applying = policies.filter((p) => readers.has(p.group_id));
+  const impersonated = new Set(applying.map((p) => p.group_id));
+  return [...readers].some((g) => !impersonated.has(g)) ? [] : applying;
 }

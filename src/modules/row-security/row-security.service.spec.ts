@@ -1,5 +1,6 @@
 import type { AuthUser } from '../../common/auth/current-user';
 import type { SharedGrant } from '../../common/auth/shared-grant';
+import type { ImpersonationRepository } from './impersonation.repository';
 import type { RowPoliciesRepository } from './row-policies.repository';
 import { RowSecurityService } from './row-security.service';
 import type { UserAttributes } from './user-attributes';
@@ -55,5 +56,22 @@ describe('RowSecurityService', () => {
       { ...ORDERS_POLICY, card_id: 4, card_query: { type: 'query', query: { 'source-table': 10, fields: [['field', 101, null]] } } },
     ]);
     expect(await service.visibleFields(user, 1, 10)).toEqual(new Set([101]));
+  });
+});
+
+describe('RowSecurityService with impersonation', () => {
+  it('counts every table as restricted for a user an impersonation policy applies to, unless another group lifts it', async () => {
+    const repo = { forGroups: jest.fn().mockResolvedValue([]), unrestrictedGroups: jest.fn().mockResolvedValue([3]) };
+    const impersonations = { forGroups: jest.fn().mockResolvedValue([{ id: 1, group_id: 3, db_id: 1, attribute: 'db_role' }]) };
+    const service = new RowSecurityService(
+      repo as unknown as RowPoliciesRepository,
+      { attributesOf: jest.fn() } as unknown as UserAttributes,
+      impersonations as unknown as ImpersonationRepository,
+    );
+    expect(await service.restricts(user, 1, 10)).toBe(true);
+    expect(await service.restrictsAny(user, 1)).toBe(true);
+    expect(await service.restrictsAny({ ...user, isSuperuser: true }, 1)).toBe(false);
+    repo.unrestrictedGroups.mockResolvedValue([3, 4]);
+    expect(await service.restrictsAny({ ...user, groupIds: [3, 4] }, 1)).toBe(false);
   });
 });

@@ -1,6 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { userOf, type Reader } from '../../common/auth/shared-grant';
 import type { RowPolicies, TableRestriction } from '../../query-engine/preprocess/row-policies';
+import { applyingPolicies } from './impersonation-rules';
+import { ImpersonationRepository } from './impersonation.repository';
 import { questionFieldIds, restrictionsKey, restrictionsOf } from './restrictions';
 import { RowPoliciesRepository } from './row-policies.repository';
 import { UserAttributes } from './user-attributes';
@@ -19,6 +21,7 @@ export class RowSecurityService {
   constructor(
     private readonly repo: RowPoliciesRepository,
     private readonly attributes: UserAttributes,
+    @Optional() private readonly impersonations?: ImpersonationRepository,
   ) {}
 
   /** Which group has a policy on which table: the permissions graph shows those tables as `sandboxed`. */
@@ -48,12 +51,25 @@ export class RowSecurityService {
    * are then not read straight from the warehouse, which would show every row's.
    */
   async restricts(caller: Reader, dbId: number, tableId: number): Promise<boolean> {
-    return (await this.policiesFor(caller).restrictions(dbId)).has(tableId);
+    return (await this.policiesFor(caller).restrictions(dbId)).has(tableId) || (await this.impersonated(caller, dbId));
   }
 
   /** Whether any policy restricts a table of the database for the caller (actions, which write rows, are then refused). */
   async restrictsAny(caller: Reader, dbId: number): Promise<boolean> {
-    return (await this.policiesFor(caller).restrictions(dbId)).size > 0;
+    return (await this.policiesFor(caller).restrictions(dbId)).size > 0 || (await this.impersonated(caller, dbId));
+  }
+
+  /**
+   * Whether an impersonation policy applies to the caller on the database: every table then counts as restricted,
+   * since values read outside a query (field values, search, actions' writes) would go through the connection's own
+   * role, not the caller's.
+   */
+  private async impersonated(caller: Reader, dbId: number): Promise<boolean> {
+    const user = userOf(caller);
+    if (!user || user.isSuperuser || !this.impersonations) return false;
+    const policies = await this.impersonations.forGroups(user.groupIds, dbId);
+    if (!policies.length) return false;
+    return applyingPolicies(policies, await this.repo.unrestrictedGroups(user.groupIds, dbId)).length > 0;
   }
 
   /**
