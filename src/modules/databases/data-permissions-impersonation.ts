@@ -4,7 +4,7 @@ import type { GraphEntry } from './data-permissions-graph';
 import type { GraphEdit, ImpersonationEdit } from './data-permissions-parse';
 
 /** Engines whose queries can run under a warehouse role (query-engine/execute/drivers/impersonating-driver.ts). */
-const ROLE_ENGINES = new Set(['postgres']);
+const ROLE_ENGINES = new Set(['postgres', 'mysql']);
 
 export interface ImpersonationPlan {
   /** Policies to store, replacing the pair's existing one. */

@@ -100,7 +100,8 @@ export interface QueryOptions {
   maxRows?: number;
   /**
    * Connection impersonation: the statement runs under this warehouse role (Postgres: SET LOCAL ROLE in its
-   * transaction), so the warehouse's own grants and row security apply. A role that does not exist fails the statement.
+   * transaction; MariaDB/MySQL: SET ROLE, and SET ROLE NONE before the connection is reused), so the warehouse's own
+   * grants and row security apply. A role that does not exist fails the statement.
    */
   role?: string;
 }

@@ -1,5 +1,6 @@
 import type { WarehouseDriver } from './driver';
 import { ENGINE_UNSUPPORTED, impersonating } from './impersonating-driver';
+import { quoteMysqlIdent } from './mysql.driver';
 import { quotePgIdent } from './postgres.driver';
 
 const fake = (engine: WarehouseDriver['engine'] = 'postgres') =>
@@ -36,10 +37,16 @@ describe('impersonating', () => {
   });
 });
 
-describe('quotePgIdent', () => {
-  it('double-quotes a role name, doubling its quotes', () => {
+describe('role names as identifiers', () => {
+  it('double-quotes a Postgres role name, doubling its quotes', () => {
     expect(quotePgIdent('sales')).toBe('"sales"');
     expect(quotePgIdent('a"; DROP TABLE x; --')).toBe('"a""; DROP TABLE x; --"');
     expect(() => quotePgIdent('a\u0000b')).toThrow(/NUL/);
+  });
+
+  it('back-quotes a MariaDB role name, doubling its back quotes', () => {
+    expect(quoteMysqlIdent('sales')).toBe('`sales`');
+    expect(quoteMysqlIdent('a`; DROP TABLE x; --')).toBe('`a``; DROP TABLE x; --`');
+    expect(() => quoteMysqlIdent('a\u0000b')).toThrow(/NUL/);
   });
 });

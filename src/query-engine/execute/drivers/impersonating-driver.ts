@@ -2,7 +2,7 @@ import { PreprocessError } from '../../preprocess/context';
 import type { Engine, QueryOptions, SqlParam, WarehouseDriver } from './driver';
 
 /** Engines whose driver runs a statement under QueryOptions.role. */
-const ROLE_ENGINES: ReadonlySet<Engine> = new Set(['postgres']);
+const ROLE_ENGINES: ReadonlySet<Engine> = new Set(['postgres', 'mysql']);
 
 export const ENGINE_UNSUPPORTED = 'Connection impersonation is not supported on this database.';
 

@@ -1,7 +1,7 @@
 import type { Connection, FieldPacket, RowDataPacket } from 'mysql2/promise';
 import type { ServerDetails } from './details';
 import type { DescribedDatabase, DriverOptions, QueryOptions, QueryResult, RowStream, SqlParam, WarehouseDriver } from './driver';
-import { QueryError, QueryTimeoutError } from './errors';
+import { QueryError, QueryTimeoutError, StatementRejectedError } from './errors';
 import { connectMysql } from './mysql-options';
 import { mysqlConverter, mysqlResultColumn, type MysqlField } from './mysql-columns';
 import { describeMysql } from './mysql-describe';
@@ -227,6 +227,8 @@ export class MysqlDriver implements WarehouseDriver {
    * whatever happened in between.
    */
   private async beginStatement(conn: Connection, sql: string, opts: QueryOptions): Promise<string> {
+    // Impersonation: a role of the session, taken back by endStatement (SET STATEMENT does not take a role).
+    if (opts.role !== undefined) await conn.query(`SET ROLE ${quoteMysqlIdent(opts.role)}`);
     const limits = this.statementLimits(opts);
     if (this.mariadb) {
       const parts = [...(opts.readOnly ? ['tx_read_only = 1'] : []), ...(limits ? [limits] : [])];
@@ -237,8 +239,9 @@ export class MysqlDriver implements WarehouseDriver {
     return sql;
   }
 
-  /** A connection whose session cannot be reset is not reused. */
+  /** A connection whose session cannot be reset (its role, its limits) is not reused. */
   private async endStatement(conn: Connection, opts: QueryOptions): Promise<void> {
+    if (opts.role !== undefined) await conn.query('SET ROLE NONE').catch(() => this.broken.add(conn));
     if (this.mariadb) return;
     if (this.statementLimits(opts)) {
       await conn.query('SET SESSION max_execution_time = DEFAULT, sql_select_limit = DEFAULT').catch(() => this.broken.add(conn));
@@ -318,4 +321,10 @@ function mysqlParam(p: SqlParam) {
 /** A few statements (some SHOW forms) cannot be prepared; without parameters nothing is spliced in when sent as text. */
 function unpreparable(e: unknown, params: readonly SqlParam[]): boolean {
   return (e as { errno?: number } | null)?.errno === ER_UNSUPPORTED_PS && params.length === 0;
+}
+
+/** A role name as a MariaDB/MySQL identifier: back-quoted, its back quotes doubled (it comes from a user attribute). */
+export function quoteMysqlIdent(name: string): string {
+  if (name.includes('\u0000')) throw new StatementRejectedError('A role name cannot contain a NUL character.', 'role');
+  return `\`${name.replace(/`/g, '``')}\``;
 }
