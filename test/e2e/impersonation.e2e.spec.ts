@@ -272,3 +272,80 @@ describe.each(availableEngines(['postgres']))('connection impersonation (%s ware
     expect((await graph()).groups[group][db]['view-data']).toBe('unrestricted');
   });
 });
+
+/**
+ * On MariaDB/MySQL the role is the session's for the statement (SET ROLE): shown by CURRENT_ROLE(), and a role that
+ * does not exist fails the query. (That the role narrows what is read is shown at the driver level, by a connection
+ * user without row privileges of its own: test/engines/impersonation-roles.spec.ts.)
+ */
+describe.each(availableEngines(['mysql']))('connection impersonation (%s warehouse)', () => {
+  const tag = randomBytes(3).toString('hex');
+  const role = `imp_m_${tag}`;
+  const server = serverAdmin('mysql');
+  let t: TestApp;
+  let wh: E2eWarehouse;
+  let admin: string;
+  let db: number;
+  let group: number;
+  const http = () => t.http();
+  const run = async (session: string, query: string) => {
+    const res = await http().post('/api/dataset').set(auth(session)).send({ database: db, type: 'native', native: { query } });
+    expect(res.status).toBe(202);
+    return res.body;
+  };
+
+  beforeAll(async () => {
+    // Its creator (the warehouse's connection user here) is granted a new role.
+    await server(`CREATE ROLE ${role}`);
+    wh = await e2eWarehouse('mysql', '', { statements: ['CREATE TABLE docs (n INTEGER PRIMARY KEY)', 'INSERT INTO docs VALUES (1)'] });
+    await server(`GRANT SELECT ON \`${String(wh.details.dbname)}\`.docs TO ${role}`);
+    t = await startTestApp();
+    admin = await setupAdmin(t);
+    db = (
+      await http()
+        .post('/api/database')
+        .set(auth(admin))
+        .send({ engine: 'mysql', name: `Docs ${tag}`, details: wh.details })
+        .expect(200)
+    ).body.id;
+    await waitForSync(t, admin, db);
+    group = (
+      await http()
+        .post('/api/permissions/group')
+        .set(auth(admin))
+        .send({ name: `G ${tag}` })
+        .expect(200)
+    ).body.id;
+    const { revision } = (await http().get('/api/permissions/graph').set(auth(admin)).expect(200)).body;
+    await http()
+      .put('/api/permissions/graph')
+      .set(auth(admin))
+      .send({
+        revision,
+        groups: {
+          [ALL_USERS_GROUP_ID]: { [db]: { 'view-data': 'blocked', 'create-queries': 'no' } },
+          [group]: { [db]: { 'view-data': 'impersonated', 'create-queries': 'query-builder-and-native' } },
+        },
+        impersonations: [{ group_id: group, db_id: db, attribute: 'db_role' }],
+      })
+      .expect(200);
+  });
+
+  afterAll(async () => {
+    await t?.close();
+    await wh?.drop();
+    await server(`DROP ROLE ${role}`).catch(() => undefined);
+  });
+
+  it("runs an impersonated user's SQL under their role, an admin's under none, and fails a role that does not exist", async () => {
+    const u = await makeUserDirect(t, { group_ids: [group], login_attributes: { db_role: role } });
+    const mine = await run(u.session, 'SELECT CURRENT_ROLE(), COUNT(*) FROM docs');
+    expect(mine.status).toBe('completed');
+    expect(String(mine.data.rows[0][0])).toContain(role);
+    expect((await run(admin, 'SELECT CURRENT_ROLE()')).data.rows[0][0]).toBeNull();
+    const missing = await makeUserDirect(t, { group_ids: [group], login_attributes: { db_role: `imp_none_${tag}` } });
+    const failed = await run(missing.session, 'SELECT 1');
+    expect(failed.status).toBe('failed');
+    expect(failed.error).toMatch(/imp_none_/);
+  });
+});
