@@ -129,6 +129,14 @@ describe.each(availableEngines(['postgres']))('connection impersonation (%s ware
     }
   });
 
+  it("refuses SQL that would leave the user's role for the connection's", async () => {
+    for (const query of ['RESET ROLE', 'SET ROLE NONE', "SELECT set_config('role', 'none', true)"]) {
+      const body = await run(u1.session, sql(query));
+      expect(body.status).toBe('failed');
+    }
+    expect(owners(await rows(u1.session, sql('SELECT n, owner FROM docs')))).toEqual([roleA]);
+  });
+
   it("never answers one role's run of a card from another role's cached result", async () => {
     await http().put('/api/setting/enable-query-caching').set(auth(admin)).send({ value: true }).expect(204);
     await http().put('/api/setting/query-caching-min-ttl').set(auth(admin)).send({ value: 0 }).expect(204);
