@@ -26,10 +26,11 @@ const { prepareValue } = require('pg/lib/utils') as { prepareValue: (v: unknown)
 /**
  * One statement wrapped in statements of our own (`BEGIN READ ONLY`, `SET LOCAL statement_timeout`, ...
  * `ROLLBACK`), all written in one go and closed by one Sync: the server runs them in order and the client
- * waits once, where awaiting each would cost a round trip apiece. The wrapping statements are our constants,
- * never user text; the statement itself is parsed and bound as usual (so the server still refuses a second
- * statement in it). If any statement fails the server skips the rest up to the Sync, so the transaction is
- * left open and aborted: the caller sees the error and rolls back (the driver checks the transaction status).
+ * waits once, where awaiting each would cost a round trip apiece. The wrapping statements are our constants (an
+ * impersonated role's name only as a quoted identifier), never user text; the statement itself is parsed and
+ * bound as usual (so the server still refuses a second statement in it). If any statement fails the server skips
+ * the rest up to the Sync, so the transaction is left open and aborted: the caller sees the error and rolls back
+ * (the driver checks the transaction status).
  * Only the wrapped statement's rows and command tag reach the result.
  */
 export class PipelinedQuery extends Query {
