@@ -1,4 +1,5 @@
 import { EntityManager, In } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { DescribedDatabase } from '../../query-engine/execute/drivers/driver';
 import { WarehouseField } from '../../schema/field.entity';
 import { WarehouseTable } from '../../schema/table.entity';
@@ -11,6 +12,9 @@ export interface MetadataSummary {
   fields_deactivated: number;
   fks: number;
 }
+
+/** Rows per INSERT of new fields: some 30 columns each, well inside SQLite's limit on bound values. */
+const FIELD_INSERT_CHUNK = 200;
 
 const key = (schema: string | null, name: string) => `${schema ?? ''}\u0000${name}`;
 const edited = (e: { user_edited: string[] | null }, col: string) => Boolean(e.user_edited?.includes(col));
@@ -59,12 +63,13 @@ export async function applyDescribed(tx: EntityManager, dbId: number, described:
     const existingFields = await tx.find(WarehouseField, { where: { table_id: table.id } });
     const fieldsByName = new Map(existingFields.map((f) => [f.name, f]));
     const seenFields = new Set<number>();
+    const added: WarehouseField[] = [];
     for (const col of info.columns) {
       const isFk = fkColumns.has(key(info.schema, info.name) + '\u0000' + col.name);
       const semantic = semanticTypeFromName({ name: col.name, baseType: col.baseType, isPk: col.pk, isFk });
       const field = fieldsByName.get(col.name);
       if (!field) {
-        const created = await tx.save(
+        added.push(
           tx.create(WarehouseField, {
             table_id: table.id,
             name: col.name,
@@ -95,8 +100,6 @@ export async function applyDescribed(tx: EntityManager, dbId: number, described:
             last_analyzed: null,
           }),
         );
-        seenFields.add(created.id);
-        summary.fields_added++;
         continue;
       }
       seenFields.add(field.id);
@@ -119,6 +122,11 @@ export async function applyDescribed(tx: EntityManager, dbId: number, described:
         },
       );
     }
+    // New columns in a few multi-row INSERTs: a save apiece (insert and read back) kept a 400-column upload's sync
+    // busy for seconds, and on SQLite that is the event loop itself.
+    for (let i = 0; i < added.length; i += FIELD_INSERT_CHUNK)
+      await tx.insert(WarehouseField, added.slice(i, i + FIELD_INSERT_CHUNK) as QueryDeepPartialEntity<WarehouseField>[]);
+    summary.fields_added += added.length;
     for (const f of existingFields) {
       if (!seenFields.has(f.id) && f.active) {
         await tx.update(WarehouseField, { id: f.id }, { active: false });
