@@ -1,11 +1,9 @@
-import jwt from 'jsonwebtoken';
+import { enableJwtSso, jwtSession } from '../support/jwt-sso';
 import { auth } from '../support/factories';
 import { SampleApp, startSampleApp } from '../support/sample-app';
 
 jest.setTimeout(120_000);
 
-const IDP = 'https://idp.example.com/sso/metabase';
-const SDK = { 'X-Metabase-Client': 'embedding-sdk-react' };
 const ALL_USERS = 1;
 
 /**
@@ -34,22 +32,12 @@ describe('row security for tenant users signed in by JWT', () => {
 
   beforeAll(async () => {
     s = await startSampleApp();
-    const secret = (await http().get('/api/util/random_token').set(auth(s.admin)).expect(200)).body.token as string;
-    await http()
-      .put('/api/setting')
-      .set(auth(s.admin))
-      .send({ 'jwt-identity-provider-uri': IDP, 'jwt-shared-secret': secret, 'jwt-enabled': true, 'enable-embedding-sdk': true })
-      .expect(204);
+    const secret = await enableJwtSso(s.t, s.admin);
     await http().put('/api/setting/use-tenants').set(auth(s.admin)).send({ value: true }).expect(204);
     const buyers = (await sql('SELECT DISTINCT USER_ID FROM ORDERS ORDER BY USER_ID LIMIT 3')).map((r) => Number(r[0]));
     customers = { acme: [buyers[0], buyers[1]], globex: [buyers[2]] };
-    const signIn = async (tenant: string, customerIds: number[] | number) => {
-      const token = jwt.sign({ email: `${tenant}@example.com`, '@tenant': tenant, customer_id: customerIds }, secret, {
-        algorithm: 'HS256',
-        expiresIn: 600,
-      });
-      return (await http().get('/auth/sso').set(SDK).query({ jwt: token }).expect(200)).body.id as string;
-    };
+    const signIn = (tenant: string, customerIds: number[] | number) =>
+      jwtSession(s.t, secret, { email: `${tenant}@example.com`, '@tenant': tenant, customer_id: customerIds });
     acme = await signIn('acme', customers.acme);
     // A single value, as a claim that is not a list.
     globex = await signIn('globex', customers.globex[0]);

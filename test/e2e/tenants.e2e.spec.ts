@@ -1,11 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import jwt from 'jsonwebtoken';
+import { enableJwtSso, jwtSession, jwtSignIn } from '../support/jwt-sso';
 import { startTestApp, TestApp } from '../support/test-app';
 import { auth, makeUser, setupAdmin } from '../support/factories';
 import { expect400, expect401, expect403, expect404, expectMessage } from '../support/expect-wire';
 
-const IDP = 'https://idp.example.com/sso/metabase';
-const SDK = { 'X-Metabase-Client': 'embedding-sdk-react' };
 const TAKEN = 'This tenant name or slug is already taken.';
 const TURN_OFF = 'Tenants cannot be turned off while active tenant users exist: deactivate their tenants first.';
 
@@ -16,14 +14,8 @@ describe('tenants', () => {
   let secret: string;
   const http = () => t.http();
   const email = () => `tenant-${randomBytes(4).toString('hex')}@example.com`;
-  const token = (claims: Record<string, unknown>) => jwt.sign(claims, secret, { algorithm: 'HS256', expiresIn: 600 });
-  const sso = (claims: Record<string, unknown>) =>
-    http()
-      .get('/auth/sso')
-      .set(SDK)
-      .query({ jwt: token(claims) });
-  /** Signs in through JWT SSO as an embedding client does, answering the session key. */
-  const signIn = async (claims: Record<string, unknown>): Promise<string> => (await sso(claims).expect(200)).body.id as string;
+  const sso = (claims: Record<string, unknown>) => jwtSignIn(t, secret, claims);
+  const signIn = (claims: Record<string, unknown>): Promise<string> => jwtSession(t, secret, claims);
   const me = async (key: string) => (await http().get('/api/user/current').set(auth(key)).expect(200)).body;
   const setTenants = (value: boolean, key = admin) => http().put('/api/setting/use-tenants').set(auth(key)).send({ value });
   const tenants = async (query = '') => (await http().get(`/api/ee/tenant${query}`).set(auth(admin)).expect(200)).body.data;
@@ -33,12 +25,7 @@ describe('tenants', () => {
   beforeAll(async () => {
     t = await startTestApp();
     admin = await setupAdmin(t);
-    secret = (await http().get('/api/util/random_token').set(auth(admin)).expect(200)).body.token;
-    await http()
-      .put('/api/setting')
-      .set(auth(admin))
-      .send({ 'jwt-identity-provider-uri': IDP, 'jwt-shared-secret': secret, 'jwt-enabled': true, 'enable-embedding-sdk': true })
-      .expect(204);
+    secret = await enableJwtSso(t, admin);
   });
   afterAll(() => t.close());
 

@@ -1,11 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import jwt from 'jsonwebtoken';
+import { enableJwtSso, jwtSession } from '../support/jwt-sso';
 import { startTestApp, TestApp } from '../support/test-app';
 import { auth, makeUser, setupAdmin } from '../support/factories';
 import { expect400, expect403, expect404 } from '../support/expect-wire';
 
-const IDP = 'https://idp.example.com/sso/metabase';
-const SDK = { 'X-Metabase-Client': 'embedding-sdk-react' };
 const RESERVED = 'login attribute keys must not start with `@`';
 const VALUES = 'login attribute values must be strings, numbers, booleans or lists of those.';
 
@@ -15,23 +13,14 @@ describe('user attributes', () => {
   let secret: string;
   const http = () => t.http();
   const email = () => `attr-${randomBytes(4).toString('hex')}@example.com`;
-  /** Signs in through JWT SSO as an embedding client does, answering the session key. */
-  const signIn = async (claims: Record<string, unknown>): Promise<string> => {
-    const token = jwt.sign(claims, secret, { algorithm: 'HS256', expiresIn: 600 });
-    return (await http().get('/auth/sso').set(SDK).query({ jwt: token }).expect(200)).body.id as string;
-  };
+  const signIn = (claims: Record<string, unknown>): Promise<string> => jwtSession(t, secret, claims);
   const me = async (key: string) => (await http().get('/api/user/current').set(auth(key)).expect(200)).body;
   const asAdmin = async (id: number) => (await http().get(`/api/user/${id}`).set(auth(admin)).expect(200)).body;
 
   beforeAll(async () => {
     t = await startTestApp();
     admin = await setupAdmin(t);
-    secret = (await http().get('/api/util/random_token').set(auth(admin)).expect(200)).body.token;
-    await http()
-      .put('/api/setting')
-      .set(auth(admin))
-      .send({ 'jwt-identity-provider-uri': IDP, 'jwt-shared-secret': secret, 'jwt-enabled': true, 'enable-embedding-sdk': true })
-      .expect(204);
+    secret = await enableJwtSso(t, admin);
   });
   afterAll(() => t.close());
 
