@@ -1,5 +1,5 @@
 import { Button, Checkbox, Group, Input, NumberInput, Popover, SegmentedControl, Select, Stack } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
+import { DateInput, type DateInputProps } from '@mantine/dates';
 import '@mantine/dates/styles.css';
 import { useState } from 'react';
 import {
@@ -90,14 +90,9 @@ export function DateFilterInput(props: {
             />
           )}
           {mode === 'specific' && (
-            <DateInput
+            <DayInput
               label="Date"
-              valueFormat="YYYY-MM-DD"
               placeholder="YYYY-MM-DD"
-              popoverProps={inline}
-              ariaLabels={calendarLabels}
-              // Weekends in red fall below the contrast text needs; they are not what a filter is about.
-              weekendDays={[]}
               value={modeOf(draft) === 'specific' ? draft : null}
               onChange={(d) => setDraft(d)}
             />
@@ -119,31 +114,35 @@ export function DateFilterInput(props: {
   );
 }
 
+/** A day typed as YYYY-MM-DD or picked from its calendar, drawn inside the panel. */
+function DayInput(props: DateInputProps) {
+  return (
+    <DateInput
+      valueFormat="YYYY-MM-DD"
+      popoverProps={inline}
+      ariaLabels={calendarLabels}
+      // Weekends in red fall below the contrast text needs; they are not what a filter is about.
+      weekendDays={[]}
+      {...props}
+    />
+  );
+}
+
 function RangeFields({ value, onChange }: { value: string | null; onChange(v: string | null): void }) {
   const { from, to } = rangeOf(value);
   return (
     <Group grow gap="xs">
-      <DateInput
+      <DayInput
         label="From"
-        valueFormat="YYYY-MM-DD"
         placeholder="Any time"
-        popoverProps={inline}
-        ariaLabels={calendarLabels}
-        // Weekends in red fall below the contrast text needs; they are not what a filter is about.
-        weekendDays={[]}
         clearable
         clearButtonProps={{ 'aria-label': 'Clear the start date' }}
         value={from}
         onChange={(d) => onChange(rangeValue(d, to))}
       />
-      <DateInput
+      <DayInput
         label="To"
-        valueFormat="YYYY-MM-DD"
         placeholder="Any time"
-        popoverProps={inline}
-        ariaLabels={calendarLabels}
-        // Weekends in red fall below the contrast text needs; they are not what a filter is about.
-        weekendDays={[]}
         clearable
         clearButtonProps={{ 'aria-label': 'Clear the end date' }}
         value={to}
