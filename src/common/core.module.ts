@@ -4,6 +4,7 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { AuthGuard } from './auth/auth.guard';
 import { AuthRepository } from './auth/auth.repository';
 import { CallerCache } from './auth/caller-cache';
+import { GrantsCache } from './cache/grants-cache';
 import { SecretBox } from './crypto/secret-box';
 import { ApiExceptionFilter } from './errors/api-exception.filter';
 import { EventBus } from './events/event-bus';
@@ -26,6 +27,7 @@ export class CoreModule {
         EventBus,
         AuthRepository,
         CallerCache,
+        GrantsCache,
         { provide: APP_GUARD, useClass: AuthGuard },
         // After AuthGuard: form posts are refused except on routes marked @AcceptsForm().
         { provide: APP_GUARD, useClass: FormBodyGuard },
@@ -44,7 +46,7 @@ export class CoreModule {
           }),
         },
       ],
-      exports: [APP_CONFIG, AppLogger, SecretBox, EventBus, AuthRepository, CallerCache],
+      exports: [APP_CONFIG, AppLogger, SecretBox, EventBus, AuthRepository, CallerCache, GrantsCache],
     };
   }
 }

@@ -5,6 +5,7 @@ import { binary, parseCsv, readXlsx } from '../support/downloads';
 import { auth } from '../support/factories';
 import { expect400, expect403 } from '../support/expect-wire';
 import { SampleApp, startSampleApp } from '../support/sample-app';
+import { grantsChanged } from '../support/grants';
 
 const DATE_TIME =
   /^(January|February|March|April|May|June|July|August|September|October|November|December) \d{1,2}, \d{4}, \d{1,2}:\d\d (AM|PM)$/;
@@ -256,6 +257,7 @@ describe('POST /api/dataset/:export-format on the Sample Database', () => {
     const query = JSON.stringify(orders(1));
     expect(parseCsv((await form('csv', { query }, s.user.session).expect(200)).text)).toHaveLength(2);
     await ds.query("UPDATE database_permission SET data = 'no'");
+    await grantsChanged(s.t.app);
     try {
       for (const f of ['csv', 'xlsx', 'json', 'api']) {
         const res = await form(f, { query }, s.user.session);
@@ -264,6 +266,7 @@ describe('POST /api/dataset/:export-format on the Sample Database', () => {
       }
     } finally {
       await ds.query("UPDATE database_permission SET data = 'unrestricted'");
+      await grantsChanged(s.t.app);
     }
   });
 

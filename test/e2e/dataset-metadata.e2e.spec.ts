@@ -2,6 +2,7 @@ import { DataSource } from 'typeorm';
 import { auth, MadeUser } from '../support/factories';
 import { SampleApp, startSampleApp } from '../support/sample-app';
 import { TestApp } from '../support/test-app';
+import { grantsChanged } from '../support/grants';
 
 interface TableView {
   id: number;
@@ -120,11 +121,13 @@ describe('POST /api/dataset/query_metadata on the Sample Database', () => {
     expect((await post(body, user.session).expect(200)).body.tables).toHaveLength(3);
     const ds = t.app.get(DataSource);
     await ds.query("UPDATE database_permission SET data = 'no', native = 'none'");
+    await grantsChanged(t.app);
     try {
       expect((await post(body, user.session).expect(200)).body).toEqual({ databases: [], tables: [], fields: [] });
       expect((await post(body, admin).expect(200)).body.tables).toHaveLength(3);
     } finally {
       await ds.query("UPDATE database_permission SET data = 'unrestricted', native = 'write'");
+      await grantsChanged(t.app);
     }
   });
 });

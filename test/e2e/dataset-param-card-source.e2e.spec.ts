@@ -4,6 +4,7 @@ import { serveCards } from '../support/cards';
 import { auth, MadeUser } from '../support/factories';
 import { SampleApp, startSampleApp } from '../support/sample-app';
 import { TestApp } from '../support/test-app';
+import { grantsChanged } from '../support/grants';
 
 const PARAM = { id: 'abc123', type: 'category', name: 'Category', slug: 'category', values_source_type: 'card' };
 const MBQL_CARD = 1;
@@ -189,12 +190,14 @@ describe('parameter values from a card (values_source_type "card")', () => {
     expect((await values(body, user.session).expect(200)).body.values).toHaveLength(4);
     const ds = t.app.get(DataSource);
     await ds.query("UPDATE database_permission SET data = 'no', native = 'none'");
+    await grantsChanged(t.app);
     try {
       expect((await values(body, user.session).expect(403)).text).toBe("You don't have permissions to do that.");
       await search('gi', body, user.session).expect(403);
       await values(body, admin).expect(200);
     } finally {
       await ds.query("UPDATE database_permission SET data = 'unrestricted', native = 'write'");
+      await grantsChanged(t.app);
     }
   });
 

@@ -2,6 +2,7 @@ import { DataSource } from 'typeorm';
 import { auth, MadeUser } from '../support/factories';
 import { SampleApp, startSampleApp } from '../support/sample-app';
 import { TestApp } from '../support/test-app';
+import { grantsChanged } from '../support/grants';
 
 const PARAM = { id: 'abc123', type: 'category', name: 'Category', slug: 'category' };
 
@@ -194,12 +195,14 @@ describe('POST /api/dataset/parameter/values and /search on the Sample Database'
     expect((await values(body, user.session).expect(200)).body.values).toHaveLength(4);
     const ds = t.app.get(DataSource);
     await ds.query("UPDATE database_permission SET data = 'no', native = 'none'");
+    await grantsChanged(t.app);
     try {
       expect((await values(body, user.session).expect(403)).text).toBe("You don't have permissions to do that.");
       await search('gi', body, user.session).expect(403);
       await values(body, admin).expect(200);
     } finally {
       await ds.query("UPDATE database_permission SET data = 'unrestricted', native = 'write'");
+      await grantsChanged(t.app);
     }
   });
 });

@@ -7,6 +7,7 @@ import { auth, MadeUser, setupAdmin } from '../support/factories';
 import { waitForSync } from '../support/sync-wait';
 import { SampleApp, startSampleApp } from '../support/sample-app';
 import { startTestApp, TestApp } from '../support/test-app';
+import { grantsChanged } from '../support/grants';
 
 /** CATEGORY, CREATED_AT, pivot-grouping, count: Metabase puts `pivot-grouping` after the breakouts. */
 type Row = [string | null, string | null, number, number];
@@ -259,12 +260,14 @@ describe('POST /api/dataset/pivot on the Sample Database', () => {
     await pivot(byCategoryAndYear(), user.session).expect(202);
     const ds = t.app.get(DataSource);
     await ds.query("UPDATE database_permission SET data = 'no', native = 'none'");
+    await grantsChanged(t.app);
     try {
       expect((await pivot(byCategoryAndYear(), user.session).expect(403)).text).toBe("You don't have permissions to do that.");
       await pivot({ database: db, type: 'native', native: { query: 'SELECT 1' } }, user.session).expect(403);
       await pivot(byCategoryAndYear(), admin).expect(202);
     } finally {
       await ds.query("UPDATE database_permission SET data = 'unrestricted', native = 'write'");
+      await grantsChanged(t.app);
     }
   });
 });

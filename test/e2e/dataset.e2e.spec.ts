@@ -7,6 +7,7 @@ import { auth, MadeUser } from '../support/factories';
 import { until } from '../support/until';
 import { SampleApp, startSampleApp } from '../support/sample-app';
 import { TestApp } from '../support/test-app';
+import { grantsChanged } from '../support/grants';
 
 describe('POST /api/dataset on the Sample Database', () => {
   let t: TestApp;
@@ -199,12 +200,15 @@ describe('POST /api/dataset on the Sample Database', () => {
     await run(native, user.session).expect(202);
     const ds = t.app.get(DataSource);
     await ds.query("UPDATE database_permission SET native = 'none'");
+    await grantsChanged(t.app);
     expect((await run(native, user.session).expect(403)).text).toBe("You don't have permissions to do that.");
     await run(mbql, user.session).expect(202);
     await ds.query("UPDATE database_permission SET data = 'no'");
+    await grantsChanged(t.app);
     await run(mbql, user.session).expect(403);
     await run(mbql, admin).expect(202);
     await ds.query("UPDATE database_permission SET data = 'unrestricted', native = 'write'");
+    await grantsChanged(t.app);
   });
 
   it('shows the SQL a structured query becomes', async () => {

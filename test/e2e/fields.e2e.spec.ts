@@ -5,6 +5,7 @@ import { auth, MadeUser } from '../support/factories';
 import { SampleApp, startSampleApp } from '../support/sample-app';
 import { TestApp } from '../support/test-app';
 import { expect401, expect403, expect404, expect400, expectMessage } from '../support/expect-wire';
+import { grantsChanged } from '../support/grants';
 
 const POSITIVE = 'value must be an integer greater than zero.';
 const NON_BLANK = 'value must be a non-blank string.';
@@ -605,9 +606,11 @@ describe('field metadata API on the Sample Database', () => {
   describe('a user whose groups have no data access', () => {
     beforeAll(async () => {
       await appSql("UPDATE database_permission SET data = 'no', native = 'none'");
+      await grantsChanged(t.app);
     });
     afterAll(async () => {
       await appSql("UPDATE database_permission SET data = 'unrestricted', native = 'write'");
+      await grantsChanged(t.app);
     });
 
     it('may read no field, its values, summary or related', async () => {

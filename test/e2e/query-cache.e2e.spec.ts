@@ -11,6 +11,7 @@ import { e2eWarehouse, type E2eWarehouse } from '../support/e2e-warehouses';
 import { auth, makeUserDirect, setupAdmin } from '../support/factories';
 import { waitForIdle } from '../support/sync-runs';
 import { startTestApp, TestApp } from '../support/test-app';
+import { grantsChanged } from '../support/grants';
 
 jest.setTimeout(90_000);
 
@@ -180,10 +181,12 @@ describe('query result cache', () => {
     await run(t, query, user);
     const ds = t.app.get(DataSource);
     await ds.query("UPDATE database_permission SET native = 'none'");
+    await grantsChanged(t.app);
     try {
       await expect(t.app.get(DatasetService).run(query, user, signal(), { cacheTtlSeconds: 60 })).rejects.toThrow();
     } finally {
       await ds.query("UPDATE database_permission SET native = 'write'");
+      await grantsChanged(t.app);
     }
   });
 

@@ -6,6 +6,7 @@ import { e2eWarehouse, type E2eWarehouse } from '../support/e2e-warehouses';
 import { auth, makeUserDirect, setupAdmin } from '../support/factories';
 import { waitForIdle } from '../support/sync-runs';
 import { startTestApp, TestApp } from '../support/test-app';
+import { grantsChanged } from '../support/grants';
 
 jest.setTimeout(90_000);
 
@@ -152,10 +153,12 @@ describe('query execution log', () => {
     await duration(fresh(), user.session).expect(200);
     const ds = t.app.get(DataSource);
     await ds.query("UPDATE database_permission SET data = 'no', native = 'none'");
+    await grantsChanged(t.app);
     try {
       await duration(fresh(), user.session).expect(403);
     } finally {
       await ds.query("UPDATE database_permission SET data = 'unrestricted', native = 'write'");
+      await grantsChanged(t.app);
     }
   });
 

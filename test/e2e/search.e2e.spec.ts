@@ -5,6 +5,7 @@ import { auth } from '../support/factories';
 import { countQueries, STEADY_SETTINGS } from '../support/query-counter';
 import { SampleApp, startSampleApp } from '../support/sample-app';
 import { startTestApp } from '../support/test-app';
+import { grantsChanged } from '../support/grants';
 
 jest.setTimeout(120_000);
 
@@ -50,6 +51,7 @@ describe('search', () => {
     ids.secret = await collection('Secret revenue stash');
     // No grant on the secret collection: the non-admin (All Users, Root only) may not read it.
     await s.t.app.get(DataSource).query(`DELETE FROM collection_permission WHERE collection_id = ${Number(ids.secret)}`);
+    await grantsChanged(s.t.app);
     const card = async (key: string, name: string, extra: Record<string, unknown> = {}, session = s.admin) =>
       (ids[key] = (await makeCard(s.t, session, q, { name, ...extra })).id);
     await card('byMonth', 'Revenue by month', { description: 'Monthly totals', collection_id: ids.quarterly });
@@ -137,12 +139,14 @@ describe('search', () => {
 
     const ds = s.t.app.get(DataSource);
     await ds.query("UPDATE database_permission SET data = 'no'");
+    await grantsChanged(s.t.app);
     try {
       expect((await search('q=orders&models=table', s.user.session)).data).toEqual([]);
       expect((await search('q=sample&models=database', s.user.session)).data).toEqual([]);
       expect(names(await search('q=orders&models=table'))).toContain('Orders');
     } finally {
       await ds.query("UPDATE database_permission SET data = 'unrestricted'");
+      await grantsChanged(s.t.app);
     }
   });
 
@@ -160,8 +164,10 @@ describe('search', () => {
     await s.t.app
       .get(DataSource)
       .query(`INSERT INTO collection_permission (group_id, collection_id, perm) VALUES (1, ${Number(ids.secret)}, 'read')`);
+    await grantsChanged(s.t.app);
     expect(names(await search('q=revenue', s.user.session))).toEqual(expect.arrayContaining(['Hidden revenue', 'Secret revenue stash']));
     await s.t.app.get(DataSource).query(`DELETE FROM collection_permission WHERE collection_id = ${Number(ids.secret)}`);
+    await grantsChanged(s.t.app);
   });
 
   it("puts the caller's bookmarks first among equal matches", async () => {

@@ -3,6 +3,7 @@ import { auth, makeUserDirect, MadeUser, setupAdmin } from '../support/factories
 import { startTestApp, TestApp } from '../support/test-app';
 import { waitForDatabase } from '../support/sync-wait';
 import { e2eWarehouse } from '../support/e2e-warehouses';
+import { grantsChanged } from '../support/grants';
 
 describe('native query snippets', () => {
   let t: TestApp;
@@ -69,6 +70,7 @@ describe('native query snippets', () => {
   it('needs a login to read, and native rights somewhere to write', async () => {
     expect((await t.http().get('/api/native-query-snippet').expect(401)).text).toBe('Unauthenticated');
     await t.app.get(DataSource).query("UPDATE database_permission SET native = 'none'");
+    await grantsChanged(t.app);
     const refused = await t
       .http()
       .post('/api/native-query-snippet')
@@ -79,6 +81,7 @@ describe('native query snippets', () => {
     await t.http().get('/api/native-query-snippet').set(auth(user.session)).expect(200);
     await t.http().post('/api/native-query-snippet').set(auth(admin)).send({ name: 'admins may', content: '1' }).expect(200);
     await t.app.get(DataSource).query("UPDATE database_permission SET native = 'write'");
+    await grantsChanged(t.app);
   });
 
   it('lets a user edit a snippet only with native rights on every database it has run on', async () => {
@@ -89,6 +92,7 @@ describe('native query snippets', () => {
     const ds = t.app.get(DataSource);
     try {
       await ds.query(`UPDATE database_permission SET native = 'none' WHERE db_id = ${Number(other)}`);
+      await grantsChanged(t.app);
       const id = (await t.http().post('/api/native-query-snippet').set(auth(admin)).send({ name: 'five', content: 'x = 5' }).expect(200))
         .body.id;
       // Unused: native rights on some database are enough.
@@ -121,6 +125,7 @@ describe('native query snippets', () => {
       expect((await t.http().get(`/api/native-query-snippet/${id}`).set(auth(user.session)).expect(200)).body.content).toBe('x = 5');
 
       await ds.query(`UPDATE database_permission SET native = 'write' WHERE db_id = ${Number(other)}`);
+      await grantsChanged(t.app);
       await t.http().put(`/api/native-query-snippet/${id}`).set(auth(user.session)).send({ content: 'x > 4' }).expect(200);
       // Rights on the other database alone are not enough either once it has also run on the Sample Database.
       const onSample = await t
@@ -140,10 +145,12 @@ describe('native query snippets', () => {
         .expect(202);
       expect(onSample.body.data.rows).toEqual([[1]]);
       await ds.query(`UPDATE database_permission SET native = 'none' WHERE db_id = ${Number(sample)}`);
+      await grantsChanged(t.app);
       await t.http().put(`/api/native-query-snippet/${id}`).set(auth(user.session)).send({ description: 'nope' }).expect(403);
       await t.http().put(`/api/native-query-snippet/${id}`).set(auth(admin)).send({ description: 'admins may' }).expect(200);
     } finally {
       await ds.query("UPDATE database_permission SET native = 'write'");
+      await grantsChanged(t.app);
       await wh.drop();
     }
   });

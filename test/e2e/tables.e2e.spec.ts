@@ -5,6 +5,7 @@ import { SampleApp, startSampleApp } from '../support/sample-app';
 import { TestApp } from '../support/test-app';
 import { expect401, expect403, expect404, expect400 } from '../support/expect-wire';
 import { until } from '../support/until';
+import { grantsChanged } from '../support/grants';
 
 interface Field {
   id: number;
@@ -594,9 +595,11 @@ describe('table metadata API on the Sample Database', () => {
   describe('a user whose groups have no data access', () => {
     beforeAll(async () => {
       await sql("UPDATE database_permission SET data = 'no', native = 'none'");
+      await grantsChanged(t.app);
     });
     afterAll(async () => {
       await sql("UPDATE database_permission SET data = 'unrestricted', native = 'write'");
+      await grantsChanged(t.app);
     });
 
     it('sees no tables and may read none', async () => {

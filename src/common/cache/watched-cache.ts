@@ -1,4 +1,14 @@
-import type { DataSource, EntitySubscriberInterface, InsertEvent, RemoveEvent, TransactionCommitEvent, UpdateEvent } from 'typeorm';
+import type {
+  DataSource,
+  EntityManager,
+  EntitySubscriberInterface,
+  InsertEvent,
+  QueryRunner,
+  RemoveEvent,
+  TransactionCommitEvent,
+  TransactionRollbackEvent,
+  UpdateEvent,
+} from 'typeorm';
 import { ClusterEvents } from '../cluster/cluster-events';
 import type { ClusterTopic } from '../cluster/cluster-event';
 import type { AppConfig } from '../../config/app-config';
@@ -41,6 +51,7 @@ export interface Kept<T> {
  */
 export abstract class WatchedCache<T> implements EntitySubscriberInterface {
   private entries = new Map<string, { cached: Kept<T>; at: number }>();
+  private loading = new Map<string, Promise<Kept<T> | undefined>>();
   private generation = 0;
 
   private readonly localMaxAgeMs: number;
@@ -60,18 +71,29 @@ export abstract class WatchedCache<T> implements EntitySubscriberInterface {
     });
   }
 
-  /** The answer kept under `key`, or `load()`'s (kept when found); undefined when there is none. */
+  /**
+   * The answer kept under `key`, or `load()`'s (kept when found); undefined when there is none. Callers that miss
+   * the same key at once share one load (a request's checks often ask the same thing in parallel; so does a crowd).
+   */
   async get(key: string, load: () => Promise<Kept<T> | undefined>): Promise<T | undefined> {
     const now = Date.now();
     const maxAge = this.maxAgeMs;
-    const usable = maxAge > 0;
-    const hit = usable ? this.entries.get(key) : undefined;
+    if (maxAge <= 0) return (await load())?.value;
+    const hit = this.entries.get(key);
     if (hit && now - hit.at < maxAge && (hit.cached.validUntil === undefined || now < hit.cached.validUntil)) return hit.cached.value;
-    const generation = this.generation;
-    const loaded = await load();
-    const keep = loaded && (loaded.validUntil === undefined || loaded.validUntil > now);
-    if (keep && usable && generation === this.generation) this.put(key, loaded, now);
-    return loaded?.value;
+    let pending = this.loading.get(key);
+    if (!pending) {
+      const generation = this.generation;
+      const loading = this.loading;
+      const started = load().then((loaded) => {
+        const keep = loaded && (loaded.validUntil === undefined || loaded.validUntil > now);
+        if (keep && generation === this.generation) this.put(key, loaded, now);
+        return loaded;
+      });
+      pending = started.finally(() => loading.delete(key));
+      loading.set(key, pending);
+    }
+    return (await pending)?.value;
   }
 
   private get maxAgeMs(): number {
@@ -82,6 +104,8 @@ export abstract class WatchedCache<T> implements EntitySubscriberInterface {
   clear(): void {
     this.generation++;
     this.entries = new Map();
+    // A load under way may have read the old rows: later callers start their own.
+    this.loading = new Map();
   }
 
   afterInsert(event: InsertEvent<unknown>): void {
@@ -110,13 +134,20 @@ export abstract class WatchedCache<T> implements EntitySubscriberInterface {
     for (const topic of topics) void this.events.publish({ topic });
   }
 
+  /** A rolled-back plain-SQL write: what was read inside the transaction meanwhile must not stay. */
+  afterTransactionRollback(event: TransactionRollbackEvent): void {
+    const data = event.queryRunner.data as Record<string, unknown> | undefined;
+    if (!data?.[WROTE]) return;
+    delete data[WROTE];
+    this.clear();
+  }
+
   private changed(event: InsertEvent<unknown> | UpdateEvent<unknown> | RemoveEvent<unknown>): void {
     this.clear();
     const topic = this.watched[event.metadata.tableName].topic;
     if (!event.queryRunner.isTransactionActive) return void this.events.publish({ topic });
     // Told to the others only once committed: told earlier, they could reload what is about to change.
-    const data = event.queryRunner.data as Record<string, unknown>;
-    ((data[WROTE] as Set<ClusterTopic> | undefined) ?? ((data[WROTE] = new Set<ClusterTopic>()) as Set<ClusterTopic>)).add(topic);
+    noteTopic(event.queryRunner, topic);
   }
 
   private put(key: string, cached: Kept<T>, at: number): void {
@@ -126,6 +157,22 @@ export abstract class WatchedCache<T> implements EntitySubscriberInterface {
     this.entries.set(key, { cached, at });
     if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
   }
+}
+
+function noteTopic(runner: QueryRunner, topic: ClusterTopic): void {
+  const data = runner.data as Record<string, unknown>;
+  ((data[WROTE] as Set<ClusterTopic> | undefined) ?? ((data[WROTE] = new Set<ClusterTopic>()) as Set<ClusterTopic>)).add(topic);
+}
+
+/**
+ * For a watched table written with plain SQL, which the ORM's subscribers do not see: the commit of `tx`'s
+ * transaction clears the caches and announces `topic`, as a write through the ORM would. Only inside a transaction
+ * (a plain write outside one would be announced by nobody).
+ */
+export function markWritten(tx: EntityManager, topic: ClusterTopic): void {
+  const runner = tx.queryRunner;
+  if (!runner?.isTransactionActive) throw new Error(`a plain-SQL write of a watched table (${topic}) must run in a transaction`);
+  noteTopic(runner, topic);
 }
 
 function deepFreeze(value: unknown): void {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { GrantsCache } from '../../common/cache/grants-cache';
 import { AppSql } from '../../common/database/app-sql';
 import { typedRows, type RowShape } from '../../common/database/row-values';
 import { inList, raw, sql } from '../../common/database/sql';
@@ -13,12 +14,21 @@ const IDS: RowShape = { numbers: ['id', 'collection_id', 'personal_owner_id'] };
 export class CollectionAccessRepository {
   private readonly sql: AppSql;
 
-  constructor(db: DataSource) {
+  constructor(
+    db: DataSource,
+    private readonly cache: GrantsCache,
+  ) {
     this.sql = new AppSql(db);
   }
 
   /** The grants of these groups on one collection, or on the Root of `namespace` (collectionId null). */
-  async grantsOn(groupIds: number[], collectionId: number | null, namespace: string | null): Promise<CollectionPerm[]> {
+  grantsOn(groupIds: number[], collectionId: number | null, namespace: string | null): Promise<CollectionPerm[]> {
+    return this.cache.of('collection-grants', groupIds, [collectionId, namespace], () =>
+      this.readGrantsOn(groupIds, collectionId, namespace),
+    );
+  }
+
+  private async readGrantsOn(groupIds: number[], collectionId: number | null, namespace: string | null): Promise<CollectionPerm[]> {
     const where =
       collectionId !== null
         ? sql`collection_id = ${collectionId}`

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { grantsWritten } from '../../common/cache/grants-cache';
 import { AppSql } from '../../common/database/app-sql';
 import { typedRows, type RowShape } from '../../common/database/row-values';
 import { ID_SHAPE } from '../../schema/row-shape';
@@ -66,6 +67,7 @@ export class CollectionGrantsRepository {
   }
 
   async removeFor(tx: EntityManager, collectionIds: number[]): Promise<void> {
+    grantsWritten(tx);
     for (let i = 0; i < collectionIds.length; i += 5000) {
       await tx
         .createQueryBuilder()
@@ -154,6 +156,7 @@ export class CollectionGrantsRepository {
   }
 
   private async write(tx: EntityManager, sql: string, params: unknown[]): Promise<void> {
+    grantsWritten(tx);
     await tx.query(this.bind(sql), this.values(sql, params));
   }
 

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { GrantsCache } from '../../common/cache/grants-cache';
 import { AppSql } from '../../common/database/app-sql';
 import { and, inList, raw, sql } from '../../common/database/sql';
 import { idsOf, typedRows, type RowShape } from '../../common/database/row-values';
@@ -40,7 +41,10 @@ const DOWNLOAD_ORDER: DownloadAccess[] = ['none', 'limited', 'full'];
 export class DatabasePermissionsRepository {
   private readonly sql: AppSql;
 
-  constructor(private readonly db: DataSource) {
+  constructor(
+    private readonly db: DataSource,
+    private readonly cache: GrantsCache,
+  ) {
     this.sql = new AppSql(db);
   }
 
@@ -62,13 +66,15 @@ export class DatabasePermissionsRepository {
    * The grants of these groups, on one database or all. Read on every query a non-admin runs, so plain SQL: the
    * ORM's query builder cost more than the query.
    */
-  async forGroups(groupIds: number[], dbId?: number): Promise<Grant[]> {
-    if (groupIds.length === 0) return [];
-    const rows = await this.sql.query<Record<string, unknown>>(
-      sql`SELECT db_id, data, native, download FROM database_permission
+  forGroups(groupIds: number[], dbId?: number): Promise<Grant[]> {
+    if (groupIds.length === 0) return Promise.resolve([]);
+    return this.cache.of('database-grants', groupIds, dbId ?? null, async () => {
+      const rows = await this.sql.query<Record<string, unknown>>(
+        sql`SELECT db_id, data, native, download FROM database_permission
         WHERE ${and(inList(raw('group_id'), groupIds), dbId !== undefined && sql`db_id = ${dbId}`)}`,
-    );
-    return typedRows<Grant>(rows, GRANT_SHAPE);
+      );
+      return typedRows<Grant>(rows, GRANT_SHAPE);
+    });
   }
 
   all(): Promise<DatabasePermission[]> {
@@ -89,22 +95,39 @@ export class DatabasePermissionsRepository {
   }
 
   /** One database's grants of these groups, with their per-table rows: what TableAccess is made of. */
-  async levelGrants(groupIds: number[], dbId: number): Promise<Array<{ group_id: number; grant: DatabaseGrant; tables: TableGrant[] }>> {
-    if (groupIds.length === 0) return [];
-    const where = and(inList(raw('group_id'), groupIds), sql`db_id = ${dbId}`);
+  levelGrants(groupIds: number[], dbId: number): Promise<Array<{ group_id: number; grant: DatabaseGrant; tables: TableGrant[] }>> {
+    return this.levelGrantsIn(groupIds, dbId);
+  }
+
+  /** The groups' grants on every database (on `dbId` only when given), each with its per-table rows: kept by groups. */
+  levelGrantsIn(
+    groupIds: number[],
+    dbId?: number,
+  ): Promise<Array<{ group_id: number; db_id: number; grant: DatabaseGrant; tables: TableGrant[] }>> {
+    if (groupIds.length === 0) return Promise.resolve([]);
+    return this.cache.of('level-grants', groupIds, dbId ?? null, () => this.readLevelGrants(groupIds, dbId));
+  }
+
+  /** Two statements whatever the number of databases and tables. */
+  private async readLevelGrants(
+    groupIds: number[],
+    dbId?: number,
+  ): Promise<Array<{ group_id: number; db_id: number; grant: DatabaseGrant; tables: TableGrant[] }>> {
+    const where = and(inList(raw('group_id'), groupIds), dbId !== undefined && sql`db_id = ${dbId}`);
     const [grants, tables] = await Promise.all([
       this.sql.query<Record<string, unknown>>(
-        sql`SELECT group_id, data, native, download, create_queries FROM database_permission WHERE ${where}`,
+        sql`SELECT group_id, db_id, data, native, download, create_queries FROM database_permission WHERE ${where}`,
       ),
       this.sql.query<Record<string, unknown>>(
-        sql`SELECT group_id, table_id, view_data, create_queries, download FROM table_permission WHERE ${where}`,
+        sql`SELECT group_id, db_id, table_id, view_data, create_queries, download FROM table_permission WHERE ${where}`,
       ),
     ]);
-    const typedTables = typedRows<TableGrant & { group_id: number }>(tables, { numbers: ['group_id', 'table_id'] });
-    return typedRows<DatabaseGrant & { group_id: number }>(grants, { numbers: ['group_id'] }).map((grant) => ({
+    const typedTables = typedRows<TableGrant & { group_id: number; db_id: number }>(tables, { numbers: ['group_id', 'db_id', 'table_id'] });
+    return typedRows<DatabaseGrant & { group_id: number; db_id: number }>(grants, { numbers: ['group_id', 'db_id'] }).map((grant) => ({
       group_id: grant.group_id,
+      db_id: grant.db_id,
       grant,
-      tables: typedTables.filter((t) => t.group_id === grant.group_id),
+      tables: typedTables.filter((t) => t.group_id === grant.group_id && t.db_id === grant.db_id),
     }));
   }
 
