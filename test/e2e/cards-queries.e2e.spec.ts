@@ -177,4 +177,41 @@ describe('cards: queries', () => {
     expect(plainMeta.tables.map((t: { id: unknown }) => t.id)).toEqual(expect.arrayContaining([orders, products]));
     expect(plainMeta.fields).toEqual([]);
   });
+
+  it("answers a model's run with its edited column metadata (a renamed column's new name), and a question on it too", async () => {
+    const model = await makeModel(
+      s.t,
+      s.admin,
+      tableQuery(s.db, products, {
+        fields: [
+          ['field', s.field('PRODUCTS', 'ID'), null],
+          ['field', s.field('PRODUCTS', 'CATEGORY'), null],
+        ],
+        limit: 3,
+      }),
+    );
+    const metadata = (await http().get(`/api/card/${model.id}`).set(auth(s.admin)).expect(200)).body.result_metadata as Array<
+      Record<string, unknown>
+    >;
+    const edited = metadata.map((c) =>
+      c.name === 'CATEGORY' ? { ...c, display_name: 'Product line', description: 'What kind of thing' } : c,
+    );
+    await http().put(`/api/card/${model.id}`).set(auth(s.admin)).send({ result_metadata: edited }).expect(200);
+    const res = (await run(model.id).expect(202)).body;
+    const cols = res.data.cols as Array<{ name: string; display_name: string; description?: string }>;
+    expect(cols.map((c) => [c.name, c.display_name])).toEqual([
+      ['ID', 'ID'],
+      ['CATEGORY', 'Product line'],
+    ]);
+    expect(cols[1].description).toBe('What kind of thing');
+    expect(res.data.results_metadata.columns[1]).toMatchObject({ name: 'CATEGORY', display_name: 'Product line' });
+    expect(res.data.rows).toHaveLength(3);
+    // A plain question keeps the run's names.
+    const question = await makeCard(
+      s.t,
+      s.admin,
+      tableQuery(s.db, products, { fields: [['field', s.field('PRODUCTS', 'CATEGORY'), null]], limit: 1 }),
+    );
+    expect((await run(question.id).expect(202)).body.data.cols[0].display_name).toBe('Category');
+  });
 });

@@ -314,6 +314,38 @@ describe('download permissions', () => {
       expect(await rowsIn('csv', await download('csv', both.session).expect(200))).toBe(LIMITED_ROWS);
     });
 
+    it("tells each caller in a query's answer what they may download of it (data.download_perms), before any download", async () => {
+      await setGraph({
+        [ALL_USERS_GROUP_ID]: { [s.db]: access('none') },
+        [limitedGroup]: { [s.db]: access('limited') },
+        [fullGroup]: { [s.db]: access('full') },
+      });
+      const perms = async (session: string) =>
+        (
+          await http()
+            .post('/api/dataset')
+            .set(auth(session))
+            .send(ordersIds({ limit: 2 }))
+            .expect(202)
+        ).body.data.download_perms;
+      expect([await perms(plain.session), await perms(limited.session), await perms(both.session), await perms(s.admin)]).toEqual([
+        'none',
+        'limited',
+        'full',
+        'full',
+      ]);
+      // A saved question's run says it too.
+      const card = (
+        await http()
+          .post('/api/card')
+          .set(auth(s.admin))
+          .send({ name: 'Order ids', display: 'table', visualization_settings: {}, dataset_query: ordersIds({ limit: 2 }) })
+          .expect(200)
+      ).body.id as number;
+      const run = await http().post(`/api/card/${card}/query`).set(auth(limited.session)).send({}).expect(202);
+      expect(run.body.data.download_perms).toBe('limited');
+    });
+
     it('always lets admins download everything', async () => {
       await setGraph({ [ALL_USERS_GROUP_ID]: { [s.db]: access('none') } });
       for (const format of ['csv', 'xlsx', 'json'])

@@ -6,6 +6,7 @@ import type { CardRow } from '../../schema/card.rows';
 import { type DatasetAnswer, DatasetService, type DatasetStream, PivotService, QueryContent } from '../dataset';
 import { QueryCachePolicy } from '../query-cache';
 import { CardsRepository } from './cards.repository';
+import { withModelColumns } from './model-columns';
 
 export interface CardRunOptions {
   parameters?: Array<Record<string, unknown>> | null;
@@ -74,7 +75,8 @@ export class CardRunner {
       ...(opts.maxRows ? { defaultMaxRows: opts.maxRows } : {}),
       ...plan,
     };
-    return streaming ? this.dataset.stream(query, who, signal, options) : this.dataset.run(query, who, signal, options);
+    const answer = await (streaming ? this.dataset.stream(query, who, signal, options) : this.dataset.run(query, who, signal, options));
+    return card.type === 'model' ? withModelColumns(answer, card.result_metadata) : answer;
   }
 }
 

@@ -93,7 +93,6 @@ export class CardsRepository {
     return this.rows(and(inList(raw('c.id'), ids), o.archived !== undefined && sql`c.archived = ${o.archived}`));
   }
 
-  /** GET /api/card/'s cards, each as the JSON the app database built (card-list-sql.ts). */
   /**
    * GET /api/card/'s cards, `size` at a time as the app database produces them: each one's JSON (card-list-sql.ts)
    * with `can_write` appended, in one statement however many cards there are.

@@ -149,7 +149,14 @@ export class DatasetService {
       const hit = await this.cache.get<QueryResults>(key);
       this.metrics?.cacheLookup(hit !== null);
       if (hit) {
-        const answer = { ...hit.result, context, json_query: planned.query, cached: true, updated_at: hit.updatedAt.toISOString() };
+        const answer = {
+          ...hit.result,
+          data: withDownloadPerms(hit.result.data, caller, access.download),
+          context,
+          json_query: planned.query,
+          cached: true,
+          updated_at: hit.updatedAt.toISOString(),
+        };
         this.record(
           { ...answer, started_at: startedAt.toISOString(), running_time: Date.now() - startedAt.getTime() },
           { ...logged, cache_hit: true },
@@ -174,13 +181,14 @@ export class DatasetService {
         this.record(streamed, logged, caller, opts);
         return streamed;
       }
-      return this.loggedWhenRead(streamed, { ...streamed.head, average_execution_time: await average }, logged, caller, opts);
+      const head = { ...streamed.head, data: withDownloadPerms(streamed.head.data, caller, access.download) };
+      return this.loggedWhenRead(streamed, { ...head, average_execution_time: await average }, logged, caller, opts);
     }
     const result = await processor.run(planned, runOptions);
     this.record(result, logged, caller, opts);
     if (result.status !== 'completed') return result;
     if (key && result.running_time >= (opts.cacheMinDurationMs ?? 0)) this.cacheOnce(key, result, ttl);
-    return { ...result, average_execution_time: await average };
+    return { ...result, data: withDownloadPerms(result.data, caller, access.download), average_execution_time: await average };
   }
 
   /**
@@ -380,4 +388,12 @@ function invalid(e: InvalidQueryError, body: unknown, context: string): FailedRe
     started_at: now,
     running_time: 0,
   };
+}
+
+/**
+ * The result's data with what its caller may download of it, as Metabase's answers say (a new object: a shared run's
+ * data is every waiter's). Shared objects (public links, embeds) answer to the sharing settings instead: left out.
+ */
+function withDownloadPerms<T extends object>(data: T, caller: Reader, download: Access['download']): T {
+  return isShared(caller) ? data : { ...data, download_perms: download };
 }

@@ -11,6 +11,8 @@ export interface QueryResults {
     results_metadata: { columns: unknown[] };
     insights: null;
     rows_truncated?: number;
+    /** What the caller may download of this result (Metabase's; clients hide the download button on `none`). */
+    download_perms?: 'full' | 'limited' | 'none';
   };
   row_count: number;
   status: 'completed';
