@@ -71,10 +71,13 @@ describe('permissions graph: table level', () => {
     expect(g.groups[group][s.db]).toEqual({ data: 'no', native: 'none', download: { schemas: 'none' } });
   });
 
-  it('stores per-table levels, answers only the groups sent, and shows sandboxed tables as unrestricted', async () => {
+  it('stores per-table levels and answers only the groups sent; a table sandboxed without a policy is refused', async () => {
     const group = await newGroup();
+    // Stored as unrestricted, a sandboxed table without its policy would be open (permissions-graph-sandboxes.e2e).
+    const open = await edit(group, { 'view-data': { [schema]: { [orders]: 'unrestricted', [people]: 'sandboxed' } } });
+    expect([open.status, JSON.stringify(open.body)]).toEqual([400, expect.stringContaining('needs a policy in `sandboxes`')]);
     const res = await edit(group, {
-      'view-data': { [schema]: { [orders]: 'unrestricted', [people]: 'sandboxed' } },
+      'view-data': { [schema]: { [orders]: 'unrestricted', [people]: 'unrestricted' } },
       'create-queries': { [schema]: { [orders]: 'query-builder' } },
       download: { schemas: { [schema]: { [orders]: 'limited', [people]: 'full' } } },
     });

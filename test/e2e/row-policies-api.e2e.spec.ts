@@ -151,7 +151,14 @@ describe('/api/mt/gtap: row security policies', () => {
         dataset_query: { database: dbId, type: 'native', native: { query: 'SELECT ID FROM ORDERS' } },
       })
       .expect(200);
-    const native = await http().post('/api/mt/gtap').set(auth(admin)).send({ group_id: group, table_id: orders, card_id: sqlCard.body.id });
-    expect([native.status, native.body.message]).toEqual([400, expect.stringMatching(/only a query builder question/)]);
+    // A SQL question's attributes fill in its template tags, not the table's columns (row-policies-sql.e2e).
+    const native = await http()
+      .post('/api/mt/gtap')
+      .set(auth(admin))
+      .send({ group_id: group, table_id: orders, card_id: sqlCard.body.id, attribute_remappings: { uid: 'USER_ID' } });
+    expect([native.status, native.body.message]).toEqual([
+      400,
+      expect.stringMatching(/is mapped to "USER_ID", not a variable of question/),
+    ]);
   });
 });

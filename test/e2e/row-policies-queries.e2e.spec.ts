@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ALL_USERS_GROUP_ID } from '../../src/schema/permissions-group.entity';
 import { dashboardWith } from '../support/dashboard-factories';
-import { parseCsv } from '../support/downloads';
+import { binary, parseCsv, readXlsx } from '../support/downloads';
 import { auth, makeUserDirect, MadeUser } from '../support/factories';
 import { startSampleApp, type SampleApp } from '../support/sample-app';
 
@@ -136,7 +136,7 @@ describe('row security policies applied to queries', () => {
     }
   });
 
-  it('filters a saved question used as a source, the saved question itself, and a CSV export', async () => {
+  it('filters a saved question used as a source, the saved question itself, and its CSV, JSON and XLSX exports', async () => {
     const card = await http()
       .post('/api/card')
       .set(auth(s.admin))
@@ -160,6 +160,16 @@ describe('row security policies applied to queries', () => {
         .send({ query: JSON.stringify(mbql({ 'source-table': s.table('ORDERS').id })) })
         .expect(200);
       expect(parseCsv(csv.text).filter((r) => r.length > 1)).toHaveLength(Number(count) + 1);
+      const json = await http().post(`/api/card/${card.body.id}/query/json`).set(auth(c.who().session)).expect(200);
+      expect(json.body).toHaveLength(Number(count));
+      expect(new Set((json.body as Array<Record<string, unknown>>).map((r) => Number(r['User ID'])))).toEqual(new Set(c.uid()));
+      const xlsx = await http()
+        .post(`/api/card/${card.body.id}/query/xlsx`)
+        .set(auth(c.who().session))
+        .buffer(true)
+        .parse(binary)
+        .expect(200);
+      expect((await readXlsx(xlsx.body)).actualRowCount).toBe(Number(count) + 1);
     }
   });
 
@@ -223,6 +233,45 @@ describe('row security policies applied to queries', () => {
     expect(await rows(lifted.session, orders)).toEqual(await sql('SELECT COUNT(*) FROM ORDERS'));
   });
 
+  it("combines the filter policies of a user's two groups on one table by OR: the union of both groups' rows", async () => {
+    const byProduct = await newGroup();
+    await setGraph({ [byProduct]: { ...FULL, native: 'none' } });
+    await http()
+      .post('/api/mt/gtap')
+      .set(auth(s.admin))
+      .send({ group_id: byProduct, table_id: s.table('ORDERS').id, attribute_remappings: { pid: 'PRODUCT_ID' } })
+      .expect(200);
+    // A product u1's buyer never bought, so that the union is strictly larger than either side.
+    const [[pid]] = await sql(
+      `SELECT MIN(PRODUCT_ID) FROM ORDERS WHERE PRODUCT_ID NOT IN (SELECT PRODUCT_ID FROM ORDERS WHERE USER_ID = ${uids[0]})`,
+    );
+    const both = await makeUserDirect(s.t, { group_ids: [group, byProduct] });
+    await setAttributes(both, { uid: String(uids[0]), cat: 'Gizmo', pid: String(pid) });
+    const query = mbql({
+      'source-table': s.table('ORDERS').id,
+      fields: [
+        ['field', f('ORDERS', 'ID'), null],
+        ['field', f('ORDERS', 'USER_ID'), null],
+        ['field', f('ORDERS', 'PRODUCT_ID'), null],
+      ],
+      'order-by': [['asc', ['field', f('ORDERS', 'ID'), null]]],
+    });
+    const got = await rows(both.session, query);
+    const union = await sql(`SELECT ID, USER_ID, PRODUCT_ID FROM ORDERS WHERE USER_ID = ${uids[0]} OR PRODUCT_ID = ${pid} ORDER BY ID`);
+    const [[byUser]] = await sql(`SELECT COUNT(*) FROM ORDERS WHERE USER_ID = ${uids[0]}`);
+    const [[byPid]] = await sql(`SELECT COUNT(*) FROM ORDERS WHERE PRODUCT_ID = ${pid}`);
+    expect(Number(byUser)).toBeGreaterThan(0);
+    expect(Number(byPid)).toBeGreaterThan(0);
+    expect(got).toEqual(union);
+    expect(got.length).toBe(Number(byUser) + Number(byPid));
+    // A user of the product group alone sees that product's orders: the OR comes from the two groups.
+    const productOnly = await makeUserDirect(s.t, { group_ids: [byProduct] });
+    await setAttributes(productOnly, { pid: String(pid) });
+    expect(await rows(productOnly.session, query)).toEqual(
+      await sql(`SELECT ID, USER_ID, PRODUCT_ID FROM ORDERS WHERE PRODUCT_ID = ${pid} ORDER BY ID`),
+    );
+  });
+
   it("filters a dashboard card's query", async () => {
     const card = await http()
       .post('/api/card')
@@ -269,14 +318,24 @@ describe('row security policies applied to queries', () => {
     expect(total.map((r) => r[3])).toEqual((await sql(`SELECT COUNT(*) FROM ORDERS WHERE USER_ID IN (${uids[1]}, ${uids[2]})`))[0]);
   });
 
-  it("hides a restricted table's stored values and refuses its raw value look-ups", async () => {
+  it("lists, searches and summarizes a restricted table's values from the user's rows only", async () => {
     const category = f('PRODUCTS', 'CATEGORY');
     const all = await http().get(`/api/field/${category}/values`).set(auth(s.admin)).expect(200);
     expect(all.body.values.length).toBe(4);
     const mine = await http().get(`/api/field/${category}/values`).set(auth(u1.session)).expect(200);
-    expect(mine.body).toEqual({ field_id: category, values: [], has_more_values: true });
-    await http().get(`/api/field/${category}/search/${category}`).query({ value: 'G' }).set(auth(u1.session)).expect(403);
-    await http().get(`/api/field/${category}/summary`).set(auth(u1.session)).expect(403);
+    expect(mine.body).toEqual({ field_id: category, values: [['Gizmo']], has_more_values: false });
+    const theirs = await http().get(`/api/field/${category}/values`).set(auth(u2.session)).expect(200);
+    expect(theirs.body.values).toEqual([['Doohickey'], ['Widget']]);
+    const search = (session: string, value: string) =>
+      http().get(`/api/field/${category}/search/${category}`).query({ value }).set(auth(session)).expect(200);
+    expect((await search(u1.session, 'G')).body).toEqual([['Gizmo', 'Gizmo']]);
+    expect((await search(u1.session, 'W')).body).toEqual([]);
+    const [[count]] = await sql(`SELECT COUNT(*) FROM PRODUCTS WHERE CATEGORY = 'Gizmo'`);
+    const summary = await http().get(`/api/field/${category}/summary`).set(auth(u1.session)).expect(200);
+    expect(summary.body).toEqual([
+      ['count', Number(count)],
+      ['distincts', 1],
+    ]);
   });
 
   describe('a question policy', () => {

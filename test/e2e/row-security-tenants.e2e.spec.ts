@@ -1,4 +1,6 @@
+import { e2eWarehouse, type E2eWarehouse } from '../support/e2e-warehouses';
 import { enableJwtSso, jwtSession } from '../support/jwt-sso';
+import { waitForSync } from '../support/sync-wait';
 import { auth } from '../support/factories';
 import { SampleApp, startSampleApp } from '../support/sample-app';
 
@@ -18,6 +20,8 @@ describe('row security for tenant users signed in by JWT', () => {
   let globex: string;
   let customers: { acme: number[]; globex: number[] };
   let tenantUsers: number;
+  let wh: E2eWarehouse | undefined;
+  let secret: string;
   const http = () => s.t.http();
   const f = (table: string, name: string) => ['field', s.field(table, name), null];
   const mbql = (query: object) => ({ database: s.db, type: 'query', query });
@@ -32,7 +36,7 @@ describe('row security for tenant users signed in by JWT', () => {
 
   beforeAll(async () => {
     s = await startSampleApp();
-    const secret = await enableJwtSso(s.t, s.admin);
+    secret = await enableJwtSso(s.t, s.admin);
     await http().put('/api/setting/use-tenants').set(auth(s.admin)).send({ value: true }).expect(204);
     const buyers = (await sql('SELECT DISTINCT USER_ID FROM ORDERS ORDER BY USER_ID LIMIT 3')).map((r) => Number(r[0]));
     customers = { acme: [buyers[0], buyers[1]], globex: [buyers[2]] };
@@ -79,7 +83,10 @@ describe('row security for tenant users signed in by JWT', () => {
       })
       .expect(200);
   });
-  afterAll(() => s?.t.close());
+  afterAll(async () => {
+    await s?.t.close();
+    await wh?.drop();
+  });
 
   it("shows each tenant's user only their customers' orders, as the hand-written filter does", async () => {
     const count = mbql({ 'source-table': s.table('ORDERS').id, aggregation: [['count']] });
@@ -115,6 +122,72 @@ describe('row security for tenant users signed in by JWT', () => {
       const expected = await sql(`SELECT ID, NAME, CITY, STATE FROM PEOPLE WHERE ID IN (${ids(mine)}) ORDER BY ID`);
       expect(res.body.data.rows).toEqual(expected);
     }
+  });
+
+  it("filters by the system attribute @tenant.slug: each tenant's user sees only the rows of their tenant's slug", async () => {
+    wh = await e2eWarehouse('sqlite', s.t.config.dataDir, {
+      statements: [
+        'CREATE TABLE accounts (id INTEGER PRIMARY KEY, tenant VARCHAR(20), amount INTEGER)',
+        "INSERT INTO accounts VALUES (1, 'acme', 10), (2, 'globex', 200), (3, 'acme', 30), (4, 'initech', 4000), (5, 'globex', 500)",
+      ],
+    });
+    const db = (
+      await http().post('/api/database').set(auth(s.admin)).send({ engine: 'sqlite', name: 'Accounts', details: wh.details }).expect(200)
+    ).body.id;
+    await waitForSync(s.t, s.admin, db);
+    const meta = (await http().get(`/api/database/${db}/metadata`).set(auth(s.admin)).expect(200)).body;
+    const table = meta.tables.find((x: { name: string }) => x.name === 'accounts');
+    const field = (name: string) => table.fields.find((x: { name: string }) => x.name === name).id;
+    const graph = (await http().get('/api/permissions/graph').set(auth(s.admin)).expect(200)).body;
+    graph.groups = {
+      [tenantUsers]: { [db]: { data: 'unrestricted', native: 'none', download: { schemas: 'full' } } },
+      [ALL_USERS]: { [db]: { data: 'no', native: 'none', download: { schemas: 'none' } } },
+    };
+    await http().put('/api/permissions/graph').set(auth(s.admin)).send(graph).expect(200);
+    const policy = await http()
+      .post('/api/mt/gtap')
+      .set(auth(s.admin))
+      .send({ group_id: tenantUsers, table_id: table.id, attribute_remappings: { '@tenant.slug': 'tenant' } });
+    expect([policy.status, policy.body.message]).toEqual([200, undefined]);
+    expect(policy.body.attribute_remappings).toEqual({ '@tenant.slug': 'tenant' });
+
+    const query = {
+      database: db,
+      type: 'query',
+      query: {
+        'source-table': table.id,
+        fields: ['id', 'tenant', 'amount'].map((n) => ['field', field(n), null]),
+        'order-by': [['asc', ['field', field('id'), null]]],
+      },
+    };
+    const byHand = (slug: string) =>
+      rows(s.admin, {
+        database: db,
+        type: 'native',
+        native: { query: `SELECT id, tenant, amount FROM accounts WHERE tenant = '${slug}' ORDER BY id` },
+      });
+    for (const [session, slug] of [
+      [acme, 'acme'],
+      [globex, 'globex'],
+    ] as const) {
+      const got = await rows(session, query);
+      expect(got.length).toBeGreaterThan(0);
+      expect(got).toEqual(await byHand(slug));
+    }
+    // Neither an administrator's login attribute nor a JWT claim of that name overrides it: the tenant's slug wins.
+    const acmeUser = (await http().get('/api/user/current').set(auth(acme)).expect(200)).body;
+    const forged = await http()
+      .put(`/api/user/${acmeUser.id}`)
+      .set(auth(s.admin))
+      .send({ login_attributes: { '@tenant.slug': 'globex' } });
+    expect(forged.status).toBe(400);
+    const again = await jwtSession(s.t, secret, {
+      email: 'acme@example.com',
+      '@tenant': 'acme',
+      '@tenant.slug': 'globex',
+      customer_id: customers.acme,
+    });
+    expect(await rows(again, query)).toEqual(await byHand('acme'));
   });
 
   it("never answers one tenant's run of a card from the other's cached result, and refuses their SQL", async () => {

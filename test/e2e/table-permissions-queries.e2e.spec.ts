@@ -93,6 +93,44 @@ describe('table permissions on queries', () => {
       expectRefused(await run(count(orders, { filter: ['segment', segment.id] })), 'table PEOPLE is blocked.');
     });
 
+    it('refuses a metric that reaches it: a legacy metric in an aggregation, and a metric question run or used as a source', async () => {
+      const texans = ['=', ['field', s.field('PEOPLE', 'STATE'), { 'source-field': s.field('ORDERS', 'USER_ID') }], 'TX'];
+      const metric = (
+        await http()
+          .post('/api/metric')
+          .set(auth(s.admin))
+          .send({
+            name: 'Texan orders',
+            table_id: orders,
+            definition: { 'source-table': orders, aggregation: [['count']], filter: texans },
+          })
+          .expect(200)
+      ).body;
+      expectRefused(await run(tableQuery(s.db, orders, { aggregation: [['metric', metric.id]] })), 'table PEOPLE is blocked.');
+      // The admin runs it: the refusal is the user's, not a broken metric.
+      expect((await run(tableQuery(s.db, orders, { aggregation: [['metric', metric.id]] }), s.admin).expect(202)).body.status).toBe(
+        'completed',
+      );
+
+      const asCard = await http()
+        .post('/api/card')
+        .set(auth(s.admin))
+        .send({
+          name: 'Texan orders',
+          type: 'metric',
+          display: 'scalar',
+          visualization_settings: {},
+          dataset_query: count(orders, { filter: texans }),
+        })
+        .expect(200);
+      expect(asCard.body.type).toBe('metric');
+      expectRefused(await http().post(`/api/card/${asCard.body.id}/query`).set(auth(s.user.session)).send({}), 'table PEOPLE is blocked.');
+      expectRefused(
+        await run({ database: s.db, type: 'query', query: { 'source-table': `card__${asCard.body.id}` } }),
+        'table PEOPLE is blocked.',
+      );
+    });
+
     it('refuses a saved question on it: as a source, nested twice, and its own run', async () => {
       const onPeople = await makeCard(s.t, s.admin, count(people));
       const onCard = await makeCard(s.t, s.admin, { database: s.db, type: 'query', query: { 'source-table': `card__${onPeople.id}` } });

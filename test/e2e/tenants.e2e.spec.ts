@@ -175,6 +175,32 @@ describe('tenants', () => {
       expect(internalTree.map((c: { id: number }) => c.id)).not.toContain(acme.tenant_collection_id);
     });
 
+    it("never shows a tenant user another's personal collection: not by id, its items, the tree or the list", async () => {
+      const acmeView = await me(acmeKey);
+      const globexView = await me(globexKey);
+      const theirs = globexView.personal_collection_id as number;
+      expect(typeof theirs).toBe('number');
+      // Their own is theirs; something in the other's makes a leak visible.
+      await http().get(`/api/collection/${acmeView.personal_collection_id}`).set(auth(acmeKey)).expect(200);
+      const secretName = `Globex private ${randomBytes(3).toString('hex')}`;
+      await http().post('/api/collection').set(auth(globexKey)).send({ name: secretName, parent_id: theirs }).expect(200);
+      expect((await http().get(`/api/collection/${theirs}/items`).set(auth(globexKey)).expect(200)).body.data).toEqual(
+        expect.arrayContaining([expect.objectContaining({ name: secretName })]),
+      );
+
+      expect403(await http().get(`/api/collection/${theirs}`).set(auth(acmeKey)));
+      expect403(await http().get(`/api/collection/${theirs}/items`).set(auth(acmeKey)));
+      for (const path of ['/api/collection/tree', '/api/collection']) {
+        const text = JSON.stringify((await http().get(path).set(auth(acmeKey)).expect(200)).body);
+        expect(text).not.toContain(secretName);
+        expect(text).not.toMatch(new RegExp(`"id":${theirs}[,}]`));
+      }
+      // Nor an internal user's, nor does an internal user see the tenant user's.
+      const internalOwn = (await me(internal.session)).personal_collection_id as number;
+      expect403(await http().get(`/api/collection/${internalOwn}`).set(auth(acmeKey)));
+      expect403(await http().get(`/api/collection/${theirs}`).set(auth(internal.session)));
+    });
+
     it('deactivating a tenant deactivates its users and archives its collection; its users are refused', async () => {
       const wayne = await signIn({ email: email(), '@tenant': 'wayne' });
       const before = await bySlug('wayne');

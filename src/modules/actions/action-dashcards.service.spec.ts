@@ -8,6 +8,9 @@ import type { ActionRow, ActionsRepository } from './actions.repository';
 import type { ActionsService } from './actions.service';
 
 /** ActionDashcardsService: which dashcard actions run, for whom, and how dashboard values reach the action's parameters. */
+/** The rows the caller may write, as ActionsService.assertMayRun answers them: handed to the runner. */
+const SCOPE = { kind: 'filtered', filters: [[{ column: 'OWNER', values: [3] }]] };
+
 describe('ActionDashcardsService', () => {
   const user = { id: 7, isSuperuser: false, groupIds: [] } as unknown as AuthUser;
   const tag = (name: string) => ['variable', ['template-tag', name]];
@@ -30,7 +33,7 @@ describe('ActionDashcardsService', () => {
       ]),
       execute: jest.fn().mockResolvedValue({ 'rows-updated': [1] }),
     };
-    const actions = { assertMayRun: jest.fn().mockResolvedValue(undefined) };
+    const actions = { assertMayRun: jest.fn().mockResolvedValue(SCOPE) };
     const dashboards = { readable: jest.fn().mockResolvedValue({}) };
     const prefills = { values: jest.fn().mockResolvedValue({ qty: 1 }) };
     const service = new ActionDashcardsService(
@@ -46,7 +49,7 @@ describe('ActionDashcardsService', () => {
   it("maps the dashboard's values onto the action's parameters by target or tag name, the typed values on top", async () => {
     const m = setup();
     await m.service.execute(user, 4, 1, { 'dash-qty': 5, 'dash-id': 12 }, { note: 'typed', 'p-qty': 6 });
-    expect(m.runner.execute).toHaveBeenCalledWith(expect.objectContaining({ id: 9 }), { 'p-qty': 6, id: 12, note: 'typed' });
+    expect(m.runner.execute).toHaveBeenCalledWith(expect.objectContaining({ id: 9 }), { 'p-qty': 6, id: 12, note: 'typed' }, SCOPE);
   });
 
   it('names the dashboard parameters that map to nothing', async () => {

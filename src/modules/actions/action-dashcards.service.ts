@@ -7,6 +7,7 @@ import { ActionPrefill } from './action-prefill.service';
 import { ActionRunner, targetTag, type ActionParameter } from './action-runner.service';
 import { ActionsRepository, type ActionRow } from './actions.repository';
 import { ActionsService } from './actions.service';
+import { OPEN, type RowScope } from './row-scope';
 
 const setOf = (xs: string[]) => `#{${xs.map((x) => JSON.stringify(x)).join(' ')}}`;
 const sameTarget = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
@@ -35,9 +36,9 @@ export class ActionDashcardsService {
     parameters: Record<string, unknown>,
     extra: Record<string, unknown>,
   ): Promise<Record<string, unknown>> {
-    const { action, mappings } = await this.load(caller, dashboardId, dashcardId);
+    const { action, mappings, scope } = await this.load(caller, dashboardId, dashcardId);
     const values = { ...(await this.mapped(action, mappings, parameters)), ...extra };
-    return this.runner.execute(action, values);
+    return this.runner.execute(action, values, scope);
   }
 
   async prefill(
@@ -57,20 +58,21 @@ export class ActionDashcardsService {
     caller: AuthUser | null,
     dashboardId: number,
     dashcardId: number,
-  ): Promise<{ action: ActionRow; mappings: Array<Record<string, unknown>> }> {
+  ): Promise<{ action: ActionRow; mappings: Array<Record<string, unknown>>; scope: RowScope }> {
     if (caller) await this.dashboards.readable(caller, dashboardId);
     const dashcard = await this.repo.dashcard(dashboardId, dashcardId);
     if (!dashcard || dashcard.action_id === null) throw new NotFoundError();
     const action = await this.repo.row(dashcard.action_id);
     if (!action || action.archived) throw new NotFoundError();
-    if (caller) await this.actions.assertMayRun(caller, action);
+    // A public link's visitor writes as the link allows, without row policies (they are a user's).
+    const scope = caller ? await this.actions.assertMayRun(caller, action) : OPEN;
     let mappings: unknown;
     try {
       mappings = JSON.parse(dashcard.parameter_mappings ?? '[]');
     } catch {
       mappings = [];
     }
-    return { action, mappings: Array.isArray(mappings) ? (mappings as Array<Record<string, unknown>>) : [] };
+    return { action, mappings: Array.isArray(mappings) ? (mappings as Array<Record<string, unknown>>) : [], scope };
   }
 
   /** Dashboard parameter values as action parameter values, through the dashcard's mappings. */

@@ -7,6 +7,7 @@ import { openDetails, quoteIdent, tableRef, WarehouseConnections } from '../ware
 import { bindable, bindTemplateTags, slugify, type WriteStatement } from './action-sql';
 import { runWrite } from './action-writer';
 import { ActionsRepository, type ActionDatabase, type ActionRow, type ActionTable, type TableColumn } from './actions.repository';
+import { assertCreatable, assertUpdatable, OPEN, scopeCondition, type RowScope } from './row-scope';
 import { exposedColumns, formSettings, implicitParameters, type ActionParameter, type ImplicitParameter } from './implicit-parameters';
 
 export type { ActionParameter } from './implicit-parameters';
@@ -92,14 +93,17 @@ export class ActionRunner {
     return { table, params: implicitParameters(action.kind, exposed, parseList(action.parameters)) };
   }
 
-  /** Runs the action with values by parameter id: `{"rows-affected": n}` or the implicit kinds' answers. */
-  async execute(action: ActionRow, values: Record<string, unknown>): Promise<Record<string, unknown>> {
+  /**
+   * Runs the action with values by parameter id: `{"rows-affected": n}` or the implicit kinds' answers. `scope`: the
+   * rows of the table an implicit action may write for the caller (ActionsService.assertMayRun).
+   */
+  async execute(action: ActionRow, values: Record<string, unknown>, scope: RowScope = OPEN): Promise<Record<string, unknown>> {
     if (action.type === 'http') throw new MessageError('HTTP actions are not supported.');
     const db = await this.databaseOf(action);
     if (!db) throw new NotFoundError();
     this.assertEnabled(db);
     if (action.type === 'query') return this.executeQuery(action, db, values);
-    return this.executeImplicit(action, db, values);
+    return this.executeImplicit(action, db, values, scope);
   }
 
   private async executeQuery(action: ActionRow, db: ActionDatabase, sent: Record<string, unknown>): Promise<Record<string, unknown>> {
@@ -127,7 +131,12 @@ export class ActionRunner {
     return { 'rows-affected': outcome.changes };
   }
 
-  private async executeImplicit(action: ActionRow, db: ActionDatabase, sent: Record<string, unknown>): Promise<Record<string, unknown>> {
+  private async executeImplicit(
+    action: ActionRow,
+    db: ActionDatabase,
+    sent: Record<string, unknown>,
+    scope: RowScope,
+  ): Promise<Record<string, unknown>> {
     const shape = await this.implicitShape(action);
     if (!shape) throw new NotFoundError();
     const { table, params } = shape;
@@ -143,10 +152,15 @@ export class ActionRunner {
     const given = params
       .filter(({ parameter }) => values[parameter.id] !== undefined)
       .map(({ col, parameter }) => ({ col, value: this.coerce(col, values[parameter.id]) }));
-    if (action.kind === 'row/create') return { 'created-row': await this.create(db, table, given) };
+    if (action.kind === 'row/create') {
+      assertCreatable(scope, given);
+      return { 'created-row': await this.create(db, table, given) };
+    }
     const pks = this.primaryKey(table, values);
-    const where = pks.map(({ col }) => `${q(col.name)} = ?`).join(' AND ');
-    const keyParams = pks.map(({ value }) => bindable(value));
+    // A row the caller's policies do not show is one that does not exist for them.
+    const visible = scopeCondition(engine, scope);
+    const where = [...pks.map(({ col }) => `${q(col.name)} = ?`), ...(visible ? [visible.sql] : [])].join(' AND ');
+    const keyParams = [...pks.map(({ value }) => bindable(value)), ...(visible?.params ?? [])];
     if (action.kind === 'row/delete') {
       const [outcome] = await this.write(
         db,
@@ -157,6 +171,7 @@ export class ActionRunner {
     }
     const sets = given.filter(({ col }) => !col.pk);
     if (sets.length === 0) return { 'rows-updated': [0] };
+    assertUpdatable(scope, sets);
     const [outcome] = await this.write(
       db,
       [

@@ -11,6 +11,7 @@ import { DatabaseAccessService } from '../warehouse';
 import { RowSecurityService } from '../row-security';
 import type { Action, ActionType, ImplicitKind } from '../../schema/action.entity';
 import { ActionRunner } from './action-runner.service';
+import { OPEN, type RowScope } from './row-scope';
 import type { CreateActionDto, UpdateActionDto } from './actions.dto';
 import { ActionsRepository, type ActionRow } from './actions.repository';
 import { entityId } from '../../common/database/entity-id';
@@ -130,17 +131,29 @@ export class ActionsService {
   async execute(caller: AuthUser, id: number, values: Record<string, unknown>): Promise<Record<string, unknown>> {
     const row = await this.readable(caller, id);
     if (row.archived) throw new NotFoundError();
-    await this.assertMayRun(caller, row);
-    return this.runner.execute(row, values);
+    return this.runner.execute(row, values, await this.assertMayRun(caller, row));
   }
 
-  /** Data access to the database the action writes to (superusers have it). */
-  async assertMayRun(caller: AuthUser, row: ActionRow): Promise<void> {
+  /**
+   * Data access to the database the action writes to (superusers have it), and the rows the caller may write there.
+   * A query action's SQL could touch any row: refused to a caller restricted on the database. An implicit action
+   * writes only the rows of its table the caller's filter policies show them (row-scope.ts); a policy that replaces
+   * the table by a question, or an impersonated connection, refuses it.
+   */
+  async assertMayRun(caller: AuthUser, row: ActionRow): Promise<RowScope> {
     const db = await this.runner.databaseOf(row);
     if (!db) throw new NotFoundError();
     await this.databases.assertCanRead(caller, db.id);
-    // An action reads and writes rows by key, past any row policy: not for a caller whose rows are restricted there.
-    if (await this.rowSecurity?.restrictsAny(caller, db.id)) throw new ForbiddenError();
+    if (!this.rowSecurity) return OPEN;
+    if (row.type !== 'implicit') {
+      if (await this.rowSecurity.restrictsAny(caller, db.id)) throw new ForbiddenError();
+      return OPEN;
+    }
+    const table = await this.runner.tableOf(row);
+    if (!table) throw new NotFoundError();
+    const scope = await this.rowSecurity.writeScope(caller, db.id, table.id);
+    if (scope.kind === 'refused') throw new MessageError(scope.message, 403);
+    return scope;
   }
 
   async share(caller: AuthUser, id: number): Promise<{ uuid: string }> {

@@ -42,7 +42,10 @@ describe('CandidatesService', () => {
         ]),
       fieldsOf: jest.fn().mockResolvedValue([]),
     };
-    const access = { assertCanRead: jest.fn().mockResolvedValue(undefined) };
+    const access = {
+      assertCanRead: jest.fn().mockResolvedValue(undefined),
+      viewableTables: jest.fn(async (_u: unknown, ts: unknown[]) => ts),
+    };
     const service = new CandidatesService(repo as unknown as AutomagicRepository, access as unknown as DatabaseAccessService);
     return { service, repo, access };
   }

@@ -9,7 +9,8 @@ import { tableFields } from './xray-fields';
 
 /**
  * GET /api/automagic-dashboards/database/:id/candidates: the database's schemas, each with its tables ordered by how
- * interesting their x-ray would be, and each table with its x-ray URL. Tables hidden from the data reference are left out.
+ * interesting their x-ray would be, and each table with its x-ray URL. Tables hidden from the data reference, or
+ * blocked for the caller, are left out.
  */
 @Injectable()
 export class CandidatesService {
@@ -21,7 +22,11 @@ export class CandidatesService {
   async candidates(caller: AuthUser, dbId: number) {
     if (!(await this.repo.databaseExists(dbId))) throw new NotFoundError();
     await this.access.assertCanRead(caller, dbId);
-    const tables = (await this.repo.databaseTables(dbId)).filter((t) => t.visibility_type === null);
+    // Tables hidden from the data reference, and those the caller's view-data blocks, are no candidates.
+    const tables = await this.access.viewableTables(
+      caller,
+      (await this.repo.databaseTables(dbId)).filter((t) => t.visibility_type === null),
+    );
     const fields = await this.repo.fieldsOf(tables.map((t) => t.id));
     const linkedFrom = new Map<number, number>();
     const tableOfField = new Map(fields.map((f) => [f.id, f.table_id]));

@@ -79,8 +79,8 @@ describe('x-ray dashboard builder', () => {
     expect(c.cards[1].datasetQuery.query.filter).toBeUndefined();
     const placed = layout(c, true).filter((x) => x.kind === 'card');
     expect(placed.slice(0, 2).map((p) => [p.at.row, p.at.col])).toEqual([
-      [1, 0],
-      [1, 12],
+      [2, 0],
+      [2, 12],
     ]);
   });
 });

@@ -125,6 +125,9 @@ interface Placed {
   size_y: number;
 }
 
+/** A section's title card: two rows high, as Metabase's (`group-heading-height`), room for its `#` heading. */
+const HEADING_HEIGHT = 2;
+
 const sizeOf = (display: string, paired: boolean): [number, number] =>
   paired ? [12, display === 'scalar' ? 3 : 6] : display === 'scalar' ? [6, 3] : [12, 6];
 
@@ -138,8 +141,8 @@ export function layout(
   d.sections.forEach((title, si) => {
     const inSection = d.cards.filter((c) => c.section === si);
     if (inSection.length === 0) return;
-    out.push({ kind: 'text', text: `# ${title}`, at: { row, col: 0, size_x: GRID_WIDTH, size_y: 1 } });
-    row += 1;
+    out.push({ kind: 'text', text: `# ${title}`, at: { row, col: 0, size_x: GRID_WIDTH, size_y: HEADING_HEIGHT } });
+    row += HEADING_HEIGHT;
     let col = 0;
     let rowHeight = 0;
     for (const card of inSection) {

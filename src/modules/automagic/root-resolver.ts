@@ -41,12 +41,13 @@ export class RootResolver {
     }
   }
 
-  /** What the caller may query: tables of databases where their data access is unrestricted. */
+  /** What the caller may query: tables they may view (view-data) of databases where their data access is unrestricted. */
   async predicate(caller: AuthUser, tables: Map<number, XTableRow>): Promise<(tableId: number) => boolean> {
     const map = await this.access.accessMap(caller);
+    const viewable = new Set((await this.access.viewableTables(caller, [...tables.values()])).map((t) => t.id));
     return (tableId) => {
       const t = tables.get(tableId);
-      return t !== undefined && accessIn(map, t.db_id).data === 'unrestricted';
+      return t !== undefined && viewable.has(tableId) && accessIn(map, t.db_id).data === 'unrestricted';
     };
   }
 

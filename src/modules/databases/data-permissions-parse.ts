@@ -36,6 +36,14 @@ export interface ImpersonationEdit {
   attribute: string;
 }
 
+/** One policy of the PUT's `sandboxes` (Metabase's): it replaces the group's policy on the table, if any. */
+export interface SandboxEdit {
+  group_id: number;
+  table_id: number;
+  card_id: number | null;
+  attribute_remappings: Record<string, unknown>;
+}
+
 export interface GraphEdit {
   revision: number;
   groups: Record<string, Record<string, EntryEdit>>;
@@ -43,6 +51,8 @@ export interface GraphEdit {
   currentFormat: boolean;
   /** Absent when the PUT sent none. */
   impersonations?: ImpersonationEdit[];
+  /** Row and column security policies to store (data-permissions-sandboxes.ts); absent when the PUT sent none. */
+  sandboxes?: SandboxEdit[];
 }
 
 const DATA: DataAccess[] = ['unrestricted', 'no'];
@@ -87,7 +97,14 @@ export function parseGraphEdit(body: unknown): GraphEdit {
       groups[gid][dbId] = edit;
     }
   }
-  return { revision: body.revision as number, groups, currentFormat, ...(impersonations ? { impersonations } : {}) };
+  const sandboxes = body.sandboxes === undefined || body.sandboxes === null ? undefined : parseSandboxes(body.sandboxes);
+  return {
+    revision: body.revision as number,
+    groups,
+    currentFormat,
+    ...(impersonations ? { impersonations } : {}),
+    ...(sandboxes ? { sandboxes } : {}),
+  };
 }
 
 const IMPERSONATIONS_MESSAGE =
@@ -201,4 +218,30 @@ function mapValues(v: PerSchema<string>, fn: (level: string) => string): PerSche
       typeof x === 'string' ? fn(x) : Object.fromEntries(Object.entries(x).map(([id, y]) => [id, fn(y)])),
     ]),
   );
+}
+
+const SANDBOXES_MESSAGE =
+  'value must be a list of {group_id, table_id, card_id, attribute_remappings}, the ids positive integers ' +
+  '(card_id may be null), attribute_remappings a map.';
+
+const positive = (v: unknown): v is number => Number.isInteger(v) && (v as number) > 0;
+
+/** `sandboxes: [{group_id, table_id, card_id?, attribute_remappings?}]` (other keys, such as an `id` read back, are ignored). */
+export function parseSandboxes(v: unknown): SandboxEdit[] {
+  if (!Array.isArray(v)) throw ValidationError.of('sandboxes', SANDBOXES_MESSAGE, v);
+  return v.map((p) => {
+    const ok =
+      isMap(p) &&
+      positive(p.group_id) &&
+      positive(p.table_id) &&
+      (p.card_id === undefined || p.card_id === null || positive(p.card_id)) &&
+      (p.attribute_remappings === undefined || p.attribute_remappings === null || isMap(p.attribute_remappings));
+    if (!ok) throw ValidationError.of('sandboxes', SANDBOXES_MESSAGE, p);
+    return {
+      group_id: p.group_id as number,
+      table_id: p.table_id as number,
+      card_id: (p.card_id as number | null | undefined) ?? null,
+      attribute_remappings: (p.attribute_remappings as Record<string, unknown> | null | undefined) ?? {},
+    };
+  });
 }

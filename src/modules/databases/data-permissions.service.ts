@@ -5,13 +5,14 @@ import type { Impersonation } from '../../schema/impersonation.entity';
 import { ADMIN_GROUP_ID } from '../../schema/permissions-group.entity';
 import type { DatabasePermission } from '../../schema/database-permission.entity';
 import type { TablePermission } from '../../schema/table-permission.entity';
-import { ImpersonationService, RowSecurityService } from '../row-security';
+import { ImpersonationService, RowPoliciesService, RowSecurityService, type RowPolicyView } from '../row-security';
 import { DatabasePermissionsRepository, levelFor, levelsOf, type GroupLevels, type PermissionTable } from '../warehouse';
 import { DatabasesRepository } from './databases.repository';
 import { applyEdit, storedLevels } from './data-permissions-apply';
 import { ADMIN_ENTRY, renderEntry, sameValue, type DataPermissionsGraph, type GraphEntry } from './data-permissions-graph';
-import { parseGraphEdit, type EntryEdit } from './data-permissions-parse';
+import { parseGraphEdit, type EntryEdit, type SandboxEdit } from './data-permissions-parse';
 import { impersonationPlan, withImpersonation } from './data-permissions-impersonation';
+import { sandboxPlan } from './data-permissions-sandboxes';
 
 export type { DataPermissionsGraph, GraphEntry } from './data-permissions-graph';
 
@@ -39,6 +40,7 @@ export class DataPermissionsService {
     @Optional() private readonly events: ClusterEvents = new ClusterEvents(),
     @Optional() private readonly rowSecurity?: RowSecurityService,
     @Optional() private readonly impersonation?: ImpersonationService,
+    @Optional() private readonly policies?: RowPoliciesService,
   ) {}
 
   async graph(scope: GraphScope = {}): Promise<DataPermissionsGraph> {
@@ -93,7 +95,7 @@ export class DataPermissionsService {
   async update(
     body: unknown,
     opts: { force?: boolean; skipGraph?: boolean } = {},
-  ): Promise<Partial<DataPermissionsGraph> & { impersonations?: Impersonation[] }> {
+  ): Promise<Partial<DataPermissionsGraph> & { impersonations?: Impersonation[]; sandboxes?: RowPolicyView[] }> {
     const edit = parseGraphEdit(body);
     const [dbs, groupIds] = await Promise.all([this.databases.list(), this.perms.groupIds()]);
     const dbIds = new Set(dbs.map((d) => d.id));
@@ -101,6 +103,14 @@ export class DataPermissionsService {
     const shown = new Set((await (this.impersonation?.all() ?? [])).map((p) => `${p.group_id}:${p.db_id}`));
     // Which pairs get, keep or lose a policy; refused (400) before anything is stored.
     const plan = impersonationPlan(edit, shown, new Map(dbs.map((d) => [d.id, d.engine])), groupIds);
+    const withPolicy = new Set((await (this.rowSecurity?.policyTables() ?? [])).map((p) => `${p.group_id}:${p.table_id}`));
+    const sandboxes = sandboxPlan(edit, withPolicy, tablesOf);
+    // Each policy sent is checked as POST /api/mt/gtap checks one (group, table, question, attributes).
+    const policiesToStore: Array<SandboxEdit & { db_id: number }> = [];
+    for (const p of sandboxes.store) {
+      if (!this.policies) throw ValidationError.of('sandboxes', 'row and column security is not available.', p);
+      policiesToStore.push({ ...p, db_id: await this.policies.validate(p) });
+    }
     await this.perms.transaction(async (tx) => {
       // First, so that of two edits made from one revision the second waits for the first and then fails.
       const from = opts.force ? await this.perms.revision(tx) : edit.revision;
@@ -127,16 +137,24 @@ export class DataPermissionsService {
       }
       for (const p of plan.remove) await this.impersonation!.removeFor(p.group_id, p.db_id, tx);
       for (const p of plan.store) await this.impersonation!.replace(p.group_id, p.db_id, p.attribute, tx);
+      if (policiesToStore.length || sandboxes.remove.length) await this.policies!.applyInGraph(policiesToStore, sandboxes.remove, tx);
     });
     // Access is read from the app DB on each request today; the event is for any instance-level copy of it.
     await this.events.publish({ topic: 'permissions' });
     if (opts.skipGraph) return { revision: await this.perms.revision() };
     const graph = await this.graph(edit.currentFormat ? { groupIds: Object.keys(edit.groups).map(Number) } : {});
-    if (!edit.impersonations) return graph;
     // As Metabase answers: the policies sent, as stored.
-    const sent = new Set(edit.impersonations.map((p) => `${p.group_id}:${p.db_id}`));
-    const stored = (await this.impersonation!.all()).filter((p) => sent.has(`${p.group_id}:${p.db_id}`));
-    return { ...graph, impersonations: stored };
+    const out: Awaited<ReturnType<DataPermissionsService['update']>> = graph;
+    if (edit.impersonations) {
+      const sent = new Set(edit.impersonations.map((p) => `${p.group_id}:${p.db_id}`));
+      out.impersonations = (await this.impersonation!.all()).filter((p) => sent.has(`${p.group_id}:${p.db_id}`));
+    }
+    if (edit.sandboxes && this.policies) {
+      const sent = new Set(edit.sandboxes.map((p) => `${p.group_id}:${p.table_id}`));
+      const all = (await this.policies.list()) as RowPolicyView[];
+      out.sandboxes = all.filter((p) => sent.has(`${p.group_id}:${p.table_id}`));
+    }
+    return out;
   }
 }
 

@@ -4,6 +4,8 @@ import type { WarehouseField } from '../../schema/field.entity';
 import type { FieldValuesService, MetadataAccess } from '../fields';
 import type { WarehouseConnections } from '../warehouse';
 import type { DatasetService } from './dataset.service';
+import { EventBus } from '../../common/events/event-bus';
+import { PolicyLookups } from '../fields/policy-lookups';
 import { PARAMETER_VALUES_MAX, type ParameterLike, ParameterValuesService } from './parameter-values.service';
 import type { QueryContent } from './query-content';
 
@@ -26,13 +28,18 @@ describe('ParameterValuesService', () => {
     const connections = { driverFor: jest.fn(() => driver) };
     const dataset = { run: jest.fn() };
     const resolver = { card: jest.fn().mockResolvedValue({ id: 9, databaseId: 1 }) };
+    const bus = new EventBus();
+    const lookups = new PolicyLookups(bus);
     const service = new ParameterValuesService(
       access as unknown as MetadataAccess,
       fieldValues as unknown as FieldValuesService,
       connections as unknown as WarehouseConnections,
       dataset as unknown as DatasetService,
       { resolverFor: () => resolver } as unknown as QueryContent,
+      lookups,
+      bus,
     );
+    service.onModuleInit();
     return { service, access, fieldValues, driver, dataset, resolver };
   }
 

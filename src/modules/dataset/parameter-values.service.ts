@@ -1,8 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit, Optional } from '@nestjs/common';
 import { isAdmin, type Reader } from '../../common/auth/shared-grant';
 import { describeReceived, ForbiddenError, MessageError, NotFoundError, ValidationError } from '../../common/errors/api-errors';
-import type { FieldRef } from '../../query-engine/mbql/types';
-import { FieldInTable, FieldValuesService, hasListValues, MetadataAccess } from '../fields';
+import type { DatasetQuery, FieldRef } from '../../query-engine/mbql/types';
+import { EventBus } from '../../common/events/event-bus';
+import { distinctQuery, FieldInTable, FieldValuesService, hasListValues, LookupRowsQuery, MetadataAccess, PolicyLookups } from '../fields';
+import { RowSecurityService } from '../row-security';
 import { WarehouseConnections } from '../warehouse';
 import { QueryContent } from './query-content';
 import { DatasetService } from './dataset.service';
@@ -31,14 +33,29 @@ export interface ParameterLike {
  * for fields that keep no list), de-duplicated and sorted.
  */
 @Injectable()
-export class ParameterValuesService {
+export class ParameterValuesService implements OnModuleInit {
   constructor(
     private readonly access: MetadataAccess,
     private readonly fieldValues: FieldValuesService,
     private readonly connections: WarehouseConnections,
     private readonly dataset: DatasetService,
     private readonly content: QueryContent,
+    private readonly lookups: PolicyLookups,
+    private readonly bus: EventBus,
+    @Optional() private readonly rowSecurity?: RowSecurityService,
   ) {}
+
+  /** The field look-ups of restricted callers (fields module) run their MBQL here, with the caller's policies. */
+  onModuleInit(): void {
+    this.bus.answer(LookupRowsQuery, (q) => this.lookupRows(q.caller, q.query, q.maxRows));
+  }
+
+  private async lookupRows(caller: Reader, query: DatasetQuery, maxRows: number): Promise<unknown[][]> {
+    const result = await this.dataset.run(query, caller, AbortSignal.timeout(LOOKUP_TIMEOUT_MS), { log: false, defaultMaxRows: maxRows });
+    // A field the caller's policy leaves out of its table, or a value its type cannot take: the caller's to fix.
+    if (result.status !== 'completed') throw new MessageError(result.error, 400);
+    return result.data.rows;
+  }
 
   async values(caller: Reader, parameter: ParameterLike, fieldIds: number[] | undefined, query?: string): Promise<ParameterValues> {
     if (parameter.values_source_type === 'static-list') return staticList(parameter, query);
@@ -53,8 +70,9 @@ export class ParameterValuesService {
     }
     let more = false;
     const all: unknown[][] = [];
+    const restricts = this.rowSecurity?.restrictor(caller) ?? (async () => false);
     for (const f of found) {
-      const part = await this.ofField(caller, f, query);
+      const part = await this.ofField(caller, f, query, restricts);
       more ||= part.has_more_values;
       all.push(...part.values);
     }
@@ -79,7 +97,12 @@ export class ParameterValuesService {
     return { values: dedupe(rows.slice(0, PARAMETER_VALUES_MAX)), has_more_values: rows.length > PARAMETER_VALUES_MAX };
   }
 
-  private async ofField(caller: Reader, f: FieldInTable, query: string | undefined): Promise<ParameterValues> {
+  private async ofField(
+    caller: Reader,
+    f: FieldInTable,
+    query: string | undefined,
+    restricts: (dbId: number, tableId: number) => Promise<boolean>,
+  ): Promise<ParameterValues> {
     if (hasListValues(f.field)) {
       const stored = await this.fieldValues.values(caller, f.field.id);
       const pairs = stored.values;
@@ -88,6 +111,12 @@ export class ParameterValuesService {
       if (!stored.has_more_values) return { values: pairs.filter((p) => p.some((v) => matches(v, query))), has_more_values: false };
     }
     if (NOT_COMPARABLE.has(f.field.base_type)) return { values: [], has_more_values: false };
+    // A caller restricted by a row policy (or impersonation) reads the values of their rows, through the engine.
+    if (await restricts(f.db.id, f.field.table_id)) {
+      const q = distinctQuery(f.db.id, f.field.table_id, f.field.id, PARAMETER_VALUES_MAX, query);
+      const rows = await this.lookups.rows(caller, q, PARAMETER_VALUES_MAX + 1);
+      return { values: rows.slice(0, PARAMETER_VALUES_MAX).map((r) => [r[0]]), has_more_values: rows.length > PARAMETER_VALUES_MAX };
+    }
     // A live look-up; a WarehouseError is answered by the exception filter.
     const driver = this.connections.driverFor(f.db);
     const sql = distinctValuesSql(driver.engine, f.table, f.field, query !== undefined);

@@ -2,6 +2,9 @@ import type { AuthUser } from '../../common/auth/current-user';
 import { ForbiddenError, MessageError } from '../../common/errors/api-errors';
 import type { WarehouseField } from '../../schema/field.entity';
 import type { WarehouseConnections } from '../warehouse';
+import type { RowSecurityService } from '../row-security';
+import { EventBus } from '../../common/events/event-bus';
+import { LookupRowsQuery, PolicyLookups } from './policy-lookups';
 import { FieldDataService, SEARCH_MAX } from './field-data.service';
 import type { FieldsRepository } from './fields.repository';
 import type { MetadataAccess } from './metadata-access.service';
@@ -33,7 +36,7 @@ describe('FieldDataService', () => {
     ].map((f) => [f.id, f]),
   );
 
-  function setup(rows: unknown[][] = [['1', 'Ann']]) {
+  function setup(rows: unknown[][] = [['1', 'Ann']], restrictedTables: number[] = []) {
     const access = {
       field: jest.fn(async (_c: AuthUser, id: number) => ({
         field: fields.get(id)!,
@@ -46,13 +49,47 @@ describe('FieldDataService', () => {
       findTable: jest.fn(async (id: number) => ({ id, db_id: id === 3 ? 2 : 1 })),
     };
     const driver = { engine: 'postgres', query: jest.fn().mockResolvedValue({ rows }) };
+    const bus = new EventBus();
+    const lookups = new PolicyLookups(bus);
+    const runner = jest.fn(async (..._args: unknown[]) => [[1, 'Ann', 'extra']]);
+    bus.answer(LookupRowsQuery, (q) => runner(q.caller, q.query, q.maxRows));
     const service = new FieldDataService(
       access as unknown as MetadataAccess,
       repo as unknown as FieldsRepository,
       { driverFor: () => driver } as unknown as WarehouseConnections,
+      lookups,
+      { restrictor: () => async (_db: number, table: number) => restrictedTables.includes(table) } as unknown as RowSecurityService,
     );
-    return { service, driver };
+    return { service, driver, runner };
   }
+
+  it("searches and remaps a restricted table's values through the engine (the caller's policies), never the warehouse", async () => {
+    const m = setup([], [2]);
+    await expect(m.service.search(user, 11, 21, 'an', 5)).resolves.toEqual([[1, 'Ann']]);
+    expect(m.runner).toHaveBeenLastCalledWith(
+      user,
+      expect.objectContaining({
+        database: 1,
+        query: expect.objectContaining({
+          'source-table': 2,
+          breakout: [
+            ['field', 20, null],
+            ['field', 21, null],
+          ],
+          filter: ['starts-with', ['concat', ['field', 21, null]], 'an', { 'case-sensitive': false }],
+          limit: 5,
+        }),
+      }),
+      5,
+    );
+    await expect(m.service.remapping(user, 11, 21, '1')).resolves.toEqual([1, 'Ann']);
+    expect(m.runner).toHaveBeenLastCalledWith(
+      user,
+      expect.objectContaining({ query: expect.objectContaining({ filter: ['=', ['field', 20, null], 1] }) }),
+      1,
+    );
+    expect(m.driver.query).not.toHaveBeenCalled();
+  });
 
   it('searches a field of the same table, or of the table its foreign key points to, read-only and capped', async () => {
     const m = setup();

@@ -2,6 +2,9 @@ import type { AuthUser } from '../../common/auth/current-user';
 import { ForbiddenError, MessageError } from '../../common/errors/api-errors';
 import type { WarehouseField } from '../../schema/field.entity';
 import type { SyncService } from '../sync';
+import { RowSecurityService } from '../row-security';
+import { EventBus } from '../../common/events/event-bus';
+import { LookupRowsQuery, PolicyLookups } from './policy-lookups';
 import { FieldValuesService, NOT_REMAPPABLE, PARTIAL_REMAPPING } from './field-values.service';
 import type { FieldsRepository } from './fields.repository';
 import type { MetadataAccess } from './metadata-access.service';
@@ -19,7 +22,7 @@ describe('FieldValuesService', () => {
       ...over,
     }) as WarehouseField;
 
-  function setup(f: WarehouseField, stored: unknown[] = []) {
+  function setup(f: WarehouseField, stored: unknown[] = [], restricted = false) {
     const lists = [...stored];
     const db = { id: 1 };
     const repo = { values: jest.fn(async () => lists.slice(0, 1)), saveValues: jest.fn().mockResolvedValue(undefined) };
@@ -29,13 +32,27 @@ describe('FieldValuesService', () => {
       ),
       discardValues: jest.fn(),
     };
+    const bus = new EventBus();
+    const lookups = new PolicyLookups(bus);
+    const runner = jest.fn(async (..._args: unknown[]) => [['b'], ['c']]);
+    bus.answer(LookupRowsQuery, (q) => runner(q.caller, q.query, q.maxRows));
     const service = new FieldValuesService(
       { field: jest.fn().mockResolvedValue({ field: f, db }) } as unknown as MetadataAccess,
       repo as unknown as FieldsRepository,
       sync as unknown as SyncService,
+      lookups,
+      { restricts: jest.fn().mockResolvedValue(restricted) } as unknown as RowSecurityService,
     );
-    return { service, repo, sync, db };
+    return { service, repo, sync, db, runner };
   }
+
+  it("lists a restricted caller's values by a query through the engine, with the stored names of those values", async () => {
+    const stored = [{ field_id: 5, values: ['a', 'b'], human_readable_values: ['A', 'B'], has_more_values: false }];
+    const m = setup(field(), stored, true);
+    await expect(m.service.values(user, 5)).resolves.toEqual({ field_id: 5, values: [['b', 'B'], ['c']], has_more_values: false });
+    expect(m.runner).toHaveBeenCalledWith(user, expect.objectContaining({ database: 1, type: 'query' }), 1001);
+    expect(m.sync.refreshValues).not.toHaveBeenCalled();
+  });
 
   it('scans a list field on first use and answers the stored list after', async () => {
     const m = setup(field());

@@ -11,9 +11,12 @@ import { FieldValuesDto } from './fields.dto';
 import { FieldsRepository } from './fields.repository';
 import { MetadataAccess } from './metadata-access.service';
 import { RowSecurityService } from '../row-security';
+import { distinctQuery, PolicyLookups } from './policy-lookups';
 
 const LIST = new Set(['list', 'auto-list']);
 const NO_VALUES_VISIBILITY = new Set(['retired', 'sensitive', 'hidden', 'details-only']);
+/** Values listed for a restricted caller (the stored lists' cap, sync's FIELD_VALUES_MAX). */
+export const RESTRICTED_VALUES_MAX = 1000;
 const REMAPPABLE_SEMANTICS = ['type/Category', 'type/City', 'type/State', 'type/Country'];
 
 export const NOT_REMAPPABLE =
@@ -38,6 +41,7 @@ export class FieldValuesService {
     private readonly access: MetadataAccess,
     private readonly repo: FieldsRepository,
     private readonly sync: SyncService,
+    private readonly lookups: PolicyLookups,
     @Optional() private readonly rowSecurity?: RowSecurityService,
   ) {}
 
@@ -45,14 +49,32 @@ export class FieldValuesService {
     const { field, db } = await this.access.field(caller, id, 'read');
     if (field.visibility_type === 'sensitive' && !isAdmin(caller)) throw new ForbiddenError();
     if (!hasListValues(field)) return { field_id: id, values: [], has_more_values: false };
-    // The stored list holds every row's values: a caller restricted by a row policy gets none of them.
-    if (await this.rowSecurity?.restricts(caller, db.id, field.table_id)) return { field_id: id, values: [], has_more_values: true };
+    // The stored list holds every row's values: a caller restricted by a row policy gets those of their rows.
+    if (await this.rowSecurity?.restricts(caller, db.id, field.table_id)) return this.restrictedValues(caller, db, field);
     let [stored] = await this.repo.values([id]);
     if (!stored) {
       await this.scan(db, [id]);
       [stored] = await this.repo.values([id]);
     }
     return { field_id: id, values: valuePairs(stored), has_more_values: stored?.has_more_values ?? false };
+  }
+
+  /**
+   * The distinct values of the field in the rows the caller may read, by a query through the engine, with the
+   * human-readable names of the stored list for those values (Metabase's sandboxed FieldValues).
+   */
+  private async restrictedValues(caller: Reader, db: WarehouseDatabase, field: WarehouseField) {
+    const max = RESTRICTED_VALUES_MAX;
+    const [rows, [stored]] = await Promise.all([
+      this.lookups.rows(caller, distinctQuery(db.id, field.table_id, field.id, max), max + 1),
+      this.repo.values([field.id]),
+    ]);
+    const names = new Map(valuePairs(stored).flatMap((p) => (p.length > 1 ? [[JSON.stringify(p[0]), p[1]] as const] : [])));
+    const values = rows.slice(0, max).map((r) => {
+      const key = JSON.stringify(r[0]);
+      return names.has(key) ? [r[0], names.get(key)] : [r[0]];
+    });
+    return { field_id: field.id, values, has_more_values: rows.length > max };
   }
 
   /** Replaces the value list with the given values and, when every pair has one, their human-readable names. */

@@ -12,6 +12,7 @@ import { FieldsController } from './fields.controller';
 import { FieldsRepository } from './fields.repository';
 import { FieldsService } from './fields.service';
 import { MetadataAccess } from './metadata-access.service';
+import { PolicyLookups } from './policy-lookups';
 
 /** Field metadata (GET/PUT /api/field/...), and the lookups and hydration the table endpoints share. */
 @Module({
@@ -26,6 +27,7 @@ import { MetadataAccess } from './metadata-access.service';
     FieldDataService,
     FieldRemappingService,
     FieldsService,
+    PolicyLookups,
   ],
   exports: [
     FieldsRepository,
@@ -35,6 +37,7 @@ import { MetadataAccess } from './metadata-access.service';
     FieldValuesService,
     FieldDataService,
     FieldRemappingService,
+    PolicyLookups,
   ],
 })
 export class FieldsModule {}

@@ -8,4 +8,5 @@ export { FieldValuesService, hasListValues } from './field-values.service';
 export { RemappingQuery, SearchQuery } from './fields.dto';
 export { FieldsModule } from './fields.module';
 export { FieldsRepository } from './fields.repository';
+export { LookupRowsQuery, PolicyLookups, distinctQuery } from './policy-lookups';
 export { type FieldInTable, MetadataAccess, tableView } from './metadata-access.service';

@@ -1,11 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In } from 'typeorm';
+import { GrantsCache } from '../../common/cache/grants-cache';
 import { Impersonation } from '../../schema/impersonation.entity';
 
 /** The `impersonation` table. */
 @Injectable()
 export class ImpersonationRepository {
-  constructor(private readonly db: DataSource) {}
+  constructor(
+    private readonly db: DataSource,
+    private readonly cache: GrantsCache,
+  ) {}
 
   all(): Promise<Impersonation[]> {
     return this.db.manager.find(Impersonation, { order: { id: 'ASC' } });
@@ -19,9 +23,12 @@ export class ImpersonationRepository {
     return tx.findOneBy(Impersonation, { group_id: groupId, db_id: dbId });
   }
 
+  /** Read on every query a user without admin rights runs: kept by groups (GrantsCache). */
   forGroups(groupIds: number[], dbId: number): Promise<Impersonation[]> {
     if (!groupIds.length) return Promise.resolve([]);
-    return this.db.manager.find(Impersonation, { where: { group_id: In(groupIds), db_id: dbId }, order: { id: 'ASC' } });
+    return this.cache.of('impersonations', groupIds, dbId, () =>
+      this.db.manager.find(Impersonation, { where: { group_id: In(groupIds), db_id: dbId }, order: { id: 'ASC' } }),
+    );
   }
 
   /** The group's policy on the database becomes this one (Metabase replaces an existing policy for the pair). */

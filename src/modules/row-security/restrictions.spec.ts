@@ -74,15 +74,56 @@ describe('restrictionsOf with question policies', () => {
     });
   });
 
-  it('refuses, naming the groups, questions of other columns, a question with a filter policy, and native questions', () => {
+  it('refuses, naming the groups, questions of other columns, and a question with a filter policy', () => {
     const a = policy(1, { card_id: 5, card_query: question() });
     const other = policy(2, { card_id: 6, card_query: { type: 'query', query: { 'source-table': 10 } } });
     expect(restrictionsOf(input({ policies: [a, other], readers: [1, 2] })).get(10)?.refusal).toMatch(
       /groups G1, G2 .* cannot be combined/,
     );
     expect(restrictionsOf(input({ policies: [a, policy(2)], readers: [1, 2] })).get(10)?.refusal).toMatch(/groups G1, G2/);
-    const native = policy(1, { card_id: 5, card_query: { type: 'native', native: { query: 'SELECT 1' } } });
-    expect(restrictionsOf(input({ policies: [native], readers: [1] })).get(10)?.refusal).toMatch(/not a query builder question/);
+  });
+});
+
+describe('restrictionsOf with SQL question policies', () => {
+  const tags = { uid: { name: 'uid', type: 'number' }, region: { name: 'region', type: 'dimension', dimension: ['field', 102, null] } };
+  const sqlQuestion = {
+    type: 'native',
+    native: { query: 'SELECT USER_ID FROM T WHERE USER_ID = {{uid}} AND {{region}}', 'template-tags': tags },
+  };
+  const columns = [{ name: 'USER_ID', base_type: 'type/Integer' }, { name: 'bad' }];
+  const native = (extra: Partial<PolicyRow> = {}) =>
+    policy(1, {
+      card_id: 5,
+      card_query: sqlQuestion,
+      card_columns: columns,
+      attribute_remappings: { uid: ['variable', ['template-tag', 'uid']], region: ['dimension', ['template-tag', 'region']] },
+      ...extra,
+    });
+
+  it("binds each mapped template tag to the user's attribute, with the question's columns", () => {
+    const r = restrictionsOf(input({ policies: [native()], readers: [1], attributes: { uid: '3', region: ['N', 'S'] } })).get(10)!;
+    expect(r.refusal).toBeUndefined();
+    expect(r.question).toBeUndefined();
+    expect(r.nativeQuestion).toEqual({
+      group: 'G1',
+      cardId: 5,
+      query: sqlQuestion.native,
+      columns: [{ name: 'USER_ID', base_type: 'type/Integer' }],
+      bindings: [
+        { tag: 'uid', kind: 'variable', attribute: 'uid', value: '3' },
+        { tag: 'region', kind: 'dimension', attribute: 'region', value: ['N', 'S'] },
+      ],
+    });
+  });
+
+  it('keys results by the bound values, and refuses a tag the question lacks or a second policy', () => {
+    const key = (uid: string) =>
+      restrictionsKey(restrictionsOf(input({ policies: [native()], readers: [1], attributes: { uid, region: 'N' } })));
+    expect(key('3')).not.toBe(key('4'));
+    const missing = native({ attribute_remappings: { uid: ['variable', ['template-tag', 'nope']] } });
+    expect(restrictionsOf(input({ policies: [missing], readers: [1] })).get(10)?.refusal).toMatch(/maps attribute `uid` to no variable/);
+    const two = restrictionsOf(input({ policies: [native(), policy(2)], readers: [1, 2] })).get(10)?.refusal;
+    expect(two).toMatch(/groups G1, G2 .* cannot be combined: one of them uses a SQL question/);
   });
 });
 

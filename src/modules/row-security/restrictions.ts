@@ -1,5 +1,5 @@
-import type { InnerQuery } from '../../query-engine/mbql/types';
-import type { RowCondition, TableRestriction } from '../../query-engine/preprocess/row-policies';
+import type { InnerQuery, NativeColumn, NativeQuery } from '../../query-engine/mbql/types';
+import type { NativeQuestion, RowCondition, TableRestriction } from '../../query-engine/preprocess/row-policies';
 import type { FieldRow, PolicyRow } from './row-policies.repository';
 
 /** What deciding a caller's restrictions on one database takes, read by RowSecurityService. */
@@ -29,7 +29,8 @@ export function restrictionsOf(input: RestrictionInput): Map<number, TableRestri
     const fields = input.fields.filter((f) => f.table_id === tableId);
     const restriction: TableRestriction = { tableId, groups: policies.map((p) => p.group_name), filters: [] };
     try {
-      if (policies.some((p) => p.card_id !== null)) restriction.question = questionOf(policies, fields, input.attributes);
+      if (policies.some((p) => isNative(p.card_query))) restriction.nativeQuestion = nativeQuestionOf(policies, input.attributes);
+      else if (policies.some((p) => p.card_id !== null)) restriction.question = questionOf(policies, fields, input.attributes);
       else restriction.filters = policies.map((p) => ({ group: p.group_name, conditions: conditionsOf(p, fields, input.attributes) }));
     } catch (e) {
       // Only a query that reads the table fails: a policy that cannot be applied never lets its rows through.
@@ -42,6 +43,48 @@ export function restrictionsOf(input: RestrictionInput): Map<number, TableRestri
 }
 
 class Refusal extends Error {}
+
+function isNative(query: unknown): query is { type: 'native'; native: NativeQuery } {
+  const q = query as { type?: unknown; native?: { query?: unknown } } | null;
+  return !!q && q.type === 'native' && typeof q.native?.query === 'string';
+}
+
+/**
+ * A SQL question standing in for a table: its attributes fill in its template tags (`["variable" | "dimension",
+ * ["template-tag", name]]`). Its SQL cannot be combined with another policy's rows, so it must be the only policy
+ * that applies to the table.
+ */
+function nativeQuestionOf(policies: PolicyRow[], attributes: Record<string, unknown>): NativeQuestion {
+  if (policies.length > 1)
+    throw new Refusal(
+      `The row security policies of groups ${policies.map((p) => p.group_name).join(', ')} on this table cannot be combined: ` +
+        'one of them uses a SQL question.',
+    );
+  const [p] = policies;
+  const query = p.card_query as { native: NativeQuery };
+  const bindings = Object.entries(p.attribute_remappings).map(([attribute, target]) => {
+    const tag = templateTagOf(target);
+    if (!tag || !query.native['template-tags']?.[tag.name])
+      throw new Refusal(`The row security policy of group ${p.group_name} maps attribute \`${attribute}\` to no variable of its question.`);
+    return { tag: tag.name, kind: tag.kind, attribute, value: attributes[attribute] };
+  });
+  return { group: p.group_name, cardId: p.card_id!, query: query.native, columns: nativeColumns(p.card_columns), bindings };
+}
+
+/** A remapping's target in a SQL question: `["variable" | "dimension", ["template-tag", name]]`. */
+export function templateTagOf(target: unknown): { kind: 'variable' | 'dimension'; name: string } | undefined {
+  if (!Array.isArray(target) || (target[0] !== 'variable' && target[0] !== 'dimension')) return undefined;
+  const ref = target[1] as unknown;
+  if (!Array.isArray(ref) || ref[0] !== 'template-tag' || typeof ref[1] !== 'string') return undefined;
+  return { kind: target[0], name: ref[1] };
+}
+
+function nativeColumns(metadata: unknown): NativeColumn[] {
+  if (!Array.isArray(metadata)) return [];
+  return metadata.filter(
+    (c): c is NativeColumn => !!c && typeof (c as NativeColumn).name === 'string' && typeof (c as NativeColumn).base_type === 'string',
+  );
+}
 
 /**
  * The question standing in for a table. Several policies combine as the UNION of their questions when the questions
@@ -122,6 +165,9 @@ export function restrictionsKey(map: ReadonlyMap<number, TableRestriction>): str
           ]
         : null,
       r.filters.map((f) => f.conditions.map((c) => [c.fieldId, c.value ?? null])),
+      r.nativeQuestion
+        ? [r.nativeQuestion.cardId, r.nativeQuestion.query, r.nativeQuestion.bindings.map((b) => [b.tag, b.kind, b.value ?? null])]
+        : null,
     ]);
   return JSON.stringify(tables);
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { GrantsCache } from '../../common/cache/grants-cache';
 import { AppSql } from '../../common/database/app-sql';
 import { typedRows, type RowShape } from '../../common/database/row-values';
 import { parseJson } from '../../common/database/stored-json';
@@ -16,6 +17,8 @@ export interface PolicyRow {
   attribute_remappings: Record<string, unknown>;
   /** The dataset query of the policy's question (card_id set), parsed. */
   card_query?: unknown;
+  /** Its result columns (`result_metadata`), parsed: a SQL question's columns are what its users see. */
+  card_columns?: unknown;
 }
 
 export interface FieldRow {
@@ -33,7 +36,10 @@ const FIELD_SHAPE: RowShape = { numbers: ['id', 'table_id'] };
 export class RowPoliciesRepository {
   private readonly sql: AppSql;
 
-  constructor(private readonly db: DataSource) {
+  constructor(
+    private readonly db: DataSource,
+    private readonly cache: GrantsCache,
+  ) {
     this.sql = new AppSql(db);
   }
 
@@ -45,21 +51,29 @@ export class RowPoliciesRepository {
     return this.db.manager.findOneBy(Sandbox, { id });
   }
 
-  byGroupAndTable(groupId: number, tableId: number): Promise<Sandbox | null> {
-    return this.db.manager.findOneBy(Sandbox, { group_id: groupId, table_id: tableId });
+  byGroupAndTable(groupId: number, tableId: number, tx: EntityManager = this.db.manager): Promise<Sandbox | null> {
+    return tx.findOneBy(Sandbox, { group_id: groupId, table_id: tableId });
   }
 
   insert(row: Omit<Sandbox, 'id'>, tx: EntityManager): Promise<Sandbox> {
     return tx.save(Sandbox, tx.create(Sandbox, row));
   }
 
-  async update(id: number, changes: Partial<Pick<Sandbox, 'card_id' | 'attribute_remappings'>>): Promise<void> {
+  async update(
+    id: number,
+    changes: Partial<Pick<Sandbox, 'card_id' | 'attribute_remappings'>>,
+    tx: EntityManager = this.db.manager,
+  ): Promise<void> {
     // simple-json: the ORM serializes it, though its partial-entity type does not say so.
-    await this.db.manager.update(Sandbox, { id }, changes as Parameters<EntityManager['update']>[2]);
+    await tx.update(Sandbox, { id }, changes as Parameters<EntityManager['update']>[2]);
   }
 
   async remove(id: number): Promise<void> {
     await this.db.manager.delete(Sandbox, { id });
+  }
+
+  async removeFor(groupId: number, tableId: number, tx: EntityManager): Promise<void> {
+    await tx.delete(Sandbox, { group_id: groupId, table_id: tableId });
   }
 
   transaction<T>(work: (tx: EntityManager) => Promise<T>): Promise<T> {
@@ -100,10 +114,15 @@ export class RowPoliciesRepository {
   }
 
   /** The policies of these groups on the tables of one database. */
-  async forGroups(groupIds: number[], dbId: number): Promise<PolicyRow[]> {
-    if (!groupIds.length) return [];
+  forGroups(groupIds: number[], dbId: number): Promise<PolicyRow[]> {
+    if (!groupIds.length) return Promise.resolve([]);
+    return this.cache.of('policies', groupIds, dbId, () => this.readForGroups(groupIds, dbId));
+  }
+
+  private async readForGroups(groupIds: number[], dbId: number): Promise<PolicyRow[]> {
     const rows = await this.sql.query<Record<string, unknown>>(
-      sql`SELECT s.id, s.group_id, g.name AS group_name, s.table_id, s.card_id, s.attribute_remappings, c.dataset_query AS card_query
+      sql`SELECT s.id, s.group_id, g.name AS group_name, s.table_id, s.card_id, s.attribute_remappings, c.dataset_query AS card_query,
+        c.result_metadata AS card_columns
         FROM sandbox s JOIN metabase_table t ON t.id = s.table_id JOIN permissions_group g ON g.id = s.group_id
         LEFT JOIN report_card c ON c.id = s.card_id
         WHERE ${and(this.sql.idIn(sql`s.group_id`, groupIds), sql`t.db_id = ${dbId}`)} ORDER BY s.id`,
@@ -112,12 +131,17 @@ export class RowPoliciesRepository {
       ...(r as unknown as PolicyRow),
       attribute_remappings: parseJson(r.attribute_remappings as string | null, {}) ?? {},
       card_query: typeof r.card_query === 'string' ? parseJson<unknown>(r.card_query, null) : (r.card_query ?? null),
+      card_columns: typeof r.card_columns === 'string' ? parseJson<unknown>(r.card_columns, null) : (r.card_columns ?? null),
     }));
   }
 
   /** Which of these groups may read the database's data (before policies). */
-  async unrestrictedGroups(groupIds: number[], dbId: number): Promise<number[]> {
-    if (!groupIds.length) return [];
+  unrestrictedGroups(groupIds: number[], dbId: number): Promise<number[]> {
+    if (!groupIds.length) return Promise.resolve([]);
+    return this.cache.of('unrestricted-groups', groupIds, dbId, () => this.readUnrestrictedGroups(groupIds, dbId));
+  }
+
+  private async readUnrestrictedGroups(groupIds: number[], dbId: number): Promise<number[]> {
     const rows = await this.sql.query<Record<string, unknown>>(
       sql`SELECT group_id FROM database_permission
         WHERE ${and(this.sql.idIn(sql`group_id`, groupIds), sql`db_id = ${dbId}`, sql`data = ${'unrestricted'}`)}`,

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { MessageError, NotFoundError } from '../../common/errors/api-errors';
 import { uniqueOr } from '../../common/database/unique-violation';
 import { DatabasePermissionsRepository } from '../warehouse';
-import { fieldOf } from './restrictions';
+import { fieldOf, templateTagOf } from './restrictions';
 import { CreateRowPolicyDto, mapRowPolicy, RowPolicyView, UpdateRowPolicyDto } from './row-policies.dto';
 import { RowPoliciesRepository } from './row-policies.repository';
 
@@ -50,17 +51,50 @@ export class RowPoliciesService {
             },
             tx,
           );
-          const grant = await this.perms.grant(dto.group_id, dbId, tx);
-          // Both forms of the grant: `native` (the earlier graph's) and `create_queries` (Metabase's, which wins when set).
-          if (grant && (grant.native === 'write' || grant.create_queries === 'query-builder-and-native')) {
-            const createQueries = grant.create_queries === 'query-builder-and-native' ? 'query-builder' : grant.create_queries;
-            await this.perms.set(dto.group_id, dbId, { ...grant, native: 'none', create_queries: createQueries }, tx);
-          }
+          await this.withoutNative(dto.group_id, dbId, tx);
           return saved;
         }),
       exists,
     );
     return mapRowPolicy(row);
+  }
+
+  /**
+   * The policies of a permissions graph PUT (`sandboxes`), stored in its transaction: each checked first as a POST
+   * is (`validate`, before the transaction, answers its `db_id`), then replacing the group's policy on the table, if any; and the
+   * policies of tables moved off `sandboxed` removed.
+   */
+  async applyInGraph(
+    store: Array<{
+      group_id: number;
+      table_id: number;
+      db_id: number;
+      card_id: number | null;
+      attribute_remappings: Record<string, unknown>;
+    }>,
+    remove: Array<{ group_id: number; table_id: number }>,
+    tx: EntityManager,
+  ): Promise<void> {
+    for (const p of remove) await this.repo.removeFor(p.group_id, p.table_id, tx);
+    for (const p of store) {
+      const current = await this.repo.byGroupAndTable(p.group_id, p.table_id, tx);
+      const row = { card_id: p.card_id, attribute_remappings: p.attribute_remappings };
+      if (current) await this.repo.update(current.id, row, tx);
+      else await this.repo.insert({ group_id: p.group_id, table_id: p.table_id, ...row }, tx);
+      await this.withoutNative(p.group_id, p.db_id, tx);
+    }
+  }
+
+  /**
+   * Takes native SQL on the database away from a group with a policy (SQL could read any row). Both forms of the
+   * grant: `native` (the earlier graph's) and `create_queries` (Metabase's, which wins when set).
+   */
+  private async withoutNative(groupId: number, dbId: number, tx: EntityManager): Promise<void> {
+    const grant = await this.perms.grant(groupId, dbId, tx);
+    if (grant && (grant.native === 'write' || grant.create_queries === 'query-builder-and-native')) {
+      const createQueries = grant.create_queries === 'query-builder-and-native' ? 'query-builder' : grant.create_queries;
+      await this.perms.set(groupId, dbId, { ...grant, native: 'none', create_queries: createQueries }, tx);
+    }
   }
 
   async update(id: number, dto: UpdateRowPolicyDto): Promise<RowPolicyView> {
@@ -107,14 +141,37 @@ export class RowPoliciesService {
         const f = fields.find((x) => x.name === c.name);
         if (f && typeof c.base_type === 'string' && c.base_type !== f.base_type) throw new MessageError(TYPE_MISMATCH);
       }
-      if (!card.query || (card.query as { type?: unknown }).type !== 'query')
-        throw new MessageError('A policy can use only a query builder question: SQL could not be filtered by attribute.');
+      const type = (card.query as { type?: unknown } | null)?.type;
+      if (type === 'native') return this.validateSqlQuestion(card, remappings, dbId);
+      if (type !== 'query') throw new MessageError(`Card ${p.card_id} has no query.`);
     }
-    // A question's attributes filter its source, the table: they too name its columns (template tags are not supported).
+    // A query builder question's attributes filter its source, the table: they too name its columns.
     for (const [attribute, target] of Object.entries(remappings)) {
       if (!fieldOf(target, fields))
         throw new MessageError(`Attribute \`${attribute}\` is mapped to ${JSON.stringify(target)}, not a column of table ${p.table_id}.`);
     }
+    return dbId;
+  }
+
+  /**
+   * A SQL question stands in for the table with its template tags filled in from attributes: each attribute names a
+   * variable or field filter of the question, and its columns must be known (they are what the group sees).
+   */
+  private validateSqlQuestion(
+    card: { id: number; query: unknown; result_metadata: unknown },
+    remappings: Record<string, unknown>,
+    dbId: number,
+  ): number {
+    const tags = (card.query as { native?: { 'template-tags'?: Record<string, unknown> } }).native?.['template-tags'] ?? {};
+    for (const [attribute, target] of Object.entries(remappings)) {
+      const tag = templateTagOf(target);
+      if (!tag || !tags[tag.name])
+        throw new MessageError(`Attribute \`${attribute}\` is mapped to ${JSON.stringify(target)}, not a variable of question ${card.id}.`);
+    }
+    if (!Array.isArray(card.result_metadata) || !card.result_metadata.length)
+      throw new MessageError(
+        `Question ${card.id} has no known columns (it could not run without values): give its variables default values and save it again.`,
+      );
     return dbId;
   }
 }

@@ -21,6 +21,6 @@ import { UserAttributes } from './user-attributes';
   imports: [TypeOrmModule.forFeature([Sandbox, Impersonation]), WarehouseModule],
   controllers: [RowPoliciesController, ImpersonationController],
   providers: [RowPoliciesRepository, RowPoliciesService, RowSecurityService, UserAttributes, ImpersonationRepository, ImpersonationService],
-  exports: [RowSecurityService, ImpersonationService],
+  exports: [RowSecurityService, ImpersonationService, RowPoliciesService],
 })
 export class RowSecurityModule {}

@@ -1,6 +1,7 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { userOf, type Reader } from '../../common/auth/shared-grant';
-import type { RowPolicies, TableRestriction } from '../../query-engine/preprocess/row-policies';
+import { PreprocessError } from '../../query-engine/preprocess/context';
+import { attributeValues, type RowPolicies, type TableRestriction } from '../../query-engine/preprocess/row-policies';
 import { applyingPolicies } from './impersonation-rules';
 import { ImpersonationRepository } from './impersonation.repository';
 import { questionFieldIds, restrictionsKey, restrictionsOf } from './restrictions';
@@ -8,6 +9,12 @@ import { RowPoliciesRepository } from './row-policies.repository';
 import { UserAttributes } from './user-attributes';
 
 const NONE: ReadonlyMap<number, TableRestriction> = new Map();
+
+/** The rows of one table an action may write for a caller (RowSecurityService.writeScope). */
+export type WriteScope =
+  | { kind: 'open' }
+  | { kind: 'refused'; message: string }
+  | { kind: 'filtered'; filters: Array<Array<{ column: string; values: Array<string | number | boolean> }>> };
 
 /** A caller's row security, as the query engine and the result cache see it. */
 export interface CallerPolicies extends RowPolicies {
@@ -51,10 +58,45 @@ export class RowSecurityService {
    * are then not read straight from the warehouse, which would show every row's.
    */
   async restricts(caller: Reader, dbId: number, tableId: number): Promise<boolean> {
-    return (await this.policiesFor(caller).restrictions(dbId)).has(tableId) || (await this.impersonated(caller, dbId));
+    return this.restrictor(caller)(dbId, tableId);
   }
 
-  /** Whether any policy restricts a table of the database for the caller (actions, which write rows, are then refused). */
+  /** restricts() for several tables of one caller (one request): each database's policies are looked up once. */
+  restrictor(caller: Reader): (dbId: number, tableId: number) => Promise<boolean> {
+    const policies = this.policiesFor(caller);
+    const impersonated = new Map<number, Promise<boolean>>();
+    return async (dbId, tableId) => {
+      if ((await policies.restrictions(dbId)).has(tableId)) return true;
+      let found = impersonated.get(dbId);
+      if (!found) impersonated.set(dbId, (found = this.impersonated(caller, dbId)));
+      return found;
+    };
+  }
+
+  /**
+   * Which rows of a table the caller may write through an action: all, the rows their filter policies let through
+   * (any one filter, every condition of it: `column IN values`), or none, with why. A question policy's rows or an
+   * impersonated connection's cannot be told apart by a write.
+   */
+  async writeScope(caller: Reader, dbId: number, tableId: number): Promise<WriteScope> {
+    if (await this.impersonated(caller, dbId))
+      return { kind: 'refused', message: 'Actions cannot write to a database your queries reach through an impersonated role.' };
+    const r = (await this.policiesFor(caller).restrictions(dbId)).get(tableId);
+    if (!r) return { kind: 'open' };
+    if (r.refusal) return { kind: 'refused', message: r.refusal };
+    if (r.question || r.nativeQuestion)
+      return { kind: 'refused', message: 'Actions cannot write to a table your row security policy replaces by a question.' };
+    try {
+      const filters = r.filters.map((f) => f.conditions.map((c) => ({ column: c.column, values: attributeValues(c) })));
+      // A policy without conditions lets every row through: so does their OR.
+      return filters.some((f) => f.length === 0) ? { kind: 'open' } : { kind: 'filtered', filters };
+    } catch (e) {
+      if (e instanceof PreprocessError) return { kind: 'refused', message: e.message };
+      throw e;
+    }
+  }
+
+  /** Whether any policy restricts a table of the database for the caller (SQL written by someone is then refused). */
   async restrictsAny(caller: Reader, dbId: number): Promise<boolean> {
     return (await this.policiesFor(caller).restrictions(dbId)).size > 0 || (await this.impersonated(caller, dbId));
   }
@@ -73,13 +115,18 @@ export class RowSecurityService {
   }
 
   /**
-   * The fields of a table the caller may see in its metadata: those of a question policy's question, or null (no
-   * narrowing) when no question policy applies.
+   * The fields of a table the caller may see in its metadata: those of a question policy's question (a SQL
+   * question's by their names), or null (no narrowing) when no question policy applies.
    */
   async visibleFields(caller: Reader, dbId: number, tableId: number): Promise<Set<number> | null> {
     const r = (await this.policiesFor(caller).restrictions(dbId)).get(tableId);
     if (!r) return null;
     if (r.refusal) return new Set();
+    if (r.nativeQuestion) {
+      // A SQL question's columns are named, not numbered: the table's fields of those names.
+      const names = new Set(r.nativeQuestion.columns.map((c) => c.name.toLowerCase()));
+      return new Set((await this.repo.fields([tableId])).filter((f) => names.has(f.name.toLowerCase())).map((f) => f.id));
+    }
     if (!r.question) return null;
     const ids = questionFieldIds(r.question.query);
     return ids ? new Set(ids) : null;

@@ -7,6 +7,7 @@ const filter = (over: Partial<SearchFilter> = {}): SearchFilter => ({
   createdBy: null,
   tableDbId: null,
   readableDbs: 'all',
+  viewableTables: { dbs: 'all', tables: [] },
   ...over,
 });
 const all = new Set<string>(SEARCH_MODELS);

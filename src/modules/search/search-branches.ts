@@ -1,4 +1,4 @@
-import { and, inList, join, raw, sql, TRUE, type Sql } from '../../common/database/sql';
+import { and, inList, join, or, raw, sql, TRUE, type Sql } from '../../common/database/sql';
 import { likePrefix, prefixRange } from './search-range';
 
 /** What the caller asked for, resolved to SQL-ready pieces by the service. */
@@ -10,6 +10,8 @@ export interface SearchFilter {
   tableDbId: number | null;
   /** Databases whose data the caller may read; 'all' for admins. */
   readableDbs: number[] | 'all';
+  /** Where the caller may view tables (view-data): whole databases, and single tables of the others. */
+  viewableTables: { dbs: number[] | 'all'; tables: number[] };
 }
 
 /** The columns every branch answers, in this order, so that the branches form one UNION ALL. */
@@ -117,6 +119,7 @@ export const tableBranch: SearchBranch = {
       raw('o.active = TRUE'),
       raw('o.visibility_type IS NULL'),
       dbCondition('o.db_id', f),
+      f.viewableTables.dbs !== 'all' && or(inList(raw('o.db_id'), f.viewableTables.dbs), inList(raw('o.id'), f.viewableTables.tables)),
       f.tableDbId !== null && sql`o.db_id = ${f.tableDbId}`,
       sql`(${inName} OR ${likeWords(f.words, "o.display_name || ' ' || o.name || ' ' || COALESCE(o.description, '')")})`,
     );

@@ -51,6 +51,7 @@ describe('SearchService', () => {
       canWrite: jest.fn().mockResolvedValue(false),
     };
     const databases = {
+      viewScope: jest.fn().mockResolvedValue({ dbs: [1, 3], tables: [] }),
       accessMap: jest.fn().mockResolvedValue(
         new Map([
           [1, access('unrestricted')],
@@ -97,7 +98,14 @@ describe('SearchService', () => {
     };
     await m.service.search(user, q);
     const [filter, , models, page] = pageCall(m);
-    expect(filter).toEqual({ words: ['orders', 'by', 'month'], archived: false, createdBy: [4], tableDbId: 1, readableDbs: [1, 3] });
+    expect(filter).toEqual({
+      words: ['orders', 'by', 'month'],
+      archived: false,
+      createdBy: [4],
+      tableDbId: 1,
+      readableDbs: [1, 3],
+      viewableTables: { dbs: [1, 3], tables: [] },
+    });
     expect([...models]).toEqual(['card', 'dashboard']);
     expect(page).toEqual({ phrase: 'orders by orders, month', userId: 7, limit: 5, offset: 10 });
   });

@@ -37,6 +37,7 @@ export class SearchService {
       createdBy: q.created_by?.length ? q.created_by : null,
       tableDbId: q.table_db_id ?? null,
       readableDbs: await this.readableDbs(user),
+      viewableTables: await this.databases.viewScope(user),
     };
     const readable = this.readableConditions(user);
     const requested = new Set<string>(q.models?.length ? q.models : SEARCH_MODELS);

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AuthUser } from '../../common/auth/current-user';
 import { ForbiddenError } from '../../common/errors/api-errors';
 import { Access, bestAccess, DatabasePermissionsRepository } from './database-permissions.repository';
-import { levelsOf, TableAccess } from './table-access';
+import { isPerTable, levelsOf, TableAccess } from './table-access';
 
 const FULL: Access = { data: 'unrestricted', native: 'write', download: 'full' };
 const NONE: Access = { data: 'no', native: 'none', download: 'none' };
@@ -35,6 +35,23 @@ export class DatabaseAccessService {
     const byDb = new Map<number, TableAccess>();
     for (const dbId of new Set(tables.map((t) => t.db_id))) byDb.set(dbId, await this.tableAccess(user, dbId));
     return tables.filter((t) => byDb.get(t.db_id)!.viewData(t.id) === 'unrestricted');
+  }
+
+  /**
+   * Where the caller may view tables, for listings that filter in SQL (search): databases whose every table they
+   * may view ('all' for admins), and tables viewable one by one elsewhere. Two statements, whatever the databases.
+   */
+  async viewScope(user: AuthUser): Promise<{ dbs: number[] | 'all'; tables: number[] }> {
+    if (user.isSuperuser) return { dbs: 'all', tables: [] };
+    const whole = new Set<number>();
+    const tables = new Set<number>();
+    for (const g of await this.perms.levelGrantsIn(user.groupIds)) {
+      const view = levelsOf(g.grant, g.tables).viewData;
+      if (!isPerTable(view)) {
+        if (view === 'unrestricted') whole.add(g.db_id);
+      } else for (const [id, level] of view) if (level === 'unrestricted') tables.add(id);
+    }
+    return { dbs: [...whole], tables: [...tables] };
   }
 
   async assertCanRead(user: AuthUser, dbId: number): Promise<void> {

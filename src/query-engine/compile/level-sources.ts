@@ -5,6 +5,8 @@ import type { CompiledColumn } from './contract';
 import { QueryCompileError } from './contract';
 import type { Source } from './fields';
 import type { LevelScope } from './level-scope';
+import { scanSql } from '../execute/drivers/sql-scan';
+import type { SqlParam } from '../types';
 import { where } from './params';
 
 /**
@@ -31,7 +33,7 @@ export class LevelSources {
       // A native card as a source: its own SQL, without a trailing `;`, on its own line (it may end in a comment).
       const native = trimTrailingSemicolons(q.native);
       if (!native) throw new QueryCompileError(`The native source query is empty${where(clause)}.`, clause);
-      this.sql.set(alias, `(${native}\n)`);
+      this.sql.set(alias, `(${q['native-params'] ? this.bound(native, q['native-params']) : native}\n)`);
       const known = q['native-columns'];
       const columns: CompiledColumn[] | null = known?.length
         ? known.map((c) => ({
@@ -53,6 +55,30 @@ export class LevelSources {
     const table = this.level.within(`${at}.source-table`, () => fields.tableMeta(id as number, clause));
     this.sql.set(alias, fields.tableName(table));
     return { kind: 'table', table, qualifier: alias === null ? fields.tableName(table) : d.quoteIdent(alias), alias };
+  }
+
+  /**
+   * A native source with bound values (a row security policy's SQL question, its tags filled in): each of its `?`
+   * placeholders, found as the driver finds them (not inside literals or comments; only the Postgres driver reads
+   * `??` as a literal `?`), becomes the level's own bound value, so the values stay in step with the rest's.
+   */
+  private bound(native: string, params: SqlParam[]): string {
+    const engine = this.level.d.engine;
+    const marks = scanSql(native, engine).questionMarks;
+    let out = '';
+    let last = 0;
+    let next = 0;
+    for (let k = 0; k < marks.length; k++) {
+      if (engine === 'postgres' && marks[k + 1] === marks[k] + 1) {
+        k++;
+        continue;
+      }
+      if (next >= params.length) throw new QueryCompileError('The native source query has more placeholders than values.');
+      out += native.slice(last, marks[k]) + this.level.binder.bind(params[next++]);
+      last = marks[k] + 1;
+    }
+    if (next !== params.length) throw new QueryCompileError('The native source query has fewer placeholders than values.');
+    return out + native.slice(last);
   }
 
   /** The FROM clause's source (after `FROM`): the level's source, once `source()` has registered it as `base`. */

@@ -231,7 +231,7 @@ export class QueryProcessor {
   async toNative(planned: PlannedQuery, opts: { pretty: boolean; now?: Date }): Promise<{ query: string; params: SqlParam[] }> {
     const db = (await this.database(planned.database.id))!;
     const id = queryId(planned);
-    const ctx = this.context(opts.now, Number.MAX_SAFE_INTEGER);
+    const ctx = this.context(opts.now, Number.MAX_SAFE_INTEGER, db.meta, id);
     try {
       const prepared = await this.preprocess(planned.query, ctx, id);
       const compiled = await this.timed(id, 'compile', () => this.compile(prepared, db.meta, ctx, id, { pretty: opts.pretty }));
@@ -261,7 +261,7 @@ export class QueryProcessor {
     const db = (await this.database(planned.database.id))!;
     const maxRows = planned.query.constraints?.['max-results'] ?? opts.defaultMaxRows;
     const ownLimit = planned.query.query?.limit;
-    const ctx = this.context(opts.now, maxRows);
+    const ctx = this.context(opts.now, maxRows, db.meta, id);
     const prepared = await this.preprocess(planned.query, ctx, id);
     const compiled = await this.timed(id, 'compile', () => this.compile(prepared, db.meta, ctx, id, { groupingSets: opts.groupingSets }));
     return {
@@ -276,14 +276,20 @@ export class QueryProcessor {
     };
   }
 
-  private context(now: Date | undefined, maxRows: number): PreprocessContext {
-    return {
+  /** `db` and `id`: the database the query will be compiled for, and the run (native SQL can then be filled in). */
+  private context(now: Date | undefined, maxRows: number, db?: DatabaseMeta, id?: string): PreprocessContext {
+    const ctx: PreprocessContext = {
       metadata: this.deps.metadata,
       content: this.deps.content,
       now: now ?? new Date(),
       maxRows,
       ...(this.deps.policies ? { policies: this.deps.policies } : {}),
     };
+    if (db && id !== undefined) {
+      ctx.nativeSql = (native, parameters) =>
+        this.native({ type: 'native', database: db.id, native, parameters }, db, compilerFor(db.engine), ctx, id);
+    }
+    return ctx;
   }
 
   /** The `preprocess` stages of PIPELINE, in order. */

@@ -1,8 +1,11 @@
+import type { SqlParam } from '../types';
+
 /**
  * Legacy MBQL, normalized: kebab-case keys, lower-case clause names, every field reference in the
  * `["field", id | name, opts | null]` form. normalize.ts turns what clients send into this; everything after it
  * may rely on this shape (Metabase's legacy `dataset_query`).
  */
+
 export type TemporalUnit =
   | 'default'
   | 'minute'
@@ -68,6 +71,10 @@ export interface Join {
   native?: string;
   /** Set with `native`: the saved question's result columns, when it has them. */
   'native-columns'?: NativeColumn[];
+  /** Set with `native` by a row security policy's SQL question: the values of its `?` placeholders, in order. */
+  'native-params'?: SqlParam[];
+  /** Set with `native`: the card of the row security policy whose SQL this is (run for the caller, who may not write SQL). */
+  'qp/row-policy-card'?: number;
   alias: string;
   condition: Filter;
   fields?: 'all' | 'none' | Ref[];
@@ -96,6 +103,10 @@ export interface InnerQuery {
   native?: string;
   /** Set with `native`: the saved question's result columns (its `result_metadata`), when it has them. */
   'native-columns'?: NativeColumn[];
+  /** Set with `native` by a row security policy's SQL question: the values of its `?` placeholders, in order. */
+  'native-params'?: SqlParam[];
+  /** Set with `native`: the card of the row security policy whose SQL this is (run for the caller, who may not write SQL). */
+  'qp/row-policy-card'?: number;
   /** Set by preprocessing on a saved question's query spliced in as a source: the card's id (its errors name it). */
   'qp/stage-is-from-source-card'?: number;
   joins?: Join[];

@@ -248,7 +248,7 @@ function within(owner: string, check: () => void): void {
  * Keys that preprocessing sets on an inner query or a join (types.ts) and the compiler trusts: `native` is the SQL
  * of a native saved question used as a source. A client sending one would run SQL through a structured query.
  */
-const INTERNAL_KEYS = ['native', 'native-columns'] as const;
+const INTERNAL_KEYS = ['native', 'native-columns', 'native-params', 'qp/row-policy-card'] as const;
 
 function refuseInternalKeys(node: object, path: string): void {
   for (const key of INTERNAL_KEYS) {

@@ -5,7 +5,7 @@ import { carriesSql } from './carries-sql';
 import { mapInnerQueries, PreprocessContext, PreprocessError } from './context';
 import type { MetadataSnapshot } from '../compile/contract';
 import { loadMetadata } from './load-metadata';
-import { restrictionFilter, type TableRestriction } from './row-policies';
+import { restrictionFilter, type NativeQuestion, type TableRestriction } from './row-policies';
 import { PERSISTED_MODEL } from './substitute-persisted-models';
 
 /** The stage's state (index.ts PreparedQuery). */
@@ -33,8 +33,11 @@ export async function applyRowPolicies<T extends Prepared>(state: T, ctx: Prepro
   if (!query.query || !state.metadata) return state;
   const questions = new Map<number, InnerQuery>();
   for (const r of restricted.values()) {
-    if (!r.question || !usesTable(query.query, r.tableId)) continue;
-    questions.set(r.tableId, await questionQuery(r, query.database, ctx));
+    if ((!r.question && !r.nativeQuestion) || !usesTable(query.query, r.tableId)) continue;
+    questions.set(
+      r.tableId,
+      r.nativeQuestion ? await nativeQuestionSource(r.nativeQuestion, ctx) : await questionQuery(r, query.database, ctx),
+    );
   }
   const inner = await mapInnerQueries(query.query, (level) => restrictLevel(level, restricted, questions));
   const metadata = questions.size ? await loadMetadata(inner, ctx.metadata, query.database) : state.metadata;
@@ -57,6 +60,31 @@ async function questionQuery(r: TableRestriction, dbId: number, ctx: PreprocessC
   return { ...addImplicitJoins(own, meta), [SOURCE_CARD]: q.cardIds[0] } as InnerQuery;
 }
 
+/**
+ * A SQL question's source: its SQL with its template tags filled in from the caller's attributes (bound values, as
+ * every value is), marked as the policy's so that the caller, who may not write SQL, may run it.
+ */
+async function nativeQuestionSource(q: NativeQuestion, ctx: PreprocessContext): Promise<InnerQuery> {
+  if (!ctx.nativeSql) throw new PreprocessError(`The SQL question of the row security policy of group ${q.group} cannot run here.`);
+  const parameters = q.bindings.map((b) => {
+    if (b.value === undefined || b.value === null) throw new PreprocessError(`Query requires user attribute \`${b.attribute}\``);
+    return { type: 'category', target: [b.kind, ['template-tag', b.tag]], value: b.value };
+  });
+  const { sql, params } = await ctx.nativeSql(q.query, parameters);
+  return {
+    native: sql,
+    'native-params': params,
+    ...(q.columns.length ? { 'native-columns': q.columns } : {}),
+    'qp/row-policy-card': q.cardId,
+  };
+}
+
+/** A source table replaced by the policy's question: its query as a source query, or its SQL in the table's place. */
+function replaced<T extends InnerQuery | Join>(node: T, question: InnerQuery): T {
+  const { 'source-table': _table, ...rest } = node;
+  return (question.native !== undefined ? { ...rest, ...question } : { ...rest, 'source-query': question }) as T;
+}
+
 function restrictLevel(
   level: InnerQuery,
   restricted: ReadonlyMap<number, TableRestriction>,
@@ -66,8 +94,7 @@ function restrictLevel(
   const tableId = level['source-table'];
   const source = typeof tableId === 'number' ? restricted.get(tableId) : undefined;
   if (source && questions.has(source.tableId)) {
-    const { 'source-table': _table, ...rest } = out;
-    out = { ...rest, 'source-query': questions.get(source.tableId)! };
+    out = replaced(out, questions.get(source.tableId)!);
   } else if (source) {
     const filter = restrictionFilter(source, (id) => ['field', id, null]);
     if (filter) out = { ...out, filter: both(out.filter, filter) };
@@ -80,10 +107,7 @@ function restrictJoin(join: Join, restricted: ReadonlyMap<number, TableRestricti
   const r = typeof join['source-table'] === 'number' ? restricted.get(join['source-table']) : undefined;
   if (!r) return join;
   const question = questions.get(r.tableId);
-  if (question) {
-    const { 'source-table': _table, ...rest } = join;
-    return { ...rest, 'source-query': question };
-  }
+  if (question) return replaced(join, question);
   const filter = restrictionFilter(r, (id) => ['field', id, { 'join-alias': join.alias }]);
   if (!filter) return join;
   // A right or full join keeps the joined table's rows whatever its condition says.

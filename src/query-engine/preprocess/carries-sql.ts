@@ -14,7 +14,8 @@ export function carriesSql(query: DatasetQuery): boolean {
 function innerCarriesSql(q: InnerQuery | Join): boolean {
   if (!q || typeof q !== 'object') return false;
   // A persisted model's table is read with the server's own SQL: the model's data permissions apply, not native ones.
-  if (q.native !== undefined) return !(PERSISTED_MODEL in q);
+  // A row security policy's SQL question is the administrator's, run in place of the table the caller may not read.
+  if (q.native !== undefined) return !(PERSISTED_MODEL in q) && q['qp/row-policy-card'] === undefined;
   if (q['source-query'] && innerCarriesSql(q['source-query'])) return true;
   return Array.isArray((q as InnerQuery).joins) && (q as InnerQuery).joins!.some((j) => innerCarriesSql(j));
 }

@@ -1,6 +1,7 @@
 import type { ContentResolver, MetadataProvider } from '../metadata';
 import { levelPath } from '../mbql/places';
-import type { DatasetQuery } from '../mbql/types';
+import type { DatasetQuery, NativeQuery, ParameterValue } from '../mbql/types';
+import type { SqlParam } from '../types';
 import type { RowPolicies } from './row-policy-types';
 
 /** What stages may consult. Everything about the app DB comes through the two resolvers. */
@@ -12,6 +13,11 @@ export interface PreprocessContext {
   maxRows: number;
   /** The caller's row security policies (absent: none apply, as for admins and shared objects). */
   policies?: RowPolicies;
+  /**
+   * Fills in a native query's template tags for the query's database, as a native query's are: a row security
+   * policy's SQL question stands in for its table inside a structured query. Absent where nothing is compiled.
+   */
+  nativeSql?: (native: NativeQuery, parameters: ParameterValue[]) => Promise<{ sql: string; params: SqlParam[] }>;
 }
 
 export type Stage = (query: DatasetQuery, ctx: PreprocessContext) => Promise<DatasetQuery> | DatasetQuery;

@@ -2,7 +2,7 @@ import type { Filter } from '../mbql/types';
 import { PreprocessError } from './context';
 import type { RowCondition, TableRestriction } from './row-policy-types';
 
-export type { QuestionPart, RowCondition, RowFilter, RowPolicies, TableRestriction } from './row-policy-types';
+export type { NativeQuestion, QuestionPart, RowCondition, RowFilter, RowPolicies, TableRestriction, TagBinding } from './row-policy-types';
 
 const INTEGER_TYPES = new Set(['type/Integer', 'type/BigInteger']);
 const DECIMAL_TYPES = new Set(['type/Float', 'type/Decimal', 'type/Number']);

@@ -1,4 +1,4 @@
-import type { Filter, InnerQuery } from '../mbql/types';
+import type { Filter, InnerQuery, NativeColumn, NativeQuery } from '../mbql/types';
 
 /**
  * Row and column security as the engine sees it: what the host (the row-security module) resolved for the caller.
@@ -21,6 +21,8 @@ export interface TableRestriction {
    * pass any of them (their UNION); each part's own filter and its conditions filter that query's source.
    */
   question?: { groups: string[]; cardIds: number[]; query: InnerQuery; parts: QuestionPart[] };
+  /** A SQL question policy: its SQL, its template tags filled in from the caller's attributes, stands in for the table. */
+  nativeQuestion?: NativeQuestion;
   /** Set when the policies cannot be applied: a query that reads the table fails with this message. */
   refusal?: string;
 }
@@ -44,6 +46,26 @@ export interface RowCondition {
   /** For messages. */
   column: string;
   baseType: string;
+  attribute: string;
+  /** The attribute as stored; undefined (or null) when the user lacks it. */
+  value: unknown;
+}
+
+/** A policy's SQL question and the template tags its attributes fill in. */
+export interface NativeQuestion {
+  group: string;
+  cardId: number;
+  query: NativeQuery;
+  /** Its result columns (`result_metadata`): what the caller's queries on the table can see. */
+  columns: NativeColumn[];
+  bindings: TagBinding[];
+}
+
+/** A template tag of a policy's SQL question given the value of a user attribute. */
+export interface TagBinding {
+  tag: string;
+  /** A field filter (`dimension`) tag, or a plain variable. */
+  kind: 'variable' | 'dimension';
   attribute: string;
   /** The attribute as stored; undefined (or null) when the user lacks it. */
   value: unknown;
