@@ -182,7 +182,9 @@ describeBrowser('the admin console: people and groups', () => {
     await page.getByRole('dialog', { name: 'Deactivate Ann Archer?' }).getByRole('button', { name: 'Deactivate' }).click();
     await page.getByText('No one matches.').waitFor();
     expect((await userByEmail(EMAIL))!.is_active).toBe(false);
-    await page.getByRole('radio', { name: 'Deactivated people' }).check();
+    // The choice lives in the URL: the radio shows it once the navigation has been drawn, not at the click.
+    await page.getByRole('radio', { name: 'Deactivated people' }).click();
+    await page.getByRole('table', { name: 'Deactivated people' }).waitFor();
     await page.getByRole('button', { name: 'Reactivate Ann Archer' }).click();
     await page.getByText('No one matches.').waitFor();
     await until(async () => (await userByEmail(EMAIL))!.is_active);

@@ -68,9 +68,9 @@ describeBrowser('the admin console: permissions', () => {
     expect(await select('View data for Administrators on Sample Database').isDisabled()).toBe(true);
     expect(await select('View data for All Users on Sample Database').inputValue()).toBe('unrestricted');
 
-    await select('View data for All Users on Sample Database').selectOption({ label: 'No access' });
+    await select('View data for All Users on Sample Database').selectOption({ label: 'Blocked' });
     await select('View data for Analysts on Sample Database').selectOption({ label: 'Can view' });
-    expect(await select('Create queries for Analysts on Sample Database').inputValue()).toBe('none');
+    expect(await select('Create queries for Analysts on Sample Database').inputValue()).toBe('query-builder');
     await select('Download results for Analysts on Sample Database').selectOption({ label: 'No' });
     await bar().getByText('You have 2 unsaved changes.').waitFor();
     await reviewPage(page, 'admin-permissions-data');
@@ -136,7 +136,7 @@ describeBrowser('the admin console: permissions', () => {
 
     await alert.getByRole('button', { name: 'Reload permissions' }).click();
     await bar().waitFor({ state: 'detached' });
-    expect(await select('Create queries for Analysts on Sample Database').inputValue()).toBe('write');
+    expect(await select('Create queries for Analysts on Sample Database').inputValue()).toBe('query-builder-and-native');
     expect(await select('Download results for Analysts on Sample Database').inputValue()).toBe('full');
   });
 

@@ -3,15 +3,22 @@ import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { isApiError } from '../../api/client';
 import { useDatabases } from '../../api/database';
-import { useDataGraph, useGroups, useSaveDataGraph, type GraphAccess } from '../../api/permissions';
+import {
+  useDataGraph,
+  useGroups,
+  useImpersonations,
+  useRowPolicies,
+  useSaveDataPermissions,
+  useTableDatabases,
+} from '../../api/permissions';
 import { notifySuccess } from '../../notify';
-import { AccessTable } from './AccessTable';
-import { useGraphDraft } from './draft';
+import { AccessTable } from './grid/AccessTable';
+import { TableAccess } from './grid/TableAccess';
+import { useDataDraft } from './grid/useDataDraft';
 import { LeaveGuard } from './LeaveGuard';
 import { UnsavedBar } from './UnsavedBar';
 
 const BASE = '/admin/permissions/data';
-const same = (a: GraphAccess, b: GraphAccess) => a.data === b.data && a.native === b.native && a.download.schemas === b.download.schemas;
 
 /**
  * The data permissions grid, one slice at a time as Metabase shows it: a group's access to every database
@@ -21,45 +28,42 @@ const same = (a: GraphAccess, b: GraphAccess) => a.data === b.data && a.native =
 export function DataPermissions() {
   const rest = useParams()['*'] ?? '';
   const [, kind, rawId] = /^(group|database)\/(\d+)/.exec(rest) ?? [];
+  const tablesOfDb = /^group\/\d+\/database\/(\d+)/.exec(rest)?.[1];
   const selected = rawId ? Number(rawId) : undefined;
   const graph = useDataGraph();
   const groups = useGroups();
   const databases = useDatabases();
-  const draft = useGraphDraft(graph.data?.groups, same);
-  const save = useSaveDataGraph();
+  const policies = useRowPolicies();
+  const impersonations = useImpersonations();
+  const tables = useTableDatabases();
+  const draft = useDataDraft(graph.data, policies.data, impersonations.data);
+  const save = useSaveDataPermissions();
   const [conflict, setConflict] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
   const submit = () => {
     if (!graph.data) return;
     setError(null);
-    // Only what changed, each entry whole; `upload` is left out, which keeps each group's upload setting.
-    const groupsBody = Object.fromEntries(
-      Object.entries(draft.changes).map(([gid, dbs]) => [
-        gid,
-        Object.fromEntries(Object.entries(dbs).map(([db, a]) => [db, { data: a.data, native: a.native, download: a.download }])),
-      ]),
-    );
-    save.mutate(
-      { revision: graph.data.revision, groups: groupsBody },
-      {
-        onSuccess: () => {
-          draft.clear();
-          notifySuccess('The data permissions are saved.');
-        },
-        onError: (e) => (isApiError(e) && e.status === 409 ? setConflict(true) : setError(e.message)),
+    save.mutate(draft.toSave(graph.data.revision), {
+      onSuccess: () => {
+        draft.clear();
+        notifySuccess('The data permissions are saved.');
       },
-    );
+      onError: (e) => (isApiError(e) && e.status === 409 ? setConflict(true) : setError(e.message)),
+    });
   };
   const reload = async () => {
     setConflict(false);
     setError(null);
     draft.clear();
-    await graph.refetch();
+    await Promise.all([graph.refetch(), policies.refetch(), impersonations.refetch()]);
   };
 
-  const loading = graph.isPending || groups.isPending || databases.isPending;
-  const failed = graph.error ?? groups.error ?? databases.error;
+  const loading = graph.isPending || groups.isPending || databases.isPending || policies.isPending || impersonations.isPending;
+  const failed = graph.error ?? groups.error ?? databases.error ?? policies.error ?? impersonations.error;
+  const tablesOf = (db: number) => (tables.data ?? []).filter((t) => t.db_id === db).map((t) => t.id);
+  const tableGroup = tablesOfDb !== undefined ? groups.data?.find((g) => g.id === selected) : undefined;
+  const tableDb = tablesOfDb !== undefined ? databases.data?.find((d) => d.id === Number(tablesOfDb)) : undefined;
   const mode = kind === 'database' ? 'database' : 'group';
   return (
     <Stack gap="md">
@@ -114,8 +118,22 @@ export function DataPermissions() {
             <Skeleton height={320} aria-label="Loading the permissions" />
           ) : selected === undefined ? (
             <Text c="dimmed">Choose a group to see its access to each database, or a database to see each group&apos;s access.</Text>
+          ) : tablesOfDb !== undefined ? (
+            tableGroup && tableDb ? (
+              <TableAccess group={tableGroup} db={tableDb} draft={draft} back={`${BASE}/group/${tableGroup.id}`} />
+            ) : (
+              <Text>Not found: it may have been removed. Choose another.</Text>
+            )
           ) : (
-            <AccessTable mode={mode} id={selected} groups={groups.data ?? []} databases={databases.data ?? []} draft={draft} />
+            <AccessTable
+              mode={mode}
+              id={selected}
+              groups={groups.data ?? []}
+              databases={databases.data ?? []}
+              tablesOf={tablesOf}
+              draft={draft}
+              base={BASE}
+            />
           )}
         </Box>
       </Flex>
