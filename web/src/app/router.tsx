@@ -8,15 +8,6 @@ import { RouteError } from './components/RouteError';
  * area is a lazily loaded chunk (sign-in loads only the sign-in page), every route has an error boundary (an error
  * shows in place of the page, the frame around it stays).
  */
-const later = (path: string, title: string): RouteObject => ({
-  path,
-  errorElement: <RouteError />,
-  lazy: async () => {
-    const { LaterPage } = await import('./later/LaterPage');
-    return { element: <LaterPage title={title} /> };
-  },
-});
-
 export const routes: RouteObject[] = [
   {
     errorElement: <RouteError />,
@@ -63,7 +54,12 @@ export const routes: RouteObject[] = [
             errorElement: <RouteError />,
             lazy: async () => ({ Component: (await import('./dashboards/DashboardPage')).DashboardPage }),
           },
-          later('auto/*', 'Automatic insights'),
+          {
+            // X-rays: the application's path after /auto/dashboard/ is the API's (xray/XrayPage).
+            path: 'auto/dashboard/*',
+            errorElement: <RouteError />,
+            lazy: async () => ({ Component: (await import('./xray/XrayPage')).XrayPage }),
+          },
           {
             path: 'search',
             errorElement: <RouteError />,
