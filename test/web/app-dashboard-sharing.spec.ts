@@ -33,6 +33,7 @@ describeBrowser('sharing and embedding a dashboard', () => {
   let admin: string;
   let page: Page;
   let dash: number;
+  let question: number;
   const http = () => app.t.http();
   const dashboard = async () => (await http().get(`/api/dashboard/${dash}`).set(auth(admin)).expect(200)).body as Dashboard;
   const dialog = () => page.getByRole('dialog', { name: 'Share "Shop overview"' });
@@ -59,6 +60,7 @@ describeBrowser('sharing and embedding a dashboard', () => {
     const products = meta.tables.find((t) => t.name === 'products')!;
     const field = (name: string) => ['field', products.fields.find((f) => f.name === name)!.id, null];
     const card = await makeCard(app.t, admin, tableQuery(created.body.id, products.id), { name: 'All products', display: 'table' });
+    question = card.id;
     dash = (await makeDashboard(app.t, admin, { name: 'Shop overview' })).id;
     const parameters = [
       { id: 'cat', name: 'Category', slug: 'category', type: 'category' },
@@ -169,5 +171,40 @@ describeBrowser('sharing and embedding a dashboard', () => {
     await dialog().getByRole('button', { name: 'Remove the public link' }).click();
     await page.getByRole('dialog', { name: 'Remove the public link?' }).getByRole('button', { name: 'Remove the link' }).click();
     await until(async () => (await dashboard()).public_uuid === null);
+  });
+
+  it("shares a question the same three ways: a public link opened signed out, a static embed previewed, the SDK's code", async () => {
+    const card = async () => (await http().get(`/api/card/${question}`).set(auth(admin)).expect(200)).body as Dashboard & { name: string };
+    await page.goto(`${app.base}/question/${question}`);
+    await page.getByRole('button', { name: 'More actions for this question' }).click();
+    await page.getByRole('menuitem', { name: 'Sharing and embedding' }).click();
+    const share = page.getByRole('dialog', { name: 'Share "All products"' });
+
+    await share.getByRole('button', { name: 'Create a public link' }).click();
+    const link = share.getByRole('textbox', { name: 'Public link', exact: true });
+    await until(async () => /\/public\/question\/[0-9a-f-]{36}$/.test(await link.inputValue()));
+    expect(await link.inputValue()).toBe(`${app.base}/public/question/${(await card()).public_uuid}`);
+    const visitor = await app.open(new URL(await link.inputValue()).pathname);
+    await visitor.getByText('Kite').waitFor();
+    expect((await visitor.context().cookies()).some((c) => c.name === 'metabase.SESSION')).toBe(false);
+    await visitor.close();
+
+    await share.getByRole('tab', { name: 'Static embedding' }).click();
+    await share.getByText('This question has no parameters.').waitFor();
+    const preview = page.getByTitle('Embed preview').contentFrame();
+    await preview.getByText('Kite').waitFor();
+    await reviewPage(page, 'question-embed-dialog');
+    await share.getByRole('button', { name: 'Publish', exact: true }).click();
+    await share.getByText('Published', { exact: true }).waitFor();
+    expect((await card()).enable_embedding).toBe(true);
+    expect(await share.getByLabel('Signing code in Node.js').textContent()).toContain(`resource: { question: ${question} }`);
+    const token = jwt.sign({ resource: { question }, params: {}, exp: Math.round(Date.now() / 1000) + 600 }, KEY);
+    const embed = await app.open(`/embed/question/${token}`);
+    await embed.getByText('Kite').waitFor();
+    await embed.close();
+
+    await share.getByRole('tab', { name: 'React SDK' }).click();
+    const react = await share.getByLabel('React code', { exact: true }).textContent();
+    expect(react).toContain(`<InteractiveQuestion questionId={${question}} />`);
   });
 });

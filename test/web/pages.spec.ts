@@ -82,6 +82,8 @@ describeBrowser('web pages', () => {
     const page = await w.open(`/public/question/${uuid}`);
     expect(await page.textContent('.card-title')).toBe('Orders by category');
     expect(await page.getAttribute('[data-testid="visualization"]', 'data-display')).toBe('bar');
+    // Drawn again right before: a card may run again after the page first drew (a parameter's values arriving).
+    await waitDrawn(page);
     expectScreenshot('public-question-bar', await page.screenshot());
 
     // The download menu fetches the public export endpoint.
@@ -121,6 +123,8 @@ describeBrowser('web pages', () => {
     expect(barBox!.y).toBeGreaterThan(products!.y + products!.height - 1);
     expect(barBox!.width).toBeGreaterThan(products!.width * 2.9);
     expect(await dashcardText(page, dash.dashcards[1])).toContain('200');
+    // Drawn again right before: a card may run again after the page first drew (a parameter's values arriving).
+    await waitDrawn(page);
     expectScreenshot('public-dashboard', await page.screenshot({ fullPage: true }));
 
     await page.click('[role="tab"]:has-text("Details")');
@@ -272,6 +276,8 @@ describeBrowser('web pages', () => {
     expect(await page.locator('[data-slug="state"]').count()).toBe(1);
     expect(await page.locator('[data-testid="download-menu"]').count()).toBe(0);
     expect(await page.evaluate('getComputedStyle(document.querySelector(".page")).borderTopStyle')).toBe('none');
+    // Drawn again right before: a card may run again after the page first drew (a parameter's values arriving).
+    await waitDrawn(page);
     expectScreenshot('public-dashboard-night', await page.screenshot({ fullPage: true }));
   });
 
@@ -297,6 +303,8 @@ describeBrowser('web pages', () => {
     expect(await page.evaluate('JSON.stringify([Object.keys(localStorage), Object.keys(sessionStorage), document.cookie])')).toBe(
       '[[],[],""]',
     );
+    // Drawn again right before: a card may run again after the page first drew (a parameter's values arriving).
+    await waitDrawn(page);
     expectScreenshot('embed-dashboard', await page.screenshot({ fullPage: true }));
 
     // The embed API has an export endpoint: the menu offers xlsx and downloads it.

@@ -5,6 +5,8 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { createQueryClient } from './api/query-client';
+import { sessionPropertiesQuery } from './api/session';
+import { currentUserQuery } from './api/user';
 import { loginPath } from './auth/redirect';
 import { notifyError } from './notify';
 import { router } from './router';
@@ -29,6 +31,10 @@ const queryClient = createQueryClient({
   },
   onUnhandled: notifyError,
 });
+
+// Asked now, while the page's code is still loading: the shell would ask only once its chunk had arrived.
+void queryClient.prefetchQuery(sessionPropertiesQuery);
+if (!SIGNED_OUT_PAGES.test(window.location.pathname)) void queryClient.prefetchQuery(currentUserQuery);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -76,6 +76,9 @@ export interface Card extends CardSummary {
   can_write: boolean;
   archived: boolean;
   collection: { id: number; name: string; personal_owner_id: number | null } | null;
+  public_uuid?: string | null;
+  enable_embedding?: boolean;
+  embedding_params?: Record<string, string> | null;
 }
 
 export type CreateCardBody = Dto<'CreateCardDto'>;

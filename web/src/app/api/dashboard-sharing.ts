@@ -1,16 +1,6 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { api } from './client';
-import { dashboardKeys } from './dashboard';
 import type { Dto } from './schema';
-
-/** `POST /api/dashboard/:id/public_link` (superusers, public sharing on): the link's uuid, the same one if it exists. */
-export function useCreateDashboardLink(id: number) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: () => api<{ uuid: string }>('POST', `/api/dashboard/${id}/public_link`),
-    onSuccess: () => client.invalidateQueries({ queryKey: dashboardKeys.all }),
-  });
-}
 
 export type PreviewTokenBody = Dto<'PreviewTokenDto'>;
 

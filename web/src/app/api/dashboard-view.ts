@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Dataset } from '../../visualizations';
-import { api } from './client';
+import { api, toApiError } from './client';
 import { dashboardKeys } from './dashboard';
 
 /**
@@ -154,20 +154,27 @@ export function useParameterValues(
   });
 }
 
-/** A downloaded file of a dashcard's results: a form POST, so the browser saves the answer itself (AcceptsForm). */
-export function downloadDashcard(dashboardId: number, dashcardId: number, cardId: number, format: string, parameters: SentParameter[]) {
-  const form = document.createElement('form');
-  form.method = 'POST';
-  form.action = `/api/dashboard/${dashboardId}/dashcard/${dashcardId}/card/${cardId}/query/${format}`;
-  form.style.display = 'none';
-  const input = document.createElement('input');
-  input.type = 'hidden';
-  input.name = 'parameters';
-  input.value = JSON.stringify(parameters);
-  form.appendChild(input);
-  document.body.appendChild(form);
-  form.submit();
-  form.remove();
+/**
+ * A downloaded file of a dashcard's results (`POST .../query/:format`, a JSON body), with the name the server gives
+ * it in Content-Disposition. Fetched rather than a form's navigation: a failure is an error the card can show.
+ */
+export async function downloadDashcard(
+  dashboardId: number,
+  dashcardId: number,
+  cardId: number,
+  format: string,
+  parameters: SentParameter[],
+): Promise<{ blob: Blob; name: string }> {
+  const res = await fetch(`/api/dashboard/${dashboardId}/dashcard/${dashcardId}/card/${cardId}/query/${format}`, {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ parameters, format_rows: true }),
+  });
+  if (!res.ok) throw toApiError(res.status, await res.text());
+  const disposition = res.headers.get('Content-Disposition') ?? '';
+  const name = /filename="?([^";]+)"?/.exec(disposition)?.[1] ?? `results.${format}`;
+  return { blob: await res.blob(), name };
 }
 
 /** The action of an action button, as GET /api/dashboard/:id shows it on its dashcard (`action`; the actions module). */

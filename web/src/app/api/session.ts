@@ -27,8 +27,14 @@ export const sessionKeys = {
 
 export const getSessionProperties = (signal?: AbortSignal) => api<SessionProperties>('GET', '/api/session/properties', { signal });
 
+/** The instance's public settings: asked by every page, and by main.tsx before the page's code has loaded. */
+export const sessionPropertiesQuery = {
+  queryKey: sessionKeys.properties(),
+  queryFn: ({ signal }: { signal: AbortSignal }) => getSessionProperties(signal),
+};
+
 export function useSessionProperties() {
-  return useQuery({ queryKey: sessionKeys.properties(), queryFn: ({ signal }) => getSessionProperties(signal) });
+  return useQuery(sessionPropertiesQuery);
 }
 
 export type LoginBody = Dto<'LoginDto'>;

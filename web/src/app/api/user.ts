@@ -19,11 +19,14 @@ export const userKeys = {
   list: (query: UserListQuery) => ['user', 'list', query] as const,
 };
 
+/** The signed-in user: asked by the shell of every page, and by main.tsx before the shell's code has even loaded. */
+export const currentUserQuery = {
+  queryKey: userKeys.current(),
+  queryFn: ({ signal }: { signal: AbortSignal }) => api<CurrentUser>('GET', '/api/user/current', { signal }),
+};
+
 export function useCurrentUser() {
-  return useQuery({
-    queryKey: userKeys.current(),
-    queryFn: ({ signal }) => api<CurrentUser>('GET', '/api/user/current', { signal }),
-  });
+  return useQuery(currentUserQuery);
 }
 
 /** A user as `GET /api/user` and `POST`/`PUT /api/user/:id` answer it (src/modules/users/user.view.ts). */

@@ -9,6 +9,7 @@ import { ConfirmModal } from '../components/ConfirmModal';
 import { showApiErrors } from '../forms/api-errors';
 import { notifySuccess } from '../notify';
 import { RevisionHistory } from './RevisionHistory';
+import { dashboardTarget } from './sharing/target';
 
 // Sharing (and its embed preview, which draws with the embed viewer) is a chunk of its own, loaded when opened.
 const SharingModal = lazy(async () => ({ default: (await import('./sharing/SharingModal')).SharingModal }));
@@ -30,7 +31,7 @@ export function DashboardActions(props: { dashboard: DashboardData; action: Acti
     case 'sharing':
       return (
         <Suspense fallback={null}>
-          <SharingModal dashboard={d} onClose={props.onClose} />
+          <SharingModal target={dashboardTarget(d)} onClose={props.onClose} />
         </Suspense>
       );
     default:

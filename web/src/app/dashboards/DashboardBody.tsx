@@ -1,5 +1,6 @@
 import { Tabs, Text } from '@mantine/core';
-import type { Theme } from '../../visualizations';
+import { useEffect } from 'react';
+import { preloadDisplays, type Theme } from '../../visualizations';
 import type { DashboardData, DashboardTab } from '../api/dashboard-view';
 import { ActionCard } from './ActionCard';
 import { DashboardGrid } from './DashboardGrid';
@@ -24,6 +25,9 @@ export function DashboardBody(props: {
   const parameters = dashboard.parameters ?? [];
   const shown = dashboard.dashcards.filter((dc) => onTab(dc, props.tab, tabs));
   const blocked = missingRequired(parameters, props.values).length > 0;
+  const displays = shown.flatMap((dc) => (dc.card ? [dc.card.display, ...(dc.series ?? []).map((s) => s.display)] : [])).join();
+  // The charts' code loads while the cards' queries run, not after their rows have come.
+  useEffect(() => preloadDisplays(displays.split(',').filter(Boolean)), [displays]);
   const content = (
     <>
       <FilterBar

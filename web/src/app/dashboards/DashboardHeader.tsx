@@ -45,8 +45,11 @@ export function DashboardHeader(props: {
         {canWrite && !props.fullscreen && <Button onClick={props.onEdit}>Edit dashboard</Button>}
         <Menu position="bottom-end">
           <Menu.Target>
-            <Button variant="default" aria-label="Auto-refresh">
-              {props.refreshEvery ? `Refresh: ${REFRESH_CHOICES.find((c) => c.seconds === props.refreshEvery)?.label}` : 'Auto-refresh'}
+            {/* Its text is its name: "Auto-refresh", with the period once one is chosen. */}
+            <Button variant="default">
+              {props.refreshEvery
+                ? `Auto-refresh: ${REFRESH_CHOICES.find((c) => c.seconds === props.refreshEvery)?.label}`
+                : 'Auto-refresh'}
             </Button>
           </Menu.Target>
           <Menu.Dropdown>

@@ -1,5 +1,4 @@
 import { Alert, Box, Skeleton, Stack, useComputedColorScheme } from '@mantine/core';
-import { useFullscreen } from '@mantine/hooks';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useParams } from 'react-router';
 import { ApiError } from '../api/client';
@@ -9,6 +8,7 @@ import { NoPermission } from '../components/NoPermission';
 import { usePageTitle } from '../components/PageTitle';
 import { DashboardHeader } from './DashboardHeader';
 import { DashboardBody } from './DashboardBody';
+import { useDashboardFullscreen } from './fullscreen';
 import { defaultValues, idFromSlug, type FilterValues } from './params';
 
 // The editor is a chunk of its own: a viewer never loads it.
@@ -46,7 +46,7 @@ function LoadedDashboard({ dashboard }: { dashboard: DashboardData }) {
   const [values, setValues] = useState<FilterValues>(() => defaultValues(dashboard.parameters ?? []));
   const [refreshEvery, setRefreshEvery] = useState<number | null>(null);
   const [refresh, setRefresh] = useState(0);
-  const { ref, toggle, fullscreen } = useFullscreen();
+  const { toggle, fullscreen } = useDashboardFullscreen();
   const theme = useComputedColorScheme('light') === 'dark' ? 'night' : 'light';
 
   // Filters of a dashboard changed elsewhere (a revert, a save) start from their new defaults.
@@ -70,12 +70,12 @@ function LoadedDashboard({ dashboard }: { dashboard: DashboardData }) {
     );
   }
   return (
-    <Box ref={ref} p="md" bg={fullscreen ? 'var(--mantine-color-body)' : undefined} style={{ overflow: fullscreen ? 'auto' : undefined }}>
+    <Box p="md">
       <DashboardHeader
         dashboard={dashboard}
         onEdit={() => setEditing(true)}
         fullscreen={fullscreen}
-        onFullscreen={() => void toggle()}
+        onFullscreen={toggle}
         refreshEvery={refreshEvery}
         onRefreshEvery={setRefreshEvery}
       />

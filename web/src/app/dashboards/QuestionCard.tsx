@@ -5,7 +5,6 @@ import { Link, useNavigate } from 'react-router';
 import { Visualization, type Theme } from '../../visualizations';
 import {
   dashboardViewKeys,
-  downloadDashcard,
   runDashcard,
   type DashboardParameter,
   type DashcardData,
@@ -13,6 +12,7 @@ import {
   type SentParameter,
 } from '../api/dashboard-view';
 import { clickAction, clickBehaviorOf } from './click-behavior';
+import { saveDashcardFile } from './download';
 import { COMBINABLE, combineSeries } from './series';
 import { MoreIcon } from './icons';
 
@@ -38,6 +38,11 @@ export function QuestionCard(props: {
   /** The dashboard's filters, and how to set them: a click behaviour may filter this dashboard. */
   parameters?: DashboardParameter[];
   onFilter?: (values: Record<string, unknown>) => void;
+  /**
+   * A card not saved anywhere (an x-ray's, xray/XrayPage): its rows come from `run` (an ad-hoc query) under `key`
+   * instead of the dashcard query, and it has no question to open.
+   */
+  transient?: { key: readonly unknown[]; run: (signal: AbortSignal) => Promise<QueryAnswer> };
 }) {
   const { dashboardId, dashcard, sent } = props;
   const card = dashcard.card!;
@@ -47,16 +52,20 @@ export function QuestionCard(props: {
   const behavior = props.editActions ? null : clickBehaviorOf(dashcard.visualization_settings);
   // Combined series: each question runs as this dashcard's (the server maps the filters the same way), then one chart.
   const series = COMBINABLE.has(card.display) ? (dashcard.series ?? []) : [];
+  const { transient } = props;
   const result = useQuery({
-    queryKey: dashboardViewKeys.dashcard(
-      dashboardId,
-      dashcard.id,
-      card.id,
-      series.map((c) => c.id),
-      sent,
-      props.refresh,
-    ),
+    queryKey:
+      transient?.key ??
+      dashboardViewKeys.dashcard(
+        dashboardId,
+        dashcard.id,
+        card.id,
+        series.map((c) => c.id),
+        sent,
+        props.refresh,
+      ),
     queryFn: async ({ signal }): Promise<QueryAnswer> => {
+      if (transient) return transient.run(signal);
       const run = (id: number) => runDashcard(dashboardId, dashcard.id, id, sent, { pivot, signal, ignoreCache: props.refresh > 0 });
       if (!series.length) return run(card.id);
       const answers = await Promise.all([card, ...series].map((c) => run(c.id)));
@@ -64,7 +73,7 @@ export function QuestionCard(props: {
       if (failed) return failed;
       return { ...answers[0], data: combineSeries([card, ...series].map((c, i) => ({ name: c.name, data: answers[i].data }))) };
     },
-    enabled: !props.blocked && dashcard.id > 0,
+    enabled: !props.blocked && (transient !== undefined || dashcard.id > 0),
     placeholderData: (previous) => previous,
     // A dashcard's rows are kept for a while: going back to a tab draws them at once.
     staleTime: 5 * 60_000,
@@ -72,6 +81,8 @@ export function QuestionCard(props: {
   const title = settings['card.hide_title'] === true ? null : String(settings['card.title'] ?? card.name);
   const error = result.error ? result.error.message : result.data ? failure(result.data) : null;
   const state = error ? 'error' : result.data && !result.isFetching ? 'ready' : 'loading';
+  // What the viewer may download, as the card's answer says (before any answer: offered, the server decides).
+  const downloads = result.data?.data.download_perms ?? 'full';
 
   return (
     <Paper
@@ -93,7 +104,7 @@ export function QuestionCard(props: {
         </Text>
         <Group gap={2} wrap="nowrap">
           {props.editActions}
-          {!props.editActions && (
+          {!props.editActions && !transient && (
             <Menu position="bottom-end" withinPortal>
               <Menu.Target>
                 <Tooltip label="Card menu">
@@ -106,12 +117,16 @@ export function QuestionCard(props: {
                 <Menu.Item component={Link} to={`/question/${card.id}`}>
                   Open the question
                 </Menu.Item>
-                <Menu.Label>Download results</Menu.Label>
-                {['csv', 'xlsx', 'json'].map((f) => (
-                  <Menu.Item key={f} onClick={() => downloadDashcard(dashboardId, dashcard.id, card.id, f, sent)}>
-                    .{f}
-                  </Menu.Item>
-                ))}
+                {downloads !== 'none' && (
+                  <>
+                    <Menu.Label>{downloads === 'limited' ? 'Download up to 10,000 rows' : 'Download results'}</Menu.Label>
+                    {['csv', 'xlsx', 'json'].map((f) => (
+                      <Menu.Item key={f} onClick={() => void saveDashcardFile(dashboardId, dashcard.id, card.id, f, sent)}>
+                        .{f}
+                      </Menu.Item>
+                    ))}
+                  </>
+                )}
               </Menu.Dropdown>
             </Menu>
           )}
@@ -123,7 +138,7 @@ export function QuestionCard(props: {
             Fill in the required filters to see this card.
           </Text>
         )}
-        {dashcard.id < 0 && (
+        {dashcard.id < 0 && !transient && (
           <Text size="sm" c="dimmed">
             Save the dashboard to run this question.
           </Text>
@@ -133,7 +148,9 @@ export function QuestionCard(props: {
             {error}
           </Alert>
         )}
-        {!error && !result.data && !props.blocked && dashcard.id > 0 && <Loader size="sm" aria-label={`Loading ${card.name}`} />}
+        {!error && !result.data && !props.blocked && (transient || dashcard.id > 0) && (
+          <Loader size="sm" aria-label={`Loading ${card.name}`} />
+        )}
         {!error && result.data && (
           <Box h="100%" style={{ opacity: result.isFetching ? 0.6 : 1 }}>
             <Visualization

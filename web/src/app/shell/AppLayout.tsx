@@ -5,6 +5,7 @@ import { ApiError } from '../api/client';
 import { useSessionProperties } from '../api/session';
 import { useCurrentUser } from '../api/user';
 import { AppHeader } from './AppHeader';
+import { useChromeHidden } from './chrome';
 import { CollectionNav } from './CollectionNav';
 
 /**
@@ -17,6 +18,8 @@ export function AppLayout() {
   const user = useCurrentUser();
   const [navOpen, nav] = useDisclosure(false);
   const inAdmin = useMatch('/admin/*') !== null;
+  // A dashboard in full screen hides the frame.
+  const bare = useChromeHidden();
 
   if (props.data?.['setup-token']) return <Navigate to="/setup" replace />;
   // A 401 is on its way to sign-in (the query client); any other failure is the route's error page, not a spinner.
@@ -26,6 +29,7 @@ export function AppLayout() {
       header={{ height: 60 }}
       navbar={inAdmin ? undefined : { width: 260, breakpoint: 'sm', collapsed: { mobile: !navOpen } }}
       padding="lg"
+      disabled={bare}
     >
       <AppShell.Header>
         <AppHeader user={user.data} navOpen={navOpen} onToggleNav={inAdmin ? undefined : nav.toggle} />

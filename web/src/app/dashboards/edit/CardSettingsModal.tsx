@@ -1,16 +1,20 @@
-import { Alert, Button, Group, Modal, MultiSelect, Select, Stack, Switch, Textarea, TextInput } from '@mantine/core';
+import { Alert, Button, Fieldset, Group, Modal, MultiSelect, Select, Stack, Switch, Textarea, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import { getCard, useSearchItems, useTableFields } from '../../api/dashboard-edit';
 import type { DashboardParameter, DashcardCard, DashcardData } from '../../api/dashboard-view';
 import { COMBINABLE } from '../series';
 import { clickBehaviorOf, type ClickBehavior } from '../click-behavior';
+import { ChartSettingsFields } from '../../question/results/SettingsPanel';
 
 type Kind = 'none' | 'crossfilter' | 'url' | 'question' | 'dashboard';
 
+/** Keys of the modal's own fields: every other key the chart fields set is an override of the question's. */
+const OWN_KEYS = new Set(['card.title', 'card.description', 'card.hide_title', 'click_behavior']);
+
 /**
  * A question card's own settings on this dashboard (its `visualization_settings`, over the question's): title,
- * description, hidden title, and what a click on one of its values does.
+ * description, hidden title, the chart's settings, and what a click on one of its values does.
  */
 export function CardSettingsModal(props: {
   dashcard: DashcardData;
@@ -36,6 +40,11 @@ export function CardSettingsModal(props: {
       ? Object.fromEntries(Object.values(current.parameterMapping).map((m) => [m.target.id, m.source.id]))
       : {},
   );
+  // The chart's settings as drawn here: the question's, with this card's overrides over them.
+  const [chart, setChart] = useState<Record<string, unknown>>(() =>
+    Object.fromEntries(Object.entries(vs).filter(([k]) => !OWN_KEYS.has(k))),
+  );
+  const questionSettings = dc.card?.visualization_settings ?? {};
   const [series, setSeries] = useState<DashcardCard[]>(dc.series ?? []);
   const [seriesQ, setSeriesQ] = useState('');
   const [seriesDebounced] = useDebouncedValue(seriesQ, 250);
@@ -85,6 +94,11 @@ export function CardSettingsModal(props: {
   ];
   const save = () => {
     const next: Record<string, unknown> = { ...vs };
+    // A chart setting equal to the question's is no override: the question's later edits then show here too.
+    for (const [k, v] of Object.entries(chart)) {
+      if (v === undefined || JSON.stringify(v) === JSON.stringify(questionSettings[k])) delete next[k];
+      else next[k] = v;
+    }
     const set = (k: string, v: unknown) => (v === null || v === '' || v === false ? delete next[k] : (next[k] = v));
     set('card.title', title.trim() || null);
     set('card.description', description.trim() || null);
@@ -111,6 +125,18 @@ export function CardSettingsModal(props: {
           onChange={(e) => setDescription(e.currentTarget.value)}
         />
         <Switch label="Hide the title" checked={hideTitle} onChange={(e) => setHideTitle(e.currentTarget.checked)} />
+        {dc.card && (
+          <Fieldset legend="Chart on this dashboard" variant="unstyled">
+            <Stack gap="sm">
+              <ChartSettingsFields
+                display={dc.card.display}
+                settings={{ ...questionSettings, ...chart }}
+                cols={dc.card.result_metadata ?? []}
+                onSet={(k, v) => setChart((c) => ({ ...c, [k]: v }))}
+              />
+            </Stack>
+          </Fieldset>
+        )}
         {combinable && (
           <MultiSelect
             label="Combine with"

@@ -2,13 +2,12 @@ import { Alert, Anchor, Badge, Button, Code, Group, SegmentedControl, Select, St
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { useUpdateDashboard } from '../../api/dashboard-edit';
 import { usePreviewToken } from '../../api/dashboard-sharing';
-import type { DashboardData } from '../../api/dashboard-view';
 import { CopyAction } from '../../components/CopyField';
 import { notifySuccess } from '../../notify';
 import { EmbedPreview } from './EmbedPreview';
 import { hashOptions, iframeCode, LANGUAGES, signingCode, type Language } from './snippets';
+import { usePublishEmbed, type ShareTarget } from './target';
 
 type Rule = 'enabled' | 'locked' | 'disabled';
 const RULES: Array<{ value: Rule; label: string }> = [
@@ -27,34 +26,37 @@ function lockedValue(text: string): unknown {
 }
 
 /**
- * Static embedding of a dashboard: for each parameter, whether the embedding page may set it (editable), the host
- * signs its value into the token (locked) or nobody may (disabled); the look (border, title, theme as the URL's
- * hash); a live preview through `/api/preview-embed` that tries locked values; the code that signs the token in the
- * host's language plus the iframe; and publishing (`enable_embedding` and `embedding_params` in one PUT).
+ * Static embedding of a dashboard or question: for each parameter, whether the embedding page may set it (editable),
+ * the host signs its value into the token (locked) or nobody may (disabled); the look (border, title, theme as the
+ * URL's hash); a live preview through `/api/preview-embed` that tries locked values; the code that signs the token in
+ * the host's language plus the iframe; and publishing (`enable_embedding` and `embedding_params` in one PUT).
  */
-export function EmbedPanel({ dashboard, siteUrl }: { dashboard: DashboardData; siteUrl: string }) {
-  const parameters = dashboard.parameters ?? [];
+export function EmbedPanel({ target, siteUrl }: { target: ShareTarget; siteUrl: string }) {
+  const parameters = target.parameters;
   const [rules, setRules] = useState<Record<string, Rule>>(() =>
-    Object.fromEntries(parameters.map((p) => [p.slug, (dashboard.embedding_params?.[p.slug] as Rule | undefined) ?? 'disabled'])),
+    Object.fromEntries(parameters.map((p) => [p.slug, (target.embedding_params?.[p.slug] as Rule | undefined) ?? 'disabled'])),
   );
   const [locked, setLocked] = useState<Record<string, string>>({});
   const [bordered, setBordered] = useState(true);
   const [titled, setTitled] = useState(true);
   const [theme, setTheme] = useState<'light' | 'night' | 'transparent'>('light');
   const [lang, setLang] = useState<Language>('node');
-  const update = useUpdateDashboard(dashboard.id);
+  const update = usePublishEmbed(target);
 
   const params: Record<string, unknown> = {};
   for (const p of parameters) if (rules[p.slug] === 'locked') params[p.slug] = lockedValue(locked[p.slug] ?? '') ?? [];
-  const [previewBody] = useDebouncedValue({ resource: 'dashboard' as const, id: dashboard.id, params, embedding_params: rules }, 400);
+  const [previewBody] = useDebouncedValue({ resource: target.kind, id: target.id, params, embedding_params: rules }, 400);
   const token = usePreviewToken(previewBody, true);
   const hash = hashOptions({ bordered, titled, theme });
-  const code = signingCode(lang, { siteUrl, resource: 'dashboard', id: dashboard.id, params, hash });
-  const saved = JSON.stringify(dashboard.embedding_params ?? {}) === JSON.stringify(rules);
+  const code = signingCode(lang, { siteUrl, resource: target.kind, id: target.id, params, hash });
+  const saved = JSON.stringify(target.embedding_params ?? {}) === JSON.stringify(rules);
   const publish = (enable: boolean) =>
     update.mutate(
       { enable_embedding: enable, embedding_params: rules },
-      { onSuccess: () => notifySuccess(enable ? 'The dashboard is published for embedding.' : 'Embedding of this dashboard is off.') },
+      {
+        onSuccess: () =>
+          notifySuccess(enable ? `The ${target.kind} is published for embedding.` : `Embedding of this ${target.kind} is off.`),
+      },
     );
 
   return (
@@ -62,18 +64,18 @@ export function EmbedPanel({ dashboard, siteUrl }: { dashboard: DashboardData; s
       <Group justify="space-between">
         <Group gap="xs">
           <Text fw={700}>Static embedding</Text>
-          <Badge color={dashboard.enable_embedding ? 'green' : 'gray'} variant="light">
-            {dashboard.enable_embedding ? (saved ? 'Published' : 'Published, with unpublished changes') : 'Not published'}
+          <Badge color={target.enable_embedding ? 'green' : 'gray'} variant="light">
+            {target.enable_embedding ? (saved ? 'Published' : 'Published, with unpublished changes') : 'Not published'}
           </Badge>
         </Group>
         <Group gap="xs">
-          {dashboard.enable_embedding && (
+          {target.enable_embedding && (
             <Button variant="default" color="red" onClick={() => publish(false)} loading={update.isPending}>
               Unpublish
             </Button>
           )}
-          <Button onClick={() => publish(true)} loading={update.isPending} disabled={dashboard.enable_embedding && saved}>
-            {dashboard.enable_embedding ? 'Publish changes' : 'Publish'}
+          <Button onClick={() => publish(true)} loading={update.isPending} disabled={target.enable_embedding && saved}>
+            {target.enable_embedding ? 'Publish changes' : 'Publish'}
           </Button>
         </Group>
       </Group>
@@ -85,7 +87,7 @@ export function EmbedPanel({ dashboard, siteUrl }: { dashboard: DashboardData; s
       <Title order={3} size="h5">
         Parameters
       </Title>
-      {parameters.length === 0 && <Text c="dimmed">This dashboard has no filters.</Text>}
+      {parameters.length === 0 && <Text c="dimmed">This {target.kind} has no parameters.</Text>}
       {parameters.map((p) => (
         <Group key={p.id} align="flex-end" gap="sm">
           <Select
@@ -126,7 +128,14 @@ export function EmbedPanel({ dashboard, siteUrl }: { dashboard: DashboardData; s
       <Title order={3} size="h5">
         Preview
       </Title>
-      <EmbedPreview token={token.data?.token ?? null} error={token.error} theme={theme} bordered={bordered} titled={titled} />
+      <EmbedPreview
+        kind={target.kind}
+        token={token.data?.token ?? null}
+        error={token.error}
+        theme={theme}
+        bordered={bordered}
+        titled={titled}
+      />
       <Title order={3} size="h5">
         Code for your backend
       </Title>

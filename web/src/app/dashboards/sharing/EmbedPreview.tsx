@@ -2,9 +2,10 @@ import { Alert, Box, Loader } from '@mantine/core';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { Dashboard } from '../../../dashboard/Dashboard';
+import { QuestionView } from '../../../question/QuestionView';
 import viewerCss from '../../../styles.css?inline';
 import type { Theme } from '../../../visualizations';
-import { previewDashboardClient } from './preview-client';
+import { previewDashboardClient, previewQuestionClient } from './preview-client';
 
 /**
  * The live preview: the embed page's own viewer (web/src/dashboard and its stylesheet) drawn inside an iframe, so
@@ -12,11 +13,27 @@ import { previewDashboardClient } from './preview-client';
  * for the rules being tried. The appearance goes on the frame's root as the embed page puts it (data-theme,
  * data-bordered); the title is the viewer's own option.
  */
-export function EmbedPreview(props: { token: string | null; error: Error | null; theme: Theme; bordered: boolean; titled: boolean }) {
+export function EmbedPreview(props: {
+  kind: 'dashboard' | 'question';
+  token: string | null;
+  error: Error | null;
+  theme: Theme;
+  bordered: boolean;
+  titled: boolean;
+}) {
   const [frame, setFrame] = useState<HTMLIFrameElement | null>(null);
   const [body, setBody] = useState<HTMLElement | null>(null);
   const [loadError, setLoadError] = useState<Error | null>(null);
-  const client = useMemo(() => (props.token ? previewDashboardClient(props.token) : null), [props.token]);
+  const { kind, token } = props;
+  const clients = useMemo(
+    () =>
+      token === null
+        ? null
+        : kind === 'dashboard'
+          ? { dashboard: previewDashboardClient(token) }
+          : { question: previewQuestionClient(token) },
+    [kind, token],
+  );
   const onLoadError = useCallback((e: Error) => setLoadError(e), []);
 
   useEffect(() => {
@@ -55,11 +72,25 @@ export function EmbedPreview(props: { token: string | null; error: Error | null;
         style={{ width: '100%', height: 480, border: '1px solid var(--mantine-color-default-border)', borderRadius: 4 }}
       />
       {body &&
-        client &&
+        clients &&
         createPortal(
           // The embed page's own frame (web/src/main.tsx), which its border option styles.
           <main className="page">
-            <Dashboard key={props.token} client={client} options={{ theme: props.theme, titled: props.titled }} onLoadError={onLoadError} />
+            {clients.dashboard ? (
+              <Dashboard
+                key={token}
+                client={clients.dashboard}
+                options={{ theme: props.theme, titled: props.titled }}
+                onLoadError={onLoadError}
+              />
+            ) : (
+              <QuestionView
+                key={token}
+                client={clients.question!}
+                options={{ theme: props.theme, titled: props.titled, hideDownloadButton: true }}
+                onLoadError={onLoadError}
+              />
+            )}
           </main>,
           body,
         )}

@@ -1,17 +1,15 @@
 import { Alert, Anchor, Button, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { useRevokeDashboardLink } from '../../api/dashboard';
-import { useCreateDashboardLink } from '../../api/dashboard-sharing';
-import type { DashboardData } from '../../api/dashboard-view';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { CopyField } from '../../components/CopyField';
 import { publicIframe } from './snippets';
+import { useCreatePublicLink, useRevokePublicLink, type ShareTarget } from './target';
 
 /** The public link: made, copied (the link or an iframe of it), revoked. Only while public sharing is on. */
-export function PublicLinkPanel({ dashboard, siteUrl, enabled }: { dashboard: DashboardData; siteUrl: string; enabled: boolean }) {
-  const create = useCreateDashboardLink(dashboard.id);
-  const revoke = useRevokeDashboardLink();
+export function PublicLinkPanel({ target, siteUrl, enabled }: { target: ShareTarget; siteUrl: string; enabled: boolean }) {
+  const create = useCreatePublicLink(target);
+  const revoke = useRevokePublicLink(target);
   const [confirming, setConfirming] = useState(false);
   if (!enabled) {
     return (
@@ -24,11 +22,11 @@ export function PublicLinkPanel({ dashboard, siteUrl, enabled }: { dashboard: Da
       </Text>
     );
   }
-  const uuid = dashboard.public_uuid;
-  const url = uuid ? `${siteUrl}/public/dashboard/${uuid}` : '';
+  const uuid = target.public_uuid;
+  const url = uuid ? `${siteUrl}/public/${target.kind}/${uuid}` : '';
   return (
     <Stack>
-      <Text size="sm">Anyone with the link sees this dashboard, without signing in.</Text>
+      <Text size="sm">Anyone with the link sees this {target.kind}, without signing in.</Text>
       {(create.error ?? revoke.error) && (
         <Alert color="red" role="alert">
           {(create.error ?? revoke.error)!.message}
@@ -37,7 +35,7 @@ export function PublicLinkPanel({ dashboard, siteUrl, enabled }: { dashboard: Da
       {uuid ? (
         <>
           <CopyField label="Public link" value={url} />
-          <CopyField label="Public embed code" value={publicIframe(url)} />
+          <CopyField label="Public embed code" value={publicIframe(url, target.name)} />
           <Button color="red" variant="light" onClick={() => setConfirming(true)}>
             Remove the public link
           </Button>
@@ -53,7 +51,7 @@ export function PublicLinkPanel({ dashboard, siteUrl, enabled }: { dashboard: Da
         confirmLabel="Remove the link"
         loading={revoke.isPending}
         onClose={() => setConfirming(false)}
-        onConfirm={() => revoke.mutate(dashboard.id, { onSuccess: () => setConfirming(false) })}
+        onConfirm={() => revoke.mutate(target.id, { onSuccess: () => setConfirming(false) })}
       >
         The link stops working at once, and pages that show it in an iframe go blank. A new link has another address.
       </ConfirmModal>

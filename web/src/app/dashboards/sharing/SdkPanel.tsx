@@ -3,15 +3,16 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { CopyAction } from '../../components/CopyField';
 import { sdkCode } from './snippets';
+import type { ShareTarget } from './target';
 
-/** Modular embedding: the React code of the SDK for this dashboard, and where to read more. */
-export function SdkPanel({ dashboardId, siteUrl, enabled }: { dashboardId: number; siteUrl: string; enabled: boolean }) {
+/** Modular embedding: the React code of the SDK for this dashboard or question, and where to read more. */
+export function SdkPanel({ target, siteUrl, enabled }: { target: ShareTarget; siteUrl: string; enabled: boolean }) {
   const [kind, setKind] = useState<'interactive' | 'static'>('interactive');
-  const code = sdkCode(siteUrl, dashboardId, kind === 'interactive');
+  const code = sdkCode(siteUrl, target.kind, target.id, kind === 'interactive');
   return (
     <Stack>
       <Text size="sm">
-        Show this dashboard in your React app to your own signed-in users, with the SDK&apos;s components (
+        Show this {target.kind} in your React app to your own signed-in users, with the SDK&apos;s components (
         <Anchor href="https://www.npmjs.com/package/@analytics-server/embedding-sdk" target="_blank" rel="noreferrer">
           the SDK&apos;s readme
         </Anchor>
@@ -32,8 +33,8 @@ export function SdkPanel({ dashboardId, siteUrl, enabled }: { dashboardId: numbe
         value={kind}
         onChange={(v) => setKind(v as typeof kind)}
         data={[
-          { value: 'interactive', label: 'Interactive dashboard' },
-          { value: 'static', label: 'Static dashboard' },
+          { value: 'interactive', label: `Interactive ${target.kind}` },
+          { value: 'static', label: `Static ${target.kind}` },
         ]}
       />
       <Group align="flex-start" wrap="nowrap" gap="xs">

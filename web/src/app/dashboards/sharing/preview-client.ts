@@ -1,5 +1,5 @@
 import { constraintQuery, embedParameters } from '../../../api/params';
-import type { Dashboard, DashboardClient, QueryResult, ValuesAnswer } from '../../../api/types';
+import type { Dashboard, DashboardClient, Question, QuestionClient, QueryResult, ValuesAnswer } from '../../../api/types';
 import { api } from '../../api/client';
 
 const enc = encodeURIComponent;
@@ -35,5 +35,25 @@ export function previewDashboardClient(token: string): DashboardClient {
         ),
       };
     },
+  };
+}
+
+/**
+ * The same for a question: `/api/preview-embed/card/:token` and its query. The preview routes list no values of a
+ * question's parameters: their widgets take typed values.
+ */
+export function previewQuestionClient(token: string): QuestionClient {
+  const base = `/api/preview-embed/card/${enc(token)}`;
+  return {
+    loadQuestion: () => api<Question>('GET', base),
+    runQuestion: (values, parameters, { pivot, signal }) =>
+      api<QueryResult>(
+        'GET',
+        `/api/preview-embed/${pivot ? 'pivot/' : ''}card/${enc(token)}/query?parameters=${enc(embedParameters(values, parameters))}`,
+        { signal },
+      ),
+    // The preview hides its download button.
+    downloadQuestion: async () => undefined,
+    parameterValues: async () => ({ values: [], has_more_values: false }),
   };
 }

@@ -180,8 +180,10 @@ export function iframeCode(): string {
 }
 
 /** The React code of the modular embedding SDK (sdk/README.md): its provider, auth config and dashboard component. */
-export function sdkCode(siteUrl: string, dashboardId: number, interactive: boolean): string {
-  const component = interactive ? 'InteractiveDashboard' : 'StaticDashboard';
+export function sdkCode(siteUrl: string, kind: 'dashboard' | 'question', id: number, interactive: boolean): string {
+  const noun = kind === 'dashboard' ? 'Dashboard' : 'Question';
+  const component = `${interactive ? 'Interactive' : 'Static'}${noun}`;
+  const props = kind === 'dashboard' ? `dashboardId={${id}} withTitle withDownloads` : `questionId={${id}}`;
   return `// npm install @analytics-server/embedding-sdk
 import { AnalyticsProvider, defineAnalyticsAuthConfig, ${component} } from '@analytics-server/embedding-sdk';
 
@@ -191,13 +193,13 @@ const authConfig = defineAnalyticsAuthConfig({ analyticsInstanceUrl: ${JSON.stri
 export function Analytics() {
   return (
     <AnalyticsProvider authConfig={authConfig} theme="light">
-      <${component} dashboardId={${dashboardId}} withTitle withDownloads />
+      <${component} ${props} />
     </AnalyticsProvider>
   );
 }`;
 }
 
 /** The iframe of a public link. */
-export function publicIframe(url: string): string {
-  return `<iframe src="${url}" title="Dashboard" frameborder="0" width="800" height="600" allowtransparency></iframe>`;
+export function publicIframe(url: string, title: string): string {
+  return `<iframe src="${url}" title=${JSON.stringify(title)} frameborder="0" width="800" height="600" allowtransparency></iframe>`;
 }
