@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import { e2eWarehouse } from '../support/e2e-warehouses';
-import { ADMIN, auth, setupAdmin } from '../support/factories';
+import { ADMIN, auth, makeUser, setupAdmin } from '../support/factories';
 import { waitForSync } from '../support/sync-wait';
 import { until } from '../support/until';
 import { reviewPage } from './support/a11y';
@@ -198,5 +198,84 @@ describeBrowser('saving and revising a question', () => {
       [other.id, 0, 0],
       [cardId, 4, 0],
     ]);
+  });
+
+  it("offers downloads as the viewer's permission says, before any download is refused", async () => {
+    const prices = (
+      await http()
+        .post('/api/card')
+        .set(auth(admin))
+        .send({
+          name: 'All prices',
+          display: 'table',
+          visualization_settings: {},
+          dataset_query: { type: 'native', database: db, native: { query: 'SELECT title, price FROM products ORDER BY id' } },
+        })
+        .expect(200)
+    ).body as { id: number };
+    const setDownload = async (download: 'none' | 'limited') => {
+      const graph = (await http().get('/api/permissions/graph').set(auth(admin)).expect(200)).body as { revision: number };
+      const access = { data: 'unrestricted', native: 'write', download: { schemas: download } };
+      await http()
+        .put('/api/permissions/graph')
+        .set(auth(admin))
+        .send({ revision: graph.revision, groups: { 1: { [db]: access } } })
+        .expect(200);
+    };
+    const viewer = await makeUser(app.t, admin);
+    await setDownload('none');
+    const other = await app.open(`/question/${prices.id}`);
+    await other.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await signIn(other, viewer.email, viewer.password);
+    const results = other.getByRole('grid', { name: 'Results' });
+    await results.getByText('Lamp').waitFor();
+    expect(await other.getByRole('button', { name: 'Download results' }).count()).toBe(0);
+
+    await setDownload('limited');
+    await other.reload();
+    await results.getByText('Lamp').waitFor();
+    await other.getByRole('button', { name: 'Download results' }).click();
+    await other.getByText('You may download up to 10,000 rows.').waitFor();
+    expect(await other.getByRole('menuitem', { name: '.csv' }).isVisible()).toBe(true);
+  });
+
+  it('formats a column: the table shows the price as currency, and the question keeps it in its column settings', async () => {
+    const priced = (
+      await http()
+        .post('/api/card')
+        .set(auth(admin))
+        .send({
+          name: 'Prices',
+          display: 'table',
+          visualization_settings: {},
+          dataset_query: { type: 'native', database: db, native: { query: 'SELECT title, price FROM products ORDER BY id' } },
+        })
+        .expect(200)
+    ).body as { id: number };
+    await page.goto(`${app.base}/question/${priced.id}`);
+    await until(async () => (await headers()).join() === 'title,price');
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    const panel = page.getByRole('dialog', { name: 'Visualization settings' });
+    await panel.getByRole('textbox', { name: 'Column to format' }).click();
+    await page.getByRole('option', { name: 'price', exact: true }).click();
+    await panel.getByRole('textbox', { name: 'Style' }).click();
+    await page.getByRole('option', { name: 'Currency' }).click();
+    await panel.getByLabel('Decimal places').fill('0');
+    await panel.getByLabel('Column title').fill('Price');
+    await until(async () => (await headers()).join() === 'title,Price ($)');
+    const cells = page.getByRole('grid', { name: 'Results' }).locator('[role="gridcell"][aria-colindex="2"]');
+    await until(async () => (await cells.allTextContents()).join() === '20,150,80');
+    await reviewPage(page, 'question-column-format');
+    await panel.getByRole('button', { name: 'Close' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Save changes to Prices' });
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const saved = (await http().get(`/api/card/${priced.id}`).set(auth(admin)).expect(200)).body as {
+      visualization_settings: Record<string, unknown>;
+    };
+    expect(saved.visualization_settings.column_settings).toEqual({
+      '["name","price"]': { number_style: 'currency', currency: 'USD', decimals: 0, column_title: 'Price' },
+    });
   });
 });

@@ -1,4 +1,4 @@
 /** The visualization components, shared by the public/embed pages and the React SDK. */
 export { Visualization } from './Visualization';
-export { supportedDisplays } from './registry';
-export type { CellClick, Column, Dataset, Settings, Theme, VisualizationProps } from './types';
+export { preloadDisplays, supportedDisplays } from './registry';
+export type { CellClick, ChartMarker, Column, Dataset, Settings, Theme, VisualizationProps } from './types';

@@ -33,6 +33,14 @@ export const supportedDisplays: readonly string[] = Object.keys(LOADERS);
 
 const cache = new Map<Loader, ComponentType<ChartProps>>();
 
+/**
+ * Starts loading the chunks of these displays now, so that a page that knows what it will draw (a dashboard, once
+ * its cards are known) fetches them while its queries run rather than after their rows arrive.
+ */
+export function preloadDisplays(displays: Iterable<string>): void {
+  for (const loader of new Set([...displays].map((d) => LOADERS[d] ?? LOADERS.table))) void loader().catch(() => undefined);
+}
+
 /** The lazy component for a display (one per loader, so bar and line share the same chunk and component). */
 export function componentFor(display: string): ComponentType<ChartProps> {
   const loader = LOADERS[display] ?? LOADERS.table;

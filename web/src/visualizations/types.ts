@@ -26,6 +26,15 @@ export interface CellClick {
   rowIndex: number;
   colIndex: number;
   value: unknown;
+  /** Where the click was, in client (viewport) coordinates, for a menu shown at the point. */
+  position?: { x: number; y: number };
+}
+
+/** A marker on a cartesian chart's x axis (a timeline event), at `x`: one of the rows' x values. */
+export interface ChartMarker {
+  key: string;
+  x: unknown;
+  label: string;
 }
 
 export interface VisualizationProps {
@@ -36,6 +45,8 @@ export interface VisualizationProps {
   height?: number;
   width?: number;
   onClickCell?: (e: CellClick) => void;
+  /** Drawn on the x axis of bar, line, area and combo charts; each a button named by its label. */
+  markers?: ChartMarker[];
 }
 
 /** What each drawn component receives: the props plus the measured size of its container. */

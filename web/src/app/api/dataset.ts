@@ -27,6 +27,8 @@ export interface DatasetResult {
     native_form?: { query?: string };
     results_metadata?: { columns?: Array<Record<string, unknown>> };
     rows_truncated?: number;
+    /** What the viewer may download of these rows (absent on shared results: the sharing settings decide). */
+    download_perms?: 'full' | 'limited' | 'none';
   };
 }
 

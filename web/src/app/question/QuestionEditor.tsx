@@ -1,16 +1,21 @@
 import { Alert, Skeleton, Stack } from '@mantine/core';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useBlocker } from 'react-router';
+import { useBlocker, useNavigate } from 'react-router';
 import type { Card } from '../api/card';
 import { runCard, runDataset, type DatasetResult } from '../api/dataset';
 import { ConfirmModal } from '../components/ConfirmModal';
+import { newQuery } from '../notebook/mbql';
+import { toMbql5 } from '../notebook/to-mbql5';
 import type { Mbql5Query } from '../notebook/types';
+import { adhocPath, adhocXrayPath } from './adhoc';
+import type { DrillAction } from './drill/drill';
 import { isNative, sameContent, type Draft } from './draft';
 import { FilterBar } from './FilterBar';
 import { toParameters, type TagValues } from './parameters';
 import { QuestionHeader } from './QuestionHeader';
 import { ResultsPane } from './results/ResultsPane';
 import { variableTags, type TemplateTags } from './sql/template-tags';
+import { useTimelines } from './timelines/TimelineControls';
 import { useRunner } from './use-runner';
 
 /** One empty map, so a question without tags does not compute its parameters anew on every render. */
@@ -23,9 +28,20 @@ const SqlEditor = lazy(() => import('./sql/SqlEditor').then((m) => ({ default: m
 /**
  * The question being edited: the header (name, Run, Save, the menu), the editor (SQL or the query builder), the
  * variables' filter bar and the results. `card` is the saved card (null for a new question); `initial` the draft
- * to start from. A saved question runs as soon as it opens.
+ * to start from. A saved question runs as soon as it opens, as does an ad-hoc one (`adhoc`: opened from its URL, drilled
+ * from the saved question `originalCardId`).
  */
-export function QuestionEditor({ card, initial, onReload }: { card: Card | null; initial: Draft; onReload(): void }) {
+export function QuestionEditor({
+  card,
+  initial,
+  onReload,
+  adhoc,
+}: {
+  card: Card | null;
+  initial: Draft;
+  onReload(): void;
+  adhoc?: { originalCardId: number | null };
+}) {
   const [draft, setDraft] = useState<Draft>(initial);
   const [values, setValues] = useState<TagValues>(() => defaultValues(initial));
   const runner = useRunner();
@@ -59,11 +75,38 @@ export function QuestionEditor({ card, initial, onReload }: { card: Card | null;
 
   // A saved question shows its answer at once, as in Metabase.
   useEffect(() => {
-    if (card) void run();
+    if (card || adhoc) void run();
     // Only on open: later runs are the person's.
   }, []);
 
   const setQuery = useCallback((q: Record<string, unknown>) => setDraft((d) => ({ ...d, dataset_query: q })), []);
+  // Drill-through: a structured query's values; of SQL, only a model's cells (as the model's own source).
+  const navigate = useNavigate();
+  const drillQuery = useMemo((): Mbql5Query | null => {
+    if (!native) return toMbql5(draft.dataset_query);
+    return card?.type === 'model' && !dirty && nativeQuery.database !== null ? newQuery(nativeQuery.database, { card: card.id }) : null;
+  }, [native, draft.dataset_query, card, dirty, nativeQuery]);
+  const originalCardId = card?.id ?? adhoc?.originalCardId ?? null;
+  // The new question replaces this one without asking, as in Metabase (its URL keeps it; Back returns here).
+  const onDrill = (a: DrillAction) => {
+    allowLeave();
+    if (a.xray) return navigate(adhocXrayPath(a.query as unknown as Record<string, unknown>));
+    navigate(
+      adhocPath({
+        dataset_query: { ...a.query },
+        display: a.display ?? draft.display,
+        visualization_settings: a.display ? {} : draft.visualization_settings,
+        ...(originalCardId !== null ? { original_card_id: originalCardId } : {}),
+      }),
+    );
+  };
+  const timelines = useTimelines({
+    cardId: originalCardId,
+    collectionId: card?.collection_id ?? null,
+    result: shownResult,
+    display: draft.display,
+  });
+
   const canRun = native ? Boolean(nativeQuery.native.query.trim()) : Object.keys(draft.dataset_query).length > 0;
 
   return (
@@ -111,6 +154,10 @@ export function QuestionEditor({ card, initial, onReload }: { card: Card | null;
         onSettings={(visualization_settings) => setDraft((d) => ({ ...d, visualization_settings }))}
         name={draft.name || 'query_result'}
         downloadTarget={card && !dirty ? { cardId: card.id, parameters } : { query: { ...draft.dataset_query, parameters } }}
+        drillQuery={drillQuery}
+        onDrill={onDrill}
+        markers={timelines.markers}
+        timelineControls={timelines.controls}
       />
       <ConfirmModal
         opened={blocker.state === 'blocked'}

@@ -1,5 +1,5 @@
 import { ActionIcon, Badge, Button, Group, Menu, TextInput, Title } from '@mantine/core';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useBookmarks, useToggleBookmark } from '../api/bookmark';
 import { useUpdateCard, type Card } from '../api/card';
@@ -11,8 +11,12 @@ import { AddToDashboardModal } from './AddToDashboardModal';
 import { ModelColumnsDrawer } from './ModelColumnsDrawer';
 import { RevisionDrawer } from './RevisionDrawer';
 import { SaveDialog } from './SaveDialog';
+import { useCurrentUser } from '../api/user';
+import { questionTarget } from '../dashboards/sharing/target';
 
-type Dialog = 'save' | 'save-as' | 'history' | 'move' | 'columns' | 'dashboard' | null;
+const SharingModal = lazy(async () => ({ default: (await import('../dashboards/sharing/SharingModal')).SharingModal }));
+
+type Dialog = 'save' | 'save-as' | 'history' | 'move' | 'columns' | 'dashboard' | null | 'share';
 
 const KIND = { question: 'question', model: 'model', metric: 'metric' } as const;
 
@@ -40,6 +44,7 @@ export function QuestionHeader(props: {
   const toggleBookmark = useToggleBookmark();
   const bookmarked = card !== null && (bookmarks.data ?? []).some((b) => b.type === 'card' && b.item_id === card.id);
   const kind = KIND[draft.type];
+  const admin = useCurrentUser().data?.is_superuser === true;
   const title = draft.name || (card ? card.name : `New ${kind}`);
 
   return (
@@ -102,6 +107,13 @@ export function QuestionHeader(props: {
                   {bookmarked ? 'Remove from bookmarks' : 'Bookmark'}
                 </Menu.Item>
                 <Menu.Item onClick={() => setDialog('dashboard')}>Add to a dashboard</Menu.Item>
+                {admin && card.type === 'question' && <Menu.Item onClick={() => setDialog('share')}>Sharing and embedding</Menu.Item>}
+                {card.type !== 'metric' && card.dataset_query?.type === 'query' && (
+                  // An automatic dashboard of the saved question or model (Metabase's path; the x-ray page).
+                  <Menu.Item onClick={() => navigate(`/auto/dashboard/${card.type === 'model' ? 'model' : 'question'}/${card.id}`)}>
+                    X-ray this {kind}
+                  </Menu.Item>
+                )}
                 {card.can_write && (
                   <Menu.Item
                     color="red"
@@ -138,6 +150,11 @@ export function QuestionHeader(props: {
       {dialog === 'history' && card && <RevisionDrawer card={card} onClose={() => setDialog(null)} onReverted={props.onReload} />}
       {dialog === 'dashboard' && card && <AddToDashboardModal card={card} onClose={() => setDialog(null)} beforeLeave={props.allowLeave} />}
       {dialog === 'columns' && card && <ModelColumnsDrawer card={card} onClose={() => setDialog(null)} onSaved={props.onReload} />}
+      {dialog === 'share' && card && (
+        <Suspense fallback={null}>
+          <SharingModal target={questionTarget(card)} onClose={() => setDialog(null)} />
+        </Suspense>
+      )}
       {dialog === 'move' && card && (
         <CollectionPicker
           title={`Move ${card.name}`}

@@ -7,6 +7,7 @@ import { useDatabases, useTableMetadata } from '../api/database';
 import { NoPermission } from '../components/NoPermission';
 import { NotFound } from '../components/NotFound';
 import { usePageTitle } from '../components/PageTitle';
+import { parseAdhoc, type AdhocCard } from './adhoc';
 import { cardPath, emptyNative, fromCard, type CardType, type Draft } from './draft';
 import { QuestionEditor } from './QuestionEditor';
 
@@ -14,12 +15,16 @@ import { QuestionEditor } from './QuestionEditor';
  * `/question/:id-slug`, `/model/:id-slug`, `/metric/:id-slug`: a saved card, opened and run. `/question/new` (or
  * `/question/notebook`, the New menu's link) starts one: `?type=native` the SQL editor (`&database=ID`), `?table=ID`
  * the query builder on a table, else the query builder with nothing picked. `/model/new` starts a model.
+ * `/question#<base64 card>` is an ad-hoc question (a drill-through's), opened and run.
  */
 export function QuestionPage() {
   const splat = useParams()['*'] ?? '';
-  const area = (useLocation().pathname.split('/')[1] ?? 'question') as CardType;
+  const location = useLocation();
+  const area = (location.pathname.split('/')[1] ?? 'question') as CardType;
   const id = /^(\d+)(-|$)/.exec(splat)?.[1];
   if (id) return <SavedQuestion key={id} id={Number(id)} area={area} />;
+  const adhoc = splat === '' && area === 'question' ? parseAdhoc(location.hash) : null;
+  if (adhoc) return <AdhocQuestion key={location.hash} card={adhoc} />;
   if (splat === '' || splat === 'new' || splat === 'notebook') return <NewQuestion type={area} />;
   return <NotFound />;
 }
@@ -67,6 +72,19 @@ function NewQuestion({ type }: { type: CardType }) {
   const database = asked ?? databases.data?.[0]?.id ?? null;
   const query = native ? { ...emptyNative(database) } : {};
   return <QuestionEditor key={params.toString()} card={null} initial={newDraft(type, query)} onReload={() => undefined} />;
+}
+
+/** An ad-hoc question from its URL: not saved, run at once (Save makes it a new question). */
+function AdhocQuestion({ card }: { card: AdhocCard }) {
+  usePageTitle('New question');
+  const draft: Draft = {
+    ...newDraft('question', card.dataset_query),
+    display: card.display,
+    visualization_settings: card.visualization_settings,
+  };
+  return (
+    <QuestionEditor card={null} initial={draft} onReload={() => undefined} adhoc={{ originalCardId: card.original_card_id ?? null }} />
+  );
 }
 
 /** "Start a question" on a table (the browse pages' link): the query builder with the table picked. */

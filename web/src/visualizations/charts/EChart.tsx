@@ -7,21 +7,27 @@ export interface EChartProps {
   height: number;
   /** Called after the first 'finished' event of this option: the chart is drawn. */
   onReady: () => void;
-  onClick?: (seriesIndex: number, dataIndex: number) => void;
+  /** Called after each drawing with the instance (to place HTML over the chart: convertToPixel). */
+  onDrawn?: (chart: echarts.ECharts) => void;
+  onClick?: (seriesIndex: number, dataIndex: number, position?: { x: number; y: number }) => void;
 }
 
 /** One ECharts instance in a div of the given size; animations off so a screenshot is the same each time. */
-export function EChart({ option, width, height, onReady, onClick }: EChartProps) {
+export function EChart({ option, width, height, onReady, onClick, onDrawn }: EChartProps) {
   const el = useRef<HTMLDivElement>(null);
   const chart = useRef<echarts.ECharts | null>(null);
-  const handlers = useRef({ onReady, onClick });
-  handlers.current = { onReady, onClick };
+  const handlers = useRef({ onReady, onClick, onDrawn });
+  handlers.current = { onReady, onClick, onDrawn };
 
   useEffect(() => {
     if (!el.current) return;
     const c = echarts.init(el.current, undefined, { renderer: 'svg', width, height });
     chart.current = c;
-    c.on('click', (e) => handlers.current.onClick?.(e.seriesIndex ?? 0, e.dataIndex ?? 0));
+    c.on('click', (e) => {
+      const native = (e.event as { event?: MouseEvent } | undefined)?.event;
+      const position = native ? { x: native.clientX, y: native.clientY } : undefined;
+      handlers.current.onClick?.(e.seriesIndex ?? 0, e.dataIndex ?? 0, position);
+    });
     return () => {
       c.dispose();
       chart.current = null;
@@ -34,6 +40,7 @@ export function EChart({ option, width, height, onReady, onClick }: EChartProps)
     if (!c) return;
     const done = () => {
       c.off('finished', done);
+      handlers.current.onDrawn?.(c);
       handlers.current.onReady();
     };
     c.on('finished', done);

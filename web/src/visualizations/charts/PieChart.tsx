@@ -84,10 +84,10 @@ export default function PieChart({ data, settings, theme, width, height, onReady
     };
   }, [model, data, settings, p, width, height]);
   if (!model.slices.length) return <NoResults theme={theme} onReady={onReady} />;
-  const onClick = (_: number, dataIndex: number) => {
+  const onClick = (_: number, dataIndex: number, position?: { x: number; y: number }) => {
     const s = model.slices[dataIndex];
     if (s?.rowIndex !== null && s && onClickCell)
-      onClickCell({ rowIndex: s.rowIndex, colIndex: model.dimension, value: data.rows[s.rowIndex][model.dimension] });
+      onClickCell({ rowIndex: s.rowIndex, colIndex: model.dimension, value: data.rows[s.rowIndex][model.dimension], position });
   };
   return <EChart option={option} width={width} height={height} onReady={onReady} onClick={onClick} />;
 }

@@ -1,10 +1,13 @@
 import { Alert, Box, Button, Center, Drawer, Group, Loader, Menu, Select, Table, Text, useComputedColorScheme } from '@mantine/core';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { isApiError } from '../../api/client';
 import { download, type DownloadFormat, type ParameterValue } from '../../api/dataset';
 import { fileName } from '../../../dashboard/download';
 import { notifyError } from '../../notify';
-import { supportedDisplays, Visualization, type Settings } from '../../../visualizations';
+import { supportedDisplays, Visualization, type Settings, type VisualizationProps } from '../../../visualizations';
+import type { Mbql5Query } from '../../notebook/types';
+import { drillActions, type DrillAction, type DrillClick } from '../drill/drill';
+import { DrillMenu } from '../drill/DrillMenu';
 import type { RunState } from '../use-runner';
 import { formatCell } from './format';
 import { ResultsTable } from './ResultsTable';
@@ -44,14 +47,33 @@ export function ResultsPane(props: {
   onSettings(settings: Settings): void;
   name: string;
   downloadTarget: DownloadTarget;
+  /** The structured query the answer is of (null for SQL): a click on a value then offers drill-through. */
+  drillQuery?: Mbql5Query | null;
+  onDrill?(action: DrillAction): void;
+  /** Drawn over time-series charts (timeline events); the toggle and the event form come from the page. */
+  markers?: VisualizationProps['markers'];
+  timelineControls?: ReactNode;
 }) {
   const { runner, display } = props;
   const scheme = useComputedColorScheme('light');
   const [detail, setDetail] = useState<number | null>(null);
+  const [drill, setDrill] = useState<{ click: DrillClick; at: { x: number; y: number } } | null>(null);
   const [settingsOpen, setSettingsOpen] = useState(false);
-  // The server says nothing of download permissions before a download: a refused one (403) hides the menu.
-  const [mayDownload, setMayDownload] = useState(true);
+  // The answer says what its viewer may download; a refused download (403: the grants changed since) hides the menu too.
+  const [refused, setRefused] = useState(false);
   const result = runner.result;
+  const downloads = result?.data.download_perms ?? 'full';
+  const mayDownload = !refused && downloads !== 'none';
+
+  /** A click on a value: the drill menu when the query offers any action there, else the row's detail. */
+  const onValue = (row: number, col: number, at: { x: number; y: number } | undefined): boolean => {
+    const query = props.drillQuery;
+    if (!query || !result || !props.onDrill) return false;
+    const click: DrillClick = { query, cols: result.data.cols, row: result.data.rows[row] ?? [], colIndex: col };
+    if (!drillActions(click, [], '').length) return false;
+    setDrill({ click, at: at ?? { x: window.innerWidth / 2, y: window.innerHeight / 2 } });
+    return true;
+  };
 
   const onDownload = async (format: DownloadFormat) => {
     try {
@@ -62,7 +84,7 @@ export function ResultsPane(props: {
       a.click();
       setTimeout(() => URL.revokeObjectURL(a.href), 1000);
     } catch (e) {
-      if (isApiError(e) && e.status === 403) setMayDownload(false);
+      if (isApiError(e) && e.status === 403) setRefused(true);
       notifyError(e instanceof Error ? e : String(e));
     }
   };
@@ -94,6 +116,7 @@ export function ResultsPane(props: {
                 </Button>
               </Menu.Target>
               <Menu.Dropdown>
+                {downloads === 'limited' && <Menu.Label>You may download up to 10,000 rows.</Menu.Label>}
                 {(['csv', 'xlsx', 'json'] as const).map((f) => (
                   <Menu.Item key={f} onClick={() => void onDownload(f)}>
                     .{f}
@@ -113,7 +136,13 @@ export function ResultsPane(props: {
           <Text c="dimmed">{runner.error ? 'No results: the query failed.' : 'Run the query to see its results.'}</Text>
         </Center>
       ) : display === 'table' || !supportedDisplays.includes(display) ? (
-        <ResultsTable cols={result.data.cols} rows={result.data.rows} onRowClick={setDetail} />
+        <ResultsTable
+          cols={result.data.cols}
+          rows={result.data.rows}
+          settings={props.settings}
+          onRowClick={setDetail}
+          onCellClick={onValue}
+        />
       ) : (
         <Box h={400}>
           <Visualization
@@ -121,9 +150,24 @@ export function ResultsPane(props: {
             settings={props.settings}
             data={result.data}
             theme={scheme === 'dark' ? 'night' : 'light'}
-            onClickCell={(e) => setDetail(e.rowIndex)}
+            onClickCell={(e) => {
+              if (!onValue(e.rowIndex, e.colIndex, e.position)) setDetail(e.rowIndex);
+            }}
+            markers={props.markers}
           />
         </Box>
+      )}
+      {result && props.timelineControls}
+      {drill && props.onDrill && (
+        <DrillMenu
+          click={drill.click}
+          at={drill.at}
+          onClose={() => setDrill(null)}
+          onDrill={(a) => {
+            setDrill(null);
+            props.onDrill?.(a);
+          }}
+        />
       )}
       {result && detail !== null && result.data.rows[detail] && (
         <Drawer
@@ -139,7 +183,7 @@ export function ResultsPane(props: {
               {result.data.cols.map((c, i) => (
                 <Table.Tr key={`${c.name}-${i}`}>
                   <Table.Th scope="row">{c.display_name}</Table.Th>
-                  <Table.Td>{formatCell(result.data.rows[detail][i], c)}</Table.Td>
+                  <Table.Td>{formatCell(result.data.rows[detail][i], c, props.settings)}</Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>

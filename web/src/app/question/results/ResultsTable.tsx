@@ -2,7 +2,8 @@ import { Box, UnstyledButton } from '@mantine/core';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useMemo, useRef, useState } from 'react';
 import type { ResultColumn } from '../../api/dataset';
-import { formatCell } from './format';
+import type { Settings } from '../../../visualizations';
+import { formatCell, headerOf } from './format';
 
 const ROW_HEIGHT = 32;
 const COL_WIDTH = 180;
@@ -13,10 +14,24 @@ type Sort = { col: number; dir: 'asc' | 'desc' } | null;
 
 /**
  * The rows as a grid that draws only what is in view (TanStack Virtual), so 2,000 rows scroll as smoothly as 20.
- * A column's header sorts the rows shown (ascending, descending, as they came); a row opens its object detail.
+ * A column's header sorts the rows shown (ascending, descending, as they came); a row opens its object detail, or a
+ * cell its drill-through menu when `onCellClick` takes it (answers true).
  * ARIA grid roles: the row count and each row's index are announced though most rows are not in the page.
  */
-export function ResultsTable({ cols, rows, onRowClick }: { cols: ResultColumn[]; rows: unknown[][]; onRowClick(index: number): void }) {
+export function ResultsTable({
+  cols,
+  rows,
+  settings,
+  onRowClick,
+  onCellClick,
+}: {
+  cols: ResultColumn[];
+  rows: unknown[][];
+  /** The question's settings: its `column_settings` format the cells and titles. */
+  settings?: Settings;
+  onRowClick(index: number): void;
+  onCellClick?(row: number, col: number, at: { x: number; y: number }): boolean;
+}) {
   const [sort, setSort] = useState<Sort>(null);
   const order = useMemo(() => {
     const idx = rows.map((_, i) => i);
@@ -69,7 +84,7 @@ export function ResultsTable({ cols, rows, onRowClick }: { cols: ResultColumn[];
                 onClick={() => cycle(i)}
                 style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
               >
-                {c.display_name}
+                {headerOf(c, settings)}
                 {sort?.col === i ? (sort.dir === 'asc' ? ' ▲' : ' ▼') : ''}
               </UnstyledButton>
             </div>
@@ -85,7 +100,12 @@ export function ResultsTable({ cols, rows, onRowClick }: { cols: ResultColumn[];
               key={v.key}
               role="row"
               aria-rowindex={v.index + 2}
-              onClick={() => onRowClick(index)}
+              onClick={(e) => {
+                const cell = (e.target as HTMLElement).closest('[role="gridcell"]');
+                const col = Number(cell?.getAttribute('aria-colindex')) - 1;
+                if (col >= 0 && onCellClick?.(index, col, { x: e.clientX, y: e.clientY })) return;
+                onRowClick(index);
+              }}
               onKeyDown={(e) => {
                 if (e.key === 'Enter') onRowClick(index);
               }}
@@ -117,7 +137,7 @@ export function ResultsTable({ cols, rows, onRowClick }: { cols: ResultColumn[];
                     fontSize: 14,
                   }}
                 >
-                  {formatCell(row[i], c)}
+                  {formatCell(row[i], c, settings)}
                 </div>
               ))}
             </div>
