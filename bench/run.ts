@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: every benchmark suite, or those named in BENCH_SUITE (comma-separated: `query`, `content`, `dashboard`,
  * `download`, `embed`, `floor`, `upload`, `xray`, `rss`, `start`, `burst`, `crowd`, `admin`,
- * `dashboards`; `soak`: 10 minutes, only when named).
+ * `dashboards`, `policy`; `soak`: 10 minutes, only when named).
  * Each suite rewrites its own section of bench/results.md and leaves the others' figures as they were.
  */
 import * as fs from 'node:fs';
@@ -15,6 +15,7 @@ import { dashboardCrowdBench } from './dashboard-crowd';
 import { downloadBench } from './download';
 import { embedBench } from './embed';
 import { floorBench } from './floor';
+import { policyBench } from './policy';
 import { ROOT } from './http';
 import { queryOverheadBench } from './query-overhead';
 import { rssSeriesBench } from './rss-series';
@@ -41,6 +42,7 @@ const SUITES: Record<string, () => Promise<string>> = {
   crowd: crowdBench,
   admin: adminBench,
   dashboards: dashboardCrowdBench,
+  policy: policyBench,
 };
 const RESULTS = path.join(ROOT, 'bench', 'results.md');
 
