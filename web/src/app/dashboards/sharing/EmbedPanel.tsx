@@ -160,9 +160,9 @@ export function EmbedPanel({ target, siteUrl }: { target: ShareTarget; siteUrl: 
       </Group>
       <Group align="flex-start" wrap="nowrap" gap="xs">
         <Code block style={{ flex: 1 }} aria-label="Iframe code" tabIndex={0}>
-          {iframeCode()}
+          {iframeCode(target.kind)}
         </Code>
-        <CopyAction value={iframeCode()} name="the iframe code" />
+        <CopyAction value={iframeCode(target.kind)} name="the iframe code" />
       </Group>
     </Stack>
   );

@@ -31,12 +31,16 @@ export function hashOptions(o: { bordered: boolean; titled: boolean; theme: stri
 
 const json = (v: unknown, indent = 2) => JSON.stringify(v, null, indent).replace(/\n/g, `\n${' '.repeat(indent)}`);
 
+/** A Ruby double-quoted string: JSON's escapes, and `#` escaped where Ruby would interpolate (`#{`, `#$`, `#@`). */
+const rubyString = (v: string) => JSON.stringify(v).replace(/#(?=[{$@])/g, '\\#');
+
 function ruby(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(ruby).join(', ')}]`;
   if (v && typeof v === 'object')
     return `{ ${Object.entries(v)
-      .map(([k, x]) => `${JSON.stringify(k)} => ${ruby(x)}`)
+      .map(([k, x]) => `${rubyString(k)} => ${ruby(x)}`)
       .join(', ')} }`;
+  if (typeof v === 'string') return rubyString(v);
   return v === null ? 'nil' : JSON.stringify(v);
 }
 
@@ -53,10 +57,14 @@ function python(v: unknown): string {
 
 function java(v: unknown): string {
   if (Array.isArray(v)) return `List.of(${v.map(java).join(', ')})`;
-  if (v && typeof v === 'object')
-    return `Map.of(${Object.entries(v)
-      .map(([k, x]) => `${JSON.stringify(k)}, ${java(x)}`)
-      .join(', ')})`;
+  if (v && typeof v === 'object') {
+    const entries = Object.entries(v);
+    // Map.of takes at most ten pairs.
+    if (entries.length > 10) return `Map.ofEntries(${entries.map(([k, x]) => `Map.entry(${JSON.stringify(k)}, ${java(x)})`).join(', ')})`;
+    return `Map.of(${entries.map(([k, x]) => `${JSON.stringify(k)}, ${java(x)}`).join(', ')})`;
+  }
+  // A whole number beyond an int is a long literal.
+  if (typeof v === 'number' && Number.isInteger(v) && Math.abs(v) > 2147483647) return `${v}L`;
   return JSON.stringify(v);
 }
 
@@ -109,7 +117,7 @@ iframe_url = SITE_URL + "${url}" + token + "${c.hash}"`;
       return `# gem install jwt
 require 'jwt'
 
-SITE_URL = ${JSON.stringify(c.siteUrl)}
+SITE_URL = ${rubyString(c.siteUrl)}
 SECRET_KEY = ENV.fetch('EMBEDDING_SECRET_KEY') # ${KEY_PLACEHOLDER}
 
 payload = {
@@ -168,10 +176,10 @@ func embedURL() (string, error) {
 }
 
 /** The iframe the host's page writes, with the URL its backend signed. */
-export function iframeCode(): string {
+export function iframeCode(resource: 'dashboard' | 'question'): string {
   return `<iframe
   src="{{iframeUrl}}"
-  title="Embedded dashboard"
+  title="Embedded ${resource}"
   frameborder="0"
   width="800"
   height="600"
