@@ -74,7 +74,12 @@ describe.each(availableEngines(['postgres']).map((e) => [e]))('one run for ident
   it('shares a run only between callers of the same permissions', async () => {
     await probe.close();
     const callers = [admin, users[0].session, users[1].session, users[2].session];
-    const answers = Promise.all(callers.map((session) => ask(session, probe.sql('perms', { select: '1 AS n' })).then((r) => r)));
+    const send = (session: string) => ask(session, probe.sql('perms', { select: '1 AS n' })).then((r) => r);
+    // The first user's run is under way before the second asks: a run still waiting for its query slot is joined
+    // only by its owner's queries, and two requests of one instant could both find the other's run waiting.
+    const first = [send(admin), send(users[0].session)];
+    await inFlight(2, 2);
+    const answers = Promise.all([...first, send(users[1].session), send(users[2].session)]);
     // The admin's run, the run of the two users of the same groups, and the third user's.
     await inFlight(3, 4);
     await until(async () => (await probe.running('perms')) === 3);
