@@ -157,6 +157,14 @@ describeBrowser('dashboards in the application', () => {
     await wire('Product count', 'Category');
     await page.getByRole('tab', { name: 'Tab 1' }).click();
     await wire('All products', 'Category');
+    // The other question of this tab shows the same column: wired by itself, which can be undone.
+    const column = (name: string) => card(name).getByLabel(/^Column filtered by/);
+    const notice = page.getByRole('status').filter({ hasText: 'Also wired to 1 other card showing the same column' });
+    await notice.waitFor();
+    expect(await column('Products per category').inputValue()).toBe('Category');
+    await notice.getByRole('button', { name: 'Undo' }).click();
+    await until(async () => (await column('Products per category').inputValue()) === '');
+    expect(await column('All products').inputValue()).toBe('Category');
     await wire('Products per category', 'Category');
     await reviewPage(page, 'dashboard-editing-filter');
     await settings.getByRole('button', { name: 'Close the filter settings' }).click();

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './client';
 import { dashboardKeys } from './dashboard';
-import type { DashboardData, DashcardAction, DashcardCard } from './dashboard-view';
+import type { DashboardData, DashcardAction, DashcardCard, TableFields } from './dashboard-types';
 import type { Dto } from './schema';
 
 /**
@@ -80,10 +80,7 @@ export function useCopyDashboard(id: number) {
 }
 
 /** `GET /api/table/:id/query_metadata`: the fields of a question's table, each a column a filter can narrow. */
-export interface TableFields {
-  id: number;
-  fields: Array<{ id: number; name: string; display_name: string; base_type?: string }>;
-}
+export type { TableFields } from './dashboard-types';
 
 export function useTableFields(tableId: number | null | undefined) {
   return useQuery({

@@ -17,7 +17,7 @@ import { CardSettingsModal } from './CardSettingsModal';
 import { EditTabs } from './EditTabs';
 import { FilterEditor } from './FilterEditor';
 import { MappingCard } from './MappingCard';
-import { withMapping } from './mapping';
+import { autoWireTargets, wiringForNewCard, withMapping } from './mapping';
 
 /**
  * The dashboard's editor: a working copy changed freely (cards, layout, tabs, filters and their wiring), sent as one
@@ -31,6 +31,8 @@ export function DashboardEditor(props: { dashboard: DashboardData; initialTab: n
   const [addingAction, setAddingAction] = useState(false);
   const [selected, setSelected] = useState<string | null>(null);
   const [settingsOf, setSettingsOf] = useState<number | null>(null);
+  /** The cards a filter was just wired to by itself (same column as the card the person wired), for Undo. */
+  const [autoWired, setAutoWired] = useState<{ parameterId: string; dashcardIds: number[] } | null>(null);
   const update = useUpdateDashboard(dashboard.id);
   const current = tab !== null && draft.tabs.some((t) => t.id === tab) ? tab : (draft.tabs[0]?.id ?? null);
   const shown = draft.dashcards.filter((dc) => edit.onTab(dc, current, draft.tabs));
@@ -55,15 +57,35 @@ export function DashboardEditor(props: { dashboard: DashboardData; initialTab: n
       },
     });
 
+  // Wiring a card wires the other cards of this tab that show the same column, as Metabase does (undoable).
+  const wire = (dc: DashcardData, parameterId: string, target: unknown | null) => {
+    let next = edit.updateCard(draft, dc.id, { parameter_mappings: withMapping(dc, parameterId, target) });
+    const auto = target === null ? [] : autoWireTargets(shown, dc, parameterId, target);
+    for (const a of auto) {
+      const other = next.dashcards.find((d) => d.id === a.dashcardId)!;
+      next = edit.updateCard(next, a.dashcardId, { parameter_mappings: withMapping(other, parameterId, a.target) });
+    }
+    setAutoWired(auto.length ? { parameterId, dashcardIds: auto.map((a) => a.dashcardId) } : null);
+    setDraft(next);
+  };
+  const undoAutoWire = () => {
+    if (!autoWired) return;
+    let next = draft;
+    for (const id of autoWired.dashcardIds) {
+      const dc = next.dashcards.find((d) => d.id === id);
+      if (dc) next = edit.updateCard(next, id, { parameter_mappings: withMapping(dc, autoWired.parameterId, null) });
+    }
+    setDraft(next);
+    setAutoWired(null);
+  };
+  const select = (id: string | null) => {
+    setSelected(id);
+    setAutoWired(null);
+  };
+
   const renderCard = (dc: DashcardData) => {
     if (parameter && dc.card) {
-      return (
-        <MappingCard
-          dashcard={dc}
-          parameter={parameter}
-          onTarget={(target) => setDraft(edit.updateCard(draft, dc.id, { parameter_mappings: withMapping(dc, parameter.id, target) }))}
-        />
-      );
+      return <MappingCard dashcard={dc} parameter={parameter} onTarget={(target) => wire(dc, parameter.id, target)} />;
     }
     const actions = (
       <CardEditActions
@@ -185,7 +207,7 @@ export function DashboardEditor(props: { dashboard: DashboardData; initialTab: n
             size="compact-sm"
             variant={p.id === selected ? 'filled' : 'light'}
             aria-pressed={p.id === selected}
-            onClick={() => setSelected(p.id === selected ? null : p.id)}
+            onClick={() => select(p.id === selected ? null : p.id)}
           >
             {p.name}
           </Button>
@@ -201,6 +223,19 @@ export function DashboardEditor(props: { dashboard: DashboardData; initialTab: n
       </Group>
       <Group align="flex-start" wrap="nowrap" gap="md">
         <Box style={{ flex: 1, minWidth: 0 }}>
+          {parameter && autoWired?.parameterId === parameter.id && (
+            <Alert role="status" mb="sm" color="blue" title={`${parameter.name} is wired to more cards`}>
+              <Group justify="space-between">
+                <Text size="sm">
+                  Also wired to {autoWired.dashcardIds.length} other {autoWired.dashcardIds.length === 1 ? 'card' : 'cards'} showing the
+                  same column.
+                </Text>
+                <Button size="compact-sm" variant="default" onClick={undoAutoWire}>
+                  Undo
+                </Button>
+              </Group>
+            </Alert>
+          )}
           {shown.length === 0 ? (
             <Text c="dimmed">Add a question or a card to this {draft.tabs.length ? 'tab' : 'dashboard'}.</Text>
           ) : (
@@ -224,9 +259,9 @@ export function DashboardEditor(props: { dashboard: DashboardData; initialTab: n
             onChange={changeParameter}
             onRemove={() => {
               setDraft(edit.removeParameter(draft, parameter.id));
-              setSelected(null);
+              select(null);
             }}
-            onClose={() => setSelected(null)}
+            onClose={() => select(null)}
           />
         )}
       </Group>
@@ -256,7 +291,11 @@ export function DashboardEditor(props: { dashboard: DashboardData; initialTab: n
         <AddQuestionModal
           onClose={() => setAdding(false)}
           onPick={(card) => {
-            setDraft(edit.addCard(draft, current, card));
+            const added = edit.addCard(draft, current, card);
+            const dc = added.dashcards[added.dashcards.length - 1];
+            // The filters already wired to this column on other cards take the new card too.
+            const wiring = wiringForNewCard(dc, draft.dashcards, draft.parameters);
+            setDraft(wiring.length ? edit.updateCard(added, dc.id, { parameter_mappings: wiring }) : added);
             setAdding(false);
           }}
         />

@@ -7,11 +7,22 @@ import { mappingOf, targetOptions } from './mapping';
 export function MappingCard(props: { dashcard: DashcardData; parameter: DashboardParameter; onTarget: (target: unknown | null) => void }) {
   const card = props.dashcard.card!;
   const table = useTableFields(card.dataset_query?.type === 'native' ? null : card.table_id);
-  const options = targetOptions(card, table.data);
+  const options = targetOptions(card, table.data, props.parameter);
   const current = mappingOf(props.dashcard, props.parameter.id);
   const value = current ? JSON.stringify(current.target) : null;
-  // A saved target not among the suggestions (a column renamed since) stays choosable.
-  const data = value && !options.some((o) => o.value === value) ? [...options, { value, label: 'Current column' }] : options;
+  // A saved target not among the options (a column renamed since) stays choosable.
+  const all =
+    value && !options.some((o) => o.value === value) ? [...options, { value, label: 'Current column', suggested: true }] : options;
+  const item = (o: { value: string; label: string }) => ({ value: o.value, label: o.label });
+  const suggested = all.filter((o) => o.suggested).map(item);
+  const others = all.filter((o) => !o.suggested).map(item);
+  const data =
+    suggested.length && others.length
+      ? [
+          { group: 'Suggested', items: suggested },
+          { group: 'Other columns', items: others },
+        ]
+      : all.map(item);
   return (
     <Paper withBorder radius="md" p="sm" h="100%" component="section" aria-label={card.name} bg="var(--mantine-color-blue-light)">
       <Text fw={700} size="sm" mb="xs">
@@ -25,7 +36,7 @@ export function MappingCard(props: { dashcard: DashcardData; parameter: Dashboar
         <Select
           label={`Column filtered by ${props.parameter.name}`}
           placeholder="Choose a column"
-          data={data.map((o) => ({ value: o.value, label: o.label }))}
+          data={data}
           value={value}
           clearable
           searchable
