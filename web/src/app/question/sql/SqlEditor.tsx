@@ -1,4 +1,5 @@
 import { Alert, Box, Button, Group, Select, Text } from '@mantine/core';
+import { closeCompletion } from '@codemirror/autocomplete';
 import type { EditorView } from '@codemirror/view';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useDatabaseMetadata, useDatabases } from '../../api/database';
@@ -59,6 +60,11 @@ export function SqlEditor({ query, onChange, onRun, onCancel, running, error }: 
   useEffect(() => {
     view.current?.dispatch({ effects: language.reconfigure(languageFor(engine, metadata.data?.tables ?? [])) });
   }, [engine, metadata.data]);
+
+  // A run from the button: the completions typed into are no longer wanted over the results.
+  useEffect(() => {
+    if (running && view.current) closeCompletion(view.current);
+  }, [running]);
 
   const insert = (text: string) => {
     const v = view.current;

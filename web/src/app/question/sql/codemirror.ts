@@ -1,4 +1,4 @@
-import { autocompletion, completionKeymap } from '@codemirror/autocomplete';
+import { autocompletion, closeCompletion, completionKeymap, completionStatus } from '@codemirror/autocomplete';
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { MariaSQL, PostgreSQL, sql, SQLite, StandardSQL, type SQLDialect, type SQLNamespace } from '@codemirror/lang-sql';
 import { bracketMatching, HighlightStyle, syntaxHighlighting } from '@codemirror/language';
@@ -68,6 +68,7 @@ export const languageFor = (engine: string | undefined, tables: readonly Metadat
 
 export function createEditor(parent: HTMLElement, doc: string, hooks: { current: EditorHooks }, lang: Extension): EditorView {
   const run = (view: EditorView) => {
+    closeCompletion(view);
     const sel = view.state.selection.main;
     hooks.current.onRun(sel.empty ? undefined : view.state.sliceDoc(sel.from, sel.to));
     return true;
@@ -93,6 +94,9 @@ export function createEditor(parent: HTMLElement, doc: string, hooks: { current:
         EditorView.contentAttributes.of({ 'aria-label': 'SQL query', 'aria-multiline': 'true' }),
         EditorView.updateListener.of((u) => {
           if (u.docChanged) hooks.current.onChange(u.state.doc.toString());
+          // Completions that arrive once the editor has lost focus (typed, then Run clicked at once) would stay open
+          // over the results: closed, after this update (an update cannot dispatch another).
+          if (completionStatus(u.state) !== null && !u.view.hasFocus) queueMicrotask(() => closeCompletion(u.view));
         }),
       ],
     }),
