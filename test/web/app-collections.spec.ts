@@ -17,6 +17,7 @@ interface Row {
   collection_id: number | null;
   archived: boolean;
   location?: string;
+  collection_position?: number | null;
 }
 
 /**
@@ -122,6 +123,22 @@ describeBrowser('home and collections', () => {
     expect(byModel.data.map((i) => i.name)).toEqual(['Overview', 'Orders', 'Revenue', 'Regional']);
     await until(async () => (await itemNames())[0] === 'Overview');
     expect(await itemNames()).toEqual(byModel.data.map((i) => i.name));
+  });
+
+  it('pins a question from its menu, drawn with a preview, and unpins it again', async () => {
+    await page.getByRole('button', { name: 'Actions for Orders' }).click();
+    await page.getByRole('menuitem', { name: 'Pin' }).click();
+    const pinned = page.getByRole('article', { name: 'Orders' });
+    await page.getByRole('region', { name: 'Pinned' }).getByRole('article', { name: 'Orders' }).waitFor();
+    await items().getByRole('link', { name: 'Orders' }).waitFor({ state: 'detached' });
+    expect((await get<Row>(`/api/card/${ids.Orders}`)).collection_position).not.toBeNull();
+    // The question run as saved (SELECT 1 AS n), drawn small.
+    const preview = pinned.getByRole('figure', { name: 'Preview of Orders' });
+    await until(async () => /\b1\b/.test((await preview.textContent()) ?? ''));
+    await reviewPage(page, 'collection-pinned');
+    await pinned.getByRole('button', { name: 'Unpin Orders' }).click();
+    await items().getByRole('link', { name: 'Orders' }).waitFor();
+    expect((await get<Row>(`/api/card/${ids.Orders}`)).collection_position).toBeNull();
   });
 
   it('selects several items and moves them with the collection picker; trashes another', async () => {

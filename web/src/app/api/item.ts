@@ -89,3 +89,12 @@ export const useArchiveItems = () =>
 /** Deletes trashed items for good. */
 export const useDeleteItems = () =>
   useItemsMutation(({ items }: { items: ItemRef[] }) => each(items, (item) => api('DELETE', resourceOf(item))));
+
+/** What a collection can pin (put first, with a preview): questions, models, metrics and dashboards. */
+export const PINNABLE = new Set(['card', 'dataset', 'metric', 'dashboard']);
+
+/** Pins an item first in its collection (`collection_position`), or unpins it (null). */
+export const usePinItem = () =>
+  useItemsMutation(({ item, pinned }: { item: ItemRef; pinned: boolean }) =>
+    each([item], (i) => api('PUT', resourceOf(i), { body: { collection_position: pinned ? 1 : null } })),
+  );

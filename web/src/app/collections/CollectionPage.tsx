@@ -16,6 +16,7 @@ import {
   Table,
   Text,
   Title,
+  Tooltip,
   UnstyledButton,
   VisuallyHidden,
 } from '@mantine/core';
@@ -32,13 +33,14 @@ import {
   type CollectionItem,
   type ItemsQuery,
 } from '../api/collection';
-import { itemPath, useArchiveItems, useMoveItems } from '../api/item';
+import { itemPath, PINNABLE, useArchiveItems, useMoveItems, usePinItem } from '../api/item';
 import { useCurrentUser } from '../api/user';
 import { NotFound } from '../components/NotFound';
 import { usePageTitle } from '../components/PageTitle';
 import { notifySuccess } from '../notify';
 import { CollectionActions } from './CollectionActions';
 import { CollectionPicker } from './CollectionPicker';
+import { PinnedPreview } from './PinnedPreview';
 import { formatDate, modelLabel, MOVABLE } from './items';
 
 const PAGE_SIZE = 50;
@@ -93,15 +95,16 @@ export function CollectionPage() {
           to change what is in it.
         </Alert>
       )}
-      <Pinned id={id} />
+      <Pinned id={id} canWrite={!!c?.can_write && !c.archived} />
       <Items id={id} canWrite={!!c?.can_write && !c.archived} />
     </Stack>
   );
 }
 
 /** Pinned items, shown apart as cards, as the collection's owners chose to put them first. */
-function Pinned({ id }: { id: CollectionId }) {
+function Pinned({ id, canWrite }: { id: CollectionId; canWrite: boolean }) {
   const pinned = useCollectionItems(id, { pinned_state: 'is_pinned', sort_column: 'name', sort_direction: 'asc' });
+  const pin = usePinItem();
   const items = pinned.data?.data ?? [];
   if (!items.length) return null;
   return (
@@ -112,11 +115,27 @@ function Pinned({ id }: { id: CollectionId }) {
       <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} component="ul" m={0} p={0} style={{ listStyle: 'none' }}>
         {items.map((i) => (
           <li key={keyOf(i)}>
-            <Card withBorder padding="md" h="100%">
-              <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
-                {modelLabel(i.model)}
-                {i.display ? ` · ${i.display}` : ''}
-              </Text>
+            <Card withBorder padding="md" h="100%" component="article" aria-label={i.name}>
+              <Group justify="space-between" wrap="nowrap" gap="xs">
+                <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
+                  {modelLabel(i.model)}
+                  {i.display ? ` · ${i.display}` : ''}
+                </Text>
+                {canWrite && (
+                  <Tooltip label="Unpin">
+                    <ActionIcon
+                      variant="subtle"
+                      color="gray"
+                      size="sm"
+                      aria-label={`Unpin ${i.name}`}
+                      loading={pin.isPending && pin.variables?.item.id === i.id}
+                      onClick={() => pin.mutate({ item: i, pinned: false }, { onSuccess: () => notifySuccess(`${i.name} is unpinned.`) })}
+                    >
+                      <span aria-hidden="true">✕</span>
+                    </ActionIcon>
+                  </Tooltip>
+                )}
+              </Group>
               <Anchor component={Link} to={itemPath(i)} fw={700}>
                 {i.name}
               </Anchor>
@@ -125,6 +144,7 @@ function Pinned({ id }: { id: CollectionId }) {
                   {i.description}
                 </Text>
               )}
+              {(i.model === 'card' || i.model === 'metric') && <PinnedPreview id={i.id} name={i.name} />}
             </Card>
           </li>
         ))}
@@ -152,6 +172,7 @@ function Items({ id, canWrite }: { id: CollectionId; canWrite: boolean }) {
   const toggleBookmark = useToggleBookmark();
   const move = useMoveItems();
   const archive = useArchiveItems();
+  const pin = usePinItem();
   const rows = items.data?.data ?? [];
   const total = items.data?.total ?? 0;
   const marked = new Set(bookmarks.data?.map((b) => `${b.type}-${b.item_id}`));
@@ -273,6 +294,15 @@ function Items({ id, canWrite }: { id: CollectionId; canWrite: boolean }) {
                           {bt && (
                             <Menu.Item onClick={() => toggleBookmark.mutate({ type: bt, id: i.id, on: !isMarked })}>
                               {isMarked ? 'Remove bookmark' : 'Bookmark'}
+                            </Menu.Item>
+                          )}
+                          {movable && PINNABLE.has(i.model) && (
+                            <Menu.Item
+                              onClick={() =>
+                                pin.mutate({ item: i, pinned: true }, { onSuccess: () => notifySuccess(`${i.name} is pinned.`) })
+                              }
+                            >
+                              Pin
                             </Menu.Item>
                           )}
                           {movable && <Menu.Item onClick={() => setMoving([i])}>Move</Menu.Item>}
