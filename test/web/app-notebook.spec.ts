@@ -449,4 +449,38 @@ describeBrowser('the notebook (question builder)', () => {
     expect(edited.answer.status).toBe('completed');
     expect(edited.answer.data.rows).toEqual((await dataset(edited.sent)).data.rows);
   });
+
+  it('"New → Metric" builds a metric: one aggregation, drawn as a number, saved with the type metric', async () => {
+    await page.goto(`${app.base}/`);
+    await page.getByRole('button', { name: 'New', exact: true }).click();
+    await page.getByRole('menuitem', { name: 'Metric' }).click();
+    await until(() => pathOf(page) === '/metric/new');
+    await step('Data').waitFor();
+    await pick(step('Data'), 'Database', 'Shop');
+    await pick(step('Data'), 'Table', 'Orders');
+    const summarize = step('Summarize');
+    await summarize.getByRole('button', { name: 'Add metric' }).click();
+    await pick(summarize, 'Metric', 'Sum of');
+    await pick(summarize, 'Column', 'Total');
+    await summarize.getByRole('button', { name: 'Add metric' }).click();
+    const { sent, answer } = await run();
+    expect(answer.status).toBe('completed');
+    expect(answer.data.rows).toHaveLength(1);
+    expect((await dataset(sent)).data.rows).toEqual(answer.data.rows);
+
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Save new metric' });
+    await dialog.getByLabel('Name').fill('Order revenue');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await until(() => /^\/metric\/\d+/.test(pathOf(page)));
+    const id = Number(/\/metric\/(\d+)/.exec(pathOf(page))![1]);
+    const saved = (await http().get(`/api/card/${id}`).set(auth(admin)).expect(200)).body as {
+      type: string;
+      display: string;
+      name: string;
+    };
+    expect(saved).toMatchObject({ type: 'metric', display: 'scalar', name: 'Order revenue' });
+    const ran = (await http().post(`/api/card/${id}/query`).set(auth(admin)).send({}).expect(202)).body as Answer;
+    expect(ran.data.rows).toEqual(answer.data.rows);
+  });
 });

@@ -65,7 +65,7 @@ function NewQuestion({ type }: { type: CardType }) {
   const native = params.get('type') === 'native';
   const table = Number(params.get('table')) || null;
   const databases = useDatabases();
-  usePageTitle(native ? 'New SQL query' : type === 'model' ? 'New model' : 'New question');
+  usePageTitle(native ? 'New SQL query' : type === 'model' ? 'New model' : type === 'metric' ? 'New metric' : 'New question');
   const asked = Number(params.get('database')) || null;
   if (native && !asked && databases.isPending) return <Loading />;
   if (table !== null && !native) return <NewOnTable table={table} type={type} />;
@@ -99,7 +99,8 @@ const newDraft = (type: CardType, query: Record<string, unknown>): Draft => ({
   name: '',
   description: null,
   type,
-  display: 'table',
+  // A metric is one number (or its trend once broken out by time): drawn as a number until then.
+  display: type === 'metric' ? 'scalar' : 'table',
   visualization_settings: {},
   dataset_query: query,
   collection_id: null,

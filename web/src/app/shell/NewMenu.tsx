@@ -34,6 +34,9 @@ export function NewMenu() {
           <Menu.Item component={Link} to="/model/new">
             Model
           </Menu.Item>
+          <Menu.Item component={Link} to="/metric/new">
+            Metric
+          </Menu.Item>
         </Menu.Dropdown>
       </Menu>
       {creating && (
