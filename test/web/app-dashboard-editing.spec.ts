@@ -1,15 +1,13 @@
-import Database from 'better-sqlite3';
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { makeCard, tableQuery } from '../support/card-factories';
 import { makeDashboard } from '../support/dashboard-factories';
 import { ADMIN, auth, setupAdmin } from '../support/factories';
-import { waitForSync } from '../support/sync-wait';
 import { until } from '../support/until';
 import { reviewPage } from './support/a11y';
 import { AppServer, signIn, startAppServer } from './support/app-server';
 import { describeBrowser } from './support/browser';
+import { shopDatabase } from './support/shop-db';
 
 jest.setTimeout(300_000);
 
@@ -63,31 +61,22 @@ describeBrowser('editing, viewing and unsharing a dashboard', () => {
   beforeAll(async () => {
     app = await startAppServer();
     admin = await setupAdmin(app.t);
-    const db = new Database(path.join(app.dataDir, 'shop.db'));
-    db.exec(`
-      CREATE TABLE products (id INTEGER PRIMARY KEY, title TEXT NOT NULL, category TEXT);
-      INSERT INTO products VALUES (1, 'Lamp', 'Home'), (2, 'Pen', 'Office'), (3, 'Rug', 'Home'), (4, 'Kite', 'Toys');
-    `);
-    db.close();
-    const created = await http()
-      .post('/api/database')
-      .set(auth(admin))
-      .send({ engine: 'sqlite', name: 'Shop', details: { db: 'shop.db' } })
-      .expect(200);
-    await waitForSync(app.t, admin, created.body.id);
-    const meta = (await http().get(`/api/database/${created.body.id}/metadata`).set(auth(admin)).expect(200)).body as {
-      tables: Array<{ id: number; name: string; fields: Array<{ id: number; name: string }> }>;
-    };
-    const products = meta.tables.find((t) => t.name === 'products')!;
-    const id = products.fields.find((f) => f.name === 'id')!.id;
+    const shop = await shopDatabase(
+      app,
+      admin,
+      `CREATE TABLE products (id INTEGER PRIMARY KEY, title TEXT NOT NULL, category TEXT);
+      INSERT INTO products VALUES (1, 'Lamp', 'Home'), (2, 'Pen', 'Office'), (3, 'Rug', 'Home'), (4, 'Kite', 'Toys');`,
+    );
+    const products = shop.table('products');
+    const id = products.field('id');
     allProducts = (
-      await makeCard(app.t, admin, tableQuery(created.body.id, products.id, { 'order-by': [['asc', ['field', id, null]]] }), {
+      await makeCard(app.t, admin, tableQuery(shop.id, products.id, { 'order-by': [['asc', ['field', id, null]]] }), {
         name: 'All products',
         display: 'table',
       })
     ).id;
     productCount = (
-      await makeCard(app.t, admin, tableQuery(created.body.id, products.id, { aggregation: [['count']] }), {
+      await makeCard(app.t, admin, tableQuery(shop.id, products.id, { aggregation: [['count']] }), {
         name: 'Product count',
         display: 'scalar',
       })

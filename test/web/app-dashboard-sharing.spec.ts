@@ -1,15 +1,13 @@
-import Database from 'better-sqlite3';
 import jwt from 'jsonwebtoken';
-import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { makeCard, tableQuery } from '../support/card-factories';
 import { makeDashboard } from '../support/dashboard-factories';
 import { ADMIN, auth, setupAdmin } from '../support/factories';
-import { waitForSync } from '../support/sync-wait';
 import { until } from '../support/until';
 import { reviewPage } from './support/a11y';
 import { AppServer, signIn, startAppServer } from './support/app-server';
 import { describeBrowser } from './support/browser';
+import { shopDatabase } from './support/shop-db';
 
 jest.setTimeout(300_000);
 
@@ -41,25 +39,16 @@ describeBrowser('sharing and embedding a dashboard', () => {
   beforeAll(async () => {
     app = await startAppServer();
     admin = await setupAdmin(app.t);
-    const db = new Database(path.join(app.dataDir, 'shop.db'));
-    db.exec(`
-      CREATE TABLE products (id INTEGER PRIMARY KEY, title TEXT NOT NULL, category TEXT, state TEXT);
+    const shop = await shopDatabase(
+      app,
+      admin,
+      `CREATE TABLE products (id INTEGER PRIMARY KEY, title TEXT NOT NULL, category TEXT, state TEXT);
       INSERT INTO products VALUES
-        (1, 'Lamp', 'Home', 'CA'), (2, 'Pen', 'Office', 'NY'), (3, 'Rug', 'Home', 'NY'), (4, 'Kite', 'Toys', 'TX');
-    `);
-    db.close();
-    const created = await http()
-      .post('/api/database')
-      .set(auth(admin))
-      .send({ engine: 'sqlite', name: 'Shop', details: { db: 'shop.db' } })
-      .expect(200);
-    await waitForSync(app.t, admin, created.body.id);
-    const meta = (await http().get(`/api/database/${created.body.id}/metadata`).set(auth(admin)).expect(200)).body as {
-      tables: Array<{ id: number; name: string; fields: Array<{ id: number; name: string }> }>;
-    };
-    const products = meta.tables.find((t) => t.name === 'products')!;
-    const field = (name: string) => ['field', products.fields.find((f) => f.name === name)!.id, null];
-    const card = await makeCard(app.t, admin, tableQuery(created.body.id, products.id), { name: 'All products', display: 'table' });
+        (1, 'Lamp', 'Home', 'CA'), (2, 'Pen', 'Office', 'NY'), (3, 'Rug', 'Home', 'NY'), (4, 'Kite', 'Toys', 'TX');`,
+    );
+    const products = shop.table('products');
+    const field = (name: string) => ['field', products.field(name), null];
+    const card = await makeCard(app.t, admin, tableQuery(shop.id, products.id), { name: 'All products', display: 'table' });
     question = card.id;
     dash = (await makeDashboard(app.t, admin, { name: 'Shop overview' })).id;
     const parameters = [
