@@ -84,6 +84,29 @@ describeBrowser('the admin console: people and groups', () => {
     expect(await fieldDescription(page.getByLabel('New group name'))).toBe('A group with that name already exists.');
     await reviewPage(page, 'admin-groups');
     expect((await get<unknown[]>('/api/permissions/group')).length).toBe(groups.length);
+
+    // Renamed and back: a blank name is refused at the field, the new one is what the server holds.
+    const rename = async (from: string, to: string) => {
+      await page.getByRole('button', { name: `Actions for ${from}` }).click();
+      await page.getByRole('menuitem', { name: 'Rename group' }).click();
+      const dialog = page.getByRole('dialog', { name: `Rename ${from}` });
+      await dialog.getByLabel('Group name').fill(to);
+      await dialog.getByRole('button', { name: 'Rename' }).click();
+      return dialog;
+    };
+    const blank = await rename('Analysts', '  ');
+    await blank.getByText('Enter a name for the group.').waitFor();
+    await blank.getByRole('button', { name: 'Cancel' }).click();
+    await (await rename('Analysts', 'Data analysts')).waitFor({ state: 'detached' });
+    await until(async () =>
+      (await get<Array<{ id: number; name: string }>>('/api/permissions/group')).some(
+        (g) => g.id === groupId && g.name === 'Data analysts',
+      ),
+    );
+    await (await rename('Data analysts', 'Analysts')).waitFor({ state: 'detached' });
+    await until(async () =>
+      (await get<Array<{ id: number; name: string }>>('/api/permissions/group')).some((g) => g.id === groupId && g.name === 'Analysts'),
+    );
   });
 
   it('adds someone: the generated password is shown once, copies, and signs them in', async () => {

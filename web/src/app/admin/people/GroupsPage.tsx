@@ -1,23 +1,10 @@
-import {
-  ActionIcon,
-  Alert,
-  Anchor,
-  Button,
-  Group,
-  Menu,
-  Modal,
-  Skeleton,
-  Stack,
-  Table,
-  TextInput,
-  Title,
-  VisuallyHidden,
-} from '@mantine/core';
+import { ActionIcon, Alert, Anchor, Button, Group, Menu, Skeleton, Stack, Table, TextInput, Title, VisuallyHidden } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { useCreateGroup, useDeleteGroup, useGroups, useRenameGroup, type Group as PermissionsGroup } from '../../api/permissions';
 import { ConfirmModal } from '../../components/ConfirmModal';
+import { RenameModal } from '../../components/RenameModal';
 import { usePageTitle } from '../../components/PageTitle';
 import { showApiErrors } from '../../forms/api-errors';
 import { notifySuccess } from '../../notify';
@@ -136,34 +123,13 @@ function CreateGroupForm() {
 
 function RenameGroupModal({ group, onClose }: { group: PermissionsGroup; onClose(): void }) {
   const rename = useRenameGroup(group.id);
-  const form = useForm({
-    initialValues: { name: group.name },
-    validate: { name: (v) => (v.trim() ? null : 'Enter a name for the group.') },
-  });
-  const submit = form.onSubmit(async ({ name }) => {
-    try {
-      await rename.mutateAsync({ name: name.trim() });
-      notifySuccess(`The group is renamed ${name.trim()}.`);
-      onClose();
-    } catch (e) {
-      showApiErrors(form, e, { onOther: (m) => form.setFieldError('name', m) });
-    }
-  });
   return (
-    <Modal opened onClose={onClose} title={`Rename ${group.name}`}>
-      <form onSubmit={submit} noValidate aria-label="Rename group">
-        <Stack gap="md">
-          <TextInput label="Group name" data-autofocus {...form.getInputProps('name')} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={rename.isPending}>
-              Rename
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <RenameModal
+      kind="group"
+      name={group.name}
+      pending={rename.isPending}
+      rename={(name) => rename.mutateAsync({ name })}
+      onClose={onClose}
+    />
   );
 }

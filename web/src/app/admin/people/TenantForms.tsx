@@ -1,8 +1,9 @@
-import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { Button, Group, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useCreateTenant, useUpdateTenant, type Tenant } from '../../api/tenant';
 import { showApiErrors } from '../../forms/api-errors';
 import { notifySuccess } from '../../notify';
+import { RenameModal } from '../../components/RenameModal';
 
 /** Metabase's slug rule (src/modules/tenants/tenant-rules.ts): lower-case letters, digits, `-` and `_`. */
 const SLUG = /^[-_a-z0-9]{1,255}$/;
@@ -56,34 +57,13 @@ export function CreateTenantForm() {
 
 export function RenameTenantModal({ tenant, onClose }: { tenant: Tenant; onClose(): void }) {
   const update = useUpdateTenant();
-  const form = useForm({
-    initialValues: { name: tenant.name },
-    validate: { name: (v) => (v.trim() ? null : 'Enter a name for the tenant.') },
-  });
-  const submit = form.onSubmit(async ({ name }) => {
-    try {
-      await update.mutateAsync({ id: tenant.id, name: name.trim() });
-      notifySuccess(`The tenant is renamed ${name.trim()}.`);
-      onClose();
-    } catch (e) {
-      showApiErrors(form, e, { onOther: (m) => form.setFieldError('name', m) });
-    }
-  });
   return (
-    <Modal opened onClose={onClose} title={`Rename ${tenant.name}`}>
-      <form onSubmit={submit} noValidate aria-label="Rename tenant">
-        <Stack gap="md">
-          <TextInput label="Tenant name" data-autofocus {...form.getInputProps('name')} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={update.isPending}>
-              Rename
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <RenameModal
+      kind="tenant"
+      name={tenant.name}
+      pending={update.isPending}
+      rename={(name) => update.mutateAsync({ id: tenant.id, name })}
+      onClose={onClose}
+    />
   );
 }
