@@ -41,6 +41,7 @@ describeBrowser('dashboard filters, link cards and clicks', () => {
   let dash: number;
   let allProducts: number;
   let productCount: number;
+  let customers: { db: number; id: number; field(name: string): number };
   const http = () => app.t.http();
   const dashboard = async () => (await http().get(`/api/dashboard/${dash}`).set(auth(admin)).expect(200)).body as Dashboard;
   const card = (name: string) => page.getByRole('region', { name, exact: true });
@@ -76,8 +77,12 @@ describeBrowser('dashboard filters, link cards and clicks', () => {
       admin,
       `CREATE TABLE products (id INTEGER PRIMARY KEY, title TEXT NOT NULL, category TEXT);
       INSERT INTO products VALUES (1, 'Lamp', 'Home'), (2, 'Pen', 'Office'), (3, 'Rug', 'Home'), (4, 'Kite', 'Toys'),
-        (5, 'Vase', 'Home'), (6, 'Ink', 'Office');`,
+        (5, 'Vase', 'Home'), (6, 'Ink', 'Office');
+      CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+      WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1200)
+        INSERT INTO customers SELECT i, printf('Customer %04d', i) FROM n;`,
     );
+    customers = { db: shop.id, ...shop.table('customers') };
     const products = shop.table('products');
     const field = products.field;
     allProducts = (
@@ -237,5 +242,59 @@ describeBrowser('dashboard filters, link cards and clicks', () => {
     await ready(card('Product count'));
     await card('Product count').getByRole('button', { name: /^\d+$/ }).press('Enter');
     await until(() => pathOf(page).startsWith(`/question/${allProducts}`));
+  });
+
+  it('finds a value beyond the first thousand by searching, and keeps the filter in the link', async () => {
+    const counted = await makeCard(app.t, admin, tableQuery(customers.db, customers.id, { aggregation: [['count']] }), {
+      name: 'Customer count',
+      display: 'scalar',
+    });
+    const people = (
+      await makeDashboard(app.t, admin, {
+        name: 'Customers',
+        parameters: [{ id: 'who', name: 'Customer', slug: 'customer', type: 'string/=', sectionId: 'string' }],
+      })
+    ).id;
+    const target = ['dimension', ['field', customers.field('name'), null]];
+    await http()
+      .put(`/api/dashboard/${people}`)
+      .set(auth(admin))
+      .send({
+        dashcards: [
+          {
+            id: -1,
+            card_id: counted.id,
+            row: 0,
+            col: 0,
+            size_x: 6,
+            size_y: 4,
+            parameter_mappings: [{ parameter_id: 'who', card_id: counted.id, target }],
+          },
+        ],
+      })
+      .expect(200);
+    // The list the widget opens with is cut short before this customer.
+    const listed = (await http().get(`/api/dashboard/${people}/params/who/values`).set(auth(admin)).expect(200)).body as {
+      values: unknown[][];
+      has_more_values: boolean;
+    };
+    expect(listed.has_more_values).toBe(true);
+    expect(listed.values.flat()).not.toContain('Customer 1150');
+
+    await page.goto(`${app.base}/dashboard/${people}`);
+    const shown = () => card('Customer count').textContent();
+    await until(async () => ((await shown()) ?? '').replace(/\D/g, '') === '1200');
+    const widget = page.getByRole('group', { name: 'Filters' }).getByLabel('Customer');
+    await widget.click();
+    await widget.fill('Customer 1150');
+    await page.getByRole('option', { name: 'Customer 1150', exact: true }).click();
+    await page.keyboard.press('Escape');
+    await until(async () => ((await shown()) ?? '').replace(/\D/g, '') === '1');
+    expect(new URL(page.url()).searchParams.getAll('customer')).toEqual(['Customer 1150']);
+
+    // Reloaded, the link opens the dashboard filtered as it was.
+    await page.reload();
+    await page.getByRole('group', { name: 'Filters' }).getByText('Customer 1150').waitFor();
+    await until(async () => ((await shown()) ?? '').replace(/\D/g, '') === '1');
   });
 });

@@ -4,6 +4,7 @@ import type { Locator, Page } from 'playwright-core';
 import { actionWarehouse, queryActionBody } from '../e2e/actions-helpers';
 import { makeCard, tableQuery } from '../support/card-factories';
 import { makeDashboard, newDashcard } from '../support/dashboard-factories';
+import { makeCollection } from '../support/collection-factories';
 import { ADMIN, auth, setupAdmin } from '../support/factories';
 import { waitForSync } from '../support/sync-wait';
 import { until } from '../support/until';
@@ -393,6 +394,81 @@ describeBrowser('dashboards in the application', () => {
     await form.getByRole('button', { name: action.name }).click();
     await form.waitFor({ state: 'detached' });
     await until(async () => JSON.stringify(await shop.rows('SELECT qty FROM items WHERE id = 1')) === JSON.stringify([[9]]));
+  });
+
+  it('a plain duplicate keeps the same questions, and Move files the dashboard in a collection', async () => {
+    const archive = await makeCollection(app.t, admin, { name: 'Archive shelf' });
+    await page.goto(`${app.base}/dashboard/${dash}`);
+    await page.getByRole('heading', { name: 'Shop overview', level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'More dashboard actions' }).click();
+    await page.getByRole('menuitem', { name: 'Duplicate' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Duplicate "Shop overview"' });
+    await dialog.getByLabel('Name').fill('Shop overview, same questions');
+    expect(await dialog.getByLabel('Also duplicate the questions').isChecked()).toBe(false);
+    await dialog.getByRole('button', { name: 'Duplicate' }).click();
+    await page.getByRole('heading', { name: 'Shop overview, same questions', level: 1 }).waitFor();
+    const copyId = Number(/\/dashboard\/(\d+)/.exec(page.url())![1]);
+    const cardsOf = async (id: number) =>
+      (await get<Dashboard>(`/api/dashboard/${id}`)).dashcards.map((d) => d.card_id).filter((c) => c !== null);
+    // Not a deep copy: the copy's cards show the original questions.
+    expect((await cardsOf(copyId)).sort()).toEqual((await cardsOf(dash)).sort());
+
+    await page.getByRole('button', { name: 'More dashboard actions' }).click();
+    await page.getByRole('menuitem', { name: 'Move', exact: true }).click();
+    const picker = page.getByRole('dialog', { name: 'Move "Shop overview, same questions"' });
+    await picker.getByRole('button', { name: 'Archive shelf' }).click();
+    await picker.getByText('Chosen: Archive shelf').waitFor();
+    await picker.getByRole('button', { name: 'Move', exact: true }).click();
+    await picker.waitFor({ state: 'detached' });
+    await until(async () => (await get<{ collection_id: number | null }>(`/api/dashboard/${copyId}`)).collection_id === archive.id);
+  });
+
+  it("an update button's form starts from the row the filter names, and saves what is changed", async () => {
+    const shop = await actionWarehouse(app.t, admin, 'sqlite', null);
+    const update = (
+      await http()
+        .post('/api/action')
+        .set(auth(admin))
+        .send({ name: 'Update item', type: 'implicit', kind: 'row/update', model_id: shop.model })
+        .expect(200)
+    ).body as { id: number };
+    const items = await makeDashboard(app.t, admin, {
+      name: 'Items desk',
+      parameters: [{ id: 'item', slug: 'item', name: 'Item', type: 'id' }],
+    });
+    await http()
+      .put(`/api/dashboard/${items.id}`)
+      .set(auth(admin))
+      .send({
+        dashcards: [
+          newDashcard(-1, null, {
+            action_id: update.id,
+            parameter_mappings: [{ parameter_id: 'item', target: ['variable', ['template-tag', 'id']] }],
+            visualization_settings: { 'button.label': 'Edit item' },
+          }),
+        ],
+      })
+      .expect(200);
+    // The filter's value comes from the link, as a filtered dashboard is shared.
+    await page.goto(`${app.base}/dashboard/${items.id}?item=2`);
+    await page.getByRole('region', { name: 'Action Edit item' }).getByRole('button', { name: 'Edit item' }).click();
+    const form = page.getByRole('dialog', { name: 'Edit item' });
+    await until(async () => (await form.getByLabel('Name', { exact: true }).inputValue()) === 'pear');
+    expect(await form.getByLabel('Qty', { exact: true }).inputValue()).toBe('3');
+    // The key comes from the filter: the form does not ask for it.
+    expect(await form.getByLabel('ID', { exact: true }).count()).toBe(0);
+    await form.getByLabel('Qty', { exact: true }).fill('8');
+    await form.getByRole('button', { name: 'Edit item' }).click();
+    await form.waitFor({ state: 'detached' });
+    await until(
+      async () =>
+        JSON.stringify(await shop.rows('SELECT id, name, qty FROM items ORDER BY id')) ===
+        JSON.stringify([
+          [1, 'apple', 5],
+          [2, 'pear', 8],
+        ]),
+    );
+    await shop.wh.drop();
   });
 
   it('reverts to the revision before the save', async () => {

@@ -22,6 +22,9 @@ export interface DashboardParameter {
   [k: string]: unknown;
 }
 
+/** The values of the parameters sent to a card: `[{id, value}]`, the server maps them through the dashcard's mappings. */
+export type SentParameter = { id: string; type: string; value: unknown };
+
 export interface ColumnMeta {
   name: string;
   display_name?: string;

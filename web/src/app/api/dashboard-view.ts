@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { Dataset } from '../../visualizations';
 import { api, toApiError } from './client';
 import { dashboardKeys } from './dashboard';
-import type { DashboardData } from './dashboard-types';
+import type { DashboardData, SentParameter } from './dashboard-types';
 
 export type {
   ColumnMeta,
@@ -13,6 +13,7 @@ export type {
   DashcardCard,
   DashcardData,
   ParameterMapping,
+  SentParameter,
 } from './dashboard-types';
 
 /** A card's answer (202 also when it failed: `status: "failed"` and `error`; src/modules/dataset). */
@@ -41,9 +42,6 @@ export const getDashboard = (id: number, signal?: AbortSignal) => api<DashboardD
 export function useDashboard(id: number) {
   return useQuery({ queryKey: dashboardViewKeys.one(id), queryFn: ({ signal }) => getDashboard(id, signal) });
 }
-
-/** The values of the parameters sent to a card: `[{id, value}]`, the server maps them through the dashcard's mappings. */
-export type SentParameter = { id: string; type: string; value: unknown };
 
 /** `POST /api/dashboard/:id/dashcard/:dashcardId/card/:cardId/query` (or `pivot/...` for a pivot table). */
 export function runDashcard(

@@ -4,6 +4,12 @@ import { useState, type ReactNode } from 'react';
 import { executeAction, prefillAction, type DashcardData } from '../api/dashboard-view';
 import { notifySuccess } from '../notify';
 
+/** The action parameter a mapping's target names: `["variable", ["template-tag", id]]`. */
+function targetTag(target: unknown): string | null {
+  const inner: unknown = Array.isArray(target) ? target[1] : null;
+  return Array.isArray(inner) && inner[0] === 'template-tag' && typeof inner[1] === 'string' ? inner[1] : null;
+}
+
 const labelOf = (p: { id: string; slug?: string; name?: string; 'display-name'?: string }) => p['display-name'] ?? p.name ?? p.slug ?? p.id;
 
 /**
@@ -22,13 +28,22 @@ export function ActionCard(props: {
   const action = dc.action;
   const label = String(dc.visualization_settings['button.label'] ?? action?.name ?? 'Run');
   const mapped = new Map(dc.parameter_mappings.map((m) => [m.parameter_id, m.target]));
+  // By the dashboard's parameter ids (as execute takes them) and by the action's own (as the prefill takes them). A
+  // filter holds a list; an action's parameter takes one value.
   const fromFilters: Record<string, unknown> = {};
-  for (const [id, v] of Object.entries(props.values)) if (mapped.has(id) && v !== null && v !== undefined) fromFilters[id] = v;
+  const forAction: Record<string, unknown> = {};
+  for (const [id, v] of Object.entries(props.values)) {
+    if (!mapped.has(id) || v === null || v === undefined) continue;
+    const one = Array.isArray(v) && v.length === 1 ? v[0] : v;
+    fromFilters[id] = one;
+    const tag = targetTag(mapped.get(id));
+    if (tag) forAction[tag] = one;
+  }
   const [open, setOpen] = useState(false);
   const [typed, setTyped] = useState<Record<string, string>>({});
   const [prefillError, setPrefillError] = useState<string | null>(null);
   const hidden = action?.visualization_settings?.fields ?? {};
-  const asked = (action?.parameters ?? []).filter((p) => !hidden[p.id]?.hidden);
+  const asked = (action?.parameters ?? []).filter((p) => !hidden[p.id]?.hidden && !(p.id in forAction));
   const run = useMutation({
     mutationFn: () => {
       const types = new Map((action?.parameters ?? []).map((p) => [p.id, p.type]));
@@ -51,10 +66,12 @@ export function ActionCard(props: {
     setPrefillError(null);
     run.reset();
     setOpen(true);
-    if (Object.keys(fromFilters).length === 0) return;
+    if (Object.keys(forAction).length === 0) return;
     try {
-      const current = await prefillAction(props.dashboardId, dc.id, fromFilters);
-      setTyped(Object.fromEntries(Object.entries(current).map(([k, v]) => [k, v === null || v === undefined ? '' : String(v)])));
+      const current = await prefillAction(props.dashboardId, dc.id, forAction);
+      // What the filters give is not typed again.
+      const shown = Object.entries(current).filter(([k]) => !(k in forAction));
+      setTyped(Object.fromEntries(shown.map(([k, v]) => [k, v === null || v === undefined ? '' : String(v)])));
     } catch (e) {
       setPrefillError((e as Error).message);
     }

@@ -1,6 +1,6 @@
 import { Alert, Box, Skeleton, Stack, useComputedColorScheme } from '@mantine/core';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
-import { useParams } from 'react-router';
+import { useParams, useSearchParams } from 'react-router';
 import { ApiError } from '../api/client';
 import { useDashboard, type DashboardData } from '../api/dashboard-view';
 import { NotFound } from '../components/NotFound';
@@ -9,7 +9,7 @@ import { usePageTitle } from '../components/PageTitle';
 import { DashboardHeader } from './DashboardHeader';
 import { DashboardBody } from './DashboardBody';
 import { useDashboardFullscreen } from './fullscreen';
-import { defaultValues, idFromSlug, type FilterValues } from './params';
+import { idFromSlug, urlWithValues, valuesFromUrl, type FilterValues } from './params';
 
 // The editor is a chunk of its own: a viewer never loads it.
 const DashboardEditor = lazy(async () => ({ default: (await import('./edit/DashboardEditor')).DashboardEditor }));
@@ -43,15 +43,17 @@ export function DashboardPage() {
 function LoadedDashboard({ dashboard }: { dashboard: DashboardData }) {
   const [editing, setEditing] = useState(false);
   const [tab, setTab] = useState<number | null>(null);
-  const [values, setValues] = useState<FilterValues>(() => defaultValues(dashboard.parameters ?? []));
+  // The filters' values live in the URL, so a filtered dashboard can be linked and reloaded as it is.
+  const [search, setSearch] = useSearchParams();
+  const parameters = dashboard.parameters ?? [];
+  const paramsKey = JSON.stringify(parameters);
+  const searchKey = search.toString();
+  const values = useMemo(() => valuesFromUrl(parameters, new URLSearchParams(searchKey)), [paramsKey, searchKey]);
+  const setValues = (v: FilterValues) => setSearch((cur) => urlWithValues(parameters, v, cur), { replace: true });
   const [refreshEvery, setRefreshEvery] = useState<number | null>(null);
   const [refresh, setRefresh] = useState(0);
   const { toggle, fullscreen } = useDashboardFullscreen();
   const theme = useComputedColorScheme('light') === 'dark' ? 'night' : 'light';
-
-  // Filters of a dashboard changed elsewhere (a revert, a save) start from their new defaults.
-  const paramsKey = JSON.stringify(dashboard.parameters ?? []);
-  useEffect(() => setValues(defaultValues(JSON.parse(paramsKey))), [paramsKey]);
 
   useEffect(() => {
     if (!refreshEvery) return;

@@ -1,4 +1,5 @@
-import { downloadDashcard, type SentParameter } from '../api/dashboard-view';
+import { downloadDashcard } from '../api/dashboard-view';
+import type { SentParameter } from '../api/dashboard-types';
 import { notifyError } from '../notify';
 
 /** A card menu's download: the dashcard's file, saved under the server's name; a failure is a notification. */

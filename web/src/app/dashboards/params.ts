@@ -1,4 +1,4 @@
-import type { DashboardParameter, SentParameter } from '../api/dashboard-view';
+import type { DashboardParameter, SentParameter } from '../api/dashboard-types';
 
 export type FilterValues = Record<string, unknown>;
 
@@ -39,6 +39,43 @@ export function constraints(p: DashboardParameter, parameters: DashboardParamete
     out[other.id] = (Array.isArray(v) ? v : [v]).map(String);
   }
   return out;
+}
+
+/**
+ * The values a dashboard's URL gives, by slug (`?category=Home&category=Toys`, as Metabase links filtered dashboards):
+ * a list for list and number filters, one value for a date. A slug given empty clears the filter's default; a slug
+ * not given keeps it.
+ */
+export function valuesFromUrl(parameters: DashboardParameter[], search: URLSearchParams): FilterValues {
+  const out = defaultValues(parameters);
+  for (const p of parameters) {
+    if (!search.has(p.slug)) continue;
+    const given = search.getAll(p.slug).filter((v) => v !== '');
+    const kind = widgetKind(p.type);
+    if (given.length === 0) delete out[p.id];
+    else if (kind === 'date') out[p.id] = given[0];
+    else if (kind === 'number') {
+      const nums = given.map(Number).filter((n) => Number.isFinite(n));
+      if (nums.length) out[p.id] = nums;
+      else delete out[p.id];
+    } else out[p.id] = given;
+  }
+  return out;
+}
+
+/**
+ * The URL's query for these values: each set filter by its slug, an emptied default as an empty slug (so the link
+ * opens with it cleared), other keys of `current` kept.
+ */
+export function urlWithValues(parameters: DashboardParameter[], values: FilterValues, current: URLSearchParams): URLSearchParams {
+  const next = new URLSearchParams(current);
+  for (const p of parameters) {
+    next.delete(p.slug);
+    const v = values[p.id];
+    if (isSet(v)) for (const one of Array.isArray(v) ? v : [v]) next.append(p.slug, String(one));
+    else if (isSet(p.default)) next.set(p.slug, '');
+  }
+  return next;
 }
 
 /** Which widget a parameter type gets. */
