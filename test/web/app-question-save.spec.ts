@@ -1,3 +1,4 @@
+import ExcelJS from 'exceljs';
 import * as fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import { e2eWarehouse } from '../support/e2e-warehouses';
@@ -37,7 +38,7 @@ describeBrowser('saving and revising a question', () => {
   };
   const menu = async (item: string) => {
     await page.getByRole('button', { name: /^More actions for this/ }).click();
-    await page.getByRole('menuitem', { name: item }).click();
+    await page.getByRole('menuitem', { name: item, exact: true }).click();
   };
 
   beforeAll(async () => {
@@ -96,6 +97,39 @@ describeBrowser('saving and revising a question', () => {
     const api = await http().post(`/api/card/${cardId}/query/csv`).set(auth(admin)).send({ parameters: [], format_rows: true }).expect(200);
     expect(text).toBe(api.text);
     expect(text.split(/\r?\n/)[1]).toContain('Lamp');
+  });
+
+  it('downloads .xlsx and .json: the JSON is what the API answers, the workbook holds the rows', async () => {
+    const save = async (format: string) => {
+      await page.getByRole('button', { name: 'Download results' }).click();
+      const file = page.waitForEvent('download');
+      await page.getByRole('menuitem', { name: `.${format}` }).click();
+      const download = await file;
+      expect(download.suggestedFilename()).toMatch(new RegExp(`^Product list_.*\\.${format}$`));
+      return (await download.path())!;
+    };
+    const json = JSON.parse(fs.readFileSync(await save('json'), 'utf8')) as unknown;
+    const api = await http()
+      .post(`/api/card/${cardId}/query/json`)
+      .set(auth(admin))
+      .send({ parameters: [], format_rows: true })
+      .expect(200);
+    expect(json).toEqual(api.body);
+    // Formatted, as the page downloads it: values as they are shown.
+    expect(json).toEqual([
+      { id: '1', title: 'Lamp' },
+      { id: '2', title: 'Desk' },
+      { id: '3', title: 'Chair' },
+    ]);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.readFile(await save('xlsx'));
+    const rows = book.worksheets[0].getSheetValues().filter(Boolean) as unknown[][];
+    expect(rows.map((r) => r.slice(1))).toEqual([
+      ['id', 'title'],
+      [1, 'Lamp'],
+      [2, 'Desk'],
+      [3, 'Chair'],
+    ]);
   });
 
   it('edits and replaces the original, then reverts to the first revision', async () => {
@@ -277,5 +311,60 @@ describeBrowser('saving and revising a question', () => {
     expect(saved.visualization_settings.column_settings).toEqual({
       '["name","price"]': { number_style: 'currency', currency: 'USD', decimals: 0, column_title: 'Price' },
     });
+  });
+
+  it("from the question's menu: duplicate it, bookmark the copy, move it, and move it to the trash", async () => {
+    const original = (
+      await http()
+        .post('/api/card')
+        .set(auth(admin))
+        .send({
+          name: 'Cheap products',
+          display: 'table',
+          visualization_settings: {},
+          dataset_query: { type: 'native', database: db, native: { query: 'SELECT title FROM products WHERE price < 100' } },
+        })
+        .expect(200)
+    ).body as { id: number };
+    await page.goto(`${app.base}/question/${original.id}`);
+    await page.getByRole('grid', { name: 'Results' }).getByText('Lamp').waitFor();
+    await menu('Duplicate');
+    const dialog = page.getByRole('dialog', { name: 'Save new question' });
+    expect(await dialog.getByLabel('Name').inputValue()).toBe('Cheap products (copy)');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await until(() => /^\/question\/\d+-/.test(pathOf(page)) && !pathOf(page).startsWith(`/question/${original.id}-`));
+    const copyId = Number(/\/question\/(\d+)/.exec(pathOf(page))![1]);
+    const copy = async () =>
+      (await http().get(`/api/card/${copyId}`).set(auth(admin)).expect(200)).body as CardBody & {
+        collection_id: number | null;
+        archived: boolean;
+      };
+    expect(await copy()).toMatchObject({ name: 'Cheap products (copy)', collection_id: null, archived: false });
+    expect((await copy()).dataset_query.native.query).toBe('SELECT title FROM products WHERE price < 100');
+
+    await menu('Bookmark');
+    const bookmarked = async () =>
+      ((await http().get('/api/bookmark').set(auth(admin)).expect(200)).body as Array<{ type: string; item_id: number }>).some(
+        (b) => b.type === 'card' && b.item_id === copyId,
+      );
+    await until(bookmarked);
+    // The menu now offers the way back.
+    await page.getByRole('button', { name: /^More actions for this/ }).click();
+    await page.getByRole('menuitem', { name: 'Remove from bookmarks' }).waitFor();
+    await page.keyboard.press('Escape');
+
+    await menu('Move');
+    const picker = page.getByRole('dialog', { name: 'Move Cheap products (copy)' });
+    await picker.getByRole('button', { name: 'Your personal collection' }).click();
+    await picker.getByRole('button', { name: 'Move', exact: true }).click();
+    const me = (await http().get('/api/user/current').set(auth(admin)).expect(200)).body as { personal_collection_id: number };
+    await until(async () => (await copy()).collection_id === me.personal_collection_id);
+
+    await menu('Move to trash');
+    await until(async () => (await copy()).archived === true);
+    await until(() => pathOf(page).startsWith(`/collection/${me.personal_collection_id}`));
+    // The original is untouched.
+    const first = (await http().get(`/api/card/${original.id}`).set(auth(admin)).expect(200)).body as { archived: boolean };
+    expect(first.archived).toBe(false);
   });
 });
