@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import type { Locator, Page, Response } from 'playwright-core';
 import { makeModel, nativeQuery } from '../support/card-factories';
 import { e2eWarehouse } from '../support/e2e-warehouses';
@@ -24,6 +25,7 @@ describeBrowser('the notebook (question builder)', () => {
   let page: Page;
   let db: number;
   let ordersTable: number;
+  let warehouseFile: string;
   const http = () => app.t.http();
   const step = (name: string) => page.getByRole('region', { name, exact: true });
 
@@ -76,6 +78,7 @@ describeBrowser('the notebook (question builder)', () => {
         `INSERT INTO orders VALUES ${orders.join(', ')}`,
       ],
     });
+    warehouseFile = sqlite.file!;
     db = (await http().post('/api/database').set(auth(admin)).send({ engine: 'sqlite', name: 'Shop', details: sqlite.details }).expect(200))
       .body.id;
     await waitForSync(app.t, admin, db);
@@ -482,5 +485,93 @@ describeBrowser('the notebook (question builder)', () => {
     expect(saved).toMatchObject({ type: 'metric', display: 'scalar', name: 'Order revenue' });
     const ran = (await http().post(`/api/card/${id}/query`).set(auth(admin)).send({}).expect(202)).body as Answer;
     expect(ran.data.rows).toEqual(answer.data.rows);
+  });
+
+  it('filters by a range, a comparison and text; sums, averages, counts distinct; sorts by a metric, limits: as SQL answers', async () => {
+    await page.goto(`${app.base}/question/new?type=query`);
+    await step('Data').waitFor();
+    await pick(step('Data'), 'Database', 'Shop');
+    await pick(step('Data'), 'Table', 'Orders');
+    const filters = step('Filter');
+    const addFilter = async (column: string, operator: string, fill: Record<string, string>) => {
+      await filters.getByRole('button', { name: 'Add filter' }).click();
+      await pick(filters, 'Column to filter', column);
+      await pick(filters, 'Operator', operator);
+      for (const [label, value] of Object.entries(fill)) await filters.getByRole('textbox', { name: label, exact: true }).fill(value);
+      await filters.getByRole('button', { name: 'Add filter' }).click();
+    };
+    await addFilter('Total', 'Between', { From: '30', To: '60' });
+    await addFilter('Quantity', 'Greater than', { Value: '1' });
+    await addFilter('Product → Title', 'Does not contain', { Value: 'Product 6' });
+    expect(await listed('Filters')).toHaveLength(3);
+
+    const summarize = step('Summarize');
+    const addMetric = async (metric: string, column: string) => {
+      await summarize.getByRole('button', { name: 'Add metric' }).click();
+      await pick(summarize, 'Metric', metric);
+      await pick(summarize, 'Column', column);
+      await summarize.getByRole('button', { name: 'Add metric' }).click();
+    };
+    await addMetric('Sum of', 'Total');
+    await addMetric('Average of', 'Quantity');
+    await addMetric('Number of distinct values of', 'Product ID');
+    await summarize.getByRole('button', { name: 'Add grouping' }).click();
+    await pick(summarize, 'Group by column', 'Product → Category');
+    await summarize.getByRole('button', { name: 'Add grouping' }).click();
+    expect(await listed('Metrics')).toHaveLength(3);
+
+    const sort = step('Sort');
+    await sort.getByRole('textbox', { name: 'Sort by', exact: true }).click();
+    await page.getByRole('option', { name: /^Sum of Total/ }).click();
+    await pick(sort, 'Direction', 'Descending');
+    await sort.getByRole('button', { name: 'Add sort' }).click();
+    await step('Row limit').getByRole('textbox', { name: 'Row limit' }).fill('2');
+
+    const { sent, answer } = await run();
+    expect(answer.status).toBe('completed');
+    expect(sent.stages[0]).toMatchObject({
+      limit: 2,
+      'order-by': [['desc', expect.any(Object), ['aggregation', expect.any(Object), expect.any(String)]]],
+    });
+    const file = new Database(warehouseFile, { readonly: true });
+    const expected = file
+      .prepare(
+        `SELECT p.category, SUM(o.total), AVG(o.quantity), COUNT(DISTINCT o.product_id)
+         FROM orders o LEFT JOIN products p ON p.id = o.product_id
+         WHERE o.total BETWEEN 30 AND 60 AND o.quantity > 1 AND p.title NOT LIKE '%Product 6%'
+         GROUP BY p.category ORDER BY 2 DESC LIMIT 2`,
+      )
+      .raw()
+      .all();
+    file.close();
+    expect(answer.data.rows).toHaveLength(2);
+    expect(answer.data.rows.map((r) => [r[0], r[1], Number(r[2]).toFixed(4), r[3]])).toEqual(
+      expected.map((r) => [r[0], r[1], Number(r[2]).toFixed(4), r[3]]),
+    );
+  });
+
+  it('groups a number into bins: the MBQL names the binning, and the bins count every order', async () => {
+    await page.goto(`${app.base}/question/new?type=query`);
+    await step('Data').waitFor();
+    await pick(step('Data'), 'Database', 'Shop');
+    await pick(step('Data'), 'Table', 'Orders');
+    const summarize = step('Summarize');
+    await summarize.getByRole('button', { name: 'Add metric' }).click();
+    await summarize.getByRole('button', { name: 'Add metric' }).click();
+    await summarize.getByRole('button', { name: 'Add grouping' }).click();
+    await pick(summarize, 'Group by column', 'Total');
+    await pick(summarize, 'Binning', '10 bins');
+    await summarize.getByRole('button', { name: 'Add grouping' }).click();
+    const { sent, answer } = await run();
+    expect(answer.status).toBe('completed');
+    expect(sent.stages[0].breakout).toEqual([
+      ['field', expect.objectContaining({ binning: { strategy: 'num-bins', 'num-bins': 10 } }), expect.any(Number)],
+    ]);
+    expect(answer.data.rows.length).toBeGreaterThan(1);
+    expect(answer.data.rows.length).toBeLessThanOrEqual(10);
+    expect(answer.data.rows.reduce((n, r) => n + Number(r[1]), 0)).toBe(72);
+    // Bins are in order and each starts where the last did or after.
+    const starts = answer.data.rows.map((r) => Number(r[0]));
+    expect([...starts].sort((a, b) => a - b)).toEqual(starts);
   });
 });
