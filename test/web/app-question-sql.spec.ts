@@ -25,14 +25,14 @@ describeBrowser('the SQL editor', () => {
   const http = () => app.t.http();
   const SQL = 'SELECT id, title, category, price FROM products WHERE {{category}} AND ';
 
-  /** The titles the results grid shows, top to bottom (the third column is the title). */
-  const shownTitles = async () =>
+  /** One column of the results grid, top to bottom (`column` counts the data cells of a row; 1 is the title in SQL above). */
+  const shownTitles = async (column = 1) =>
     // Read in one pass: counting the rows and then reading each by index waits 30 s for a row the grid removed meanwhile
     // (a re-run that shows fewer rows), which is how this flaked.
     page
       .getByRole('grid', { name: 'Results' })
       .getByRole('row')
-      .evaluateAll((rows) => rows.slice(1).map((r) => r.querySelectorAll('[role="gridcell"]')[1]?.textContent ?? ''));
+      .evaluateAll((rows, i) => rows.slice(1).map((r) => r.querySelectorAll('[role="gridcell"]')[i]?.textContent ?? ''), column);
   /** The query the page posts to /api/dataset, answered by the same endpoint over HTTP. */
   const sameOverHttp = async (req: Request) => {
     const body = req.postDataJSON() as Record<string, unknown>;
@@ -271,5 +271,46 @@ describeBrowser('the SQL editor', () => {
     });
     expect(answer.data.rows).toEqual([[9]]);
     await page.getByRole('grid', { name: 'Results' }).getByRole('gridcell', { name: '9', exact: true }).waitFor();
+  });
+
+  it('number and text variables: a default used when empty, an optional clause, values typed in the filter bar', async () => {
+    await page.goto(`${app.base}/question/new?type=native&database=${db}`);
+    const editor = page.getByRole('textbox', { name: 'SQL query' });
+    await editor.fill('SELECT title, price FROM products WHERE price > {{min_price}} [[AND title LIKE {{pattern}}]] ORDER BY id');
+    await page.getByRole('textbox', { name: 'Type of min_price' }).waitFor();
+    await page.getByRole('textbox', { name: 'Type of min_price' }).click();
+    await page.getByRole('option', { name: 'Number', exact: true }).click();
+    await page.getByRole('textbox', { name: 'Default of min_price' }).fill('100');
+    await page.getByRole('textbox', { name: 'Label of min_price' }).fill('Minimum price');
+    expect(await page.getByRole('textbox', { name: 'Type of pattern' }).inputValue()).toBe('Text');
+
+    // Nothing typed: the default applies and the optional clause drops out.
+    const first = await sameOverHttp(await runWithCtrlEnter());
+    expect((first.body.native as { 'template-tags': Record<string, unknown> })['template-tags']).toMatchObject({
+      min_price: { type: 'number', default: 100, 'display-name': 'Minimum price' },
+      pattern: { type: 'text' },
+    });
+    expect(first.body.parameters).toEqual([]);
+    expect(first.answer.data.rows).toEqual([
+      ['Product 11', 110],
+      ['Product 12', 120],
+    ]);
+    await until(async () => (await shownTitles(0)).join() === 'Product 11,Product 12');
+
+    // Typed in the filter bar: a number and a text value, each sent as its kind.
+    const bar = page.getByRole('form', { name: 'Filters' });
+    await bar.getByRole('textbox', { name: 'Minimum price' }).fill('30');
+    await bar.getByRole('textbox', { name: 'pattern' }).fill('%1_');
+    const sent = page.waitForRequest((r) => r.url().endsWith('/api/dataset') && r.method() === 'POST');
+    await bar.getByRole('textbox', { name: 'pattern' }).press('Enter');
+    const second = await sameOverHttp(await sent);
+    expect(second.body.parameters).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ type: 'number/=', target: ['variable', ['template-tag', 'min_price']], value: 30 }),
+        expect.objectContaining({ type: 'category', target: ['variable', ['template-tag', 'pattern']], value: '%1_' }),
+      ]),
+    );
+    expect(second.answer.data.rows.map((r) => r[0])).toEqual(['Product 10', 'Product 11', 'Product 12']);
+    await until(async () => (await shownTitles(0)).join() === 'Product 10,Product 11,Product 12');
   });
 });
