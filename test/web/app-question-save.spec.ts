@@ -367,4 +367,53 @@ describeBrowser('saving and revising a question', () => {
     const first = (await http().get(`/api/card/${original.id}`).set(auth(admin)).expect(200)).body as { archived: boolean };
     expect(first.archived).toBe(false);
   });
+
+  it("sets a series' title, colour and display in the chart's settings: drawn so, and kept in series_settings", async () => {
+    const chart = (
+      await http()
+        .post('/api/card')
+        .set(auth(admin))
+        .send({
+          name: 'Price and double',
+          display: 'bar',
+          visualization_settings: { 'graph.dimensions': ['title'], 'graph.metrics': ['price', 'doubled'] },
+          dataset_query: {
+            type: 'native',
+            database: db,
+            native: { query: 'SELECT title, price, price * 2 AS doubled FROM products ORDER BY id' },
+          },
+        })
+        .expect(200)
+    ).body as { id: number };
+    await page.goto(`${app.base}/question/${chart.id}`);
+    const drawn = page.getByTestId('visualization');
+    await until(async () => (await drawn.getAttribute('data-state')) === 'ready');
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    const panel = page.getByRole('dialog', { name: 'Visualization settings' });
+    const series = panel.getByRole('group', { name: 'Series' });
+    await series.getByRole('textbox', { name: 'Title of price' }).fill('List price');
+    await series.getByRole('textbox', { name: 'Colour of price' }).fill('#d62728');
+    await series.getByRole('textbox', { name: 'Show doubled as' }).click();
+    await page.getByRole('option', { name: 'Line', exact: true }).click();
+    // Drawn as set: the legend names the series anew, and its bars take the colour.
+    await drawn.getByText('List price').first().waitFor();
+    await until(async () =>
+      drawn
+        .locator('svg')
+        .evaluate((svg) => [...svg.querySelectorAll('path')].some((p) => (p.getAttribute('fill') ?? '').toLowerCase() === '#d62728')),
+    );
+    await reviewPage(page, 'question-series-settings');
+    await panel.getByRole('button', { name: 'Close' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Save changes to Price and double' });
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const saved = (await http().get(`/api/card/${chart.id}`).set(auth(admin)).expect(200)).body as {
+      visualization_settings: Record<string, unknown>;
+    };
+    expect(saved.visualization_settings.series_settings).toEqual({
+      price: { title: 'List price', color: '#d62728' },
+      doubled: { display: 'line' },
+    });
+  });
 });

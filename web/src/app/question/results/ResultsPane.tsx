@@ -195,6 +195,7 @@ export function ResultsPane(props: {
           display={display}
           settings={props.settings}
           cols={result?.data.cols ?? []}
+          rows={result?.data.rows ?? []}
           onChange={props.onSettings}
           onClose={() => setSettingsOpen(false)}
         />

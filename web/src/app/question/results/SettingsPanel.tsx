@@ -2,6 +2,7 @@ import { Drawer, MultiSelect, NumberInput, Select, Stack, Switch, Text, TextInpu
 import type { Settings } from '../../../visualizations';
 import type { ResultColumn } from '../../api/dataset';
 import { ColumnFormatFields } from './ColumnFormatFields';
+import { SeriesFields } from './SeriesFields';
 
 const CARTESIAN = new Set(['bar', 'line', 'area', 'combo', 'row', 'scatter', 'waterfall']);
 
@@ -16,12 +17,15 @@ export function SettingsPanel({
   display,
   settings,
   cols,
+  rows,
   onChange,
   onClose,
 }: {
   display: string;
   settings: Settings;
   cols: ResultColumn[];
+  /** The rows the results show: a chart's series (a breakout's values) come from them. */
+  rows: unknown[][];
   onChange(s: Settings): void;
   onClose(): void;
 }) {
@@ -34,6 +38,9 @@ export function SettingsPanel({
           onChange={(e) => onChange({ ...settings, 'card.title': e.currentTarget.value || undefined })}
         />
         <ChartSettingsFields display={display} settings={settings} cols={cols} onSet={(k, v) => onChange({ ...settings, [k]: v })} />
+        {CARTESIAN.has(display) && cols.length > 0 && (
+          <SeriesFields display={display} settings={settings} data={{ cols, rows }} onChange={onChange} />
+        )}
         <ColumnFormatFields cols={cols} settings={settings} onChange={onChange} />
       </Stack>
     </Drawer>
