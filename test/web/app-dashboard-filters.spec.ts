@@ -42,6 +42,7 @@ describeBrowser('dashboard filters, link cards and clicks', () => {
   let allProducts: number;
   let productCount: number;
   let customers: { db: number; id: number; field(name: string): number };
+  let categoryField: number;
   const http = () => app.t.http();
   const dashboard = async () => (await http().get(`/api/dashboard/${dash}`).set(auth(admin)).expect(200)).body as Dashboard;
   const card = (name: string) => page.getByRole('region', { name, exact: true });
@@ -98,7 +99,8 @@ describeBrowser('dashboard filters, link cards and clicks', () => {
       })
     ).id;
     dash = (await makeDashboard(app.t, admin, { name: 'Catalogue' })).id;
-    const target = ['dimension', ['field', field('category'), null]];
+    categoryField = field('category');
+    const target = ['dimension', ['field', categoryField, null]];
     const at = (dcId: number, cardId: number, col: number) => ({
       id: dcId,
       card_id: cardId,
@@ -296,5 +298,63 @@ describeBrowser('dashboard filters, link cards and clicks', () => {
     await page.reload();
     await page.getByRole('group', { name: 'Filters' }).getByText('Customer 1150').waitFor();
     await until(async () => ((await shown()) ?? '').replace(/\D/g, '') === '1');
+  });
+
+  it("a click opens another dashboard with its filter set from the clicked row's column", async () => {
+    const detail = (
+      await makeDashboard(app.t, admin, {
+        name: 'Category detail',
+        parameters: [{ id: 'dcat', name: 'Product category', slug: 'product_category', type: 'string/=', sectionId: 'string' }],
+      })
+    ).id;
+    await http()
+      .put(`/api/dashboard/${detail}`)
+      .set(auth(admin))
+      .send({
+        dashcards: [
+          {
+            id: -1,
+            card_id: allProducts,
+            row: 0,
+            col: 0,
+            size_x: 12,
+            size_y: 6,
+            parameter_mappings: [{ parameter_id: 'dcat', card_id: allProducts, target: ['dimension', ['field', categoryField, null]] }],
+          },
+        ],
+      })
+      .expect(200);
+    await page.goto(`${app.base}/dashboard/${dash}`);
+    await edit();
+    await page.getByRole('button', { name: 'Settings of All products' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Settings of All products' });
+    await dialog.getByRole('textbox', { name: 'On click' }).click();
+    await page.getByRole('option', { name: 'Open a dashboard' }).click();
+    await dialog.getByRole('textbox', { name: 'Dashboard', exact: true }).fill('Category');
+    await page.getByRole('option', { name: 'Category detail' }).click();
+    await dialog.getByRole('textbox', { name: 'Column that sets Product category there' }).click();
+    await page.getByRole('option', { name: /^Category$/i }).click();
+    await reviewPage(page, 'dashboard-click-to-dashboard');
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await save();
+    const saved = (await dashboard()).dashcards.find((d) => d.card_id === allProducts)!;
+    expect(saved.visualization_settings.click_behavior).toEqual({
+      type: 'link',
+      linkType: 'dashboard',
+      targetId: detail,
+      parameterMapping: {
+        dcat: { id: 'dcat', source: { type: 'column', id: 'category', name: 'category' }, target: { type: 'parameter', id: 'dcat' } },
+      },
+    });
+
+    // The default filter shows Home's products; a click on one opens the detail filtered to Home.
+    await ready(card('All products'));
+    await card('All products').getByRole('cell', { name: 'Lamp', exact: true }).click();
+    await until(() => pathOf(page).startsWith(`/dashboard/${detail}`));
+    expect(new URL(page.url()).searchParams.getAll('product_category')).toEqual(['Home']);
+    const rows = card('All products').getByRole('row');
+    await until(async () => (await rows.count()) === 4); // the header and Lamp, Rug, Vase
+    for (const title of ['Lamp', 'Rug', 'Vase']) await card('All products').getByRole('cell', { name: title, exact: true }).waitFor();
   });
 });

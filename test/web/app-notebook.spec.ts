@@ -542,7 +542,7 @@ describeBrowser('the notebook (question builder)', () => {
          GROUP BY p.category ORDER BY 2 DESC LIMIT 2`,
       )
       .raw()
-      .all();
+      .all() as unknown[][];
     file.close();
     expect(answer.data.rows).toHaveLength(2);
     expect(answer.data.rows.map((r) => [r[0], r[1], Number(r[2]).toFixed(4), r[3]])).toEqual(

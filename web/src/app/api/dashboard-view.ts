@@ -39,8 +39,8 @@ export const dashboardViewKeys = {
 
 export const getDashboard = (id: number, signal?: AbortSignal) => api<DashboardData>('GET', `/api/dashboard/${id}`, { signal });
 
-export function useDashboard(id: number) {
-  return useQuery({ queryKey: dashboardViewKeys.one(id), queryFn: ({ signal }) => getDashboard(id, signal) });
+export function useDashboard(id: number, enabled = true) {
+  return useQuery({ queryKey: dashboardViewKeys.one(id), queryFn: ({ signal }) => getDashboard(id, signal), enabled });
 }
 
 /** `POST /api/dashboard/:id/dashcard/:dashcardId/card/:cardId/query` (or `pivot/...` for a pivot table). */

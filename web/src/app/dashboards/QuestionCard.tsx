@@ -1,10 +1,11 @@
 import { ActionIcon, Alert, Box, Group, Loader, Menu, Paper, Text, Tooltip } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Visualization, type Theme } from '../../visualizations';
 import {
   dashboardViewKeys,
+  getDashboard,
   runDashcard,
   type DashboardParameter,
   type DashcardData,
@@ -12,6 +13,7 @@ import {
   type SentParameter,
 } from '../api/dashboard-view';
 import { clickAction, clickBehaviorOf } from './click-behavior';
+import { urlWithValues } from './params';
 import { saveDashcardFile } from './download';
 import { COMBINABLE, combineSeries } from './series';
 import { MoreIcon } from './icons';
@@ -49,6 +51,23 @@ export function QuestionCard(props: {
   const settings = { ...card.visualization_settings, ...dashcard.visualization_settings };
   const pivot = card.display === 'pivot';
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  /** Another dashboard, its filters set from the clicked row: their slugs are in that dashboard's definition. */
+  const openDashboard = async (id: number, values: Record<string, string[]>) => {
+    let query = '';
+    if (Object.keys(values).length) {
+      try {
+        const target = await queryClient.fetchQuery({
+          queryKey: dashboardViewKeys.one(id),
+          queryFn: ({ signal }) => getDashboard(id, signal),
+        });
+        query = urlWithValues(target.parameters ?? [], values, new URLSearchParams()).toString();
+      } catch {
+        // The dashboard's own page says what is wrong with it (gone, not allowed).
+      }
+    }
+    navigate(query ? `/dashboard/${id}?${query}` : `/dashboard/${id}`);
+  };
   const behavior = props.editActions ? null : clickBehaviorOf(dashcard.visualization_settings);
   // Combined series: each question runs as this dashcard's (the server maps the filters the same way), then one chart.
   const series = COMBINABLE.has(card.display) ? (dashcard.series ?? []) : [];
@@ -175,6 +194,7 @@ export function QuestionCard(props: {
                       if (action?.kind === 'filter') props.onFilter?.(action.values);
                       else if (action?.kind === 'url') window.open(action.url, '_blank', 'noopener,noreferrer');
                       else if (action?.kind === 'path') navigate(action.path);
+                      else if (action?.kind === 'dashboard') void openDashboard(action.id, action.values);
                     }
                   : undefined
               }

@@ -2,9 +2,10 @@ import { Alert, Button, Fieldset, Group, Modal, MultiSelect, Select, Stack, Swit
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import { getCard, useSearchItems, useTableFields } from '../../api/dashboard-edit';
+import { useDashboard } from '../../api/dashboard-view';
 import type { DashboardParameter, DashcardCard, DashcardData } from '../../api/dashboard-view';
 import { COMBINABLE } from '../series';
-import { clickBehaviorOf, type ClickBehavior } from '../click-behavior';
+import { clickBehaviorOf, mappingOf, type ClickBehavior } from '../click-behavior';
 import { ChartSettingsFields } from '../../question/results/SettingsPanel';
 
 type Kind = 'none' | 'crossfilter' | 'url' | 'question' | 'dashboard';
@@ -35,11 +36,14 @@ export function CardSettingsModal(props: {
   const [target, setTarget] = useState<string | null>(
     current?.type === 'link' && current.linkType !== 'url' ? String(current.targetId) : null,
   );
-  const [filters, setFilters] = useState<Record<string, string | null>>(() =>
-    current?.type === 'crossfilter'
-      ? Object.fromEntries(Object.values(current.parameterMapping).map((m) => [m.target.id, m.source.id]))
-      : {},
-  );
+  // Parameter id → the column that sets it: this dashboard's filters (crossfilter) or the opened dashboard's.
+  const [filters, setFilters] = useState<Record<string, string | null>>(() => {
+    const mapping =
+      current?.type === 'crossfilter' || (current?.type === 'link' && current.linkType === 'dashboard')
+        ? current.parameterMapping
+        : undefined;
+    return Object.fromEntries(Object.values(mapping ?? {}).map((m) => [m.target.id, m.source.id]));
+  });
   // The chart's settings as drawn here: the question's, with this card's overrides over them.
   const [chart, setChart] = useState<Record<string, unknown>>(() =>
     Object.fromEntries(Object.entries(vs).filter(([k]) => !OWN_KEYS.has(k))),
@@ -60,20 +64,25 @@ export function CardSettingsModal(props: {
   );
   // The result's columns; a question saved without them (made through the API) offers its table's fields, which are
   // the columns of an unaggregated question.
-  const table = useTableFields(kind === 'crossfilter' && !dc.card?.result_metadata?.length ? dc.card?.table_id : null);
+  const passesValues = kind === 'crossfilter' || kind === 'dashboard';
+  const table = useTableFields(passesValues && !dc.card?.result_metadata?.length ? dc.card?.table_id : null);
+  // The dashboard a click opens, once chosen: its filters are what the click can set.
+  const targetDashboard = useDashboard(Number(target ?? 0), kind === 'dashboard' && target !== null);
+  const filterTargets = kind === 'crossfilter' ? props.parameters : kind === 'dashboard' ? (targetDashboard.data?.parameters ?? []) : [];
   const columns = dc.card?.result_metadata?.length
     ? dc.card.result_metadata.map((c) => ({ value: c.name, label: c.display_name ?? c.name }))
     : (table.data?.fields ?? []).map((f) => ({ value: f.name, label: f.display_name }));
 
   const behavior = (): ClickBehavior | null => {
     if (kind === 'url') return template.trim() ? { type: 'link', linkType: 'url', linkTemplate: template.trim() } : null;
-    if ((kind === 'question' || kind === 'dashboard') && target) return { type: 'link', linkType: kind, targetId: Number(target) };
-    if (kind === 'crossfilter') {
-      const parameterMapping: Extract<ClickBehavior, { type: 'crossfilter' }>['parameterMapping'] = {};
-      for (const [id, column] of Object.entries(filters))
-        if (column) parameterMapping[id] = { id, source: { type: 'column', id: column, name: column }, target: { type: 'parameter', id } };
-      return Object.keys(parameterMapping).length ? { type: 'crossfilter', parameterMapping } : null;
-    }
+    if (kind === 'question' && target) return { type: 'link', linkType: kind, targetId: Number(target) };
+    // Only the filters the chosen dashboard (or this one) has: a mapping left from another target is dropped.
+    const known = Object.fromEntries(Object.entries(filters).filter(([id]) => filterTargets.some((p) => p.id === id)));
+    const parameterMapping = mappingOf(known);
+    const mapped = Object.keys(parameterMapping).length > 0;
+    if (kind === 'dashboard' && target)
+      return { type: 'link', linkType: kind, targetId: Number(target), ...(mapped ? { parameterMapping } : {}) };
+    if (kind === 'crossfilter') return mapped ? { type: 'crossfilter', parameterMapping } : null;
     return null;
   };
   const chooseSeries = async (ids: string[]) => {
@@ -188,11 +197,11 @@ export function CardSettingsModal(props: {
             nothingFoundMessage={targets.isFetching ? 'Searching…' : 'Nothing found'}
           />
         )}
-        {kind === 'crossfilter' &&
-          props.parameters.map((p) => (
+        {passesValues &&
+          filterTargets.map((p) => (
             <Select
               key={p.id}
-              label={`Column that sets ${p.name}`}
+              label={kind === 'dashboard' ? `Column that sets ${p.name} there` : `Column that sets ${p.name}`}
               clearable
               data={columns}
               value={filters[p.id] ?? null}
