@@ -182,27 +182,6 @@ describe('row security policies with SQL questions', () => {
     expect(res.error).toMatch(/not a column of the source query/);
   });
 
-  it('never answers one user from the cache of another when both run the same saved question', async () => {
-    const card = (
-      await http()
-        .post('/api/card')
-        .set(auth(s.admin))
-        .send({
-          name: 'Orders count',
-          display: 'scalar',
-          visualization_settings: {},
-          dataset_query: mbql({ 'source-table': s.table('ORDERS').id, aggregation: [['count']] }),
-          cache_ttl: 600,
-        })
-        .expect(200)
-    ).body.id;
-    for (const c of [...cases(), ...cases()]) {
-      const res = await http().post(`/api/card/${card}/query`).set(auth(c.who.session)).send({});
-      expect(res.body.status).toBe('completed');
-      expect(res.body.data.rows).toEqual(await sql(`SELECT COUNT(*) FROM ORDERS WHERE USER_ID IN (${c.uid.join(', ')})`));
-    }
-  });
-
   it('with caching on, answers a saved question with a parameter from the cache for the same user only', async () => {
     const setting = (key: string, value: unknown) => http().put(`/api/setting/${key}`).set(auth(s.admin)).send({ value }).expect(204);
     await setting('enable-query-caching', true);

@@ -1,6 +1,7 @@
 import type { Engine } from '../../src/query-engine/execute/drivers';
 import type { ServerDetails } from '../../src/query-engine/execute/drivers/details';
 import { writeSampleDatabase } from '../../src/sample-data';
+import { cachedAnswer, type RunAnswer } from '../support/cache-runs';
 import { dashboardWith } from '../support/dashboard-factories';
 import { parseCsv } from '../support/downloads';
 import { e2eWarehouse, type E2eWarehouse } from '../support/e2e-warehouses';
@@ -165,14 +166,22 @@ describe('row security on every engine', () => {
         cache_ttl: 600,
       })
       .expect(200);
-    const run = async (session: string) =>
-      Number((await http().post(`/api/card/${card.body.id}/query`).set(auth(session)).send({}).expect(202)).body.data.rows[0][0]);
-    expect([await run(sessions.acme), await run(sessions.globex), await run(sessions.acme), await run(sessions.globex)]).toEqual([
-      expected.acme,
-      expected.globex,
-      expected.acme,
-      expected.globex,
-    ]);
+    const run = async (session: string): Promise<RunAnswer> =>
+      (await http().post(`/api/card/${card.body.id}/query`).set(auth(session)).send({}).expect(202)).body;
+    const countOf = (r: RunAnswer) => Number(r.data.rows[0][0]);
+    // Every run stored (min-ttl 0) while this card runs, so a cache keyed wrongly would answer the other tenant.
+    await http().put('/api/setting/query-caching-min-ttl').set(auth(admin)).send({ value: 0 }).expect(204);
+    try {
+      expect(countOf(await cachedAnswer(() => run(sessions.acme)))).toBe(expected.acme);
+      const globexFirst = await run(sessions.globex);
+      expect(globexFirst.cached).toBeUndefined();
+      expect(countOf(globexFirst)).toBe(expected.globex);
+      expect(countOf(await cachedAnswer(() => run(sessions.globex)))).toBe(expected.globex);
+      const acmeAgain = await run(sessions.acme);
+      expect([acmeAgain.cached, countOf(acmeAgain)]).toEqual([true, expected.acme]);
+    } finally {
+      await http().put('/api/setting/query-caching-min-ttl').set(auth(admin)).send({ value: null }).expect(204);
+    }
     const native = await http()
       .post('/api/dataset')
       .set(auth(sessions.acme))

@@ -1,6 +1,7 @@
 import { e2eWarehouse, type E2eWarehouse } from '../support/e2e-warehouses';
 import { enableJwtSso, jwtSession } from '../support/jwt-sso';
 import { waitForSync } from '../support/sync-wait';
+import { cachedAnswer, type RunAnswer } from '../support/cache-runs';
 import { auth } from '../support/factories';
 import { SampleApp, startSampleApp } from '../support/sample-app';
 
@@ -191,7 +192,12 @@ describe('row security for tenant users signed in by JWT', () => {
   });
 
   it("never answers one tenant's run of a card from the other's cached result, and refuses their SQL", async () => {
-    await http().put('/api/setting/enable-query-caching').set(auth(s.admin)).send({ value: true }).expect(204);
+    // Caching on, every run stored (min-ttl 0), so a cache keyed wrongly would answer the other tenant.
+    for (const [key, value] of [
+      ['enable-query-caching', true],
+      ['query-caching-min-ttl', 0],
+    ] as const)
+      await http().put(`/api/setting/${key}`).set(auth(s.admin)).send({ value }).expect(204);
     // A collection both tenants read (each one's own collection is theirs alone).
     const shared = (await http().post('/api/collection').set(auth(s.admin)).send({ name: 'Shared reports' }).expect(200)).body.id;
     const graph = (await http().get('/api/collection/graph').set(auth(s.admin)).expect(200)).body;
@@ -209,12 +215,21 @@ describe('row security for tenant users signed in by JWT', () => {
         cache_ttl: 600,
       })
       .expect(200);
-    const run = async (session: string) =>
-      Number((await http().post(`/api/card/${card.body.id}/query`).set(auth(session)).send({}).expect(202)).body.data.rows[0][0]);
-    const first = [await run(acme), await run(globex), await run(acme), await run(globex)];
+    const run = async (session: string): Promise<RunAnswer> =>
+      (await http().post(`/api/card/${card.body.id}/query`).set(auth(session)).send({}).expect(202)).body;
+    const count = (r: RunAnswer) => Number(r.data.rows[0][0]);
     const [[a]] = await sql(`SELECT COUNT(*) FROM ORDERS WHERE USER_ID IN (${ids(customers.acme)})`);
     const [[g]] = await sql(`SELECT COUNT(*) FROM ORDERS WHERE USER_ID IN (${ids(customers.globex)})`);
-    expect(first).toEqual([Number(a), Number(g), Number(a), Number(g)]);
+    // Acme's result is in the cache; Globex right after is not answered from it.
+    expect(count(await cachedAnswer(() => run(acme)))).toBe(Number(a));
+    const theirs = await run(globex);
+    expect(theirs.cached).toBeUndefined();
+    expect(count(theirs)).toBe(Number(g));
+    // Each tenant's own later runs come from the cache, each with its own count.
+    expect(count(await cachedAnswer(() => run(globex)))).toBe(Number(g));
+    const acmeAgain = await run(acme);
+    expect(acmeAgain.cached).toBe(true);
+    expect(count(acmeAgain)).toBe(Number(a));
     const native = await http()
       .post('/api/dataset')
       .set(auth(acme))
