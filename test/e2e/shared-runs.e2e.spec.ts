@@ -4,6 +4,7 @@ import { e2eWarehouse, type E2eWarehouse } from '../support/e2e-warehouses';
 import { auth, makeUserDirect, MadeUser, setupAdmin } from '../support/factories';
 import { pgProbe, type PgProbe } from '../support/pg-probe';
 import { waitForIdle } from '../support/sync-runs';
+import { waitForSync } from '../support/sync-wait';
 import { startTestApp, TestApp } from '../support/test-app';
 import { until } from '../support/until';
 import { availableEngines } from '../support/warehouses';
@@ -45,10 +46,16 @@ describe.each(availableEngines(['postgres']).map((e) => [e]))('one run for ident
   beforeAll(async () => {
     t = await startTestApp();
     admin = await setupAdmin(t);
-    wh = await e2eWarehouse('postgres', t.config.dataDir);
+    wh = await e2eWarehouse('postgres', t.config.dataDir, {
+      statements: [
+        'CREATE TABLE orders (id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL)',
+        'INSERT INTO orders VALUES (1, 1), (2, 1), (3, 1), (4, 2), (5, 2), (6, 2), (7, 2), (8, 2)',
+      ],
+    });
     db = (
       await t.http().post('/api/database').set(auth(admin)).send({ engine: 'postgres', name: 'Shared', details: wh.details }).expect(200)
     ).body.id;
+    await waitForSync(t, admin, db);
     await waitForIdle(t, db);
     probe = await pgProbe(wh);
     users = [await makeUserDirect(t), await makeUserDirect(t), await makeUserDirect(t)];
@@ -152,5 +159,75 @@ describe.each(availableEngines(['postgres']).map((e) => [e]))('one run for ident
     await until(async () => (await probe.running('paths')) === 3);
     await probe.open();
     expect(rowsOf(await answers)).toEqual(Array.from({ length: 9 }, () => [202, [[5]]]));
+  });
+
+  it("shares a run between users of the same policy and attribute, never with another attribute's rows", async () => {
+    const meta = (await t.http().get(`/api/database/${db}/metadata`).set(auth(admin)).expect(200)).body as {
+      tables: Array<{ id: number; name: string }>;
+    };
+    const orders = meta.tables.find((x) => x.name === 'orders')!.id;
+    const group = (await t.http().post('/api/permissions/group').set(auth(admin)).send({ name: 'Policy group' }).expect(200)).body
+      .id as number;
+    const graph = (await t.http().get('/api/permissions/graph').set(auth(admin)).expect(200)).body;
+    graph.groups = {
+      1: { [db]: { data: 'no', native: 'none' } },
+      [group]: { [db]: { data: 'unrestricted', native: 'write' } },
+    };
+    await t.http().put('/api/permissions/graph').set(auth(admin)).send(graph).expect(200);
+    // The policy's question waits at the probe's gate, so each run stays in flight, countable on the warehouse.
+    const policyCard = await makeCard(t, admin, {
+      database: db,
+      type: 'native',
+      native: {
+        query: `SELECT o.id, o.user_id FROM orders o WHERE o.user_id IN ({{uid}}) AND EXISTS (${probe.sql('policy')})`,
+        'template-tags': { uid: { id: 'uid', name: 'uid', 'display-name': 'User', type: 'number', default: '1' } },
+      },
+    });
+    await t
+      .http()
+      .post('/api/mt/gtap')
+      .set(auth(admin))
+      .send({
+        group_id: group,
+        table_id: orders,
+        card_id: policyCard.id,
+        attribute_remappings: { uid: ['variable', ['template-tag', 'uid']] },
+      })
+      .expect(200);
+    const member = () => makeUserDirect(t, { group_ids: [group] });
+    const [one, alsoOne, two] = [await member(), await member(), await member()];
+    for (const [u, uid] of [
+      [one, '1'],
+      [alsoOne, '1'],
+      [two, '2'],
+    ] as const) {
+      await t.http().put(`/api/user/${u.id}`).set(auth(admin)).send({ login_attributes: { uid } }).expect(200);
+    }
+    const count = (u: MadeUser) =>
+      t
+        .http()
+        .post('/api/dataset')
+        .set(auth(u.session))
+        .send({ database: db, type: 'query', query: { 'source-table': orders, aggregation: [['count']] } })
+        .then((r) => r);
+
+    await probe.close();
+    const first = count(one);
+    await inFlight(1, 1);
+    await until(async () => (await probe.running('policy')) === 1);
+    // The same policy and the same attribute value: the run under way.
+    const second = count(alsoOne);
+    await inFlight(1, 2);
+    // Another value of the attribute: a run of its own.
+    const third = count(two);
+    await inFlight(2, 3);
+    await until(async () => (await probe.running('policy')) === 2);
+    await probe.open();
+    const answers = await Promise.all([first, second, third]);
+    expect(answers.map((a) => [a.status, a.body.status, a.body.data?.rows])).toEqual([
+      [202, 'completed', [[3]]],
+      [202, 'completed', [[3]]],
+      [202, 'completed', [[5]]],
+    ]);
   });
 });
