@@ -191,6 +191,66 @@ describe('row security for tenant users signed in by JWT', () => {
     expect(await rows(again, query)).toEqual(await byHand('acme'));
   });
 
+  it("filters by the admin's value of an attribute over the JWT claim of that name, and a later sign-in does not erase it", async () => {
+    const count = mbql({ 'source-table': s.table('ORDERS').id, aggregation: [['count']] });
+    const claims = { email: 'initech@example.com', '@tenant': 'initech', customer_id: customers.acme };
+    let session = await jwtSession(s.t, secret, claims);
+    const [[acmeCount]] = await sql(`SELECT COUNT(*) FROM ORDERS WHERE USER_ID IN (${ids(customers.acme)})`);
+    const [[globexCount]] = await sql(`SELECT COUNT(*) FROM ORDERS WHERE USER_ID IN (${ids(customers.globex)})`);
+    expect(Number((await rows(session, count))[0][0])).toBe(Number(acmeCount));
+    const me = (await http().get('/api/user/current').set(auth(session)).expect(200)).body as { id: number };
+    await http()
+      .put(`/api/user/${me.id}`)
+      .set(auth(s.admin))
+      .send({ login_attributes: { customer_id: customers.globex } })
+      .expect(200);
+    expect(Number((await rows(session, count))[0][0])).toBe(Number(globexCount));
+    // Signed in again with the same claim: the claim is kept apart, and the admin's value still wins.
+    session = await jwtSession(s.t, secret, claims);
+    expect(Number((await rows(session, count))[0][0])).toBe(Number(globexCount));
+    const view = (await http().get(`/api/user/${me.id}`).set(auth(s.admin)).expect(200)).body;
+    expect(view).toMatchObject({ login_attributes: { customer_id: customers.globex }, jwt_attributes: { customer_id: customers.acme } });
+    expect(view.structured_attributes.customer_id).toMatchObject({ source: 'user', value: customers.globex });
+  });
+
+  it('a tenant user in a second group with another policy on ORDERS sees the union of both, as the OR written by hand', async () => {
+    const session = await jwtSession(s.t, secret, { email: 'umbrella@example.com', '@tenant': 'umbrella', customer_id: customers.globex });
+    const me = (await http().get('/api/user/current').set(auth(session)).expect(200)).body as { id: number };
+    const [[product]] = await sql(
+      `SELECT PRODUCT_ID FROM ORDERS WHERE USER_ID NOT IN (${ids(customers.globex)}) GROUP BY PRODUCT_ID ORDER BY COUNT(*) DESC LIMIT 1`,
+    );
+    const resellers = (await http().post('/api/permissions/group').set(auth(s.admin)).send({ name: 'Resellers' }).expect(200)).body
+      .id as number;
+    const graph = (await http().get('/api/permissions/graph').set(auth(s.admin)).expect(200)).body;
+    graph.groups = { [resellers]: { [s.db]: { data: 'unrestricted', native: 'none', download: { schemas: 'full' } } } };
+    await http().put('/api/permissions/graph').set(auth(s.admin)).send(graph).expect(200);
+    await http()
+      .post('/api/mt/gtap')
+      .set(auth(s.admin))
+      .send({ group_id: resellers, table_id: s.table('ORDERS').id, attribute_remappings: { product_id: 'PRODUCT_ID' } })
+      .expect(200);
+    await http().post('/api/permissions/membership').set(auth(s.admin)).send({ group_id: resellers, user_id: me.id }).expect(200);
+    await http()
+      .put(`/api/user/${me.id}`)
+      .set(auth(s.admin))
+      .send({ login_attributes: { product_id: Number(product) } })
+      .expect(200);
+    const query = mbql({
+      'source-table': s.table('ORDERS').id,
+      aggregation: [['count']],
+      breakout: [f('ORDERS', 'USER_ID')],
+      'order-by': [['asc', f('ORDERS', 'USER_ID')]],
+    });
+    const byHand = await sql(
+      `SELECT USER_ID, COUNT(*) FROM ORDERS WHERE USER_ID IN (${ids(customers.globex)}) OR PRODUCT_ID = ${Number(product)}
+       GROUP BY USER_ID ORDER BY USER_ID`,
+    );
+    const got = await rows(session, query);
+    expect(got.map((r) => r.map(Number))).toEqual(byHand.map((r) => r.map(Number)));
+    // More than either policy alone.
+    expect(got.length).toBeGreaterThan(customers.globex.length);
+  });
+
   it("never answers one tenant's run of a card from the other's cached result, and refuses their SQL", async () => {
     // Caching on, every run stored (min-ttl 0), so a cache keyed wrongly would answer the other tenant.
     for (const [key, value] of [
