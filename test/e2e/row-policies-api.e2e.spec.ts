@@ -44,13 +44,27 @@ describe('/api/mt/gtap: row security policies', () => {
   afterAll(() => t?.close());
 
   it('is for admins only', async () => {
+    // A real policy, so refusals of reading, changing and deleting it are not 404s in disguise.
+    const made = (
+      await http()
+        .post('/api/mt/gtap')
+        .set(auth(admin))
+        .send({ group_id: group, table_id: orders, attribute_remappings: { uid: 'USER_ID' } })
+        .expect(200)
+    ).body.id as number;
     for (const res of [
       await http().get('/api/mt/gtap').set(auth(user.session)),
+      await http().get(`/api/mt/gtap/${made}`).set(auth(user.session)),
       await http().post('/api/mt/gtap').set(auth(user.session)).send({ group_id: group, table_id: orders }),
+      await http().put(`/api/mt/gtap/${made}`).set(auth(user.session)).send({ attribute_remappings: {} }),
+      await http().delete(`/api/mt/gtap/${made}`).set(auth(user.session)),
       await http().post('/api/mt/gtap/validate').set(auth(user.session)).send({ group_id: group, table_id: orders }),
     ])
       expect([res.status, res.text]).toEqual([403, FORBIDDEN]);
     await http().get('/api/mt/gtap').expect(401);
+    // Untouched by the refused calls.
+    expect((await http().get(`/api/mt/gtap/${made}`).set(auth(admin)).expect(200)).body.attribute_remappings).toEqual({ uid: 'USER_ID' });
+    await http().delete(`/api/mt/gtap/${made}`).set(auth(admin)).expect(204);
   });
 
   it("creates, reads, lists, updates and deletes a policy, turning the group's native SQL off", async () => {

@@ -136,6 +136,23 @@ describe('row security policies applied to queries', () => {
     }
   });
 
+  it('filters the table of a nested source-query, two stages down', async () => {
+    for (const c of cases()) {
+      const query = mbql({
+        'source-query': {
+          'source-query': { 'source-table': s.table('ORDERS').id, fields: [['field', f('ORDERS', 'USER_ID'), null]] },
+          aggregation: [['count']],
+          breakout: [['field', 'USER_ID', { 'base-type': 'type/Integer' }]],
+        },
+        'order-by': [['asc', ['field', 'USER_ID', { 'base-type': 'type/Integer' }]]],
+      });
+      const expected = await sql(
+        `SELECT USER_ID, COUNT(*) FROM ORDERS WHERE USER_ID IN (${inList(c.uid())}) GROUP BY USER_ID ORDER BY USER_ID`,
+      );
+      expect(await rows(c.who().session, query)).toEqual(expected);
+    }
+  });
+
   it('filters a saved question used as a source, the saved question itself, and its CSV, JSON and XLSX exports', async () => {
     const card = await http()
       .post('/api/card')
