@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { ADMIN, auth, makeUser, setupAdmin } from '../support/factories';
+import { enableJwtSso, jwtSession } from '../support/jwt-sso';
 import { until } from '../support/until';
 import { reviewPage } from './support/a11y';
 import { AppServer, fieldDescription, pathOf, signIn, startAppServer } from './support/app-server';
@@ -187,7 +188,44 @@ describeBrowser('the admin console: people and groups', () => {
     expect(ann.group_ids).toEqual(expect.arrayContaining([groupId]));
   });
 
+  it("lists what a person's JWT sign-in brought beside the attributes set here, and saves a list of values", async () => {
+    const secret = await enableJwtSso(app.t, admin);
+    await jwtSession(app.t, secret, {
+      email: 'sam.sso@example.com',
+      first_name: 'Sam',
+      last_name: 'Single',
+      region: 'APAC',
+      teams: ['a', 'b'],
+    });
+    await page.goto(`${app.base}/admin/people?q=sam`);
+    await page.getByRole('button', { name: 'Actions for Sam Single' }).click();
+    await page.getByRole('menuitem', { name: 'Edit user' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit Sam Single' });
+    const fromSignIn = dialog.getByRole('list', { name: 'Attributes from sign-in and tenant' });
+    await fromSignIn.getByText('region = APAC').waitFor();
+    await fromSignIn.getByText('teams = ["a","b"]').waitFor();
+    await dialog.getByRole('button', { name: 'Add an attribute' }).click();
+    await dialog.getByLabel('Attribute 1 name').fill('region');
+    await dialog.getByLabel('Attribute 1 value').fill('["EU", "US"');
+    await dialog.getByRole('button', { name: 'Save changes' }).click();
+    await dialog.getByText('The value of region is not a list of texts or numbers', { exact: false }).waitFor();
+    await dialog.getByLabel('Attribute 1 value').fill('["EU", "US"]');
+    await reviewPage(page, 'admin-user-attributes');
+    await dialog.getByRole('button', { name: 'Save changes' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const sam = (await userByEmail('sam.sso@example.com'))! as UserRow & { jwt_attributes: Record<string, unknown> };
+    expect(sam.login_attributes).toEqual({ region: ['EU', 'US'] });
+    expect(sam.jwt_attributes).toEqual({ region: 'APAC', teams: ['a', 'b'] });
+    // Opened again: the claim is shown as overridden by the value set here.
+    await page.getByRole('button', { name: 'Actions for Sam Single' }).click();
+    await page.getByRole('menuitem', { name: 'Edit user' }).click();
+    await fromSignIn.getByText('from sign-in, overridden here').waitFor();
+    expect(await dialog.getByLabel('Attribute 1 value').inputValue()).toBe('["EU","US"]');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+  });
+
   it('resets a password: a new one is shown once and the old one stops working', async () => {
+    await page.goto(`${app.base}/admin/people?q=ann`);
     await page.getByRole('button', { name: 'Actions for Ann Archer' }).click();
     await page.getByRole('menuitem', { name: 'Reset password' }).click();
     const dialog = page.getByRole('dialog', { name: "Reset Ann Archer's password?" });

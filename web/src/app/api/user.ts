@@ -38,6 +38,8 @@ export interface User extends CurrentUser {
   login_attributes: Record<string, unknown> | null;
   /** What the last JWT or SAML sign-in brought; the administrator's `login_attributes` win per key. */
   jwt_attributes?: Record<string, unknown> | null;
+  /** Every attribute row-level rules read, with where it comes from: `user` (set here), `jwt` (sign-in), `system`. */
+  structured_attributes?: Record<string, { source: 'user' | 'jwt' | 'system'; frozen: boolean; value: unknown; original?: unknown }>;
   user_group_memberships: Array<{ id: number; is_group_manager: boolean }>;
   group_ids: number[];
 }

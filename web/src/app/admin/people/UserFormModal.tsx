@@ -105,7 +105,16 @@ function UserForm(props: { user?: User; onCancel(): void; onCreated(c: { name: s
           placeholder={form.getValues().groups.length ? undefined : 'Choose groups'}
           {...form.getInputProps('groups')}
         />
-        <AttributesEditor rows={rows} onChange={setRows} error={attrError} />
+        <AttributesEditor
+          rows={rows}
+          onChange={(next) => {
+            // The message was about what is now being changed.
+            setRows(next);
+            setAttrError(null);
+          }}
+          error={attrError}
+          user={user}
+        />
         {formError && (
           <Alert color="red" variant="light" role="alert">
             {formError}
