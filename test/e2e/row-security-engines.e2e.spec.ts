@@ -24,8 +24,9 @@ interface Meta {
  * the Sample Database written into DuckDB, Postgres and MariaDB (a failure under CI where a server is unreachable),
  * two tenants' users signed in by JWT with a `customer_id` claim, a filter policy on ORDERS and a question policy on
  * PEOPLE hiding PASSWORD and EMAIL. Each tenant's rows equal the same filter written by the admin (the table, an
- * implicit and an explicit join, a saved question as source, a dashcard, a pivot, a CSV export, field values and
- * search, a dashboard filter's values, an x-ray's count); their cached card runs never answer the other; their SQL is refused.
+ * implicit and an explicit join, a saved question as source, a dashcard, a pivot, a CSV export, field values,
+ * search and remapping, a dashboard filter's values, an x-ray's count); their cached card runs never answer the other;
+ * their SQL is refused; a user of two groups with policies on ORDERS sees the union.
  */
 describe('row security on every engine', () => {
   let t: TestApp;
@@ -314,6 +315,28 @@ describe('row security on every engine', () => {
         searched.map((v) => [v[0]]),
         states.filter((x) => String(x).startsWith(String(states[0]).slice(0, 1))).map((x) => [x]),
       );
+      // The FK remapped to the person's name: for their own customer, not for the other tenant's.
+      const userIdField = field('ORDERS', 'USER_ID')[1];
+      const nameField = field('PEOPLE', 'NAME')[1];
+      const other = who === 'acme' ? customers.globex[0] : customers.acme[0];
+      const [[ownName]] = await rows(
+        admin,
+        mbql({
+          'source-table': table('PEOPLE').id,
+          fields: [field('PEOPLE', 'NAME')],
+          filter: ['=', field('PEOPLE', 'ID'), customers[who][0]],
+        }),
+      );
+      const remap = async (value: number) =>
+        (
+          await http()
+            .get(`/api/field/${userIdField}/remapping/${nameField}`)
+            .query({ value: String(value) })
+            .set(auth(sessions[who]))
+            .expect(200)
+        ).body as unknown[];
+      expect([engine, who, await remap(customers[who][0])]).toEqual([engine, who, [customers[who][0], ownName]]);
+      expect([engine, who, await remap(other)]).toEqual([engine, who, [String(other)]]);
       const paramValues = (await http().get(`/api/dashboard/${dash.id}/params/st/values`).set(auth(sessions[who])).expect(200)).body
         .values as unknown[][];
       await same(
@@ -342,5 +365,57 @@ describe('row security on every engine', () => {
         [[expected[who]]],
       );
     }
+
+    // A tenant user also in a group whose policy on ORDERS is by product: the union of both, as the OR by hand.
+    const [[product]] = await rows(
+      admin,
+      mbql({
+        'source-table': table('ORDERS').id,
+        aggregation: [['count']],
+        breakout: [field('ORDERS', 'PRODUCT_ID')],
+        filter: ['!=', field('ORDERS', 'USER_ID'), ...customers.globex],
+        'order-by': [['desc', ['aggregation', 0]]],
+        limit: 1,
+      }),
+    );
+    const resellers = (
+      await http()
+        .post('/api/permissions/group')
+        .set(auth(admin))
+        .send({ name: `Resellers ${engine}` })
+        .expect(200)
+    ).body.id as number;
+    const withResellers = (await http().get('/api/permissions/graph').set(auth(admin)).expect(200)).body;
+    withResellers.groups = { [resellers]: { [db]: { data: 'unrestricted', native: 'none', download: { schemas: 'full' } } } };
+    await http().put('/api/permissions/graph').set(auth(admin)).send(withResellers).expect(200);
+    await http()
+      .post('/api/mt/gtap')
+      .set(auth(admin))
+      .send({
+        group_id: resellers,
+        table_id: table('ORDERS').id,
+        attribute_remappings: { product_id: ['dimension', field('ORDERS', 'PRODUCT_ID')] },
+      })
+      .expect(200);
+    const claims = { email: `umbrella-${engine}@example.com`, '@tenant': 'umbrella', customer_id: customers.globex };
+    const umbrella = await jwtSession(t, secret, claims);
+    const me = (await http().get('/api/user/current').set(auth(umbrella)).expect(200)).body as { id: number };
+    await http().post('/api/permissions/membership').set(auth(admin)).send({ group_id: resellers, user_id: me.id }).expect(200);
+    await http()
+      .put(`/api/user/${me.id}`)
+      .set(auth(admin))
+      .send({ login_attributes: { product_id: Number(product) } })
+      .expect(200);
+    const perUser = { ...count, breakout: [field('ORDERS', 'USER_ID')] };
+    const union = await rows(umbrella, mbql(perUser));
+    const orByHand = await rows(
+      admin,
+      mbql({
+        ...perUser,
+        filter: ['or', ['=', field('ORDERS', 'USER_ID'), ...customers.globex], ['=', field('ORDERS', 'PRODUCT_ID'), Number(product)]],
+      }),
+    );
+    expect([engine, 'union', union.length > customers.globex.length]).toEqual([engine, 'union', true]);
+    expect([engine, 'union', sorted(union)]).toEqual([engine, 'union', sorted(orByHand)]);
   });
 });
