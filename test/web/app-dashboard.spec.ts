@@ -163,6 +163,7 @@ describeBrowser('dashboards in the application', () => {
     const notice = page.getByRole('status').filter({ hasText: 'Also wired to 1 other card showing the same column' });
     await notice.waitFor();
     expect(await column('Products per category').inputValue()).toBe('Category');
+    await reviewPage(page, 'dashboard-auto-wired');
     await notice.getByRole('button', { name: 'Undo' }).click();
     await until(async () => (await column('Products per category').inputValue()) === '');
     expect(await column('All products').inputValue()).toBe('Category');
