@@ -76,8 +76,10 @@ export function CardSettingsModal(props: {
   const behavior = (): ClickBehavior | null => {
     if (kind === 'url') return template.trim() ? { type: 'link', linkType: 'url', linkTemplate: template.trim() } : null;
     if (kind === 'question' && target) return { type: 'link', linkType: kind, targetId: Number(target) };
-    // Only the filters the chosen dashboard (or this one) has: a mapping left from another target is dropped.
-    const known = Object.fromEntries(Object.entries(filters).filter(([id]) => filterTargets.some((p) => p.id === id)));
+    // Only the filters the chosen dashboard (or this one) has: a mapping left from another target is dropped. Until
+    // the chosen dashboard has loaded, what was saved is kept as it is (Done pressed at once must not lose it).
+    const loaded = kind !== 'dashboard' || targetDashboard.isSuccess;
+    const known = Object.fromEntries(Object.entries(filters).filter(([id]) => !loaded || filterTargets.some((p) => p.id === id)));
     const parameterMapping = mappingOf(known);
     const mapped = Object.keys(parameterMapping).length > 0;
     if (kind === 'dashboard' && target)
