@@ -34,6 +34,12 @@ describeBrowser('the notebook (question builder)', () => {
     await scope.getByRole('textbox', { name: label, exact: true }).click();
     await page.getByRole('option', { name: option, exact: true }).click();
   };
+  /** A new question in the notebook, its data step on `table` of the Shop database. */
+  const newQuestionOn = async (table: string) => {
+    await page.goto(`${app.base}/question/new?type=query`);
+    await pick(step('Data'), 'Database', 'Shop');
+    await pick(step('Data'), 'Table', table);
+  };
   /** Runs the question with the header's Run button: the query the page sent and its answer from the page. */
   const run = async () => {
     const answered = page.waitForResponse((r) => r.url().endsWith('/api/dataset') && r.request().method() === 'POST');
@@ -165,9 +171,7 @@ describeBrowser('the notebook (question builder)', () => {
   });
 
   it('joins two tables with a custom column, completing its names and showing the API validation error at it', async () => {
-    await page.goto(`${app.base}/question/new?type=query`);
-    await pick(step('Data'), 'Database', 'Shop');
-    await pick(step('Data'), 'Table', 'Orders');
+    await newQuestionOn('Orders');
     await step('Join data').getByRole('button', { name: 'Join data' }).click();
     await pick(step('Join data'), 'Join type', 'Inner join');
     await pick(step('Join data'), 'Table to join', 'Products');
@@ -329,9 +333,7 @@ describeBrowser('the notebook (question builder)', () => {
       fields: Array<{ name: string; display_name: string }>;
     };
     const category = columns.fields.find((c) => c.name === 'category')!.display_name;
-    await page.goto(`${app.base}/question/new?type=query`);
-    await pick(step('Data'), 'Database', 'Shop');
-    await pick(step('Data'), 'Table', 'Products');
+    await newQuestionOn('Products');
     const join = step('Join data');
     await join.getByRole('button', { name: 'Join data' }).click();
     await pick(join, 'Table to join', 'Order facts (model)');
@@ -488,10 +490,7 @@ describeBrowser('the notebook (question builder)', () => {
   });
 
   it('filters by a range, a comparison and text; sums, averages, counts distinct; sorts by a metric, limits: as SQL answers', async () => {
-    await page.goto(`${app.base}/question/new?type=query`);
-    await step('Data').waitFor();
-    await pick(step('Data'), 'Database', 'Shop');
-    await pick(step('Data'), 'Table', 'Orders');
+    await newQuestionOn('Orders');
     const filters = step('Filter');
     const addFilter = async (column: string, operator: string, fill: Record<string, string>) => {
       await filters.getByRole('button', { name: 'Add filter' }).click();
@@ -551,10 +550,7 @@ describeBrowser('the notebook (question builder)', () => {
   });
 
   it('groups a number into bins: the MBQL names the binning, and the bins count every order', async () => {
-    await page.goto(`${app.base}/question/new?type=query`);
-    await step('Data').waitFor();
-    await pick(step('Data'), 'Database', 'Shop');
-    await pick(step('Data'), 'Table', 'Orders');
+    await newQuestionOn('Orders');
     const summarize = step('Summarize');
     await summarize.getByRole('button', { name: 'Add metric' }).click();
     await summarize.getByRole('button', { name: 'Add metric' }).click();

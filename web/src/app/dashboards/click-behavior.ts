@@ -1,16 +1,16 @@
 import type { DashboardParameter } from '../api/dashboard-types';
 
-/**
- * What a click on a card's value does, as Metabase stores it in the dashcard's `visualization_settings.click_behavior`:
- * filter this dashboard (`crossfilter`: each parameter takes the value of a column of the clicked row), or go to a
- * URL (`{{column}}` replaced by the row's values), a saved question or a dashboard.
- */
 /** Which column of the clicked row sets which parameter (of this dashboard, or of the dashboard a link opens). */
 export type ParameterMapping = Record<
   string,
   { id: string; source: { type: 'column'; id: string; name: string }; target: { type: 'parameter'; id: string } }
 >;
 
+/**
+ * What a click on a card's value does, as Metabase stores it in the dashcard's `visualization_settings.click_behavior`:
+ * filter this dashboard (`crossfilter`: each parameter takes the value of a column of the clicked row), or go to a
+ * URL (`{{column}}` replaced by the row's values), a saved question or a dashboard (its filters set from the row).
+ */
 export type ClickBehavior =
   | { type: 'crossfilter'; parameterMapping: ParameterMapping }
   | { type: 'link'; linkType: 'url'; linkTemplate: string }
