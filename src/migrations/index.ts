@@ -23,6 +23,7 @@ import { TablePermissions1765756800000 } from './1765756800000-table-permissions
 import { Tenants1765929600000 } from './1765929600000-tenants';
 import { EmbeddingKeys1766016000000 } from './1766016000000-embedding-keys';
 import { Impersonation1766102400000 } from './1766102400000-impersonation';
+import { CoveringListingIndexes1766188800000 } from './1766188800000-covering-listing-indexes';
 
 /** Every migration, in order. Append new ones; never edit one that has landed. */
 export const MIGRATIONS = [
@@ -51,4 +52,5 @@ export const MIGRATIONS = [
   Tenants1765929600000,
   EmbeddingKeys1766016000000,
   Impersonation1766102400000,
+  CoveringListingIndexes1766188800000,
 ];

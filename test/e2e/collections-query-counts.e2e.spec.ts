@@ -107,4 +107,28 @@ describe('collection listings make a bounded number of app-DB queries', () => {
     expect(items.total).toBe(1500);
     expect(Object.values(small.reader).every((n) => n > 0)).toBe(true);
   });
+
+  it('past 2,000 collections reads the groups’ grants once, and a grant changed through the API is seen at once', async () => {
+    await grow(2100);
+    const sub = async (name: string) => {
+      const items = (await t.http().get(`/api/collection/${home}/items?models=collection`).set(auth(reader.session)).expect(200)).body;
+      return (items.data as Array<{ id: number; name: string; can_write: boolean }>).find((c) => c.name === name);
+    };
+    const first = await sub('Sub 7');
+    expect(first).toMatchObject({ can_write: false });
+    const counter = countQueries();
+    let grantReads: string[];
+    try {
+      await sub('Sub 7');
+      grantReads = counter.texts.filter((text) => /FROM collection_permission/.test(text) && /GROUP BY collection_id/.test(text));
+    } finally {
+      counter.restore();
+    }
+    // The 2,100 collections' grants were read by the first listing and are kept: the second reads none.
+    expect(grantReads).toEqual([]);
+    await grant(t, admin, group, first!.id, 'write');
+    expect(await sub('Sub 7')).toMatchObject({ can_write: true });
+    await grant(t, admin, group, first!.id, 'none');
+    expect(await sub('Sub 7')).toBeUndefined();
+  });
 });

@@ -17,8 +17,10 @@ const BACKGROUND_CLIENTS = new Set(['analytics-server-events']);
  * are where every path ends (the ORM, its query builder, AppSql's cached statements). A Postgres cursor's FETCH
  * reads further into a statement already counted (as iterating a SQLite statement does), so it is not one.
  */
-export function countQueries(): { readonly count: number; reset(): void; restore(): void } {
+export function countQueries(): { readonly count: number; readonly texts: readonly string[]; reset(): void; restore(): void } {
   let count = 0;
+  /** The statements counted, for a test that asks which ones ran. */
+  const texts: string[] = [];
   const scratch = new Database(':memory:');
   const statement = Object.getPrototypeOf(scratch.prepare('SELECT 1')) as Record<string, (...a: unknown[]) => unknown>;
   scratch.close();
@@ -26,8 +28,11 @@ export function countQueries(): { readonly count: number; reset(): void; restore
   const wrap = (proto: Record<string, (...a: unknown[]) => unknown>, method: string) => {
     const original = proto[method];
     patched.push([proto, method, original]);
-    proto[method] = function (this: { connectionParameters?: { application_name?: string } }, ...args: unknown[]) {
-      if (!BACKGROUND_CLIENTS.has(this.connectionParameters?.application_name ?? '') && !isFetch(args[0])) count++;
+    proto[method] = function (this: { connectionParameters?: { application_name?: string }; source?: string }, ...args: unknown[]) {
+      if (!BACKGROUND_CLIENTS.has(this.connectionParameters?.application_name ?? '') && !isFetch(args[0])) {
+        count++;
+        texts.push(this.source ?? textOf(args[0]));
+      }
       return original.apply(this, args);
     };
   };
@@ -37,13 +42,21 @@ export function countQueries(): { readonly count: number; reset(): void; restore
     get count() {
       return count;
     },
+    texts,
     reset() {
       count = 0;
+      texts.length = 0;
     },
     restore() {
       for (const [proto, method, original] of patched) proto[method] = original;
     },
   };
+}
+
+/** A pg query's text: given as a string or in a config object. */
+function textOf(query: unknown): string {
+  if (typeof query === 'string') return query;
+  return (query as { text?: string } | null)?.text ?? '';
 }
 
 function isFetch(query: unknown): boolean {

@@ -175,8 +175,12 @@ export function markWritten(tx: EntityManager, topic: ClusterTopic): void {
   noteTopic(runner, topic);
 }
 
+/**
+ * Typed arrays cannot be frozen: a kept value holding one (GrantTable) keeps it private and never writes to it after
+ * it is built.
+ */
 function deepFreeze(value: unknown): void {
-  if (!value || typeof value !== 'object' || Object.isFrozen(value)) return;
+  if (!value || typeof value !== 'object' || Object.isFrozen(value) || ArrayBuffer.isView(value)) return;
   Object.freeze(value);
   for (const v of Object.values(value)) deepFreeze(v);
 }

@@ -3,8 +3,9 @@ import { DataSource } from 'typeorm';
 import { GrantsCache } from '../../common/cache/grants-cache';
 import { AppSql } from '../../common/database/app-sql';
 import { typedRows, type RowShape } from '../../common/database/row-values';
-import { inList, raw, sql } from '../../common/database/sql';
+import { inList, raw, sql, type Sql } from '../../common/database/sql';
 import type { CollectionPerm } from '../../schema/collection-permission.entity';
+import { GrantTable } from './grant-table';
 
 /** The ids these reads return: BIGINT-safe on Postgres, where a driver may answer them as text. */
 const IDS: RowShape = { numbers: ['id', 'collection_id', 'personal_owner_id'] };
@@ -41,9 +42,22 @@ export class CollectionAccessRepository {
     return rows.map((r) => r.perm);
   }
 
-  /** These groups' best grant per collection: on `ids`, or on every collection when null. */
-  async bestGrants(groupIds: number[], ids: number[] | null): Promise<Array<{ collectionId: number; perm: CollectionPerm }>> {
-    const which = ids ? inList(raw('collection_id'), ids) : sql`collection_id IS NOT NULL`;
+  /** These groups' best grant on each of `ids`: a few index lookups, read each time. */
+  async bestGrants(groupIds: number[], ids: number[]): Promise<GrantTable> {
+    return GrantTable.of(await this.readBestGrants(groupIds, inList(raw('collection_id'), ids)));
+  }
+
+  /**
+   * These groups' best grant on every collection, kept (GrantsCache) until a grant changes: listings of thousands of
+   * collections check them all, and every member of the same groups reads the same table.
+   */
+  allBestGrants(groupIds: number[]): Promise<GrantTable> {
+    return this.cache.of('collection-best-grants', groupIds, null, async () =>
+      GrantTable.of(await this.readBestGrants(groupIds, sql`collection_id IS NOT NULL`)),
+    );
+  }
+
+  private async readBestGrants(groupIds: number[], which: Sql): Promise<Array<{ collectionId: number; perm: CollectionPerm }>> {
     // 'write' sorts after 'read': MAX is the best grant, one row per collection however many groups hold one.
     const rows = await this.sql.query<Record<string, unknown>>(
       sql`SELECT collection_id, MAX(perm) AS perm FROM collection_permission

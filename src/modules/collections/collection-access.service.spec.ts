@@ -2,19 +2,23 @@ import type { AuthUser } from '../../common/auth/current-user';
 import type { CollectionPerm } from '../../schema/collection-permission.entity';
 import type { CollectionAccessRepository } from './collection-access.repository';
 import { CollectionAccessService } from './collection-access.service';
+import { GrantTable } from './grant-table';
 
 const bob: AuthUser = { id: 7, isSuperuser: false, groupIds: [1, 3] };
 const admin: AuthUser = { id: 1, isSuperuser: true, groupIds: [1, 2] };
 
 /** Grants by collection id (null: Root); Bob's personal collection is 50 at the top level. */
 function setup(grants: Map<number | null, CollectionPerm[]>) {
-  const repo = {
-    grantsOn: jest.fn(async (_g: number[], id: number | null) => grants.get(id) ?? []),
-    bestGrants: jest.fn(async () =>
+  const table = () =>
+    GrantTable.of(
       [...grants]
         .filter(([id]) => id !== null)
         .map(([id, perms]) => ({ collectionId: id!, perm: perms.includes('write') ? 'write' : 'read' })),
-    ),
+    );
+  const repo = {
+    grantsOn: jest.fn(async (_g: number[], id: number | null) => grants.get(id) ?? []),
+    bestGrants: jest.fn(async () => table()),
+    allBestGrants: jest.fn(async () => table()),
     ownerOf: jest.fn(async (id: number) => (id === 50 ? 7 : id === 60 ? 8 : null)),
     personalCollection: jest.fn(async (userId: number) => (userId === 7 ? { id: 50, location: '/' } : null)),
     personalCollectionIds: jest.fn(),
@@ -69,5 +73,14 @@ describe('CollectionAccessService', () => {
       [51, 'write'],
     ]);
     expect(repo.bestGrants).toHaveBeenCalledTimes(1);
+  });
+
+  it('past 2,000 collections checks them against every grant of the groups (kept) instead of an IN list', async () => {
+    const { access, repo } = setup(new Map<number | null, CollectionPerm[]>([[2500, ['write']]]));
+    const many = Array.from({ length: 2001 }, (_, i) => ({ id: 1000 + i, location: '/', personal_owner_id: null }));
+    const perms = await access.forCollections(bob, many);
+    expect([...perms]).toEqual([[2500, 'write']]);
+    expect(repo.allBestGrants).toHaveBeenCalledWith([1, 3]);
+    expect(repo.bestGrants).not.toHaveBeenCalled();
   });
 });

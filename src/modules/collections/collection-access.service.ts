@@ -4,6 +4,7 @@ import { inList, or, raw, sql, TRUE, type Sql } from '../../common/database/sql'
 import { ForbiddenError } from '../../common/errors/api-errors';
 import type { CollectionPerm } from '../../schema/collection-permission.entity';
 import { CollectionAccessRepository } from './collection-access.repository';
+import type { GrantTable } from './grant-table';
 import { childLocation, subtreeRange, topLevelId } from './location';
 
 /** What an access check needs of a collection; null stands for the Root collection. */
@@ -68,11 +69,13 @@ export class CollectionAccessService {
       return out;
     }
     const own = await this.personalCollectionId(user.id);
-    // Up to a few thousand ids an IN list of index lookups beats reading every grant of the groups.
-    const granted = await this.grantsOf(user, cs.length > 2000 ? null : cs.map((c) => c.id));
+    const granted = await this.grantsOf(user, cs);
     for (const c of cs) {
       if (own !== null && topLevelId(c) === own) out.set(c.id, 'write');
-      else if (!this.isOthersPersonalTop(c, user) && granted.has(c.id)) out.set(c.id, granted.get(c.id)!);
+      else if (!this.isOthersPersonalTop(c, user)) {
+        const perm = granted?.perm(c.id);
+        if (perm) out.set(c.id, perm);
+      }
     }
     return out;
   }
@@ -139,12 +142,16 @@ export class CollectionAccessService {
     return this.grants.personalCollection(userId);
   }
 
-  /** The caller's groups' best grant per collection: on `ids`, or on every collection when null. */
-  private async grantsOf(user: AuthUser, ids: number[] | null): Promise<Map<number, CollectionPerm>> {
-    const out = new Map<number, CollectionPerm>();
-    if (user.groupIds.length === 0 || (ids && ids.length === 0)) return out;
-    for (const g of await this.grants.bestGrants(user.groupIds, ids))
-      out.set(g.collectionId, best(out.get(g.collectionId) ?? null, g.perm)!);
-    return out;
+  /**
+   * The caller's groups' best grants on `cs`. Up to a few thousand an IN list of index lookups beats reading every
+   * grant of the groups; past that, every grant of the groups, kept for the next listing.
+   */
+  private async grantsOf(user: AuthUser, cs: CollectionPlace[]): Promise<GrantTable | null> {
+    if (user.groupIds.length === 0 || cs.length === 0) return null;
+    if (cs.length > 2000) return this.grants.allBestGrants(user.groupIds);
+    return this.grants.bestGrants(
+      user.groupIds,
+      cs.map((c) => c.id),
+    );
   }
 }

@@ -55,8 +55,8 @@ describe('CollectionItemsService', () => {
     const repo = {
       findById: jest.fn(async (id: number) => byId.get(id) ?? null),
       findByIds: jest.fn(async (ids: number[]) => ids.map((id) => byId.get(id)).filter(Boolean)),
-      subtreeLight: jest.fn(async (prefix: string) => tree.filter((c) => c.location.startsWith(prefix))),
-      inNamespace: jest.fn(async () => tree),
+      subtreeShapes: jest.fn(async (prefix: string) => tree.filter((c) => c.location.startsWith(prefix))),
+      shapesInNamespace: jest.fn(async () => tree),
     };
     const access = {
       forCollections: jest.fn(

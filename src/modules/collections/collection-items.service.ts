@@ -60,7 +60,7 @@ export class CollectionItemsService {
 
   /**
    * The collections whose nearest readable ancestor is `place` (or none, at the Root; personal ones are left to
-   * their owners' entry), with `here` and `below`. The subtree is read with the tree's columns only (one range scan),
+   * their owners' entry), with `here` and `below`. The subtree is read where each collection sits only (one index range scan),
    * the caller's permissions on it in one or two more queries, the full rows of the children shown in one more.
    */
   private async collectionItems(
@@ -69,7 +69,7 @@ export class CollectionItemsService {
     namespace: string | null,
     archived: boolean,
   ): Promise<CollectionItem[]> {
-    const below = place ? await this.repo.subtreeLight(childLocation(place), namespace) : await this.repo.inNamespace({ namespace }, true);
+    const below = place ? await this.repo.subtreeShapes(childLocation(place), namespace) : await this.repo.shapesInNamespace(namespace);
     const ancestors = place ? [place, ...(await this.repo.findByIds(ancestorIds(place.location)))] : [];
     const v = await this.reader.visible(user, below, { context: ancestors });
     const byId = new Map(v.rows.map((c) => [c.id, c]));

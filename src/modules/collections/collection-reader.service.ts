@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '../../common/auth/current-user';
 import { NotFoundError } from '../../common/errors/api-errors';
-import { CollectionAccessService } from './collection-access.service';
+import { CollectionAccessService, type CollectionPlace } from './collection-access.service';
 import type { CollectionPerm } from '../../schema/collection-permission.entity';
 import { effectiveLocation, effectiveLocations } from './collection-visibility';
 import { collectionView, CollectionView } from './collection.view';
@@ -9,9 +9,9 @@ import { CollectionRow, CollectionsRepository } from './collections.repository';
 import { topLevelId } from './location';
 
 /** What a caller may see of a set of collections, worked out in a fixed number of queries. */
-export interface Visible {
+export interface Visible<R extends CollectionPlace = CollectionRow> {
   /** The readable rows, in the order given. */
-  rows: CollectionRow[];
+  rows: R[];
   /** The caller's permission on each readable collection (ancestors passed in `context` included). */
   perms: Map<number, CollectionPerm>;
   /** Owner of each personal top-level collection among the rows' tops. */
@@ -41,15 +41,15 @@ export class CollectionReader {
    * The rows the caller may read. `context` are further collections (ancestors of the rows) whose permissions the
    * effective locations need. `excludeOthersPersonal` drops other users' personal trees (admins see them otherwise).
    */
-  async visible(
+  async visible<R extends CollectionPlace = CollectionRow>(
     user: AuthUser,
-    rows: CollectionRow[],
-    opts: { context?: CollectionRow[]; excludeOthersPersonal?: boolean } = {},
-  ): Promise<Visible> {
+    rows: R[],
+    opts: { context?: CollectionPlace[]; excludeOthersPersonal?: boolean } = {},
+  ): Promise<Visible<R>> {
     const all = opts.context?.length ? [...rows, ...opts.context] : rows;
     const perms = await this.access.forCollections(user, all);
     const owners = await this.personalOwners(all);
-    const othersTree = (c: CollectionRow) => {
+    const othersTree = (c: CollectionPlace) => {
       const owner = owners.get(topLevelId(c));
       return owner !== undefined && owner !== user.id;
     };
@@ -57,7 +57,7 @@ export class CollectionReader {
     return { rows: rows.filter((c) => perms.has(c.id)), perms, owners, personalTops: new Set(owners.keys()) };
   }
 
-  view(c: CollectionRow, v: Visible): CollectionView {
+  view(c: CollectionRow, v: Visible<CollectionPlace>): CollectionView {
     return collectionView(c, {
       canWrite: v.perms.get(c.id) === 'write',
       effectiveLocation: effectiveLocation(c.location, (id) => v.perms.has(id)),
@@ -77,12 +77,12 @@ export class CollectionReader {
   }
 
   /** The effective location of any location, for this caller (remembered per location). */
-  effective(v: Visible): (location: string) => string {
+  effective(v: Visible<CollectionPlace>): (location: string) => string {
     return effectiveLocations((id) => v.perms.has(id));
   }
 
   /** The owners of the personal collections among the rows' top-level collections: from the rows, else one query. */
-  private async personalOwners(rows: CollectionRow[]): Promise<Map<number, number>> {
+  private async personalOwners(rows: CollectionPlace[]): Promise<Map<number, number>> {
     const owners = new Map<number, number>();
     const known = new Set<number>();
     for (const c of rows) {

@@ -34,6 +34,12 @@ const PG_CREATED_AT = `to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24
 /** What the tree shows of a collection: fewer columns to read and convert for a listing of tens of thousands. */
 const TREE_COLUMNS = 'id, name, description, location, personal_owner_id, namespace, authority_level, slug, archived';
 
+/** Where a collection sits, and no more: what a listing needs of the thousands of collections below the ones it shows. */
+export type CollectionShape = Pick<CollectionRow, 'id' | 'location' | 'personal_owner_id' | 'namespace' | 'archived'>;
+
+/** Exactly the columns of idx_collection_location_tree, so that a subtree is read from the index alone. */
+const SHAPE_COLUMNS = 'id, location, personal_owner_id, namespace, archived';
+
 /** Which rows of a namespace a listing wants. */
 export interface CollectionFilter {
   namespace: string | null;
@@ -43,7 +49,7 @@ export interface CollectionFilter {
 
 /**
  * Every query on `collection`. Reads go through AppSql (plain SQL, one statement each); writes take the caller's
- * transaction. Subtrees are `location` range scans on idx_collection_location.
+ * transaction. Subtrees are `location` range scans on idx_collection_location_tree.
  */
 @Injectable()
 export class CollectionsRepository {
@@ -94,11 +100,16 @@ export class CollectionsRepository {
     return this.read(`SELECT ${this.columns} FROM collection WHERE location >= $1 AND location < $2`, [lo, hi], tx);
   }
 
-  /** The tree's columns of the collections of `namespace` below `prefix`, narrowed by `only` (as in inNamespace). */
-  async subtreeLight(prefix: string, namespace: string | null, only?: Sql): Promise<CollectionRow[]> {
+  /** Where the collections of `namespace` below `prefix` sit: one range scan of an index that holds every column read. */
+  subtreeShapes(prefix: string, namespace: string | null): Promise<CollectionShape[]> {
     const [lo, hi] = subtreeRange(prefix);
-    const where = and(sql`location >= ${lo} AND location < ${hi}`, ...this.filter({ namespace }), only);
-    return this.read(sql`SELECT ${raw(TREE_COLUMNS)} FROM collection WHERE ${where}`);
+    const where = and(sql`location >= ${lo} AND location < ${hi}`, ...this.filter({ namespace }));
+    return this.read(sql`SELECT ${raw(SHAPE_COLUMNS)} FROM collection WHERE ${where}`);
+  }
+
+  /** Every collection of a namespace, where they sit only (see subtreeShapes). */
+  shapesInNamespace(namespace: string | null): Promise<CollectionShape[]> {
+    return this.read(sql`SELECT ${raw(SHAPE_COLUMNS)} FROM collection WHERE ${and(...this.filter({ namespace }))}`);
   }
 
   async insert(tx: EntityManager, c: Omit<CollectionRow, 'id' | 'created_at' | 'archived' | 'archived_directly'>): Promise<number> {
