@@ -41,6 +41,18 @@ describe('BufferedOutput', () => {
     expect(overwritten()).toBe(0);
   });
 
+  it.each([4, 5, 7, 16, 1024])('writes items with separators as their join would be, through %i-byte buffers', async (size) => {
+    const { out, finished, bytes, overwritten } = lazySink();
+    const output = new BufferedOutput(out, new OutputBufferPool(size));
+    expect(await output.writeJoined('[', PIECES, ',')).toBe(true);
+    expect(await output.writeJoined(',', ['é€', '', '😀'], ',')).toBe(true);
+    expect(await output.writeJoined('', [], ',')).toBe(true);
+    await output.end(']');
+    await finished;
+    expect(bytes().toString('utf8')).toBe(`[${PIECES.join(',')},é€,,😀]`);
+    expect(overwritten()).toBe(0);
+  });
+
   it('reuses its buffers, each only once the stream has written it', async () => {
     const pool = new OutputBufferPool(8);
     const { out, given, finished, bytes, overwritten } = lazySink(64);

@@ -58,10 +58,29 @@ export class BufferedOutput {
   ) {}
 
   /** Sends `text`; false once the client has gone (the rest is dropped). */
-  async write(text: string): Promise<boolean> {
+  write(text: string): Promise<boolean> {
+    return this.flush(this.encode(text));
+  }
+
+  /**
+   * Sends `prefix`, then `items` with `separator` between them: what write(prefix + items.join(separator)) sends,
+   * without making that string. Joining thousands of rows built by concatenation copied each one twice, and cost as
+   * much as encoding the text (a 40,000-card listing).
+   */
+  writeJoined(prefix: string, items: readonly string[], separator: string): Promise<boolean> {
+    let flowing = this.encode(prefix);
+    for (let i = 0; i < items.length && !this.out.destroyed; i++) {
+      if (i > 0) flowing = this.encode(separator) && flowing;
+      flowing = this.encode(items[i]) && flowing;
+    }
+    return this.flush(flowing);
+  }
+
+  /** Hands over the part-filled buffer too, then waits for a drain if the stream asked for one. */
+  private async flush(flowing: boolean): Promise<boolean> {
     // Every buffer of the piece is handed over at once and the drain, when the stream asks for one, is awaited
     // once at the end: a wait per buffer cost a round trip with the client each (5% of a 100,000-row answer).
-    let full = !this.encode(text);
+    let full = !flowing;
     if (this.used > 0) full = !this.send() || full;
     if (full) await waitForDrain(this.out);
     return !this.out.destroyed;
@@ -82,6 +101,14 @@ export class BufferedOutput {
 
   /** Encodes `text` into the current buffer, sending each buffer it fills; false when the stream asked for a drain. */
   private encode(text: string): boolean {
+    if (text.length === 0) return !this.out.destroyed;
+    if (this.out.destroyed) return this.release();
+    this.buffer ??= this.pool.take();
+    // Fits whatever its characters are (3 bytes each at most; a surrogate pair takes 4 for 2): one copy.
+    if (text.length * 3 <= this.buffer.length - this.used) {
+      this.used += this.buffer.write(text, this.used, 'utf8');
+      return true;
+    }
     let rest = text;
     let flowing = true;
     while (rest.length > 0) {

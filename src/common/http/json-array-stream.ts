@@ -13,7 +13,7 @@ export async function sendJsonArray(res: Response, batches: AsyncIterable<string
   const first = await source.next();
   res.status(200).type('application/json');
   const output = new BufferedOutput(res);
-  let open = first.done ? Promise.resolve(true) : output.write(`[${first.value.join(',')}`);
+  let open = first.done ? Promise.resolve(true) : output.writeJoined('[', first.value, ',');
   let started = !first.done && first.value.length > 0;
   try {
     for (let next = first.done ? first : await source.next(); !next.done; next = await source.next()) {
@@ -22,7 +22,7 @@ export async function sendJsonArray(res: Response, batches: AsyncIterable<string
         return;
       }
       if (next.value.length === 0) continue;
-      open = output.write(`${started ? ',' : ''}${next.value.join(',')}`);
+      open = output.writeJoined(started ? ',' : '', next.value, ',');
       started = true;
     }
   } catch (e) {
