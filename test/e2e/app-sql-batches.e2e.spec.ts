@@ -67,4 +67,24 @@ describe(`AppSql.batches (${APP_DB})`, () => {
     for await (const rows of app.batches(sql`SELECT id FROM item`, 100)) n += rows.length;
     expect(n).toBe(25);
   });
+
+  it('fails at the batch the database fails on, also while the caller is still busy with the one before', async () => {
+    // Row 20 fails only when the database reaches it: in the fourth batch of five, read while the third is handled.
+    const failAt20 =
+      APP_DB === 'postgres'
+        ? sql`SELECT id, 1 / (id - 20) AS x FROM item ORDER BY id`
+        : sql`SELECT id, CASE WHEN id = 20 THEN json('broken') END AS x FROM item ORDER BY id`;
+    const seen: number[] = [];
+    const read = async () => {
+      for await (const rows of app.batches<{ id: number }>(failAt20, 5)) {
+        seen.push(...rows.map((r) => Number(r.id)));
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+    await expect(read()).rejects.toThrow(/division by zero|malformed JSON/);
+    expect(seen).toEqual(Array.from({ length: 15 }, (_, i) => i + 1));
+    let n = 0;
+    for await (const rows of app.batches(sql`SELECT id FROM item`, 100)) n += rows.length;
+    expect(n).toBe(25);
+  });
 });

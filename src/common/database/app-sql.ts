@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import type { Pool, QueryResultRow } from 'pg';
+import type { Pool, QueryResult, QueryResultRow } from 'pg';
 import { QueryFailedError, type DataSource } from 'typeorm';
 import { sql, Sql } from './sql';
 
@@ -58,19 +58,32 @@ export class AppSql {
     if (this.pg) {
       const client = await (this.db.driver as unknown as { master: Pool }).master.connect();
       let unclean: Error | undefined;
+      let next: Promise<QueryResult<T & QueryResultRow>> | undefined;
       try {
         // A declared cursor, not a protocol-level portal: Postgres plans it for the first rows (an index in the
         // listing's order instead of building every row and then sorting them all), so rows flow at once.
         await client.query('BEGIN READ ONLY');
         await client.query(`DECLARE app_batches NO SCROLL CURSOR FOR ${text}`, values);
-        for (;;) {
-          const { rows } = await client.query<T & QueryResultRow>(`FETCH ${size} FROM app_batches`);
+        const fetch = () => {
+          const batch = client.query<T & QueryResultRow>(`FETCH ${size} FROM app_batches`);
+          // Handled when awaited; until then a failure must not count as an unhandled rejection.
+          batch.catch(() => undefined);
+          return batch;
+        };
+        for (next = fetch(); ;) {
+          const { rows } = await next;
           if (rows.length === 0) break;
+          // The database produces the next batch while the caller writes this one: the two took turns before, and a
+          // listing took as long as both together.
+          next = fetch();
           yield rows;
         }
       } catch (e) {
         throw new QueryFailedError(text, values, e as Error);
       } finally {
+        // A batch still being fetched when the loop was left early: the client runs its queries in order, so the
+        // rollback waits for it anyway.
+        await next?.catch(() => undefined);
         // Also when the loop was left early: the transaction (and the cursor with it) ends here. A connection that
         // cannot even roll back is not given back to the pool.
         await client.query('ROLLBACK').catch((e: Error) => (unclean = e));
