@@ -293,7 +293,7 @@ function download(url: string, session: string, format: 'csv' | 'xlsx', query: R
  * but only after half a minute to a minute and a half, and until then RSS stays flat (and native memory held by
  * dead wrappers, DuckDB's results for one, is still held), so a wait for RSS or for a small heap alone stops too early.
  */
-async function settle(pid: number, probeFile: string, heapMb: number | null): Promise<number> {
+export async function settle(pid: number, probeFile: string, heapMb: number | null): Promise<number> {
   const started = Date.now();
   const seen: number[] = [rssMb(pid)];
   const gcsBefore = lastSample(probeFile)?.majorGcs ?? 0;
