@@ -70,7 +70,8 @@ export class AppSql {
           batch.catch(() => undefined);
           return batch;
         };
-        for (next = fetch(); ;) {
+        next = fetch();
+        for (;;) {
           const { rows } = await next;
           if (rows.length === 0) break;
           // The database produces the next batch while the caller writes this one: the two took turns before, and a

@@ -15,6 +15,12 @@ describe('GrantTable', () => {
     expect([0, 1, 4, 39, 41, 2_000_000_001].map((id) => table.perm(id))).toEqual(Array(6).fill(undefined));
   });
 
+  it('keeps ids past 32 bits apart from the small ids they would wrap onto', () => {
+    const table = GrantTable.of([{ collectionId: 2 ** 32 + 5, perm: 'write' }]);
+    expect(table.perm(2 ** 32 + 5)).toBe('write');
+    expect(table.perm(5)).toBeUndefined();
+  });
+
   it('answers nothing from an empty table', () => {
     expect(GrantTable.of([]).perm(1)).toBeUndefined();
   });

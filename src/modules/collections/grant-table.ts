@@ -2,17 +2,18 @@ import type { CollectionPerm } from '../../schema/collection-permission.entity';
 
 /**
  * A set of groups' best grant on each collection, as kept in memory for every request of their members: collection ids
- * sorted in a typed array beside one byte of permission each (5 bytes a grant where a Map takes some 80).
+ * sorted in a typed array beside one byte of permission each (9 bytes a grant where a Map takes some 80). Float64, not
+ * Int32: an id past 2^31 (ids may be BIGINT on Postgres) would wrap onto another collection's and grant it.
  */
 export class GrantTable {
   private constructor(
-    private readonly ids: Int32Array,
+    private readonly ids: Float64Array,
     private readonly writes: Uint8Array,
   ) {}
 
   static of(grants: ReadonlyArray<{ collectionId: number; perm: CollectionPerm }>): GrantTable {
     const sorted = [...grants].sort((a, b) => a.collectionId - b.collectionId);
-    const ids = new Int32Array(sorted.length);
+    const ids = new Float64Array(sorted.length);
     const writes = new Uint8Array(sorted.length);
     let n = 0;
     for (const g of sorted) {
