@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { auth } from '../support/factories';
-import { describeBrowser } from './support/browser';
+import { describeBrowser, stableScreenshot } from './support/browser';
 import { expectScreenshot } from './support/screenshots';
 import {
   embedToken,
@@ -82,9 +82,7 @@ describeBrowser('web pages', () => {
     const page = await w.open(`/public/question/${uuid}`);
     expect(await page.textContent('.card-title')).toBe('Orders by category');
     expect(await page.getAttribute('[data-testid="visualization"]', 'data-display')).toBe('bar');
-    // Drawn again right before: a card may run again after the page first drew (a parameter's values arriving).
-    await waitDrawn(page);
-    expectScreenshot('public-question-bar', await page.screenshot());
+    expectScreenshot('public-question-bar', await stableScreenshot(page, () => page.screenshot()));
 
     // The download menu fetches the public export endpoint.
     await page.click('[aria-label="Download results"]');
@@ -123,9 +121,7 @@ describeBrowser('web pages', () => {
     expect(barBox!.y).toBeGreaterThan(products!.y + products!.height - 1);
     expect(barBox!.width).toBeGreaterThan(products!.width * 2.9);
     expect(await dashcardText(page, dash.dashcards[1])).toContain('200');
-    // Drawn again right before: a card may run again after the page first drew (a parameter's values arriving).
-    await waitDrawn(page);
-    expectScreenshot('public-dashboard', await page.screenshot({ fullPage: true }));
+    expectScreenshot('public-dashboard', await stableScreenshot(page, () => page.screenshot({ fullPage: true })));
 
     await page.click('[role="tab"]:has-text("Details")');
     await page.waitForSelector(`[data-dashcard-id="${dash.dashcards[5]}"]`);
@@ -276,9 +272,7 @@ describeBrowser('web pages', () => {
     expect(await page.locator('[data-slug="state"]').count()).toBe(1);
     expect(await page.locator('[data-testid="download-menu"]').count()).toBe(0);
     expect(await page.evaluate('getComputedStyle(document.querySelector(".page")).borderTopStyle')).toBe('none');
-    // Drawn again right before: a card may run again after the page first drew (a parameter's values arriving).
-    await waitDrawn(page);
-    expectScreenshot('public-dashboard-night', await page.screenshot({ fullPage: true }));
+    expectScreenshot('public-dashboard-night', await stableScreenshot(page, () => page.screenshot({ fullPage: true })));
   });
 
   it('#refresh=N re-runs the cards every N seconds (5 at least)', async () => {
@@ -303,9 +297,7 @@ describeBrowser('web pages', () => {
     expect(await page.evaluate('JSON.stringify([Object.keys(localStorage), Object.keys(sessionStorage), document.cookie])')).toBe(
       '[[],[],""]',
     );
-    // Drawn again right before: a card may run again after the page first drew (a parameter's values arriving).
-    await waitDrawn(page);
-    expectScreenshot('embed-dashboard', await page.screenshot({ fullPage: true }));
+    expectScreenshot('embed-dashboard', await stableScreenshot(page, () => page.screenshot({ fullPage: true })));
 
     // The embed API has an export endpoint: the menu offers xlsx and downloads it.
     await page.click(`[data-dashcard-id="${dash.dashcards[1]}"] [aria-label="Download results"]`);
@@ -332,7 +324,7 @@ describeBrowser('web pages', () => {
     const page = await w.open(`/public/question/${uuid}`);
     expect(await page.getAttribute('[data-testid="error-page"]', 'data-status')).toBe('404');
     expect(await page.textContent('[data-testid="error-page"] h1')).toBe('This link is no longer available');
-    expectScreenshot('error-page', await page.screenshot());
+    expectScreenshot('error-page', await stableScreenshot(page, () => page.screenshot()));
 
     const bad = await w.open(`/embed/dashboard/${embedToken({ dashboard: dash.id }).slice(0, -4)}xxxx`);
     expect(await bad.getAttribute('[data-testid="error-page"]', 'data-status')).toBe('400');

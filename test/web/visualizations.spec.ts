@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { describeBrowser } from './support/browser';
+import { describeBrowser, stableScreenshot } from './support/browser';
 import { expectScreenshot } from './support/screenshots';
 import { publicLink, sampleCard, startWebApp, WebApp } from './support/web-app';
 
@@ -342,7 +342,7 @@ describeBrowser('visualizations on the public question page', () => {
       expect(await page.$('[data-testid="error-page"]')).toBeNull();
       expect(await page.getAttribute(viz, 'data-state')).toBe('ready');
       expect(await page.getAttribute(viz, 'data-display')).toBe(c.display === 'sankey' ? 'table' : c.display);
-      expectScreenshot(`viz-${c.name}`, await page.locator(viz).screenshot());
+      expectScreenshot(`viz-${c.name}`, await stableScreenshot(page, () => page.locator(viz).screenshot()));
       await c.check?.(page);
     } finally {
       await page.context().close();

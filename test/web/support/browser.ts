@@ -68,6 +68,7 @@ export async function newPage(browser: Browser, size = { width: 1200, height: 80
 
 /** Evaluated in the page (a string: the test code is compiled without the DOM's types). */
 const DRAWN = `(() => {
+  if (document.fonts.status !== 'loaded') return false;
   if (document.querySelector('[data-testid="error-page"]')) return true;
   const root = document.querySelector('[data-testid="dashboard"], [data-testid="question"]');
   if (!root || root.getAttribute('data-state') === 'loading') return false;
@@ -77,9 +78,28 @@ const DRAWN = `(() => {
 })()`;
 
 /**
- * Waits until a page has drawn: its dashboard or question is ready, no card is loading, and every visualization
- * reports `data-state="ready"` (charts after ECharts' 'finished'). An error page counts as drawn.
+ * Waits until a page has drawn: its fonts are loaded, its dashboard or question is ready, no card is loading, and every
+ * visualization reports `data-state="ready"` (charts after ECharts' 'finished'). An error page counts as drawn.
  */
 export async function waitDrawn(page: Page, timeout = 30_000): Promise<void> {
   await page.waitForFunction(DRAWN, undefined, { timeout, polling: 50 });
+}
+
+/**
+ * A screenshot taken once the page has drawn and two captures in a row are the same (as Playwright's own
+ * toHaveScreenshot does): a card that runs or draws again after the page first drew, or a layout that a full-page
+ * capture changes, shows in one capture only and never in the one compared with a baseline.
+ */
+export async function stableScreenshot(page: Page, shoot: () => Promise<Buffer>, timeout = 30_000): Promise<Buffer> {
+  const until = Date.now() + timeout;
+  await waitDrawn(page, timeout);
+  let last = await shoot();
+  for (;;) {
+    await page.evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))');
+    await waitDrawn(page, Math.max(1, until - Date.now()));
+    const next = await shoot();
+    if (next.equals(last)) return next;
+    if (Date.now() > until) throw new Error(`the page still changed between two screenshots after ${timeout} ms`);
+    last = next;
+  }
 }

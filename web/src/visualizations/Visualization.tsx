@@ -1,5 +1,6 @@
 import { Suspense, useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { componentFor, supportedDisplays } from './registry';
+import { useFontsEpoch } from './fonts';
 import { FONT_FAMILY, palette } from './theme';
 import type { VisualizationProps } from './types';
 
@@ -40,8 +41,9 @@ export function Visualization(input: VisualizationProps) {
     return () => ro.disconnect();
   }, []);
 
-  // Ready belongs to one drawing of one input: new data or settings make the state "loading" until drawn again.
-  const version = useMemo(() => ({}), [display, data, settings, theme]);
+  // Ready belongs to one drawing of one input: new data, settings or fonts make the state "loading" until drawn again.
+  const fonts = useFontsEpoch();
+  const version = useMemo(() => ({}), [display, data, settings, theme, fonts]);
   const [readyFor, setReadyFor] = useState<object | null>(null);
   const onReady = useCallback(() => setReadyFor(version), [version]);
 

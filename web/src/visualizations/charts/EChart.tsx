@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { useFontsEpoch } from '../fonts';
 import { echarts } from './echarts-core';
 
 export interface EChartProps {
@@ -18,6 +19,8 @@ export function EChart({ option, width, height, onReady, onClick, onDrawn }: ECh
   const chart = useRef<echarts.ECharts | null>(null);
   const handlers = useRef({ onReady, onClick, onDrawn });
   handlers.current = { onReady, onClick, onDrawn };
+  // Fonts that arrive after a drawing change the labels' widths: the chart draws again with them.
+  const fonts = useFontsEpoch();
 
   useEffect(() => {
     if (!el.current) return;
@@ -49,7 +52,7 @@ export function EChart({ option, width, height, onReady, onClick, onDrawn }: ECh
     return () => {
       c.off('finished', done);
     };
-  }, [option, width, height]);
+  }, [option, width, height, fonts]);
 
   return <div ref={el} style={{ width, height }} />;
 }
