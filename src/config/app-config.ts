@@ -56,6 +56,8 @@ export interface AppConfig {
   queryTimeoutSeconds: number;
   /** Warehouse queries one user may have running at once on one database of this instance; more wait their turn. */
   maxQueriesPerUser: number;
+  /** Query requests of one user this instance works on at once (request-admission.ts); more wait their turn. */
+  maxQueryRequestsPerUser: number;
   /** How long a query waits for its turn (a query slot) before it is answered 503. */
   queryQueueTimeoutSeconds: number;
   /** DuckDB warehouses: memory_limit of each database's instance (DuckDB's size syntax, e.g. `2GB`). */
@@ -162,6 +164,7 @@ export function loadConfig(env: Env = process.env, stdoutIsTty = Boolean(process
     shutdownDelaySeconds: int(env, 'SHUTDOWN_DELAY_SECONDS', 0, 0, 600),
     queryTimeoutSeconds: int(env, 'QUERY_TIMEOUT_SECONDS', 1200, 1, 86_400),
     maxQueriesPerUser: int(env, 'MAX_QUERIES_PER_USER', 10, 1, 10_000),
+    maxQueryRequestsPerUser: int(env, 'MAX_QUERY_REQUESTS_PER_USER', 10, 1, 10_000),
     queryQueueTimeoutSeconds: int(env, 'QUERY_QUEUE_TIMEOUT_SECONDS', 30, 1, 3600),
     duckdbMemoryLimit: memorySize(env, 'DUCKDB_MEMORY_LIMIT', '2GB'),
     duckdbThreads: int(env, 'DUCKDB_THREADS', Math.min(4, os.availableParallelism()), 1, 1024),

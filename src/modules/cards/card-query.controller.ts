@@ -7,13 +7,17 @@ import { AcceptsForm } from '../../common/http/accepts-form';
 import { writeResultJson } from '../../common/http/write-result-json';
 import { IdParam } from '../../common/validation/pipes';
 import { cardExportSpec, downloadContext, EXPORT_MAX_ROWS, parseDownloadRequest, writeExport } from '../dataset';
+import { RequestAdmission } from '../warehouse';
 import { CardQueriesService } from './card-queries.service';
 import { CardQueryDto } from './cards.dto';
 
 /** A saved card's query, run: as result JSON, as its pivot table, or downloaded as a file. */
 @Controller('api/card')
 export class CardQueryController {
-  constructor(private readonly queries: CardQueriesService) {}
+  constructor(
+    private readonly queries: CardQueriesService,
+    private readonly admission: RequestAdmission,
+  ) {}
 
   /** 202 with the results, also when the query failed: the failure is in the body (`status: "failed"`, `error`). */
   @Post(':cardId/query')
@@ -25,18 +29,20 @@ export class CardQueryController {
     @Res() res: Response,
   ) {
     const opts = { parameters: body.parameters, ignoreCache: body.ignore_cache === true, dashboardId: body.dashboard_id ?? null };
+    await this.admission.admit(caller.id, res);
     await writeResultJson(res, 202, await this.queries.run(caller, id, opts, abortOnDisconnect(res)));
   }
 
   @Post('pivot/:cardId/query')
   @Access('user')
   @HttpCode(202)
-  pivot(
+  async pivot(
     @Param('cardId', IdParam('card-id')) id: number,
     @Body() body: CardQueryDto,
     @CurrentUser() caller: AuthUser,
     @Res({ passthrough: true }) res: Response,
   ) {
+    await this.admission.admit(caller.id, res);
     return this.queries.pivot(caller, id, { parameters: body.parameters, ignoreCache: body.ignore_cache === true }, abortOnDisconnect(res));
   }
 

@@ -3,6 +3,7 @@ import { CardsModule } from '../cards';
 import { DashboardsModule } from '../dashboards';
 import { DatasetModule } from '../dataset';
 import { FieldsModule } from '../fields';
+import { WarehouseModule } from '../warehouse';
 import { DashboardParamsService } from './dashboard-params.service';
 import { DashboardParamsController } from './dashboard-params.controller';
 import { DashcardQueryController } from './dashcard-query.controller';
@@ -11,7 +12,7 @@ import { DashboardQueriesService } from './dashboard-queries.service';
 
 /** Queries in a dashboard's context: dashcard queries and parameter values (chain filters). */
 @Module({
-  imports: [DashboardsModule, CardsModule, DatasetModule, FieldsModule],
+  imports: [DashboardsModule, CardsModule, DatasetModule, FieldsModule, WarehouseModule],
   controllers: [DashcardQueryController, DashboardParamsController],
   providers: [DashboardQueriesService, DashboardParamsService, DashboardQueriesRepository],
   // For the public-sharing module: a shared dashboard's parameter values (chain filters included).

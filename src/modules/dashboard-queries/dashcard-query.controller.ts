@@ -8,12 +8,16 @@ import { writeResultJson } from '../../common/http/write-result-json';
 import { IdParam } from '../../common/validation/pipes';
 import { cardExportSpec, downloadContext, EXPORT_MAX_ROWS, parseDownloadRequest, writeExport } from '../dataset';
 import { DashcardQueryDto } from './dashboard-queries.dto';
+import { RequestAdmission } from '../warehouse';
 import { DashboardQueriesService } from './dashboard-queries.service';
 
 /** A dashcard's card run in its dashboard's context: as result JSON, as its pivot table, or downloaded as a file. */
 @Controller('api/dashboard')
 export class DashcardQueryController {
-  constructor(private readonly queries: DashboardQueriesService) {}
+  constructor(
+    private readonly queries: DashboardQueriesService,
+    private readonly admission: RequestAdmission,
+  ) {}
 
   /** 202 with the results, also when the query failed, as the card query: the failure is in the body. */
   @Post(':dashboardId/dashcard/:dashcardId/card/:cardId/query')
@@ -27,13 +31,14 @@ export class DashcardQueryController {
     @Res() res: Response,
   ) {
     const run = { dashboardId, dashcardId, cardId, parameters: body.parameters, ignoreCache: body.ignore_cache === true };
+    await this.admission.admit(caller.id, res);
     await writeResultJson(res, 202, await this.queries.run(caller, run, abortOnDisconnect(res)));
   }
 
   @Post('pivot/:dashboardId/dashcard/:dashcardId/card/:cardId/query')
   @Access('user')
   @HttpCode(202)
-  pivot(
+  async pivot(
     @Param('dashboardId', IdParam('dashboard-id')) dashboardId: number,
     @Param('dashcardId', IdParam('dashcard-id')) dashcardId: number,
     @Param('cardId', IdParam('card-id')) cardId: number,
@@ -41,6 +46,7 @@ export class DashcardQueryController {
     @CurrentUser() caller: AuthUser,
     @Res({ passthrough: true }) res: Response,
   ) {
+    await this.admission.admit(caller.id, res);
     return this.queries.pivot(caller, { dashboardId, dashcardId, cardId, parameters: body.parameters }, abortOnDisconnect(res));
   }
 

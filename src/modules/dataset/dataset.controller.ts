@@ -5,6 +5,7 @@ import { AuthUser, CurrentUser } from '../../common/auth/current-user';
 import { abortOnDisconnect } from '../../common/http/abort-on-disconnect';
 import { AcceptsForm } from '../../common/http/accepts-form';
 import { writeResultJson } from '../../common/http/write-result-json';
+import { RequestAdmission } from '../warehouse';
 import { DatasetMetadataService } from './dataset-metadata.service';
 import { DatasetService } from './dataset.service';
 import { EXPORT_CONTEXT, EXPORT_MAX_ROWS, parseExportRequest } from './export/export-request';
@@ -19,12 +20,14 @@ export class DatasetController {
     private readonly dataset: DatasetService,
     private readonly pivots: PivotService,
     private readonly metadata: DatasetMetadataService,
+    private readonly admission: RequestAdmission,
   ) {}
 
   /** Runs a query: 202 with the results, also when the query failed (as Metabase: the failure is in the body). */
   @Post()
   @Access('user')
   async run(@Body() body: unknown, @CurrentUser() caller: AuthUser, @Res() res: Response) {
+    await this.admission.admit(caller.id, res);
     await writeResultJson(res, 202, await this.dataset.stream(body, caller, abortOnDisconnect(res)));
   }
 
@@ -51,7 +54,8 @@ export class DatasetController {
   @Post('pivot')
   @Access('user')
   @HttpCode(202)
-  pivot(@Body() body: unknown, @CurrentUser() caller: AuthUser, @Res({ passthrough: true }) res: Response) {
+  async pivot(@Body() body: unknown, @CurrentUser() caller: AuthUser, @Res({ passthrough: true }) res: Response) {
+    await this.admission.admit(caller.id, res);
     return this.pivots.run(body, caller, abortOnDisconnect(res));
   }
 

@@ -72,6 +72,20 @@ export function createMetrics(pools: ConnectionPoolRegistry) {
       buckets: QUEUE_BUCKETS,
       registers: [registry],
     }),
+    requestWait: new Histogram({
+      name: 'analytics_query_request_wait_seconds',
+      help:
+        "Time each query request of a user waited for that user's turn (MAX_QUERY_REQUESTS_PER_USER), by outcome: ran," +
+        ' timed-out (answered 503), or left (the client went away)',
+      labelNames: ['outcome'],
+      buckets: QUEUE_BUCKETS,
+      registers: [registry],
+    }),
+    requestsWaiting: new Gauge({
+      name: 'analytics_query_requests_waiting',
+      help: "Query requests waiting for their user's turn (MAX_QUERY_REQUESTS_PER_USER)",
+      registers: [registry],
+    }),
     sharedRuns: new Counter({
       name: 'analytics_query_shared_total',
       help: 'Queries answered by joining an identical warehouse run in flight instead of running again, by pool (db-<id>)',

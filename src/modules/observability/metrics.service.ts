@@ -53,6 +53,16 @@ export class MetricsService implements OnApplicationBootstrap, OnApplicationShut
     this.metrics?.queueWait.observe({ pool, outcome }, ms / 1000);
   }
 
+  /** How a query request's wait for its user's turn ended (request-admission.ts), and how long it took. */
+  requestQueued(outcome: 'ran' | 'timed-out' | 'left', ms: number): void {
+    this.metrics?.requestWait.observe({ outcome }, ms / 1000);
+  }
+
+  /** Query requests waiting for their user's turn now. */
+  requestsWaiting(n: number): void {
+    this.metrics?.requestsWaiting.set(n);
+  }
+
   /** A query that read an identical run in flight instead of running again. */
   queryShared(pool: string): void {
     this.metrics?.sharedRuns.inc({ pool });

@@ -2,6 +2,7 @@ import type { ConnectionPoolRegistry } from '../../common/database/connection-po
 import type { AppLogger } from '../../common/logging/app-logger';
 import type { AppConfig } from '../../config/app-config';
 import type { SettingsService } from '../settings';
+import type { RequestAdmission } from '../warehouse';
 import { DiagnosticsService } from './diagnostics.service';
 import type { UtilRepository } from './util.repository';
 
@@ -13,6 +14,7 @@ describe('DiagnosticsService', () => {
       { appDbVersion: jest.fn(() => appDbVersion) } as unknown as UtilRepository,
       settings as unknown as SettingsService,
       { snapshot: jest.fn().mockReturnValue({}) } as unknown as ConnectionPoolRegistry,
+      { info: jest.fn() } as unknown as RequestAdmission,
       { appDbUrl: undefined } as unknown as AppConfig,
       { buffer: { recent: () => [] } } as unknown as AppLogger,
     );

@@ -6,6 +6,7 @@ import { LogEntry } from '../../common/logging/log-ring-buffer';
 import { versionInfo } from '../../common/version';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { SettingsService } from '../settings';
+import { RequestAdmission, type RequestAdmissionInfo } from '../warehouse';
 import { ConnectionPoolRegistry, PoolStats } from '../../common/database/connection-pools';
 import { UtilRepository } from './util.repository';
 
@@ -37,6 +38,7 @@ export class DiagnosticsService {
     private readonly repo: UtilRepository,
     private readonly settings: SettingsService,
     private readonly pools: ConnectionPoolRegistry,
+    private readonly admission: RequestAdmission,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(AppLogger) private readonly logger: AppLogger,
   ) {}
@@ -59,8 +61,8 @@ export class DiagnosticsService {
     };
   }
 
-  connectionPools(): { 'connection-pools': Record<string, PoolStats> } {
-    return { 'connection-pools': this.pools.snapshot() };
+  connectionPools(): { 'connection-pools': Record<string, PoolStats>; 'query-requests': RequestAdmissionInfo } {
+    return { 'connection-pools': this.pools.snapshot(), 'query-requests': this.admission.info() };
   }
 
   /** Newest first. Lines are redacted when written (AppLogger), so nothing secret is stored to show. */

@@ -2,6 +2,7 @@ export { accessIn, DatabaseAccessService } from './database-access.service';
 export { maskDetails, mergeMasked, openDetails, retargetedWithKeptSecret, sealDetails, SECRET_MASK } from './database-details';
 export { type Access, DatabasePermissionsRepository } from './database-permissions.repository';
 export { QuerySlots } from './query-slots';
+export { RequestAdmission, type RequestAdmissionInfo } from './request-admission';
 export { WarehouseConnections, warehousePoolSize } from './warehouse-connections';
 export { castText, escapeLike, LIKE_ESCAPE, quoteIdent, tableRef } from './warehouse-sql';
 export { WarehouseModule } from './warehouse.module';
