@@ -1,36 +1,16 @@
-import { MetricsService } from '../../src/modules/observability/metrics.service';
 import { QuerySlots } from '../../src/modules/warehouse/query-slots';
-import { e2eWarehouse } from '../support/e2e-warehouses';
-import { auth, makeUserDirect, MadeUser, setupAdmin } from '../support/factories';
-import { pgProbe } from '../support/pg-probe';
-import { waitForIdle } from '../support/sync-runs';
-import { startTestApp } from '../support/test-app';
+import { auth, makeUserDirect, MadeUser } from '../support/factories';
+import { probedApp } from '../support/probed-app';
 import { until } from '../support/until';
 import { availableEngines } from '../support/warehouses';
 
 jest.setTimeout(120_000);
 
-/** An app with a Postgres warehouse whose queries the test can hold at a gate and count on the database (pg-probe.ts). */
+/** A probed app (probed-app.ts) and the query queue of its warehouse as connection_pool_info shows it. */
 async function queueApp(env: Record<string, string>) {
-  const t = await startTestApp(env);
-  const admin = await setupAdmin(t);
-  const wh = await e2eWarehouse('postgres', t.config.dataDir);
-  const db = (
-    await t.http().post('/api/database').set(auth(admin)).send({ engine: 'postgres', name: 'Queue', details: wh.details }).expect(200)
-  ).body.id as number;
-  await waitForIdle(t, db);
-  const probe = await pgProbe(wh);
-  const ask = (session: string, sql: string) =>
-    t
-      .http()
-      .post('/api/dataset')
-      .set(auth(session))
-      .send({ database: db, type: 'native', native: { query: sql } });
-  const queue = async () =>
-    (await t.http().get('/api/util/diagnostic_info/connection_pool_info').set(auth(admin)).expect(200)).body['connection-pools'][
-      `db-${db}`
-    ];
-  return { t, admin, wh, db, probe, ask, queue };
+  const app = await probedApp(env);
+  const queue = async () => (await app.diagnostics())['connection-pools'][`db-${app.db}`];
+  return { ...app, queue };
 }
 
 type QueueApp = Awaited<ReturnType<typeof queueApp>>;
@@ -50,9 +30,7 @@ describe.each(availableEngines(['postgres']).map((e) => [e]))('the query queue o
       adminId = (await q.t.http().get('/api/user/current').set(auth(q.admin)).expect(200)).body.id;
     });
     afterAll(async () => {
-      await q?.probe.end();
-      await q?.t.close();
-      await q?.wh.drop();
+      await q?.close();
     });
 
     it("runs a whole burst of one user's queries, two at a time, while another user's query runs at once", async () => {
@@ -66,7 +44,7 @@ describe.each(availableEngines(['postgres']).map((e) => [e]))('the query queue o
       // On the warehouse: two of them, held at the gate; the others have not reached it.
       const onWarehouse = async () => (await Promise.all(tags.map((tag) => q.probe.running(tag)))).reduce((a, b) => a + b, 0);
       await until(async () => (await onWarehouse()) === 2);
-      const metrics = await (await fetch(`http://127.0.0.1:${q.t.app.get(MetricsService).port()}/metrics`)).text();
+      const metrics = await q.metrics();
       expect(metrics).toContain(`analytics_query_queue_waiting{pool="db-${q.db}"} 6`);
 
       const other = await q.ask(user.session, 'SELECT 7 AS seven').expect(202);
@@ -76,7 +54,7 @@ describe.each(availableEngines(['postgres']).map((e) => [e]))('the query queue o
       await q.probe.open();
       const answers = await Promise.all(burst);
       expect(answers.map((a) => [a.status, a.body.status, a.body.data.rows])).toEqual(tags.map((_, i) => [202, 'completed', [[i]]]));
-      const after = await (await fetch(`http://127.0.0.1:${q.t.app.get(MetricsService).port()}/metrics`)).text();
+      const after = await q.metrics();
       const ran = new RegExp(`analytics_query_queue_wait_seconds_count\\{pool="db-${q.db}",outcome="ran"\\} (\\d+)`).exec(after);
       expect(Number(ran?.[1])).toBeGreaterThanOrEqual(9);
       expect(after).toContain(`analytics_query_queue_waiting{pool="db-${q.db}"} 0`);
@@ -117,9 +95,7 @@ describe.each(availableEngines(['postgres']).map((e) => [e]))('the query queue o
       q = await queueApp({ MAX_QUERIES_PER_USER: '1', QUERY_QUEUE_TIMEOUT_SECONDS: '1' });
     });
     afterAll(async () => {
-      await q?.probe.end();
-      await q?.t.close();
-      await q?.wh.drop();
+      await q?.close();
     });
 
     it('answers a query that waited its longest 503 with Retry-After, on every path, and runs it nowhere', async () => {

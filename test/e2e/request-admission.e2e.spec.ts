@@ -1,36 +1,17 @@
-import { MetricsService } from '../../src/modules/observability/metrics.service';
 import { makeCard, nativeQuery } from '../support/card-factories';
 import { dashboardWith } from '../support/dashboard-factories';
-import { e2eWarehouse } from '../support/e2e-warehouses';
-import { auth, makeUserDirect, MadeUser, setupAdmin } from '../support/factories';
-import { pgProbe } from '../support/pg-probe';
-import { waitForIdle } from '../support/sync-runs';
-import { startTestApp } from '../support/test-app';
+import { auth, makeUserDirect, MadeUser } from '../support/factories';
+import { probedApp } from '../support/probed-app';
 import { until } from '../support/until';
 import { availableEngines } from '../support/warehouses';
 
 jest.setTimeout(120_000);
 
-/** An app with a Postgres warehouse whose queries the test holds at a gate (pg-probe.ts). */
+/** A probed app (probed-app.ts) serving its metrics, and its admission line as connection_pool_info shows it. */
 async function admissionApp(env: Record<string, string>) {
-  const t = await startTestApp({ METRICS_PORT: '0', HOST: '127.0.0.1', ...env });
-  const admin = await setupAdmin(t);
-  const wh = await e2eWarehouse('postgres', t.config.dataDir);
-  const db = (
-    await t.http().post('/api/database').set(auth(admin)).send({ engine: 'postgres', name: 'Admission', details: wh.details }).expect(200)
-  ).body.id as number;
-  await waitForIdle(t, db);
-  const probe = await pgProbe(wh);
-  const ask = (session: string, sql: string) =>
-    t
-      .http()
-      .post('/api/dataset')
-      .set(auth(session))
-      .send({ database: db, type: 'native', native: { query: sql } });
-  const diagnostics = async () => (await t.http().get('/api/util/diagnostic_info/connection_pool_info').set(auth(admin)).expect(200)).body;
-  const requests = async () => (await diagnostics())['query-requests'];
-  const metrics = async () => (await fetch(`http://127.0.0.1:${t.app.get(MetricsService).port()}/metrics`)).text();
-  return { t, admin, wh, db, probe, ask, requests, diagnostics, metrics };
+  const app = await probedApp({ METRICS_PORT: '0', HOST: '127.0.0.1', ...env });
+  const requests = async () => (await app.diagnostics())['query-requests'];
+  return { ...app, requests };
 }
 
 type AdmissionApp = Awaited<ReturnType<typeof admissionApp>>;
@@ -48,9 +29,7 @@ describe.each(availableEngines(['postgres']).map((e) => [e]))('query requests of
       user = await makeUserDirect(q.t);
     });
     afterAll(async () => {
-      await q?.probe.end();
-      await q?.t.close();
-      await q?.wh.drop();
+      await q?.close();
     });
 
     it("works on two of a burst at a time, answers them all, and works on another user's query at once", async () => {
@@ -121,9 +100,7 @@ describe.each(availableEngines(['postgres']).map((e) => [e]))('query requests of
       q = await admissionApp({ MAX_QUERY_REQUESTS_PER_USER: '1', QUERY_QUEUE_TIMEOUT_SECONDS: '1' });
     });
     afterAll(async () => {
-      await q?.probe.end();
-      await q?.t.close();
-      await q?.wh.drop();
+      await q?.close();
     });
 
     it('answers a request that waited its longest 503 with Retry-After, for ad-hoc, card and dashcard queries', async () => {

@@ -2,7 +2,7 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { Response } from 'express';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { MetricsService } from '../observability';
-import { FairQueue, FairQueueStats } from './fair-queue';
+import { FairQueue } from './fair-queue';
 
 /** The admission line as GET /api/util/diagnostic_info/connection_pool_info shows it (`query-requests`). */
 export interface RequestAdmissionInfo {
@@ -71,7 +71,7 @@ export class RequestAdmission {
   }
 
   info(): RequestAdmissionInfo {
-    const s: FairQueueStats = this.queue.stats();
+    const s = this.queue.stats();
     return {
       numAdmittedRequests: s.running,
       numQueuedRequests: s.waiting,
