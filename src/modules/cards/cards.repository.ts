@@ -4,7 +4,7 @@ import { AppSql } from '../../common/database/app-sql';
 import { archiveWithCollections } from '../../common/database/archive-with-collections';
 import { and, containsPattern, inList, raw, sql, type Sql } from '../../common/database/sql';
 import type { DerivedQuery } from './card-query';
-import { CARD_LIST_FROM, cardListSelect } from './card-list-sql';
+import { cardListSql } from './card-list-sql';
 import { idsOf, typedRow, typedRows } from '../../common/database/row-values';
 import { ID_SHAPE } from '../../schema/row-shape';
 import {
@@ -116,8 +116,9 @@ export class CardsRepository {
       f.ranBy !== undefined
         ? sql`(SELECT MAX(q.started_at) FROM query_execution q WHERE q.card_id = c.id AND q.executor_id = ${f.ranBy}) DESC, c.id`
         : raw(f.popular ? 'c.view_count DESC, c.name, c.id' : 'c.name, c.id');
-    const statement = sql`${raw(cardListSelect(this.sql.pg))}, CASE WHEN ${f.writable} THEN 1 ELSE 0 END AS can_write
-      ${raw(CARD_LIST_FROM)} WHERE ${where} ORDER BY ${order}`;
+    const list = cardListSql(this.sql.pg);
+    const statement = sql`SELECT ${raw(list.json)} AS card_json, CASE WHEN ${f.writable} THEN 1 ELSE 0 END AS can_write
+      ${raw(list.from)} WHERE ${where} ORDER BY ${order}`;
     for await (const rows of this.sql.batches<{ card_json: string; can_write: number | boolean }>(statement, size)) {
       yield rows.map((r) => `${r.card_json.slice(0, -1)},"can_write":${r.can_write === 1 || r.can_write === true}}`);
     }
