@@ -4,6 +4,7 @@ import { applyKeepAlive } from './common/http/keep-alive';
 import { copyListener, LISTENER_COPIES } from './common/http/listener-copies';
 import { shutdownState } from './common/http/shutdown-state';
 import { AppLogger } from './common/logging/app-logger';
+import { startMallocTrim } from './common/memory/malloc-trim';
 
 async function main(): Promise<void> {
   let config;
@@ -33,6 +34,7 @@ async function main(): Promise<void> {
   void copies.done.then((ok) => {
     if (!ok) logger.warning('The listener could not be copied: one new connection is accepted per turn of the event loop');
   });
+  const stopTrim = startMallocTrim(config.mallocTrimSeconds, logger);
   const { port } = server.address() as import('node:net').AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const drainMs = config.shutdownDrainSeconds * 1000;
@@ -47,6 +49,7 @@ async function main(): Promise<void> {
     }
     logger.info('Shutting down: finishing in-flight requests', { drain_timeout_s: config.shutdownDrainSeconds });
     copies.stop();
+    stopTrim();
     const cut = await drainHttp(server, copies.servers, drainMs);
     if (cut > 0) logger.warning('Shutting down: cut connections whose requests did not finish in time', { connections: cut });
     // Shutdown hooks: warehouse pools, the cluster bus, the app database. A pool waiting for a client that a cut

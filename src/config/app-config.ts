@@ -64,6 +64,8 @@ export interface AppConfig {
   duckdbMemoryLimit: string;
   /** DuckDB warehouses: worker threads of each database's instance. */
   duckdbThreads: number;
+  /** How often freed C heap memory is handed back to the OS (malloc-trim.ts); 0 turns that off. */
+  mallocTrimSeconds: number;
   /** Port of the Prometheus metrics server (GET /metrics); undefined (METRICS_PORT unset) turns metrics off. */
   metricsPort?: number;
 }
@@ -168,6 +170,7 @@ export function loadConfig(env: Env = process.env, stdoutIsTty = Boolean(process
     queryQueueTimeoutSeconds: int(env, 'QUERY_QUEUE_TIMEOUT_SECONDS', 30, 1, 3600),
     duckdbMemoryLimit: memorySize(env, 'DUCKDB_MEMORY_LIMIT', '2GB'),
     duckdbThreads: int(env, 'DUCKDB_THREADS', Math.min(4, os.availableParallelism()), 1, 1024),
+    mallocTrimSeconds: int(env, 'MALLOC_TRIM_INTERVAL_SECONDS', 10, 0, 3600),
     metricsPort: env.METRICS_PORT ? int(env, 'METRICS_PORT', 0, 0, 65535) : undefined,
   };
 }
