@@ -338,7 +338,7 @@ function report(rows: Row[], memory: { rssMb: number; peakMb: number }, floorMs:
     '',
     'A one-row answer pays the HTTP round trip, routing, the session and permission checks, planning and compiling',
     'the query (its table and field metadata come from an in-memory cache), and writing the answer: about a',
-    'millisecond of work on the server. After a scan of all 10 million orders that same work takes longer: the scan',
+    `millisecond of work on the server. After a scan of all ${ORDERS.toLocaleString('en-US')} orders that same work takes longer: the scan`,
     "has pushed the server's code and data out of the CPU caches. Over Postgres such a scan varies by more than the",
     'target from one run to the next, so the difference cannot be resolved there.',
     '',
