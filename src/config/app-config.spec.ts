@@ -30,6 +30,7 @@ describe('loadConfig', () => {
     [{ QUERY_QUEUE_TIMEOUT_SECONDS: '0.5' }, 'QUERY_QUEUE_TIMEOUT_SECONDS must be an integer between 1 and 3600 (got "0.5")'],
     [{ LISTEN_BACKLOG: '0' }, 'LISTEN_BACKLOG must be an integer between 1 and 65535 (got "0")'],
     [{ KEEP_ALIVE_TIMEOUT_SECONDS: '1h' }, 'KEEP_ALIVE_TIMEOUT_SECONDS must be an integer between 1 and 3600 (got "1h")'],
+    [{ MALLOC_TRIM_INTERVAL_SECONDS: '-1' }, 'MALLOC_TRIM_INTERVAL_SECONDS must be an integer between 0 and 3600 (got "-1")'],
   ])('refuses %j with one clear line', (env, message) => {
     expect(() => loadConfig(env)).toThrow(new ConfigError(message));
   });
@@ -67,5 +68,10 @@ describe('query and sync timing', () => {
     expect(() => loadConfig({ QUERY_TIMEOUT_SECONDS: '0' })).toThrow(
       'QUERY_TIMEOUT_SECONDS must be an integer between 1 and 86400 (got "0")',
     );
+  });
+
+  it('trims the C heap every 10 s by default; 0 turns that off', () => {
+    expect(loadConfig({}).mallocTrimSeconds).toBe(10);
+    expect(loadConfig({ MALLOC_TRIM_INTERVAL_SECONDS: '0' }).mallocTrimSeconds).toBe(0);
   });
 });

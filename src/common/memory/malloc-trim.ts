@@ -22,9 +22,9 @@ export function loadMallocTrim(): TrimFn | null {
 /**
  * Every `intervalSeconds`, hands the memory freed in glibc's heap back to the OS. The backing stores of short-lived
  * Buffers (query results, downloads, request bodies) are malloc'd and freed in glibc's main arena, which keeps freed
- * pages mapped and returns only the top of its heap: after the bench's series of workloads the server kept 86 MB over
- * idle for good, 73 MB of it free in that heap, and 20 MB with this (bench/results.md, memory). A trim took 0.2 to 4 ms
- * there; pages freed and used again cost a page fault each, a few ms in an interval of 10 s under load. Answers a stop.
+ * pages mapped and returns only the top of its heap: after the bench's series of workloads the server kept up to
+ * 89 MB over idle for good, 73 MB of it free in that heap, and at most 21 MB with this (bench/results.md, memory). A
+ * trim took 0.2 to 4 ms there, under load too; a page given back and used again costs a page fault. Answers a stop.
  */
 export function startMallocTrim(intervalSeconds: number, logger: AppLogger, load: () => TrimFn | null = loadMallocTrim): () => void {
   if (intervalSeconds <= 0) return () => undefined;
