@@ -43,10 +43,10 @@ export function startServer(
         ALLOWED_FILE_DIRS: DATA,
         ADMIN_EMAIL: ADMIN.email,
         ADMIN_PASSWORD: ADMIN.password,
-        // The server's DuckDB caps and its C heap trim, when a run wants to see what they cost.
+        // The server's DuckDB caps, its C heap trim and its per-user request limit, when a run wants to see what they cost.
         ...extraEnv,
         ...Object.fromEntries(
-          ['DUCKDB_MEMORY_LIMIT', 'DUCKDB_THREADS', 'MALLOC_TRIM_INTERVAL_SECONDS']
+          ['DUCKDB_MEMORY_LIMIT', 'DUCKDB_THREADS', 'MALLOC_TRIM_INTERVAL_SECONDS', 'MAX_QUERY_REQUESTS_PER_USER']
             .filter((k) => process.env[k])
             .map((k) => [k, process.env[k]!]),
         ),
