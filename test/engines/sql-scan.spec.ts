@@ -196,6 +196,49 @@ describe('value conventions', () => {
     expect(isoFromEpochMicros(-1n, false)).toBe('1969-12-31T23:59:59.999999');
   });
 
+  it('writes every instant from year 1 to 9999 as Date would, to the microsecond', () => {
+    // The oracle: BigInt arithmetic and a Date per value, what the conversion did before its fast path.
+    const oracle = (micros: bigint, tz: boolean) => {
+      const sub = ((micros % 1_000_000n) + 1_000_000n) % 1_000_000n;
+      const iso = new Date(Number((micros - sub) / 1_000_000n) * 1000).toISOString().slice(0, 19);
+      const six = String(sub).padStart(6, '0');
+      const fraction = sub === 0n ? '' : six.endsWith('000') ? `.${six.slice(0, 3)}` : `.${six}`;
+      return `${iso}${fraction}${tz ? 'Z' : ''}`;
+    };
+    const min = -62_135_596_800_000_000n;
+    const max = 253_402_300_799_999_999n;
+    const safe = BigInt(Number.MAX_SAFE_INTEGER);
+    const edges = [
+      0n,
+      -1n,
+      1n,
+      999n,
+      1000n,
+      86_399_999_999n,
+      86_400_000_000n,
+      -86_400_000_000n,
+      min,
+      max,
+      safe,
+      -safe,
+      safe + 1n,
+      -safe - 1n,
+    ];
+    const random = Array.from({ length: 20_000 }, (_, i) => {
+      const span = i % 2 ? max - min : 2n * safe;
+      const r = BigInt(Math.floor(Math.random() * 2 ** 52)) * BigInt(Math.floor(Math.random() * 2 ** 20));
+      const micros = (i % 2 ? min : -safe) + (r % span);
+      // Whole seconds and whole milliseconds as often as not: most stored timestamps are.
+      return i % 3 === 0 ? micros - (micros % 1_000_000n) : i % 3 === 1 ? micros - (micros % 1000n) : micros;
+    });
+    for (const micros of [...edges, ...random]) {
+      expect([micros, isoFromEpochMicros(micros, false)]).toEqual([micros, oracle(micros, false)]);
+      expect(isoFromEpochMicros(micros, true)).toBe(oracle(micros, true));
+    }
+    expect(isoFromEpochMicros(min - 1n, false)).toBeNull();
+    expect(isoFromEpochMicros(max + 1n, true)).toBeNull();
+  });
+
   it('keeps integers exact and floats short', () => {
     expect(safeInteger('9007199254740991')).toBe(9007199254740991);
     expect(safeInteger('9007199254740993')).toBe('9007199254740993');
