@@ -101,10 +101,23 @@ describeBrowser('the admin console: table metadata', () => {
 
   it('renames a field on leaving the input; an empty name is refused at the field', async () => {
     const name = group('total').getByLabel('Display name');
+    // The metadata read again after the save is held until the next text has been typed, as on a slow network: the
+    // saved name it brings must not replace what is being typed.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const metadata = '**/api/database/*/metadata**';
+    await page.route(metadata, async (route) => {
+      await held;
+      await route.continue();
+    });
     await name.fill('Order total');
     await name.press('Tab');
     await until(async () => (await field('orders', 'total')).display_name === 'Order total');
     await name.fill('');
+    const landed = page.waitForResponse((r) => /\/api\/database\/\d+\/metadata/.test(r.url()));
+    release();
+    await landed;
+    await page.unroute(metadata);
     await name.press('Tab');
     await page.getByText('Enter a display name.').waitFor();
     expect(await fieldDescription(name)).toBe('Enter a display name.');

@@ -1,5 +1,5 @@
 import { NativeSelect, Text, Textarea, TextInput } from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { isApiError } from '../../api/client';
 
 /** Why a save failed, for the control that made it: the API's message about that key, else its message. */
@@ -17,8 +17,12 @@ type Save = (value: string) => Promise<unknown>;
 export function SavedText(props: { label: string; value: string; param: string; onSave: Save; multiline?: boolean; required?: boolean }) {
   const [draft, setDraft] = useState(props.value);
   const [error, setError] = useState<string | null>(null);
-  // A save elsewhere (another tab, a refetch) shows here unless this input is being edited.
-  useEffect(() => setDraft(props.value), [props.value]);
+  const editing = useRef(false);
+  // A save elsewhere (another tab, a refetch) shows here unless this input is being edited: the answer to the
+  // previous save, arriving while the next text is typed, must not put the saved text back under the cursor.
+  useEffect(() => {
+    if (!editing.current) setDraft(props.value);
+  }, [props.value]);
   const commit = async () => {
     if (draft === props.value) return;
     if (props.required && !draft.trim()) return setError(`Enter a ${props.label.toLowerCase()}.`);
@@ -34,7 +38,11 @@ export function SavedText(props: { label: string; value: string; param: string; 
     value: draft,
     error,
     onChange: (e: { currentTarget: { value: string } }) => setDraft(e.currentTarget.value),
-    onBlur: () => void commit(),
+    onFocus: () => (editing.current = true),
+    onBlur: () => {
+      editing.current = false;
+      void commit();
+    },
   };
   return props.multiline ? (
     <Textarea {...common} autosize minRows={1} maxRows={4} />
