@@ -33,9 +33,10 @@ function objectSql(pg: boolean, fields: Field[]): string {
 }
 
 /**
- * The JSON expression and the FROM of GET /api/card/: each card's JSON built by the app database itself, so that a listing of tens of
- * thousands of cards costs the server one string per card. The keys are those of GET /api/card/:id but for what
- * needs more queries per card (`last-edit-info`, query timings, effective ancestors); `can_write` is added after.
+ * The JSON expression and the FROM of GET /api/card/: each card's JSON built by the app database itself, so that a
+ * listing of tens of thousands of cards costs the server one string per card. The keys are those of GET /api/card/:id
+ * but for what needs more queries per card (`last-edit-info`, query timings, effective ancestors); `can_write` is
+ * added after.
  */
 export function cardListSql(pg: boolean): { json: string; from: string } {
   const name = `COALESCE(NULLIF(TRIM(COALESCE(TRIM(u.first_name), '') || ' ' || COALESCE(TRIM(u.last_name), '')), ''), u.email)`;
@@ -94,7 +95,8 @@ export function cardListSql(pg: boolean): { json: string; from: string } {
     ['result_metadata', 'c.result_metadata', 'json'],
   ]);
   // On Postgres the creator's object is built in a lateral subquery: the planner computes it where it reads the user,
-  // so a listing of 40,000 cards by a few users builds a few creator objects instead of one per card (a fifth of the time).
+  // so a listing of 40,000 cards by a few users builds a few creator objects instead of one per card (a fifth of the
+  // time).
   const from = pg
     ? `LEFT JOIN LATERAL (SELECT ${creator} AS creator_json FROM core_user u WHERE u.id = c.creator_id) cu ON TRUE`
     : 'LEFT JOIN core_user u ON u.id = c.creator_id';

@@ -88,7 +88,7 @@ function dayPrefix(day: number): string {
   return prefix;
 }
 
-/** fractionSuffix of a count of microseconds (0 to 999,999). */
+/** fractionSuffix of a count of microseconds (0 to 999,999), without the digits' text. */
 function microsFraction(sub: number): string {
   if (sub === 0) return '';
   return sub % 1000 === 0 ? `.${String(sub / 1000).padStart(3, '0')}` : `.${String(sub).padStart(6, '0')}`;
@@ -98,7 +98,7 @@ function isoFromBigMicros(micros: bigint, tz: boolean): string {
   const sub = ((micros % 1_000_000n) + 1_000_000n) % 1_000_000n;
   const seconds = (micros - sub) / 1_000_000n;
   const iso = new Date(Number(seconds) * 1000).toISOString();
-  return `${iso.slice(0, 19)}${fractionSuffix(String(sub).padStart(6, '0'))}${tz ? 'Z' : ''}`;
+  return `${iso.slice(0, 19)}${microsFraction(Number(sub))}${tz ? 'Z' : ''}`;
 }
 
 export function isoFromEpochDays(days: number): string | null {
@@ -112,7 +112,7 @@ export function isoFromTimeMicros(micros: bigint): string {
   const total = Number(m / 1_000_000n);
   const pad = (n: number) => String(n).padStart(2, '0');
   const hh = micros === MICROS_PER_DAY ? 24 : Math.floor(total / 3600);
-  return `${pad(hh)}:${pad(Math.floor(total / 60) % 60)}:${pad(total % 60)}${fractionSuffix(String(m % 1_000_000n).padStart(6, '0'))}`;
+  return `${pad(hh)}:${pad(Math.floor(total / 60) % 60)}:${pad(total % 60)}${microsFraction(Number(m % 1_000_000n))}`;
 }
 
 /** A 64-bit integer (bigint or decimal string) as a number when that is exact, else as its decimal string. */

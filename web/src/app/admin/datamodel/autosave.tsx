@@ -17,9 +17,10 @@ type Save = (value: string) => Promise<unknown>;
 export function SavedText(props: { label: string; value: string; param: string; onSave: Save; multiline?: boolean; required?: boolean }) {
   const [draft, setDraft] = useState(props.value);
   const [error, setError] = useState<string | null>(null);
+  // Typed into since it last lost the focus. A save elsewhere (another tab, a refetch) shows here unless this input
+  // has been typed into: the answer to the previous save, arriving while the next text is typed, must not put the
+  // saved text back under the cursor; an input only focused takes it, so leaving it saves nothing stale.
   const editing = useRef(false);
-  // A save elsewhere (another tab, a refetch) shows here unless this input is being edited: the answer to the
-  // previous save, arriving while the next text is typed, must not put the saved text back under the cursor.
   useEffect(() => {
     if (!editing.current) setDraft(props.value);
   }, [props.value]);
@@ -37,8 +38,10 @@ export function SavedText(props: { label: string; value: string; param: string; 
     label: props.label,
     value: draft,
     error,
-    onChange: (e: { currentTarget: { value: string } }) => setDraft(e.currentTarget.value),
-    onFocus: () => (editing.current = true),
+    onChange: (e: { currentTarget: { value: string } }) => {
+      editing.current = true;
+      setDraft(e.currentTarget.value);
+    },
     onBlur: () => {
       editing.current = false;
       void commit();
