@@ -1,6 +1,5 @@
 import {
   DuckDBInstance,
-  DuckDBTypeId,
   StatementType,
   type DuckDBConnection,
   type DuckDBDataChunk,
@@ -12,7 +11,7 @@ import { baseTypeFor } from './base-types';
 import type { FileDetails } from './details';
 import type { DescribedDatabase, DriverOptions, QueryOptions, QueryResult, RowStream, SqlParam, WarehouseDriver } from './driver';
 import { DUCKDB_LOCKED_CONFIG } from './duckdb-config';
-import { duckFloat, duckValue } from './duckdb-values';
+import { chunkRows, columnReaders } from './duckdb-columns';
 import { describeDuckdb } from './duckdb-describe';
 import { ConnectionError, QueryError, StatementRejectedError, WarehouseError } from './errors';
 import { checkDatabaseFile } from './file-database';
@@ -176,7 +175,7 @@ export class DuckDbDriver implements WarehouseDriver {
    * its own threads while this one converts.
    */
   private batchReader(result: DuckDBResult, max: number, guard: QueryGuard): BatchReader {
-    const convert = result.columnTypes().map((t) => (t.typeId === DuckDBTypeId.FLOAT ? duckFloat : duckValue));
+    const readers = columnReaders(result.columnTypes());
     let count = 0;
     let exhausted = false;
     let ahead: Promise<DuckDBDataChunk | null> | null = result.fetchChunk();
@@ -199,11 +198,7 @@ export class DuckDbDriver implements WarehouseDriver {
       count += take;
       ahead = count < max ? result.fetchChunk() : null;
       ahead?.catch(() => undefined);
-      const rows = take < chunk.rowCount ? chunk.getRows().slice(0, take) : chunk.getRows();
-      for (const row of rows) {
-        for (let i = 0; i < row.length; i++) (row as unknown[])[i] = convert[i](row[i]);
-      }
-      return rows as unknown[][];
+      return chunkRows(chunk, take, readers);
     };
     return { next, settle: async () => void (await ahead?.catch(() => undefined)), exhausted: () => exhausted };
   }

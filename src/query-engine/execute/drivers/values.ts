@@ -62,7 +62,11 @@ export function isoFromEpochMicros(micros: bigint, tz: boolean): string | null {
   // Within 2^53 µs of 1970 (the years 1685 to 2255) in doubles, exactly: a 100,000-row DuckDB result spent more
   // time on this conversion in BigInt arithmetic and a Date per value than on anything else but writing the JSON.
   if (micros < MIN_SAFE_MICROS || micros > MAX_SAFE_MICROS) return isoFromBigMicros(micros, tz);
-  const n = Number(micros);
+  return isoFromSafeMicros(Number(micros), tz);
+}
+
+/** isoFromEpochMicros of a count of microseconds that is a safe integer (the years 1685 to 2255). */
+export function isoFromSafeMicros(n: number, tz: boolean): string {
   const sub = ((n % 1e6) + 1e6) % 1e6;
   const seconds = (n - sub) / 1e6;
   const day = Math.floor(seconds / 86_400);
