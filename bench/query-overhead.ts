@@ -15,6 +15,7 @@ import { Client } from 'pg';
 import { createDriver, Engine, SqlParam, validateDetails, WarehouseDriver } from '../src/query-engine/execute/drivers';
 import { writeSampleDatabase } from '../src/sample-data';
 import { ADMIN, agent, api, DATA, ensurePgDatabase, log, login, median, startServer, stopServer } from './http';
+import { startRelay } from './tcp-relay';
 
 export const ORDERS = Number(process.env.BENCH_ORDERS ?? 10_000_000);
 const PG_ADMIN = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -53,6 +54,8 @@ interface Row {
   overheadCi: [number, number];
   /** JSON.stringify of the direct result's rows, in the server's batch size: the encoding any JSON API pays. */
   encodeMs: number;
+  /** Postgres: the median of (the same run through a bare relay process) minus (the direct run beside it). */
+  hopMs?: number;
 }
 
 const CASES: Case[] = [
@@ -133,11 +136,18 @@ export async function queryOverheadBench(): Promise<string> {
     ] as Array<[Engine, Record<string, unknown>]>) {
       const ids = await connect(server.url, admin, engine, details);
       const driver = createDriver(engine, validateDetails(engine, details, { dataDir: DATA }) as never, {});
+      // DuckDB runs inside the server: there is no process in the middle to compare with.
+      const relay = engine === 'postgres' ? await startRelay(details.host as string, details.port as number) : null;
+      const hop = relay
+        ? createDriver(engine, validateDetails(engine, { ...details, host: '127.0.0.1', port: relay.port }, { dataDir: DATA }) as never, {})
+        : null;
       try {
         for (const c of CASES.filter((x) => !process.env.BENCH_ONLY || x.name.includes(process.env.BENCH_ONLY)))
-          results.push(await measure(server.url, session, driver, engine, c, ids));
+          results.push(await measure(server.url, session, { driver, hop }, engine, c, ids));
       } finally {
         await driver.close();
+        await hop?.close();
+        relay?.stop();
       }
     }
     return report(results, serverMemory(server.proc.pid!), floor, [loadStart, os.loadavg()[0]]);
@@ -204,7 +214,14 @@ export async function connect(url: string, session: string, engine: Engine, deta
   };
 }
 
-async function measure(url: string, session: string, driver: WarehouseDriver, engine: Engine, c: Case, ids: Ids): Promise<Row> {
+async function measure(
+  url: string,
+  session: string,
+  { driver, hop }: { driver: WarehouseDriver; hop: WarehouseDriver | null },
+  engine: Engine,
+  c: Case,
+  ids: Ids,
+): Promise<Row> {
   const body = c.body(ids);
   const native = c.native
     ? { query: (body.native as { query: string }).query, params: [] as SqlParam[] }
@@ -218,6 +235,7 @@ async function measure(url: string, session: string, driver: WarehouseDriver, en
   const directOptions = c.native ? { maxRows } : { readOnly: true, maxRows, timeoutMs: 1_200_000 };
   const direct: number[] = [];
   const viaApi: number[] = [];
+  const viaHop: number[] = [];
   // Interleaved, after a warm-up, so both see the same caches and machine load. The warm-up lasts at least 10
   // runs and 3 s (the JIT settles on the server's hot paths). Slow queries get fewer runs: about 20 s per case,
   // at least 10 runs, at most BENCH_RUNS.
@@ -228,17 +246,21 @@ async function measure(url: string, session: string, driver: WarehouseDriver, en
     const t0 = process.hrtime.bigint();
     const r = await driver.query(native.query, native.params, directOptions);
     const directMs = Number(process.hrtime.bigint() - t0) / 1e6;
+    const t1 = process.hrtime.bigint();
+    if (hop) await hop.query(native.query, native.params, directOptions);
+    const hopMs = Number(process.hrtime.bigint() - t1) / 1e6;
     const res = await api(url, session, 'POST', '/api/dataset', body);
     const answer = res.json as { status: string; row_count: number; error?: string };
     if (answer.status !== 'completed' || answer.row_count !== r.rows.length)
       throw new Error(`${engine} ${c.name}: ${JSON.stringify(answer).slice(0, 300)}`);
     if (warmups < 10 || Date.now() < warmUntil) {
       warmups++;
-      runs = Math.max(10, Math.min(RUNS, Math.floor(20_000 / (directMs + res.ms))));
+      runs = Math.max(10, Math.min(RUNS, Math.floor(20_000 / (directMs + hopMs + res.ms))));
       continue;
     }
     direct.push(directMs);
     viaApi.push(res.ms);
+    viaHop.push(hopMs);
     i++;
   }
   const sample = (await driver.query(native.query, native.params, { readOnly: true, maxRows })).rows;
@@ -258,6 +280,7 @@ async function measure(url: string, session: string, driver: WarehouseDriver, en
     overheadMs: median(diffs),
     overheadCi: bootstrapMedianCi(diffs),
     encodeMs: median(encode),
+    ...(hop ? { hopMs: median(viaHop.map((ms, i) => ms - direct[i])) } : {}),
   };
   log(`${engine} | ${c.name}: direct ${row.directMs.toFixed(2)} ms, API ${row.apiMs.toFixed(2)} ms`);
   return row;
@@ -299,8 +322,9 @@ function report(rows: Row[], memory: { rssMb: number; peakMb: number }, floorMs:
     'what the server wraps every query in: on Postgres a read-only transaction with a statement timeout (BEGIN READ',
     'ONLY, SET LOCAL statement_timeout, the statement, ROLLBACK), on DuckDB its read-only statement check.',
     '',
-    '| engine | query | rows | direct (ms) | API (ms) | overhead (95% interval) | JSON encoding of the rows (ms) | target |',
-    '|---|---|---:|---:|---:|---:|---:|---|',
+    '| engine | query | rows | direct (ms) | API (ms) | overhead (95% interval) | a bare relay process (ms) |' +
+      ' JSON encoding of the rows (ms) | target |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---|',
     ...rows.map((r) => {
       const pct = (ms: number) => (ms / r.directMs) * 100;
       const [lo, hi] = r.overheadCi;
@@ -322,6 +346,7 @@ function report(rows: Row[], memory: { rssMb: number; peakMb: number }, floorMs:
         r.directMs.toFixed(2),
         r.apiMs.toFixed(2),
         `${r.overheadMs.toFixed(2)} ms, ${pct(r.overheadMs).toFixed(1)}% (${interval})`,
+        r.hopMs === undefined ? '' : r.hopMs.toFixed(2),
         r.encodeMs.toFixed(2),
         target,
       ];
