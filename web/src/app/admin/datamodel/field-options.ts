@@ -98,7 +98,7 @@ export const FILTERING_OPTIONS: Array<{ value: HasFieldValues; label: string }> 
   { value: 'search', label: 'Search box' },
   { value: 'list', label: 'A list of all values' },
   { value: 'none', label: 'Plain input box' },
-  { value: 'auto-list', label: 'A list of all values (chosen by sync)' },
+  { value: 'auto-list', label: 'A list (chosen by sync)' },
 ];
 
 /** Table visibility (`visibility_type`): null is queryable; the others hide it, with the reason Metabase names. */
