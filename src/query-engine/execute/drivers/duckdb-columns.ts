@@ -40,8 +40,8 @@ function buffers(chunk: DuckDBDataChunk, column: number, bytesPerItem: number) {
   const vector = bindings.data_chunk_get_vector(chunk.chunk, column);
   const count = chunk.rowCount;
   const data = bindings.vector_get_data(vector, count * bytesPerItem);
-  // Null when every value of the column is valid.
-  const validity = bindings.vector_get_validity(vector, Math.ceil(count / 64) * 8) as Uint8Array | null;
+  // None when every value of the column is valid.
+  const validity = (bindings.vector_get_validity(vector, Math.ceil(count / 64) * 8) as Uint8Array | null | undefined) ?? null;
   return { data, validity };
 }
 
@@ -52,7 +52,8 @@ function isValid(validity: Uint8Array | null, r: number): boolean {
 /** Falls back to the value-by-value path when a buffer is not aligned for its typed array (DuckDB aligns them). */
 function typed(chunk: DuckDBDataChunk, column: number, take: number, rows: unknown[][], Type: TypedOf, to: (v: number) => unknown): void {
   const { data, validity } = buffers(chunk, column, Type.BYTES_PER_ELEMENT);
-  if (data.byteOffset % Type.BYTES_PER_ELEMENT !== 0) return slowRead(duckValue)(chunk, column, take, rows);
+  if (data.byteOffset % Type.BYTES_PER_ELEMENT !== 0)
+    return slowRead(Type === Float32Array ? duckFloat : duckValue)(chunk, column, take, rows);
   const items = new Type(data.buffer, data.byteOffset, chunk.rowCount);
   for (let r = 0; r < take; r++) rows[r][column] = isValid(validity, r) ? to(items[r]) : null;
 }
