@@ -14,7 +14,7 @@ import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { JwtService } from '@nestjs/jwt';
-import { ADMIN, agent, api, log, login, percentile, startServer, stopServer } from './http';
+import { ADMIN, agent, api, cpuMs, log, login, percentile, startServer, stopServer } from './http';
 import { Answer, completed, freePort, runCounts, send } from './load-http';
 import { listenOverflows, sampleDatabase } from './crowd';
 
@@ -26,8 +26,6 @@ const CACHES = (process.env.BENCH_DASHBOARDS_CACHE ?? 'cold,warm').split(',') as
 const FILTERS = (process.env.BENCH_DASHBOARDS_FILTERS ?? 'none,category').split(',') as Filter[];
 /** Requests of one virtual user in flight at once: a browser's connections per host. */
 const BROWSER_SOCKETS = 6;
-/** The kernel's clock ticks per second, the unit of /proc/<pid>/stat's CPU times (100 on Linux). */
-const CLOCK_TICKS = 100;
 const CATEGORIES = ['Doohickey', 'Gadget', 'Gizmo', 'Widget'];
 const SECRET = 'c0ffee5eb1e8d0c4'.repeat(4);
 const VIEWER = { email: 'viewer@example.com', password: 'Viewer-bench-2026!' };
@@ -146,15 +144,6 @@ async function crowd(target: Target, surface: Surface, cache: Cache, filter: Fil
   return run;
 }
 
-/** User and system CPU time of process `pid` so far, in ms (Linux; 0 elsewhere). */
-function cpuMs(pid: number): number {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-  } catch {
-    return 0;
-  }
-}
 
 /** One load of the dashboard by a browser: the dashboard, then its dashcard queries and parameter values, 6 at a time. */
 async function load(

@@ -13,7 +13,7 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ADMIN, ensurePgDatabase, log, login, median, percentile, ROOT, startServer, stopServer } from './http';
+import { ADMIN, cpuMs, ensurePgDatabase, log, login, median, percentile, ROOT, startServer, stopServer } from './http';
 
 const SECONDS = Number(process.env.BENCH_FLOOR_SECONDS ?? 10);
 const CLIENTS = Number(process.env.BENCH_FLOOR_CLIENTS ?? 50);
@@ -29,8 +29,6 @@ interface Load {
   cpuPerRequest: number;
 }
 
-/** Linux's USER_HZ, the unit of /proc/<pid>/stat times. */
-const CLOCK_TICKS = 100;
 
 /** Closed loop: each client sends its next request when the last one is answered. */
 async function load(url: string, headers: Record<string, string> = {}, seconds = SECONDS, pid?: number): Promise<Load> {
@@ -67,12 +65,6 @@ async function load(url: string, headers: Record<string, string> = {}, seconds =
   return { rps: latencies.length / wall, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors, cpuPerRequest };
 }
 
-/** CPU time a process has used (user and system), from /proc: 10 ms steps, fine over seconds of load. */
-function cpuMs(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  // utime and stime are the 14th and 15th fields of the line, the 12th and 13th after the command.
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-}
 
 /** A baseline server in its own process, like the real one: one of the scripts below, answering on a free port. */
 function startBaseline(script: string): Promise<{ proc: ChildProcess; url: string }> {

@@ -156,6 +156,20 @@ export async function ensurePgDatabase(adminUrl: string, name: string): Promise<
   return url;
 }
 
+/** Linux's USER_HZ, the unit of /proc/<pid>/stat times. */
+const CLOCK_TICKS = 100;
+
+/** User and system CPU time of process `pid` so far, in ms, from /proc: 10 ms steps, fine summed over many runs (0 elsewhere). */
+export function cpuMs(pid: number): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // utime and stime are the 14th and 15th fields of the line, the 12th and 13th after the command.
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+
 /** A process's resident memory (VmRSS of /proc/<pid>/status), in MB. */
 export function rssMb(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');

@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import { Client } from 'pg';
 import { createDriver, Engine, SqlParam, validateDetails, WarehouseDriver } from '../src/query-engine/execute/drivers';
 import { writeSampleDatabase } from '../src/sample-data';
-import { ADMIN, agent, api, DATA, ensurePgDatabase, log, login, median, startServer, stopServer } from './http';
+import { ADMIN, agent, api, cpuMs, DATA, ensurePgDatabase, log, login, median, startServer, stopServer } from './http';
 import { startRelay } from './tcp-relay';
 
 export const ORDERS = Number(process.env.BENCH_ORDERS ?? 10_000_000);
@@ -56,6 +56,11 @@ interface Row {
   encodeMs: number;
   /** Postgres: the median of (the same run through a bare relay process) minus (the direct run beside it). */
   hopMs?: number;
+  /**
+   * The server process's CPU time per API run (user and system, summed over the measured runs): its own work on
+   * Postgres; on DuckDB it also holds the engine's threads, which run the query inside the server.
+   */
+  serverCpuMs: number;
 }
 
 const CASES: Case[] = [
@@ -143,7 +148,7 @@ export async function queryOverheadBench(): Promise<string> {
         : null;
       try {
         for (const c of CASES.filter((x) => !process.env.BENCH_ONLY || x.name.includes(process.env.BENCH_ONLY)))
-          results.push(await measure(server.url, session, { driver, hop }, engine, c, ids));
+          results.push(await measure(server, session, { driver, hop }, engine, c, ids));
       } finally {
         await driver.close();
         await hop?.close();
@@ -215,7 +220,7 @@ export async function connect(url: string, session: string, engine: Engine, deta
 }
 
 async function measure(
-  url: string,
+  { url, proc }: { url: string; proc: { pid?: number } },
   session: string,
   { driver, hop }: { driver: WarehouseDriver; hop: WarehouseDriver | null },
   engine: Engine,
@@ -236,6 +241,7 @@ async function measure(
   const direct: number[] = [];
   const viaApi: number[] = [];
   const viaHop: number[] = [];
+  let serverCpu = 0;
   // Interleaved, after a warm-up, so both see the same caches and machine load. The warm-up lasts at least 10
   // runs and 3 s (the JIT settles on the server's hot paths). Slow queries get fewer runs: about 20 s per case,
   // at least 10 runs, at most BENCH_RUNS.
@@ -249,7 +255,9 @@ async function measure(
     const t1 = process.hrtime.bigint();
     if (hop) await hop.query(native.query, native.params, directOptions);
     const hopMs = Number(process.hrtime.bigint() - t1) / 1e6;
+    const cpuBefore = cpuMs(proc.pid!);
     const res = await api(url, session, 'POST', '/api/dataset', body);
+    const cpuUsed = cpuMs(proc.pid!) - cpuBefore;
     const answer = res.json as { status: string; row_count: number; error?: string };
     if (answer.status !== 'completed' || answer.row_count !== r.rows.length)
       throw new Error(`${engine} ${c.name}: ${JSON.stringify(answer).slice(0, 300)}`);
@@ -261,6 +269,7 @@ async function measure(
     direct.push(directMs);
     viaApi.push(res.ms);
     viaHop.push(hopMs);
+    serverCpu += cpuUsed;
     i++;
   }
   const sample = (await driver.query(native.query, native.params, { readOnly: true, maxRows })).rows;
@@ -281,6 +290,7 @@ async function measure(
     overheadCi: bootstrapMedianCi(diffs),
     encodeMs: median(encode),
     ...(hop ? { hopMs: median(viaHop.map((ms, i) => ms - direct[i])) } : {}),
+    serverCpuMs: serverCpu / viaApi.length,
   };
   log(`${engine} | ${c.name}: direct ${row.directMs.toFixed(2)} ms, API ${row.apiMs.toFixed(2)} ms`);
   return row;
@@ -323,8 +333,8 @@ function report(rows: Row[], memory: { rssMb: number; peakMb: number }, floorMs:
     'ONLY, SET LOCAL statement_timeout, the statement, ROLLBACK), on DuckDB its read-only statement check.',
     '',
     '| engine | query | rows | direct (ms) | API (ms) | overhead (95% interval) | a bare relay process (ms) |' +
-      ' JSON encoding of the rows (ms) | target |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---|',
+      ' server CPU per API run (ms) | JSON encoding of the rows (ms) | target |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---|',
     ...rows.map((r) => {
       const pct = (ms: number) => (ms / r.directMs) * 100;
       const [lo, hi] = r.overheadCi;
@@ -347,6 +357,7 @@ function report(rows: Row[], memory: { rssMb: number; peakMb: number }, floorMs:
         r.apiMs.toFixed(2),
         `${r.overheadMs.toFixed(2)} ms, ${pct(r.overheadMs).toFixed(1)}% (${interval})`,
         r.hopMs === undefined ? '' : r.hopMs.toFixed(2),
+        r.serverCpuMs.toFixed(2),
         r.encodeMs.toFixed(2),
         target,
       ];
@@ -366,8 +377,11 @@ function report(rows: Row[], memory: { rssMb: number; peakMb: number }, floorMs:
     `millisecond of work on the server. After a scan of all ${ORDERS.toLocaleString('en-US')} orders that same work has taken longer. The`,
     '"bare relay process" column (Postgres) is the median extra time of the same query run through a process that',
     'only copies bytes between the benchmark and Postgres: what any process in the middle pays before doing any work',
-    'of its own. Over Postgres such a scan varies by more than the target from one run to the next, so the',
-    'difference cannot be resolved there.',
+    'of its own. "server CPU per API run" is the CPU time the server process used during the API runs, per run',
+    "(from /proc, in 10 ms ticks summed over the runs): on Postgres its own work, on DuckDB also the query's",
+    "execution, which runs on DuckDB's threads inside the server. Where the overhead exceeds it, the rest is the",
+    "client's side of HTTP and time spent waiting (for the CPU, or to be woken), not the server's work. Over Postgres",
+    'such a scan varies by more than the target from one run to the next, so the difference cannot be resolved there.',
     '',
     'Rows stream from the driver to the socket (see the README), so the API overlaps reading the database with',
     'encoding and sending; the JSON encoding of the rows, measured in its own column, is the part it cannot avoid.',
