@@ -144,7 +144,6 @@ async function crowd(target: Target, surface: Surface, cache: Cache, filter: Fil
   return run;
 }
 
-
 /** One load of the dashboard by a browser: the dashboard, then its dashcard queries and parameter values, 6 at a time. */
 async function load(
   target: Target,

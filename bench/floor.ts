@@ -29,7 +29,6 @@ interface Load {
   cpuPerRequest: number;
 }
 
-
 /** Closed loop: each client sends its next request when the last one is answered. */
 async function load(url: string, headers: Record<string, string> = {}, seconds = SECONDS, pid?: number): Promise<Load> {
   const cpuBefore = pid ? cpuMs(pid) : 0;
@@ -64,7 +63,6 @@ async function load(url: string, headers: Record<string, string> = {}, seconds =
   const cpuPerRequest = pid ? ((cpuMs(pid) - cpuBefore) * 1000) / latencies.length : NaN;
   return { rps: latencies.length / wall, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors, cpuPerRequest };
 }
-
 
 /** A baseline server in its own process, like the real one: one of the scripts below, answering on a free port. */
 function startBaseline(script: string): Promise<{ proc: ChildProcess; url: string }> {
