@@ -323,7 +323,8 @@ function report(rows: Row[], memory: { rssMb: number; peakMb: number }, floorMs:
     '"direct" runs the compiled SQL with the driver in the benchmark process; "API" is POST /api/dataset over HTTP as a',
     "user without admin rights (Node's http client, keep-alive), until the whole JSON body has arrived." +
       ' Each API run follows a direct run of the',
-    "same query; the overhead is the median of those pairs' differences, with its 95% bootstrap interval. Targets (issue",
+    'same query (on Postgres, and then its run through the relay below); the overhead is the median of the',
+    'differences between each API run and its direct run, with its 95% bootstrap interval. Targets (issue',
     `22): at most ${TARGET_ONE_ROW_MS} ms overhead on a one-row result, at most ${TARGET_LARGE_PCT}% on a 100,000-row result,` +
       ' for structured and native queries.',
     'Structured queries are compiled by the server (POST /api/dataset/native gives their SQL) and run directly with the',
