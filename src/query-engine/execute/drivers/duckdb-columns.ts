@@ -122,8 +122,8 @@ function slow(type: DuckDBType): ColumnReader {
 
 function slowRead(convert: typeof duckValue): ColumnReader {
   return (chunk, column, take, rows) => {
-    const vector = chunk.getColumnVector(column);
-    for (let r = 0; r < take; r++) rows[r][column] = convert(vector.getItem(r));
+    const at = valueAt(chunk, column, convert);
+    for (let r = 0; r < take; r++) rows[r][column] = at(r);
   };
 }
 
