@@ -7,6 +7,7 @@ import { until } from '../support/until';
 import { reviewPage } from './support/a11y';
 import { AppServer, signIn, startAppServer } from './support/app-server';
 import { describeBrowser } from './support/browser';
+import { settledBox } from './support/layout';
 import { shopDatabase } from './support/shop-db';
 
 jest.setTimeout(300_000);
@@ -44,16 +45,6 @@ describeBrowser('editing, viewing and unsharing a dashboard', () => {
   const dashboard = async () => (await http().get(`/api/dashboard/${dash}`).set(auth(admin)).expect(200)).body as Dashboard;
   const card = (name: string) => page.getByRole('region', { name, exact: true });
   const ready = (l: Locator) => until(async () => (await l.getAttribute('data-state')) === 'ready');
-  /** The box of `l` once it is the same on three looks 100ms apart. */
-  const settled = async (l: Locator) => {
-    const seen: string[] = [];
-    await until(async () => {
-      seen.push(JSON.stringify(await l.boundingBox()));
-      await new Promise((r) => setTimeout(r, 100));
-      return seen.length >= 3 && seen.slice(-3).every((b) => b === seen[seen.length - 1]) && seen[seen.length - 1] !== 'null';
-    });
-    return (await l.boundingBox())!;
-  };
   const dashcardOf = (d: Dashboard, cardId: number) => d.dashcards.find((dc) => dc.card_id === cardId)!;
   const isDashcardRun = (url: string, method: string) =>
     method === 'POST' && new RegExp(`/api/dashboard/${dash}/dashcard/\\d+/card/\\d+/query$`).test(new URL(url).pathname);
@@ -125,7 +116,7 @@ describeBrowser('editing, viewing and unsharing a dashboard', () => {
 
     // A 24-column grid with 8px gaps: one column is (width - 23 * 8) / 24 wide, a row 48px high.
     // The grid measures its width once drawn, and its cards glide to their places: the card must be still first.
-    const box = await settled(card('All products'));
+    const box = await settledBox(card('All products'));
     const grid = (await page.getByTestId('dashboard-grid').boundingBox())!;
     const column = (grid.width - 23 * 8) / 24 + 8;
     const corner = { x: box.x + box.width - 4, y: box.y + box.height - 4 };

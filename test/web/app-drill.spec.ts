@@ -9,6 +9,7 @@ import { until } from '../support/until';
 import { reviewPage } from './support/a11y';
 import { AppServer, pathOf, signIn, startAppServer } from './support/app-server';
 import { describeBrowser } from './support/browser';
+import { settledBox } from './support/layout';
 
 jest.setTimeout(300_000);
 
@@ -36,6 +37,25 @@ describeBrowser('drill-through and timeline events', () => {
   const shownQuery = () => parseAdhoc(new URL(page.url()).hash)?.dataset_query as { database: number; stages: Stage[] } | undefined;
   const cellsOf = async (col: number) =>
     page.getByRole('grid', { name: 'Results' }).locator(`[role="gridcell"][aria-colindex="${col}"]`).allTextContents();
+  /**
+   * Clicks the bar above a category's label, a little over the x axis, as a person aims at it (the chart is under the
+   * notebook, which may still be loading and push the chart down: the click waits for the label to stay put). A click
+   * that opened no menu is made again, as a person would.
+   */
+  const clickBar = async (category: string) => {
+    await until(async () => {
+      await viz().scrollIntoViewIfNeeded();
+      const label = await settledBox(viz().getByText(category, { exact: true }));
+      await page.mouse.click(label.x + label.width / 2, label.y - 20);
+      return page
+        .getByRole('menu')
+        .waitFor({ timeout: 5_000 })
+        .then(
+          () => true,
+          () => false,
+        );
+    });
+  };
 
   beforeAll(async () => {
     app = await startAppServer();
@@ -101,10 +121,7 @@ describeBrowser('drill-through and timeline events', () => {
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     await signIn(page, analyst.email, analyst.password);
     await ready(viz());
-    // The bar above the "Gizmo" label: clicked a little over the x axis, as a person aims at it (the chart is under the notebook).
-    await viz().scrollIntoViewIfNeeded();
-    const label = await viz().getByText('Gizmo', { exact: true }).boundingBox();
-    await page.mouse.click(label!.x + label!.width / 2, label!.y - 20);
+    await clickBar('Gizmo');
     const menu = page.getByRole('menu');
     await menu.getByRole('menuitem', { name: 'View these Orders' }).waitFor();
     expect(await menu.getByRole('menuitem').allTextContents()).toEqual(
@@ -144,10 +161,11 @@ describeBrowser('drill-through and timeline events', () => {
     await ready(viz());
     // The point of February: the small circle straight above its label.
     await viz().scrollIntoViewIfNeeded();
-    const label = (await viz()
-      .getByText(/February|Feb/)
-      .first()
-      .boundingBox())!;
+    const label = await settledBox(
+      viz()
+        .getByText(/February|Feb/)
+        .first(),
+    );
     const cx = label.x + label.width / 2;
     let point: { x: number; y: number } | null = null;
     for (const p of await viz().locator('svg path').all()) {
@@ -222,9 +240,7 @@ describeBrowser('drill-through and timeline events', () => {
   it("opens the x-ray of a bar's orders from the menu's automatic insights", async () => {
     await page.goto(`${app.base}/question/${barCard}`);
     await ready(viz());
-    await viz().scrollIntoViewIfNeeded();
-    const label = await viz().getByText('Gizmo', { exact: true }).boundingBox();
-    await page.mouse.click(label!.x + label!.width / 2, label!.y - 20);
+    await clickBar('Gizmo');
     await page.getByRole('menu').getByRole('menuitem', { name: 'X-ray these Orders' }).click();
     await until(() => pathOf(page).startsWith('/auto/dashboard/adhoc/'));
     const encoded = pathOf(page).slice('/auto/dashboard/adhoc/'.length);
