@@ -37,12 +37,33 @@ process.on('disconnect', () => process.exit(0));
 
 export class SqliteWriteError extends Error {}
 
+/** How long the read-write open that rolls back a killed writer's journal may take. */
+const RECOVERY_TIMEOUT_MS = 30_000;
+const TIMED_OUT = Symbol('timed out');
+
 /**
  * Runs the statements in one transaction in a child process, killed after `timeoutMs` (SQLite has no statement
- * timeout, and a statement running in-process would hold the server's event loop): a killed transaction never
- * commits, and SQLite rolls its journal back on the next open.
+ * timeout, and a statement running in-process would hold the server's event loop). A killed transaction never
+ * commits, but it leaves its rollback journal behind, and the read-only connections that queries use cannot roll a
+ * journal back (SQLite refuses them: "attempt to write a readonly database"). So once the killed writer has exited,
+ * a second writer opens the file read-write and reads it, which rolls the journal back, before the caller is told.
  */
-export function sqliteWriteInWorker(details: FileDetails, statements: WriteStatement[], timeoutMs: number): Promise<WorkerOutcome[]> {
+export async function sqliteWriteInWorker(details: FileDetails, statements: WriteStatement[], timeoutMs: number): Promise<WorkerOutcome[]> {
+  const outcome = await runInChild(details, statements, timeoutMs);
+  if (outcome !== TIMED_OUT) return outcome;
+  const recovered = await runInChild(details, [{ sql: 'SELECT count(*) AS n FROM sqlite_master', params: [] }], RECOVERY_TIMEOUT_MS).then(
+    (r) => r !== TIMED_OUT,
+    () => false,
+  );
+  throw new SqliteWriteError(
+    recovered
+      ? `The write took longer than ${timeoutMs / 1000} seconds and was rolled back.`
+      : `The write took longer than ${timeoutMs / 1000} seconds and was stopped; it will be rolled back when the database is next written.`,
+  );
+}
+
+/** One child process running the statements; TIMED_OUT once the child, killed at `timeoutMs`, has exited. */
+function runInChild(details: FileDetails, statements: WriteStatement[], timeoutMs: number): Promise<WorkerOutcome[] | typeof TIMED_OUT> {
   const env = { ...process.env };
   delete env.NODE_OPTIONS;
   const child = spawn(process.execPath, ['-e', WORKER_SOURCE, require.resolve('better-sqlite3')], {
@@ -51,25 +72,31 @@ export function sqliteWriteInWorker(details: FileDetails, statements: WriteState
   });
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
-  return new Promise<WorkerOutcome[]>((resolve, reject) => {
+  return new Promise<WorkerOutcome[] | typeof TIMED_OUT>((resolve, reject) => {
     let settled = false;
+    let timedOut = false;
     const finish = (fn: () => void) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      if (child.exitCode === null) child.kill('SIGKILL');
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       fn();
     };
-    const timer = setTimeout(
-      () => finish(() => reject(new SqliteWriteError(`The write took longer than ${timeoutMs / 1000} seconds and was rolled back.`))),
-      timeoutMs,
-    );
+    // Killed, but answered only on its exit: until then it holds the file's lock and its journal is not yet hot.
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, timeoutMs);
     child.once('message', (m: { outcomes?: WorkerOutcome[]; error?: string }) =>
       finish(() => (m.error !== undefined ? reject(new SqliteWriteError(m.error)) : resolve(m.outcomes ?? []))),
     );
     child.once('error', (e) => finish(() => reject(new SqliteWriteError(`Could not start the SQLite writer: ${e.message}`))));
     child.once('exit', () =>
-      finish(() => reject(new SqliteWriteError(`The SQLite writer stopped.${stderr ? ` ${stderr.trim().split('\n').pop()}` : ''}`))),
+      finish(() =>
+        timedOut
+          ? resolve(TIMED_OUT)
+          : reject(new SqliteWriteError(`The SQLite writer stopped.${stderr ? ` ${stderr.trim().split('\n').pop()}` : ''}`)),
+      ),
     );
     child.once('spawn', () => child.send({ file: details.db, statements }));
   });
