@@ -15,6 +15,7 @@ import { Client } from 'pg';
 import { createDriver, Engine, SqlParam, validateDetails, WarehouseDriver } from '../src/query-engine/execute/drivers';
 import { writeSampleDatabase } from '../src/sample-data';
 import { ADMIN, agent, api, cpuMs, DATA, ensurePgDatabase, log, login, median, startServer, stopServer } from './http';
+import { IdleWake, measureIdleWake } from './idle-wake';
 import { startRelay } from './tcp-relay';
 
 export const ORDERS = Number(process.env.BENCH_ORDERS ?? 10_000_000);
@@ -35,6 +36,8 @@ interface Case {
    * options the server uses, so their overhead is the server's own work.
    */
   native?: true;
+  /** Engines the case runs on (all when absent). */
+  engines?: Engine[];
 }
 export interface Ids {
   db: number;
@@ -106,6 +109,15 @@ const CASES: Case[] = [
     native: true,
     body: (i) => ({ database: i.db, type: 'native', native: { query: 'SELECT COUNT(*) AS "count" FROM "ORDERS"' } }),
   },
+  // A one-row answer that keeps Postgres waiting as long as the count over all orders takes, without that scan's work
+  // (a sleep touches no data): it tells whether the wait or the scan makes the server's work cost more after it.
+  {
+    name: 'native SQL: one row after a 60 ms wait (pg_sleep)',
+    rows: 1,
+    native: true,
+    engines: ['postgres'],
+    body: (i) => ({ database: i.db, type: 'native', native: { query: 'SELECT 1 AS "one" FROM pg_sleep(0.06)' } }),
+  },
   {
     name: 'native SQL: 100,000-row result (ORDERS, all columns)',
     rows: 100_000,
@@ -135,6 +147,7 @@ export async function queryOverheadBench(): Promise<string> {
     // Queries run as an ordinary user: their data permissions are checked on every query, an admin's are not.
     const session = await analyst(server.url, admin);
     const floor = await healthFloor(server.url);
+    const wake = await measureIdleWake();
     for (const [engine, details] of [
       ['duckdb', { db: duckFile }],
       ['postgres', { host: pgUrl.hostname, port: Number(pgUrl.port || 5432), dbname: PG_DB, user: pgUrl.username || 'postgres' }],
@@ -147,7 +160,9 @@ export async function queryOverheadBench(): Promise<string> {
         ? createDriver(engine, validateDetails(engine, { ...details, host: '127.0.0.1', port: relay.port }, { dataDir: DATA }) as never, {})
         : null;
       try {
-        for (const c of CASES.filter((x) => !process.env.BENCH_ONLY || x.name.includes(process.env.BENCH_ONLY)))
+        for (const c of CASES.filter(
+          (x) => (!x.engines || x.engines.includes(engine)) && (!process.env.BENCH_ONLY || x.name.includes(process.env.BENCH_ONLY)),
+        ))
           results.push(await measure(server, session, { driver, hop }, engine, c, ids));
       } finally {
         await driver.close();
@@ -155,7 +170,7 @@ export async function queryOverheadBench(): Promise<string> {
         relay?.stop();
       }
     }
-    return report(results, serverMemory(server.proc.pid!), floor, [loadStart, os.loadavg()[0]]);
+    return report(results, serverMemory(server.proc.pid!), floor, wake, [loadStart, os.loadavg()[0]]);
   } finally {
     await stopServer(server.proc);
     agent.destroy();
@@ -312,7 +327,7 @@ function serverMemory(pid: number): { rssMb: number; peakMb: number } {
   return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
 }
 
-function report(rows: Row[], memory: { rssMb: number; peakMb: number }, floorMs: number, load: [number, number]): string {
+function report(rows: Row[], memory: { rssMb: number; peakMb: number }, floorMs: number, wake: IdleWake, load: [number, number]): string {
   const lines = [
     '## Query API overhead',
     '',
@@ -375,14 +390,18 @@ function report(rows: Row[], memory: { rssMb: number; peakMb: number }, floorMs:
     '',
     'A one-row answer pays the HTTP round trip, routing, the session and permission checks, planning and compiling',
     'the query (its table and field metadata come from an in-memory cache), and writing the answer: about a',
-    `millisecond of work on the server. After a scan of all ${ORDERS.toLocaleString('en-US')} orders that same work has taken longer. The`,
-    '"bare relay process" column (Postgres) is the median extra time of the same query run through a process that',
+    `millisecond of work on the server. After a scan of all ${ORDERS.toLocaleString('en-US')} orders that same work takes longer, and the`,
+    'pg_sleep row shows that the wait alone does it: Postgres sleeps, touching no data, and the overhead and the',
+    "server's CPU per run grow as much. Waking a process that has been idle costs more on this machine whatever the",
+    `process: two bare processes bouncing a message over loopback take ${wake.hotUs.toFixed(0)} µs a round trip back to back and`,
+    `${wake.afterIdleUs.toFixed(0)} µs after both have been idle ${wake.idleMs} ms (no code of ours in either). An API run wakes the server twice`,
+    "(the request, Postgres's answer), and its work after each wake touches far more code and data than an echo's.",
+    'The "bare relay process" column (Postgres) is the median extra time of the same query run through a process that',
     'only copies bytes between the benchmark and Postgres: what any process in the middle pays before doing any work',
     'of its own. "server CPU per API run" is the CPU time the server process used during the API runs, per run',
     "(from /proc, in 10 ms ticks summed over the runs): on Postgres its own work, on DuckDB also the query's",
     "execution, which runs on DuckDB's threads inside the server. Where the overhead exceeds it, the rest is the",
-    "client's side of HTTP and time spent waiting (for the CPU, or to be woken), not the server's work. Over Postgres",
-    'such a scan varies by more than the target from one run to the next, so the difference cannot be resolved there.',
+    "client's side of HTTP and time spent waiting (for the CPU, or to be woken), not the server's work.",
     '',
     'Rows stream from the driver to the socket (see the README), so the API overlaps reading the database with',
     'encoding and sending; the JSON encoding of the rows, measured in its own column, is the part it cannot avoid.',
