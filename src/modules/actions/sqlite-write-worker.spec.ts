@@ -1,8 +1,15 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import Database from 'better-sqlite3';
 import { sqliteWriteInWorker } from './sqlite-write-worker';
+
+// The real spawn, watched: the test sees the writer processes the module starts.
+jest.mock('node:child_process', () => {
+  const actual = jest.requireActual<typeof import('node:child_process')>('node:child_process');
+  return { ...actual, spawn: jest.fn(actual.spawn) };
+});
 
 /** The SQLite action writer's worker: one transaction, rolled back on a failure and on a kill at the time limit. */
 describe('sqliteWriteInWorker', () => {
@@ -15,6 +22,23 @@ describe('sqliteWriteInWorker', () => {
     } finally {
       db.close();
     }
+  };
+
+  /**
+   * Whether a rollback journal is left that a reader must roll back: one whose header starts with SQLite's journal
+   * magic. A killed writer can also leave a journal with a zeroed header, which readers ignore.
+   */
+  const hotJournal = () => {
+    const journal = `${file}-journal`;
+    if (!fs.existsSync(journal)) return false;
+    const head = Buffer.alloc(8);
+    const fd = fs.openSync(journal, 'r');
+    try {
+      fs.readSync(fd, head, 0, 8, 0);
+    } finally {
+      fs.closeSync(fd);
+    }
+    return head.equals(Buffer.from('d9d505f920a163d7', 'hex'));
   };
 
   beforeEach(() => {
@@ -63,12 +87,19 @@ describe('sqliteWriteInWorker', () => {
 
   it('kills a write that runs past the time limit; nothing of it is committed, and readers see the file at once', async () => {
     const endless = 'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) INSERT INTO t (id, v) SELECT n, n FROM r';
+    const spawned = jest.mocked(spawn);
+    spawned.mockClear();
     await expect(sqliteWriteInWorker({ db: file }, [{ sql: endless, params: [] }], 500)).rejects.toThrow(
       'The write took longer than 0.5 seconds and was rolled back.',
     );
+    // The answer waits for the killed writer's exit (until then it holds the file's lock), then a second writer
+    // opens the file to roll the journal back.
+    const writers = spawned.mock.results.map((r) => r.value as ChildProcess);
+    expect(writers).toHaveLength(2);
+    expect(writers[0].signalCode).toBe('SIGKILL');
     // The killed writer's journal is rolled back before the answer: a read-only connection (as queries open the
     // file) cannot do that itself, and would fail with "attempt to write a readonly database".
-    expect(fs.existsSync(`${file}-journal`)).toBe(false);
+    expect(hotJournal()).toBe(false);
     expect(count()).toBe(0);
   });
 });
