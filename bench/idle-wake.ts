@@ -3,9 +3,9 @@
  * message over loopback TCP, back to back and then after each has slept as long as a scan of the orders takes. The
  * query suite reports both round trips beside its one-row cases that wait on Postgres.
  */
-import { spawn } from 'node:child_process';
 import * as net from 'node:net';
 import { median } from './http';
+import { startPortProcess } from './port-process';
 
 const ECHO = `
 const net = require('node:net');
@@ -25,18 +25,9 @@ export interface IdleWake {
 }
 
 export async function measureIdleWake(idleMs = 60, runs = 60): Promise<IdleWake> {
-  const proc = spawn(process.execPath, ['-e', ECHO], { env: { PATH: process.env.PATH ?? '' } });
+  const echo = await startPortProcess('the echo process', ECHO);
   try {
-    const port = await new Promise<number>((resolve, reject) => {
-      let out = '';
-      proc.stdout.on('data', (b: Buffer) => {
-        out += b.toString();
-        const m = out.match(/PORT (\d+)/);
-        if (m) resolve(Number(m[1]));
-      });
-      proc.on('exit', (code) => reject(new Error(`the echo process exited with ${code}: ${out}`)));
-    });
-    const socket = net.connect(port, '127.0.0.1');
+    const socket = net.connect(echo.port, '127.0.0.1');
     socket.setNoDelay(true);
     await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
     const message = Buffer.alloc(200, 1);
@@ -56,6 +47,6 @@ export async function measureIdleWake(idleMs = 60, runs = 60): Promise<IdleWake>
     socket.destroy();
     return { hotUs: median(hot.slice(runs)), afterIdleUs: median(idle), idleMs };
   } finally {
-    proc.kill('SIGTERM');
+    echo.stop();
   }
 }

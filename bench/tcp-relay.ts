@@ -3,7 +3,7 @@
  * through another process. The query suite runs Postgres queries through it beside the direct runs, so that what
  * any process in the middle costs (waking it, two more socket copies) can be told apart from the server's work.
  */
-import { ChildProcess, spawn } from 'node:child_process';
+import { PortProcess, startPortProcess } from './port-process';
 
 // No Nagle on either side, as pg sets on its own socket: a relay that held small writes back would be slower than need be.
 const RELAY = `
@@ -23,21 +23,8 @@ const s = net.createServer((client) => {
 s.listen(0, '127.0.0.1', () => console.log('PORT ' + s.address().port));
 process.on('SIGTERM', () => process.exit(0));`;
 
-export interface Relay {
-  port: number;
-  stop(): void;
-}
+export type Relay = PortProcess;
 
 export function startRelay(host: string, port: number): Promise<Relay> {
-  return new Promise((resolve, reject) => {
-    const proc: ChildProcess = spawn(process.execPath, ['-e', RELAY, host, String(port)], { env: { PATH: process.env.PATH ?? '' } });
-    let out = '';
-    proc.stdout!.on('data', (b: Buffer) => {
-      out += b.toString();
-      const m = out.match(/PORT (\d+)/);
-      if (m) resolve({ port: Number(m[1]), stop: () => proc.kill('SIGTERM') });
-    });
-    proc.stderr!.on('data', (b: Buffer) => (out += b.toString()));
-    proc.on('exit', (code) => reject(new Error(`the relay exited with ${code}: ${out}`)));
-  });
+  return startPortProcess('the relay', RELAY, [host, String(port)]);
 }
